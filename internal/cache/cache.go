@@ -1,0 +1,536 @@
+package cache
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	memdb "github.com/hashicorp/go-memdb"
+)
+
+// Snapshot and lock file names inside the cache directory.
+const (
+	// SnapshotFile is the name of the snapshot file inside the cache
+	// directory (ladder uses .ladder/cache.db).
+	SnapshotFile = "cache.db"
+	// LockFile is the name of the advisory lock file that serialises Save
+	// across processes (ladder uses .ladder/cache.lock).
+	LockFile = "cache.lock"
+)
+
+// Table and index names of the go-memdb schema.
+const (
+	tableResults  = "results"
+	tableDeps     = "deps"
+	tableEdges    = "edges"
+	tableTheorems = "theorems"
+
+	indexID          = "id"
+	indexItems       = "items"
+	indexObligations = "obligations"
+	indexEdges       = "edges"
+)
+
+// ErrClosed is returned by operations on a Cache after Close.
+var ErrClosed = errors.New("cache: closed")
+
+// Verdict is the solver's answer for one obligation.
+type Verdict string
+
+// The verdicts a Result may carry.
+const (
+	// Proved means the solver showed the obligation valid (its negation
+	// unsatisfiable).
+	Proved Verdict = "proved"
+	// Refuted means the solver found a counterexample.
+	Refuted Verdict = "refuted"
+	// Unknown means the solver gave up within its limits. Because the limits
+	// are part of the key, an Unknown is re-attempted only under a different
+	// solver configuration.
+	Unknown Verdict = "unknown"
+)
+
+// Valid reports whether v is one of Proved, Refuted, Unknown.
+func (v Verdict) Valid() bool {
+	return v == Proved || v == Refuted || v == Unknown
+}
+
+// Result is what the cache remembers about one checked obligation.
+type Result struct {
+	// Verdict is the solver's answer.
+	Verdict Verdict
+	// Seconds is the wall-clock solving time; finite and non-negative.
+	Seconds float64
+	// RLimitUsed is the solver resource count consumed (Z3 "rlimit-count").
+	RLimitUsed uint64
+	// Date is when the result was produced. Put fills in the current time
+	// when it is zero. Save's merge keeps the newer of two results for a key.
+	Date time.Time
+	// Name is the obligation's display name, e.g.
+	// "TMS2 › invariant beginIdxBound › DoRead". Informational only.
+	Name string
+	// Detail is opaque caller data (JSON by convention): a counterexample
+	// or the solver's reason for Unknown. The cache copies it on the way in
+	// and out.
+	Detail []byte
+	// Solver is the canonical SolverID string the result was produced
+	// with. Put fills in the cache's solver when it is empty.
+	Solver string
+}
+
+// Stats summarises the cache contents and the lookups served since Open.
+type Stats struct {
+	// Results is the number of stored results, and Proved, Refuted and
+	// Unknown break it down by verdict.
+	Results, Proved, Refuted, Unknown int
+	// Deps, Edges and Theorems count the rows of those tables.
+	Deps, Edges, Theorems int
+	// Hits and Misses count Lookup outcomes; Puts counts successful Puts.
+	Hits, Misses, Puts uint64
+}
+
+// Row types stored in go-memdb. A row is never mutated after insertion:
+// go-memdb hands the same pointer to every reader, so updates insert a
+// fresh row. The JSON tags define the snapshot payload.
+type resultRow struct {
+	Key        string    `json:"key"`
+	Verdict    Verdict   `json:"verdict"`
+	Seconds    float64   `json:"seconds"`
+	RLimitUsed uint64    `json:"rlimit_used"`
+	Date       time.Time `json:"date"`
+	Name       string    `json:"name"`
+	Detail     []byte    `json:"detail,omitempty"`
+	Solver     string    `json:"solver"`
+}
+
+type depRow struct {
+	Name  string    `json:"name"`
+	Key   string    `json:"key"`
+	Items []string  `json:"items"`
+	Date  time.Time `json:"date"`
+}
+
+type edgeRow struct {
+	Name        string    `json:"name"`
+	Obligations []string  `json:"obligations"`
+	Date        time.Time `json:"date"`
+}
+
+type theoremRow struct {
+	Name  string    `json:"name"`
+	Edges []string  `json:"edges"`
+	Date  time.Time `json:"date"`
+}
+
+// schema returns the go-memdb schema. It is built afresh on each call so no
+// schema value is shared between Cache instances.
+func schema() *memdb.DBSchema {
+	id := func(field string) *memdb.IndexSchema {
+		return &memdb.IndexSchema{Name: indexID, Unique: true, Indexer: &memdb.StringFieldIndex{Field: field}}
+	}
+	multi := func(name, field string) *memdb.IndexSchema {
+		return &memdb.IndexSchema{Name: name, AllowMissing: true, Indexer: &memdb.StringSliceFieldIndex{Field: field}}
+	}
+	return &memdb.DBSchema{Tables: map[string]*memdb.TableSchema{
+		tableResults: {Name: tableResults, Indexes: map[string]*memdb.IndexSchema{
+			indexID: id("Key"),
+		}},
+		tableDeps: {Name: tableDeps, Indexes: map[string]*memdb.IndexSchema{
+			indexID:    id("Name"),
+			indexItems: multi(indexItems, "Items"),
+		}},
+		tableEdges: {Name: tableEdges, Indexes: map[string]*memdb.IndexSchema{
+			indexID:          id("Name"),
+			indexObligations: multi(indexObligations, "Obligations"),
+		}},
+		tableTheorems: {Name: tableTheorems, Indexes: map[string]*memdb.IndexSchema{
+			indexID:    id("Name"),
+			indexEdges: multi(indexEdges, "Edges"),
+		}},
+	}}
+}
+
+// Cache is the proof-result cache. All methods are safe for concurrent use by
+// many goroutines: the tables live in go-memdb (lock-free MVCC reads,
+// serialised writes) and the Cache's own fields are atomics or guarded by
+// saveMu.
+type Cache struct {
+	dir       string
+	solver    SolverID
+	solverStr string
+	db        *memdb.MemDB
+
+	// saveMu serialises Save within the process; the flock serialises it
+	// across processes.
+	saveMu sync.Mutex
+	closed atomic.Bool
+
+	hits, misses, puts atomic.Uint64
+}
+
+// Open returns a cache for solver backed by the snapshot dir/cache.db.
+//
+// A missing directory or snapshot yields an empty cache and no warning. A
+// snapshot that cannot be read, is corrupt in any way (bad magic, bad length,
+// checksum mismatch, undecodable or invalid payload) or was written under a
+// different format version or solver configuration yields exactly one
+// Warning and an empty cache; its content is never used. The error is
+// reserved for unusable arguments.
+func Open(dir string, solver SolverID) (*Cache, []Warning, error) {
+	if dir == "" {
+		return nil, nil, errors.New("cache: empty directory")
+	}
+	if solver.Name == "" {
+		return nil, nil, errors.New("cache: solver has no name")
+	}
+	db, err := memdb.NewMemDB(schema())
+	if err != nil {
+		return nil, nil, fmt.Errorf("cache: schema: %w", err)
+	}
+	c := &Cache{dir: dir, solver: solver, solverStr: solver.String(), db: db}
+
+	p, w := c.readSnapshot()
+	if w != nil {
+		return c, []Warning{*w}, nil
+	}
+	if p != nil {
+		txn := c.db.Txn(true)
+		if err := insertPayload(txn, p, false); err != nil {
+			txn.Abort()
+			// Unreachable for a validated payload; still never trust it.
+			return c, []Warning{{Path: c.snapshotPath(), Kind: Corrupt, Reason: err.Error()}}, nil
+		}
+		txn.Commit()
+	}
+	return c, nil, nil
+}
+
+// Dir returns the directory the cache persists to.
+func (c *Cache) Dir() string { return c.dir }
+
+// Solver returns the solver configuration the cache was opened for.
+func (c *Cache) Solver() SolverID { return c.solver }
+
+func (c *Cache) snapshotPath() string { return filepath.Join(c.dir, SnapshotFile) }
+
+// readSnapshot reads and validates the snapshot on disk. It returns
+// (nil, nil) when there is none.
+func (c *Cache) readSnapshot() (*payload, *Warning) {
+	path := c.snapshotPath()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, &Warning{Path: path, Kind: Unreadable, Reason: err.Error()}
+	}
+	p, prob := decodeSnapshot(data, c.solverStr)
+	if prob != nil {
+		return nil, &Warning{Path: path, Kind: prob.kind, Reason: prob.reason}
+	}
+	return p, nil
+}
+
+// Lookup returns the stored result for key. A hit requires the stored row's
+// key to equal key byte for byte; callers must pass the key freshly computed
+// with KeyOf from the obligation text they are about to check.
+func (c *Cache) Lookup(key string) (Result, bool) {
+	if c.closed.Load() {
+		c.misses.Add(1)
+		return Result{}, false
+	}
+	raw, err := c.db.Txn(false).First(tableResults, indexID, key)
+	if err != nil || raw == nil {
+		c.misses.Add(1)
+		return Result{}, false
+	}
+	row := raw.(*resultRow)
+	if row.Key != key {
+		c.misses.Add(1)
+		return Result{}, false
+	}
+	c.hits.Add(1)
+	return Result{
+		Verdict:    row.Verdict,
+		Seconds:    row.Seconds,
+		RLimitUsed: row.RLimitUsed,
+		Date:       row.Date,
+		Name:       row.Name,
+		Detail:     cloneBytes(row.Detail),
+		Solver:     row.Solver,
+	}, true
+}
+
+// Put stores r under key, replacing any previous result for key. key must
+// have the form KeyOf returns, r.Verdict must be valid and r.Seconds finite
+// and non-negative. A zero r.Date becomes the current time and an empty
+// r.Solver becomes the cache's solver string.
+func (c *Cache) Put(key string, r Result) error {
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	if !validKey(key) {
+		return fmt.Errorf("cache: malformed key %q", key)
+	}
+	if !r.Verdict.Valid() {
+		return fmt.Errorf("cache: invalid verdict %q", r.Verdict)
+	}
+	if !validSeconds(r.Seconds) {
+		return fmt.Errorf("cache: invalid seconds %v", r.Seconds)
+	}
+	if r.Date.IsZero() {
+		r.Date = time.Now()
+	}
+	if y := r.Date.Year(); y < 1 || y > 9999 {
+		return fmt.Errorf("cache: date %v out of range", r.Date)
+	}
+	if r.Solver == "" {
+		r.Solver = c.solverStr
+	}
+	row := &resultRow{
+		Key:        key,
+		Verdict:    r.Verdict,
+		Seconds:    r.Seconds,
+		RLimitUsed: r.RLimitUsed,
+		Date:       r.Date.Round(0), // strip the monotonic reading
+		Name:       r.Name,
+		Detail:     cloneBytes(r.Detail),
+		Solver:     r.Solver,
+	}
+	if err := c.insert(tableResults, row); err != nil {
+		return err
+	}
+	c.puts.Add(1)
+	return nil
+}
+
+// RecordDeps records that obligation name, whose current key is key, was
+// generated from the given source items (e.g. "automaton:TMS2/action:DoRead",
+// "proof:P/clause:R3"). It replaces any earlier record for name. Items are
+// de-duplicated; empty strings and NUL bytes are rejected.
+func (c *Cache) RecordDeps(name, key string, items []string) error {
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	if err := validName("obligation", name); err != nil {
+		return err
+	}
+	if !validKey(key) {
+		return fmt.Errorf("cache: malformed key %q", key)
+	}
+	set, err := normalise("item", items)
+	if err != nil {
+		return err
+	}
+	return c.insert(tableDeps, &depRow{Name: name, Key: key, Items: set, Date: time.Now().Round(0)})
+}
+
+// RecordEdge records the obligations a refinement edge (an invariant or a
+// simulation step) consists of, replacing any earlier record for edge.
+func (c *Cache) RecordEdge(edge string, obligations []string) error {
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	if err := validName("edge", edge); err != nil {
+		return err
+	}
+	set, err := normalise("obligation", obligations)
+	if err != nil {
+		return err
+	}
+	return c.insert(tableEdges, &edgeRow{Name: edge, Obligations: set, Date: time.Now().Round(0)})
+}
+
+// RecordTheorem records the edges a derived theorem is composed from,
+// replacing any earlier record for thm.
+func (c *Cache) RecordTheorem(thm string, edges []string) error {
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	if err := validName("theorem", thm); err != nil {
+		return err
+	}
+	set, err := normalise("edge", edges)
+	if err != nil {
+		return err
+	}
+	return c.insert(tableTheorems, &theoremRow{Name: thm, Edges: set, Date: time.Now().Round(0)})
+}
+
+func (c *Cache) insert(table string, row any) error {
+	txn := c.db.Txn(true)
+	if err := txn.Insert(table, row); err != nil {
+		txn.Abort()
+		return fmt.Errorf("cache: insert into %s: %w", table, err)
+	}
+	txn.Commit()
+	return nil
+}
+
+// Deps returns the recorded key and source items of obligation name.
+func (c *Cache) Deps(name string) (key string, items []string, ok bool) {
+	raw, err := c.db.Txn(false).First(tableDeps, indexID, name)
+	if err != nil || raw == nil {
+		return "", nil, false
+	}
+	row := raw.(*depRow)
+	return row.Key, append([]string(nil), row.Items...), true
+}
+
+// ObligationsDependingOn returns, sorted, the names of the obligations whose
+// recorded source items include item.
+func (c *Cache) ObligationsDependingOn(item string) []string {
+	return c.query(tableDeps, indexItems, item, func(o any) string { return o.(*depRow).Name })
+}
+
+// EdgesContaining returns, sorted, the edges whose recorded obligations
+// include obligation.
+func (c *Cache) EdgesContaining(obligation string) []string {
+	return c.query(tableEdges, indexObligations, obligation, func(o any) string { return o.(*edgeRow).Name })
+}
+
+// TheoremsUsing returns, sorted, the theorems whose recorded edges include
+// edge.
+func (c *Cache) TheoremsUsing(edge string) []string {
+	return c.query(tableTheorems, indexEdges, edge, func(o any) string { return o.(*theoremRow).Name })
+}
+
+// Affected returns everything an edit to source item invalidates: the
+// obligations generated from it, the edges containing those obligations and
+// the theorems derived from those edges, each sorted. It reads one
+// consistent go-memdb snapshot.
+func (c *Cache) Affected(item string) (obligations, edges, theorems []string) {
+	txn := c.db.Txn(false)
+	obligations = queryTxn(txn, tableDeps, indexItems, item, func(o any) string { return o.(*depRow).Name })
+	edgeSet := map[string]bool{}
+	for _, ob := range obligations {
+		for _, e := range queryTxn(txn, tableEdges, indexObligations, ob, func(o any) string { return o.(*edgeRow).Name }) {
+			edgeSet[e] = true
+		}
+	}
+	thmSet := map[string]bool{}
+	for e := range edgeSet {
+		edges = append(edges, e)
+		for _, t := range queryTxn(txn, tableTheorems, indexEdges, e, func(o any) string { return o.(*theoremRow).Name }) {
+			thmSet[t] = true
+		}
+	}
+	for t := range thmSet {
+		theorems = append(theorems, t)
+	}
+	sort.Strings(edges)
+	sort.Strings(theorems)
+	return obligations, edges, theorems
+}
+
+func (c *Cache) query(table, index, value string, name func(any) string) []string {
+	return queryTxn(c.db.Txn(false), table, index, value, name)
+}
+
+func queryTxn(txn *memdb.Txn, table, index, value string, name func(any) string) []string {
+	if value == "" || strings.IndexByte(value, 0) >= 0 {
+		return nil // never stored, and NUL would confuse the index
+	}
+	it, err := txn.Get(table, index, value)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for o := it.Next(); o != nil; o = it.Next() {
+		out = append(out, name(o))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Stats returns the current table sizes and lookup counters.
+func (c *Cache) Stats() Stats {
+	txn := c.db.Txn(false)
+	s := Stats{Hits: c.hits.Load(), Misses: c.misses.Load(), Puts: c.puts.Load()}
+	if it, err := txn.Get(tableResults, indexID); err == nil {
+		for o := it.Next(); o != nil; o = it.Next() {
+			s.Results++
+			switch o.(*resultRow).Verdict {
+			case Proved:
+				s.Proved++
+			case Refuted:
+				s.Refuted++
+			case Unknown:
+				s.Unknown++
+			}
+		}
+	}
+	s.Deps = count(txn, tableDeps)
+	s.Edges = count(txn, tableEdges)
+	s.Theorems = count(txn, tableTheorems)
+	return s
+}
+
+func count(txn *memdb.Txn, table string) int {
+	it, err := txn.Get(table, indexID)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for o := it.Next(); o != nil; o = it.Next() {
+		n++
+	}
+	return n
+}
+
+// Close marks the cache closed. It does not save: call Save first to keep
+// new results. After Close, Lookup misses and the mutating methods and Save
+// return ErrClosed. Close is idempotent and always returns nil.
+func (c *Cache) Close() error {
+	c.closed.Store(true)
+	return nil
+}
+
+func validSeconds(s float64) bool {
+	return s >= 0 && !math.IsInf(s, 0) && !math.IsNaN(s)
+}
+
+func validName(what, s string) error {
+	if s == "" {
+		return fmt.Errorf("cache: empty %s name", what)
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return fmt.Errorf("cache: %s name %q contains NUL", what, s)
+	}
+	return nil
+}
+
+// normalise validates names and returns them sorted and de-duplicated, in a
+// fresh slice.
+func normalise(what string, names []string) ([]string, error) {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if err := validName(what, n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	j := 0
+	for i, n := range out {
+		if i == 0 || n != out[j-1] {
+			out[j] = n
+			j++
+		}
+	}
+	return out[:j], nil
+}
+
+func cloneBytes(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append([]byte(nil), b...)
+}
