@@ -1,0 +1,54 @@
+# ladder — make targets. `make prove` and `make test` install what is missing.
+
+GO      ?= go
+BIN     := bin/ladder
+SUDO    := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
+FUZZTIME ?= 10s
+
+.PHONY: all deps build test vet fmt-check fuzz prove bench clean
+
+all: build
+
+# deps installs the system packages ladder needs when they are missing:
+# libz3-dev (the cgo binding), z3 (the command line, for the .smt2 cross-check)
+# and graphviz (ladder graph --format svg).
+deps:
+	@missing=""; \
+	[ -f /usr/include/z3.h ] || missing="$$missing libz3-dev"; \
+	command -v z3 >/dev/null 2>&1 || missing="$$missing z3"; \
+	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/ladder
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+# test runs formatting and vet checks, every Go test, and each fuzz target briefly.
+test: deps fmt-check vet
+	$(GO) test -count=1 ./...
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME)
+
+# fuzz runs every fuzz target for FUZZTIME each.
+fuzz:
+	./scripts/fuzz.sh $(FUZZTIME)
+
+# prove checks, explores and proves everything shipped in the repository.
+prove: build
+	./$(BIN) check
+	./scripts/explore-all.sh ./$(BIN)
+	./$(BIN) prove
+
+bench: build
+	$(GO) test -run='^$$' -bench=. -benchtime=1x ./...
+
+clean:
+	rm -rf bin .ladder
