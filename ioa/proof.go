@@ -1,0 +1,248 @@
+// This file implements the model of proof files: one edge of a refinement
+// hierarchy between a concrete and an abstract automaton, with the relation
+// or mapping, the witnesses and the step correspondence that package
+// simulation turns into obligations. docs/proofs.md describes the format.
+
+package ioa
+
+import (
+	"ladder/internal/source"
+	"ladder/ioa/expr"
+)
+
+// ProofKind is the kind of an edge: the simulation technique it uses.
+type ProofKind int
+
+// The proof kinds.
+const (
+	ProofInvalid          ProofKind = iota
+	ProofRefinement                 // a refinement mapping f: states(C) → states(A) (Lynch–Vaandrager 1995, Def. 3.3)
+	ProofSimpleRefinement           // a refinement with at most one abstract step per concrete step (LLM12 §4.1)
+	ProofForward                    // a forward simulation relation R ⊆ states(C) × states(A) (Lynch–Vaandrager 1995, Def. 3.5)
+	ProofBackward                   // a backward simulation relation, with totality (Lynch–Vaandrager 1995, Def. 3.11)
+	ProofHistory                    // a history mapping: A is C with history variables, f: states(A) → states(C) (LLM12 §4.1; Lynch–Vaandrager 1995 §5)
+)
+
+var proofKindNames = [...]string{
+	ProofInvalid:          "invalid",
+	ProofRefinement:       "refinement",
+	ProofSimpleRefinement: "simple-refinement",
+	ProofForward:          "forward",
+	ProofBackward:         "backward",
+	ProofHistory:          "history",
+}
+
+// String returns the kind as written in a proof file, e.g. "simple-refinement".
+func (k ProofKind) String() string {
+	if k >= 0 && int(k) < len(proofKindNames) {
+		return proofKindNames[k]
+	}
+	return "invalid"
+}
+
+// ParseProofKind returns the kind spelled s, or ProofInvalid.
+func ParseProofKind(s string) ProofKind {
+	for k, name := range proofKindNames {
+		if name == s && ProofKind(k) != ProofInvalid {
+			return ProofKind(k)
+		}
+	}
+	return ProofInvalid
+}
+
+// IsRefinement reports whether k is a refinement mapping from C to A
+// (refinement or simple-refinement).
+func (k ProofKind) IsRefinement() bool {
+	return k == ProofRefinement || k == ProofSimpleRefinement
+}
+
+// The names that proof expressions use for whole states. In every kind `c` is
+// the concrete pre-state and `a` the abstract state related to it (for
+// backward simulations: the given abstract post-state); `cpost` is the
+// concrete post-state Post_α(c, p) in step correspondences, and `apre` is the
+// abstract pre-state witness of a backward simulation.
+const (
+	StateC     = "c"
+	StateA     = "a"
+	StateCPost = "cpost"
+	StateAPre  = "apre"
+)
+
+// Proof is one edge of a hierarchy: C → A by the technique Kind.
+//
+// Invariant: after a successful load, every expression is sort-checked and
+// its identifiers resolve to objects of Concrete, Abstract, the concrete
+// action's parameters, or the state objects C, A, CPost and APre.
+type Proof struct {
+	Name string
+	File string
+	Pos  source.Pos // the `proof:` key
+	Doc  string
+
+	Kind    ProofKind
+	KindPos source.Pos
+
+	Concrete    *Automaton
+	Abstract    *Automaton
+	ConcretePos source.Pos // the `concrete:` value
+	AbstractPos source.Pos // the `abstract:` value
+
+	// AssumeConcrete and AssumeAbstract are the invariants the obligations
+	// may assume: of C in every reachable concrete state the obligation
+	// mentions, of A in the abstract pre-state (forward and history only).
+	// With no `assume:` section AssumeConcrete lists every invariant of C
+	// (Implicit set) and AssumeAbstract is empty.
+	AssumeConcrete []*InvariantRef
+	AssumeAbstract []*InvariantRef
+
+	// Relation is R(c, a), the conjunction of its named clauses (forward
+	// and backward simulations).
+	Relation []*Clause
+
+	// Mapping is the refinement mapping: for refinements every variable of
+	// A given as an expression over c; for history mappings every variable
+	// of C given as an expression over a.
+	Mapping *StateMap
+
+	// Start is the witness of an abstract start state a₀, an expression
+	// over c per abstract variable (forward and history).
+	Start *StateMap
+
+	// Total is the totality witness τ(c) of a backward simulation.
+	Total *StateMap
+
+	// Steps is the step correspondence, one entry per concrete action in
+	// action order, including the implicit same-name entries (refinement,
+	// forward, backward). History mappings have none: actions correspond
+	// by name.
+	Steps []*StepMatch
+
+	// Theorems are the end-to-end results the file expects the
+	// metatheorems to derive.
+	Theorems []*TheoremClaim
+
+	// C, A, CPost and APre are the ObjState objects named by StateC,
+	// StateA, StateCPost and StateAPre. For history mappings C and A are
+	// still the concrete and the abstract state.
+	C, A, CPost, APre *expr.Object
+
+	// Scope holds C and A (and, for step correspondences, see
+	// StepMatch.Scope) over an empty root.
+	Scope *expr.Scope
+}
+
+// InvariantRef names an invariant in an `assume:` list.
+type InvariantRef struct {
+	Name     string
+	Pos      source.Pos // of the name in the list; the invariant's own when Implicit
+	Inv      *Invariant
+	Implicit bool // assumed by default, not listed
+}
+
+// Clause is a named conjunct of a relation, e.g. `R3: c.status = a.status`.
+type Clause struct {
+	Name string
+	Pos  source.Pos // of the clause's key
+	Body expr.Expr  // a Bool expression over c and a
+}
+
+// StateMap gives each variable of Target an expression: a refinement
+// mapping, a start or totality witness, or a backward pre-state witness.
+type StateMap struct {
+	Pos     source.Pos // the section's key
+	Target  *Automaton // whose variables are mapped
+	Entries []*MapEntry
+}
+
+// MapEntry is one variable of a StateMap: Var := Value.
+type MapEntry struct {
+	Var   *StateVar
+	Pos   source.Pos // of the variable's key; the section's when Default
+	Value expr.Expr
+	// Default is set for an entry the file does not give: in a backward
+	// pre-state witness an unlisted variable keeps its value in `a`.
+	Default bool
+}
+
+// Entry returns the entry of the named variable, or nil.
+func (m *StateMap) Entry(name string) *MapEntry {
+	if m == nil {
+		return nil
+	}
+	for _, e := range m.Entries {
+		if e.Var.Name == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// StepMatch says which abstract steps match a concrete action: a list of
+// cases tried in order.
+type StepMatch struct {
+	Action   *Action // the concrete action
+	Pos      source.Pos
+	Implicit bool        // no `steps:` entry: the same-named abstract action with the same arguments
+	Cases    []*Case     // at least one
+	Scope    *expr.Scope // the action's parameters, c, a, cpost and (backward) apre
+}
+
+// Case is one case of a step correspondence: when its guard holds, the
+// concrete step is matched by the abstract steps in order.
+type Case struct {
+	Index int        // 1-based
+	Pos   source.Pos // of the case (the list item, or the entry for a single case)
+	When  expr.Expr  // the guard g_k; nil means true
+	Steps []*AbstractStep
+	// Pre is the backward pre-state witness `pre:` over c, cpost, a and
+	// the parameters (backward simulations only; unlisted variables keep
+	// their value in a).
+	Pre *StateMap
+}
+
+// AbstractStep is β(θ): an abstract action applied to argument expressions
+// over the concrete action's parameters and the states in scope, evaluated
+// in the pre-states of the concrete step.
+type AbstractStep struct {
+	Pos    source.Pos
+	Action *Action
+	Args   []expr.Expr // one per parameter of Action, of its sort
+}
+
+// TheoremClaim is an expected theorem `X implements Y`.
+type TheoremClaim struct {
+	Pos      source.Pos
+	Text     string // as written
+	Concrete string // X
+	Abstract string // Y
+}
+
+// External returns the first external abstract step of the case, or nil.
+func (c *Case) External() *AbstractStep {
+	for _, s := range c.Steps {
+		if s.Action.Kind.External() {
+			return s
+		}
+	}
+	return nil
+}
+
+// Step returns the step correspondence of the named concrete action, or nil.
+func (p *Proof) Step(action string) *StepMatch {
+	for _, s := range p.Steps {
+		if s.Action.Name == action {
+			return s
+		}
+	}
+	return nil
+}
+
+// Clause returns the named relation clause, or nil.
+func (p *Proof) Clause(name string) *Clause {
+	for _, c := range p.Relation {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
