@@ -209,12 +209,25 @@ type AbstractStep struct {
 	Args   []expr.Expr // one per parameter of Action, of its sort
 }
 
-// TheoremClaim is an expected theorem `X implements Y`.
+// TheoremClaim is an expected theorem: `X implements Y`, `X refines Y`
+// or `X satisfies Y.P` (package simulation derives theorems of these
+// three forms).
 type TheoremClaim struct {
-	Pos      source.Pos
-	Text     string // as written
-	Concrete string // X
-	Abstract string // Y
+	Pos       source.Pos
+	Text      string // as written
+	Subject   string // X
+	Verb      string // "implements", "refines" or "satisfies"
+	Object    string // Y
+	Invariant string // P, for "satisfies"
+}
+
+// Name returns the claim in canonical spelling, as the metatheorems name
+// theorems: "X implements Y", "X refines Y" or "X satisfies Y.P".
+func (t *TheoremClaim) Name() string {
+	if t.Verb == "satisfies" {
+		return t.Subject + " satisfies " + t.Object + "." + t.Invariant
+	}
+	return t.Subject + " " + t.Verb + " " + t.Object
 }
 
 // External returns the first external abstract step of the case, or nil.

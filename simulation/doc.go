@@ -1,0 +1,37 @@
+// Package simulation owns ladder's verification-condition rules: it turns
+// the invariants of each automaton and the edges of the proof files
+// (refinement mappings, forward and backward simulations, history
+// mappings) into atomic, stably named obligations, each a logic.Problem
+// whose unsatisfiability proves one clause of one rule for one action and
+// case. It never calls a solver: package kernel decides the verdicts.
+//
+// Each rule's doc comment cites the definition it implements: Lynch and
+// Vaandrager, "Forward and backward simulations, Part I: untimed systems",
+// Information and Computation 121(2), 1995 (LV95); Lesani, Luchangco and
+// Moir, CONCUR 2012 (LLM12, the seed 002 of the project); and the sections
+// of shared/reference/tm-automata.md. docs/proofs.md is the user-facing
+// contract and lists the same obligations.
+//
+// # Phases
+//
+//   - Generate (generate.go) builds the obligations of every invariant
+//     (invariant.go) and every proof edge (edge.go), and the Edge records
+//     that group them.
+//   - An Obligation's Replay (replay.go) decodes a satisfying model into
+//     states and re-checks it with the reference evaluator, so that a
+//     refutation is reported only when ladder's own semantics agrees with
+//     the solver; a disagreement is an internal error, never a verdict.
+//   - Derive (meta.go) applies the metatheorems (trace inclusion,
+//     transitivity, refinement composition, invariant transfer) to the
+//     edges and invariants whose obligations the kernel has proved, and
+//     records the provenance of every theorem.
+//
+// # Soundness notes
+//
+// An obligation may assume invariants; it records them (Obligation.Assumes)
+// and an edge or invariant counts as proved only when every invariant it
+// assumes is proved too (invariants by joint induction: the set closed
+// under assumption must be proved as a whole). Abstract invariants may be
+// assumed by forward simulations and history mappings only, where the
+// related abstract state is reachable (tm-automata.md §9.3).
+package simulation

@@ -1,0 +1,111 @@
+// This file implements the Obligation and Edge records that Generate
+// returns, and the naming scheme of obligations and dependency items.
+
+package simulation
+
+import (
+	"strings"
+
+	"ladder/internal/logic"
+	"ladder/internal/source"
+	"ladder/ioa"
+)
+
+// The clauses of obligations (Obligation.Clause).
+const (
+	ClauseStart     = "start"     // I0, F0, B0, refinement and history start conditions
+	ClauseInvariant = "invariant" // I1: an invariant is preserved by an action
+	ClausePre       = "pre"       // an abstract step's precondition along the case's sequence
+	ClauseRelation  = "relation"  // a relation clause re-established (forward) or established for the pre-state witness (backward)
+	ClausePost      = "post"      // the computed abstract post-state equals the mapped (refinement) or given (backward) one
+	ClauseEvent     = "event"     // the event arguments agree through both views
+	ClauseCases     = "cases"     // case coverage: the guards of an action's cases cover its precondition
+	ClauseTotality  = "totality"  // B2: the totality witness is related
+	ClauseGuard     = "guard"     // history: the preconditions agree
+	ClauseCommute   = "commute"   // history: the mapping commutes with the effects
+)
+
+// Obligation is one atomic validity check: Problem holds the hypotheses
+// and the negated goal, and the obligation is proved when the solver
+// answers unsat.
+type Obligation struct {
+	// ID is the stable, unique name of the obligation, e.g.
+	//   "TMS2 › invariant beginIdxBound › DoRead"
+	//   "TxnOrdTMS2WithFailures→TxnOrdTMS2 › refinement › DoRead › case 2 › pre(DoRead)"
+	// (see docs/proofs.md, "Obligation names").
+	ID string
+	// Group is the ID's prefix naming the invariant or the edge and kind,
+	// e.g. "TMS2 › invariant beginIdxBound" or "C→A › refinement".
+	Group string
+	// Edge is the edge name "C→A", or "" for an invariant obligation.
+	Edge string
+	// Invariant is the key (InvariantKey) of the invariant the obligation
+	// helps prove, or "" for an edge obligation.
+	Invariant string
+	// Clause is one of the Clause* constants.
+	Clause string
+	// Action is the concrete action (invariants: the action), or "".
+	Action string
+	// Case is "case k" when the action has several cases, or "".
+	Case string
+	// Pos is the YAML the obligation blames when it fails: the invariant,
+	// the relation clause, the case, the abstract step, the mapping entry.
+	Pos source.Pos
+	// Problem is the hypotheses and the negated goal; unsat proves it.
+	Problem *logic.Problem
+	// Deps are the source items whose text reaches Problem, sorted:
+	// "automaton:A/action:X", "automaton:A/invariant:P",
+	// "automaton:A/definition:d", "automaton:A/init", "automaton:A/state",
+	// "automaton:A/constant:k", "automaton:A/view:X", "proof:P/clause:R",
+	// "proof:P/mapping", "proof:P/step:X", "proof:P/start", ... (see
+	// docs/proofs.md, "Dependencies").
+	Deps []string
+	// Assumes are the keys of the invariants the hypotheses assume; the
+	// obligation's verdict counts only once they are proved.
+	Assumes []string
+	// Replay decodes a model of Problem and re-checks it with the
+	// reference evaluator; see replay.go.
+	Replay Replayer
+
+	automaton *ioa.Automaton // for invariant obligations: the automaton
+}
+
+// Edge is one proof file's edge C → A and the obligations it consists of.
+type Edge struct {
+	Name        string     // "C→A"
+	Proof       *ioa.Proof // the proof file
+	Obligations []string   // the IDs of its obligations, in generation order
+	// Assumes are the keys of every invariant its obligations assume,
+	// sorted: the edge is proved only when they are.
+	Assumes []string
+}
+
+// EdgeName returns the name of the edge C → A: "C→A".
+func EdgeName(p *ioa.Proof) string { return p.Concrete.Name + "→" + p.Abstract.Name }
+
+// InvariantKey returns the key of invariant name of automaton a, which is
+// also its dependency item: "automaton:A/invariant:name". The implicit
+// Nat invariants are named "<variable>:Nat".
+func InvariantKey(a *ioa.Automaton, name string) string {
+	return "automaton:" + a.Name + "/invariant:" + name
+}
+
+// Sep separates the components of obligation IDs.
+const Sep = " › "
+
+// join builds an ID from its non-empty components.
+func join(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, Sep)
+}
+
+// Replayer is a placeholder until the model type of package smt lands.
+type Replayer func(m any) (*Counterexample, error)
+
+// Counterexample is a placeholder.
+type Counterexample struct{}
