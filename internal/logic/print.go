@@ -1,0 +1,572 @@
+package logic
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// String returns t's SMT-LIB text with normalised bound-variable names and
+// no let-sharing. An ill-formed term prints as "<error: ...>".
+func (t *Term) String() string {
+	if t == nil {
+		return "<nil>"
+	}
+	if t.err != nil {
+		return "<error: " + t.err.Error() + ">"
+	}
+	var b strings.Builder
+	p := printer{b: &b}
+	p.term(t)
+	return b.String()
+}
+
+// printer writes terms. names maps bound variable names to their printed
+// names; lets maps shared closed subterms to let names.
+type printer struct {
+	b     *strings.Builder
+	names []varName // innermost last
+	lets  map[*Term]string
+	skip  *Term    // the let definition being printed (not replaced by its own name)
+	in    interner // with lets: the representatives lets is keyed by
+}
+
+type varName struct{ name, printed string }
+
+func (p *printer) lookup(name string) string {
+	for i := len(p.names) - 1; i >= 0; i-- {
+		if p.names[i].name == name {
+			return p.names[i].printed
+		}
+	}
+	return Symbol(name) // a loose variable: printed as is
+}
+
+func writeInt(b *strings.Builder, v int64) {
+	if v >= 0 {
+		b.WriteString(strconv.FormatInt(v, 10))
+		return
+	}
+	b.WriteString("(- ")
+	b.WriteString(strconv.FormatUint(uint64(-(v+1))+1, 10))
+	b.WriteString(")")
+}
+
+func (p *printer) term(t *Term) {
+	b := p.b
+	if p.lets != nil && len(t.loose) == 0 {
+		r := p.in.canon(t)
+		if name, ok := p.lets[r]; ok && r != p.skip {
+			b.WriteString(name)
+			return
+		}
+		if r == p.skip {
+			p.skip = nil // only the outermost occurrence is the definition
+		}
+	}
+	switch t.kind {
+	case KindConst:
+		b.WriteString(Symbol(t.name))
+	case KindVar:
+		b.WriteString(p.lookup(t.name))
+	case KindInt:
+		writeInt(b, t.ival)
+	case KindBool:
+		if t.bval {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case KindApp:
+		p.app(t)
+	case KindForall, KindExists, KindLambda:
+		p.binder(t)
+	default:
+		b.WriteString("<bad>")
+	}
+}
+
+func (p *printer) app(t *Term) {
+	b := p.b
+	switch t.op {
+	case OpConstArray:
+		b.WriteString("((as const ")
+		b.WriteString(t.sort.key)
+		b.WriteString(") ")
+		p.term(t.args[0])
+		b.WriteString(")")
+		return
+	case OpCtor:
+		if len(t.args) == 0 {
+			b.WriteString(Symbol(t.name))
+			return
+		}
+		b.WriteString("(")
+		b.WriteString(Symbol(t.name))
+	case OpIs:
+		b.WriteString("((_ is ")
+		b.WriteString(Symbol(t.name))
+		b.WriteString(")")
+	case OpField:
+		b.WriteString("(")
+		b.WriteString(Symbol(t.name))
+	default:
+		b.WriteString("(")
+		b.WriteString(t.op.String())
+	}
+	for _, a := range t.args {
+		b.WriteString(" ")
+		p.term(a)
+	}
+	b.WriteString(")")
+}
+
+func (p *printer) binder(t *Term) {
+	b := p.b
+	switch t.kind {
+	case KindForall:
+		b.WriteString("(forall (")
+	case KindExists:
+		b.WriteString("(exists (")
+	default:
+		b.WriteString("(lambda (")
+	}
+	depth := len(p.names)
+	for i, v := range t.vars {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		printed := "%" + strconv.Itoa(depth+i)
+		b.WriteString("(")
+		b.WriteString(printed)
+		b.WriteString(" ")
+		b.WriteString(v.sort.key)
+		b.WriteString(")")
+	}
+	b.WriteString(") ")
+	for i, v := range t.vars {
+		p.names = append(p.names, varName{v.name, "%" + strconv.Itoa(depth+i)})
+	}
+	if len(t.pats) == 0 {
+		p.term(t.args[0])
+	} else {
+		b.WriteString("(! ")
+		p.term(t.args[0])
+		lets := p.lets
+		p.lets = nil // patterns are printed in full
+		for _, pat := range t.pats {
+			b.WriteString(" :pattern (")
+			for j, x := range pat {
+				if j > 0 {
+					b.WriteString(" ")
+				}
+				p.term(x)
+			}
+			b.WriteString(")")
+		}
+		p.lets = lets
+		b.WriteString(")")
+	}
+	p.names = p.names[:depth]
+	b.WriteString(")")
+}
+
+// ---- problems ----
+
+// Named is an assertion with a name (printed as a comment; used in reports).
+type Named struct {
+	Name string
+	Term *Term
+}
+
+// Problem is a satisfiability problem: declarations and assertions.
+// Obligations are stated as validity: the assertions are the hypotheses and
+// the negated goal, and the expected verdict is unsat.
+type Problem struct {
+	// Decls lists constants (KindConst terms) to declare even if no
+	// assertion mentions them. The free constants of the assertions are
+	// always declared; a name may not be declared with two sorts.
+	Decls []*Term
+	// Assertions are asserted in order.
+	Assertions []Named
+}
+
+// Signature is what a Problem declares, in canonical order.
+type Signature struct {
+	Sorts     []*Sort     // uninterpreted sorts, by name
+	Datatypes []*Datatype // in dependency order, ties by name
+	Consts    []*Term     // constants, by name
+}
+
+// Signature checks the problem and returns its declarations in the order
+// Text prints them.
+func (p *Problem) Signature() (*Signature, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	return p.signature()
+}
+
+// Check reports the first problem with p: an ill-formed or non-Bool
+// assertion, an assertion with a free bound variable, a name declared
+// twice with different meanings, or an invalid name.
+func (p *Problem) Check() error {
+	for i, a := range p.Assertions {
+		if a.Term == nil {
+			return fmt.Errorf("assertion %d (%s): nil term", i, a.Name)
+		}
+		if a.Term.err != nil {
+			return fmt.Errorf("assertion %d (%s): %w", i, a.Name, a.Term.err)
+		}
+		if !Same(a.Term.sort, boolSort) {
+			return fmt.Errorf("assertion %d (%s) has sort %s", i, a.Name, a.Term.sort)
+		}
+		if len(a.Term.loose) > 0 {
+			return fmt.Errorf("assertion %d (%s) has a free bound variable %s", i, a.Name, a.Term.loose[0].name)
+		}
+		if strings.ContainsAny(a.Name, "\n\r") {
+			return fmt.Errorf("assertion %d: name contains a line break", i)
+		}
+	}
+	for _, d := range p.Decls {
+		if d == nil || d.kind != KindConst {
+			return fmt.Errorf("declaration of a non-constant")
+		}
+		if d.err != nil {
+			return d.err
+		}
+	}
+	_, err := p.signature()
+	return err
+}
+
+func (p *Problem) signature() (*Signature, error) {
+	var terms []*Term
+	terms = append(terms, p.Decls...)
+	for _, a := range p.Assertions {
+		terms = append(terms, a.Term)
+	}
+	consts := map[string]*Term{}
+	sorts := map[string]*Sort{}
+	dts := map[string]*Datatype{}
+	var addSort func(s *Sort) error
+	addSort = func(s *Sort) error {
+		switch s.kind {
+		case SortUninterpreted:
+			if err := CheckName(s.name); err != nil {
+				return fmt.Errorf("sort: %v", err)
+			}
+			sorts[s.name] = s
+		case SortArray:
+			if err := addSort(s.dom); err != nil {
+				return err
+			}
+			return addSort(s.rng)
+		case SortDatatype:
+			if old, ok := dts[s.name]; ok {
+				if !sameDatatype(old, s.dt) {
+					return fmt.Errorf("two different datatypes named %s", s.name)
+				}
+				return nil
+			}
+			if err := CheckName(s.name); err != nil {
+				return fmt.Errorf("datatype: %v", err)
+			}
+			dts[s.name] = s.dt
+			for _, c := range s.dt.ctors {
+				for _, f := range c.Fields {
+					if err := addSort(f.Sort); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
+	seen := map[*Term]bool{}
+	var walk func(t *Term) error
+	walk = func(t *Term) error {
+		if seen[t] {
+			return nil
+		}
+		seen[t] = true
+		if t.err != nil {
+			return t.err
+		}
+		if err := addSort(t.sort); err != nil {
+			return err
+		}
+		if t.kind == KindConst {
+			if old, ok := consts[t.name]; ok && !Same(old.sort, t.sort) {
+				return fmt.Errorf("constant %s declared with sorts %s and %s", t.name, old.sort, t.sort)
+			}
+			consts[t.name] = t
+		}
+		for _, v := range t.vars {
+			if err := addSort(v.sort); err != nil {
+				return err
+			}
+		}
+		for _, a := range t.args {
+			if err := walk(a); err != nil {
+				return err
+			}
+		}
+		for _, pt := range t.pats {
+			for _, x := range pt {
+				if err := walk(x); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for _, t := range terms {
+		if err := walk(t); err != nil {
+			return nil, err
+		}
+	}
+	sig := &Signature{}
+	// global function names: constants, constructors, testers' constructors, fields
+	fun := map[string]string{}
+	claim := func(name, what string) error {
+		if err := CheckName(name); err != nil {
+			return fmt.Errorf("%s: %v", what, err)
+		}
+		if old, ok := fun[name]; ok {
+			return fmt.Errorf("name %s is both %s and %s", name, old, what)
+		}
+		fun[name] = what
+		return nil
+	}
+	for name := range sorts {
+		if _, ok := dts[name]; ok {
+			return nil, fmt.Errorf("%s is both an uninterpreted sort and a datatype", name)
+		}
+	}
+	for _, name := range sortedKeys(sorts) {
+		sig.Sorts = append(sig.Sorts, sorts[name])
+	}
+	for _, name := range sortedKeys(consts) {
+		if err := claim(name, "a constant"); err != nil {
+			return nil, err
+		}
+		sig.Consts = append(sig.Consts, consts[name])
+	}
+	// datatypes in dependency order, ties by name
+	done := map[string]bool{}
+	names := sortedKeys(dts)
+	for len(sig.Datatypes) < len(names) {
+		progress := false
+		for _, name := range names {
+			if done[name] {
+				continue
+			}
+			dt := dts[name]
+			ready := true
+			for _, dep := range dtDeps(dt) {
+				if !done[dep] {
+					ready = false
+				}
+			}
+			if !ready {
+				continue
+			}
+			for _, c := range dt.ctors {
+				if err := claim(c.Name, "a constructor of "+name); err != nil {
+					return nil, err
+				}
+				for _, f := range c.Fields {
+					if err := claim(f.Name, "a field of "+name); err != nil {
+						return nil, err
+					}
+				}
+			}
+			done[name] = true
+			sig.Datatypes = append(sig.Datatypes, dt)
+			progress = true
+			break
+		}
+		if !progress {
+			return nil, fmt.Errorf("datatypes depend on each other cyclically")
+		}
+	}
+	return sig, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// dtDeps returns the names of the datatypes dt's fields mention directly
+// or inside arrays.
+func dtDeps(dt *Datatype) []string {
+	var out []string
+	var walk func(s *Sort)
+	walk = func(s *Sort) {
+		switch s.kind {
+		case SortArray:
+			walk(s.dom)
+			walk(s.rng)
+		case SortDatatype:
+			out = append(out, s.name)
+		}
+	}
+	for _, c := range dt.ctors {
+		for _, f := range c.Fields {
+			walk(f.Sort)
+		}
+	}
+	return out
+}
+
+// Text returns the canonical SMT-LIB2 text of p (see the package
+// documentation), or the error of Check.
+func (p *Problem) Text() (string, error) {
+	sig, err := p.Signature()
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, s := range sig.Sorts {
+		fmt.Fprintf(&b, "(declare-sort %s 0)\n", Symbol(s.name))
+	}
+	for _, dt := range sig.Datatypes {
+		fmt.Fprintf(&b, "(declare-datatypes ((%s 0)) (%s))\n", Symbol(dt.name), dt.decl())
+	}
+	for _, c := range sig.Consts {
+		fmt.Fprintf(&b, "(declare-fun %s () %s)\n", Symbol(c.name), c.sort.key)
+	}
+	for _, a := range p.Assertions {
+		fmt.Fprintf(&b, "; %s\n(assert ", a.Name)
+		writeShared(&b, a.Term)
+		b.WriteString(")\n")
+	}
+	b.WriteString("(check-sat)\n")
+	return b.String(), nil
+}
+
+// Hash returns the hex SHA-256 of p's canonical text.
+func (p *Problem) Hash() (string, error) {
+	text, err := p.Text()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// interner maps structurally equal terms to one representative, so that
+// let-sharing depends on the structure of a term, not on how it was built.
+type interner map[uint64][]*Term
+
+func (in interner) canon(t *Term) *Term {
+	for _, r := range in[t.hash] {
+		if Equal(r, t) {
+			return r
+		}
+	}
+	in[t.hash] = append(in[t.hash], t)
+	return t
+}
+
+// writeShared prints t with let-bindings for the closed compound subterms
+// that occur more than once (up to structural equality), except operators
+// applied to leaves only, which are cheap to repeat.
+func writeShared(b *strings.Builder, t *Term) {
+	in := interner{}
+	refs := map[*Term]int{}
+	var order []*Term // representatives in post-order of first visits
+	var visit func(x *Term)
+	visit = func(x *Term) {
+		for _, a := range x.args {
+			r := in.canon(a)
+			refs[r]++
+			if refs[r] == 1 {
+				visit(r)
+			}
+		}
+		order = append(order, x)
+	}
+	root := in.canon(t)
+	refs[root] = 1
+	visit(root)
+	eligible := func(x *Term) bool {
+		if x == root || refs[x] < 2 || len(x.loose) > 0 {
+			return false
+		}
+		switch x.kind {
+		case KindLambda:
+			return true
+		case KindApp:
+			for _, a := range x.args {
+				switch a.kind {
+				case KindApp, KindLambda, KindForall, KindExists:
+					return true
+				}
+			}
+		}
+		return false
+	}
+	lets := map[*Term]string{}
+	level := map[*Term]int{} // shared terms: their let level
+	depth := map[*Term]int{} // every term: 1 + the deepest let level below it, 0 if none
+	var shared []*Term
+	maxLevel := -1
+	for _, x := range order {
+		d := 0
+		for _, a := range x.args {
+			r := in.canon(a)
+			da := depth[r]
+			if _, ok := lets[r]; ok {
+				da = level[r] + 1
+			}
+			if da > d {
+				d = da
+			}
+		}
+		depth[x] = d
+		if eligible(x) {
+			level[x] = d
+			lets[x] = "%l" + strconv.Itoa(len(shared))
+			shared = append(shared, x)
+			if d > maxLevel {
+				maxLevel = d
+			}
+		}
+	}
+	p := printer{b: b, lets: lets, in: in}
+	for lv := 0; lv <= maxLevel; lv++ {
+		b.WriteString("(let (")
+		first := true
+		for _, x := range shared {
+			if level[x] != lv {
+				continue
+			}
+			if !first {
+				b.WriteString(" ")
+			}
+			first = false
+			b.WriteString("(")
+			b.WriteString(lets[x])
+			b.WriteString(" ")
+			p.skip = x
+			p.term(x)
+			b.WriteString(")")
+		}
+		b.WriteString(") ")
+	}
+	p.skip = nil
+	p.term(t)
+	for lv := 0; lv <= maxLevel; lv++ {
+		b.WriteString(")")
+	}
+}
