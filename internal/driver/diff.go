@@ -1,0 +1,144 @@
+// This file implements the difference between two prover reports, which
+// `ladder watch` prints after every save.
+
+package driver
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"ladder/internal/report"
+)
+
+// Diff is what changed between two runs of the prover.
+type Diff struct {
+	// NewlyProved are obligations proved now that were not proved before
+	// (failing or absent), by ID.
+	NewlyProved []report.Obligation
+	// NewlyFailing are obligations refuted or unknown now that were proved
+	// or absent before, or whose failure changed (refuted ↔ unknown), by ID.
+	NewlyFailing []report.Obligation
+	// Removed are the IDs of obligations that no longer exist.
+	Removed []string
+	// Stale are theorems derived before and not any more; Derived are
+	// theorems derived now and not before. Both by statement.
+	Stale, Derived []report.Theorem
+	// Edges are edges whose status changed, with their new status.
+	Edges []report.Edge
+}
+
+// Empty reports whether nothing changed.
+func (d *Diff) Empty() bool {
+	return len(d.NewlyProved) == 0 && len(d.NewlyFailing) == 0 && len(d.Removed) == 0 &&
+		len(d.Stale) == 0 && len(d.Derived) == 0 && len(d.Edges) == 0
+}
+
+// Compare returns what changed from old to new. A nil old is an empty
+// report: everything in new is news.
+func Compare(old, new *report.Prove) *Diff {
+	if old == nil {
+		old = &report.Prove{}
+	}
+	d := &Diff{}
+	before := map[string]report.Obligation{}
+	for _, o := range old.Obligations {
+		before[o.ID] = o
+	}
+	now := map[string]bool{}
+	for _, o := range new.Obligations {
+		now[o.ID] = true
+		b, existed := before[o.ID]
+		switch {
+		case o.Verdict == report.Proved && (!existed || b.Verdict != report.Proved):
+			d.NewlyProved = append(d.NewlyProved, o)
+		case o.Verdict != report.Proved && (!existed || b.Verdict != o.Verdict):
+			d.NewlyFailing = append(d.NewlyFailing, o)
+		}
+	}
+	for _, o := range old.Obligations {
+		if !now[o.ID] {
+			d.Removed = append(d.Removed, o.ID)
+		}
+	}
+	thm := func(ts []report.Theorem) map[string]report.Theorem {
+		m := map[string]report.Theorem{}
+		for _, t := range ts {
+			m[t.Statement] = t
+		}
+		return m
+	}
+	tOld, tNew := thm(old.Theorems), thm(new.Theorems)
+	for s, t := range tOld {
+		if _, ok := tNew[s]; !ok {
+			d.Stale = append(d.Stale, t)
+		}
+	}
+	for s, t := range tNew {
+		if _, ok := tOld[s]; !ok {
+			d.Derived = append(d.Derived, t)
+		}
+	}
+	edges := map[string]string{}
+	for _, e := range old.Edges {
+		edges[e.Name] = e.Status
+	}
+	for _, e := range new.Edges {
+		if s, ok := edges[e.Name]; !ok || s != e.Status {
+			d.Edges = append(d.Edges, e)
+		}
+	}
+	byID := func(os []report.Obligation) {
+		sort.Slice(os, func(i, j int) bool { return os[i].ID < os[j].ID })
+	}
+	byStatement := func(ts []report.Theorem) {
+		sort.Slice(ts, func(i, j int) bool { return ts[i].Statement < ts[j].Statement })
+	}
+	byID(d.NewlyProved)
+	byID(d.NewlyFailing)
+	sort.Strings(d.Removed)
+	byStatement(d.Stale)
+	byStatement(d.Derived)
+	sort.Slice(d.Edges, func(i, j int) bool { return d.Edges[i].Name < d.Edges[j].Name })
+	return d
+}
+
+// WriteText prints the diff, one line per change, failing obligations with
+// their counterexample or reason.
+func (d *Diff) WriteText(w io.Writer) error {
+	var b strings.Builder
+	for _, o := range d.NewlyProved {
+		fmt.Fprintf(&b, "+ proved   %s\n", o.ID)
+	}
+	for _, o := range d.NewlyFailing {
+		fmt.Fprintf(&b, "- %-8s %s", o.Verdict, o.ID)
+		if o.Pos != "" {
+			fmt.Fprintf(&b, " (%s)", o.Pos)
+		}
+		b.WriteByte('\n')
+		detail := o.Reason
+		if o.Counterexample != nil {
+			detail = o.Counterexample.Text
+		}
+		for _, line := range strings.Split(strings.TrimRight(detail, "\n"), "\n") {
+			if line != "" {
+				fmt.Fprintf(&b, "      %s\n", line)
+			}
+		}
+	}
+	for _, id := range d.Removed {
+		fmt.Fprintf(&b, "  removed  %s\n", id)
+	}
+	for _, e := range d.Edges {
+		fmt.Fprintf(&b, "  edge %s (%s -> %s): %s\n", e.Name, e.Concrete, e.Abstract, e.Status)
+	}
+	for _, t := range d.Stale {
+		fmt.Fprintf(&b, "- theorem  %s (stale)\n", t.Statement)
+	}
+	for _, t := range d.Derived {
+		fmt.Fprintf(&b, "+ theorem  %s (%s: %s)\n", t.Statement, t.Rule, strings.Join(t.From, ", "))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,81 @@
+package driver
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+
+	"ladder/internal/report"
+)
+
+func ids(os []report.Obligation) []string {
+	var out []string
+	for _, o := range os {
+		out = append(out, o.ID)
+	}
+	return out
+}
+
+func statements(ts []report.Theorem) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Statement)
+	}
+	return out
+}
+
+func TestCompare(t *testing.T) {
+	old := &report.Prove{
+		Obligations: []report.Obligation{
+			{ID: "a", Verdict: report.Proved},
+			{ID: "b", Verdict: report.Refuted},
+			{ID: "c", Verdict: report.Proved},
+			{ID: "d", Verdict: report.Unknown},
+			{ID: "gone", Verdict: report.Proved},
+			{ID: "same-fail", Verdict: report.Refuted},
+		},
+		Edges:    []report.Edge{{Name: "P", Status: report.Proved}, {Name: "Q", Status: report.Refuted}},
+		Theorems: []report.Theorem{{Statement: "C implements A"}, {Statement: "C implements B"}},
+	}
+	new := &report.Prove{
+		Obligations: []report.Obligation{
+			{ID: "a", Verdict: report.Proved},
+			{ID: "b", Verdict: report.Proved},
+			{ID: "c", Verdict: report.Refuted, Counterexample: &report.Counterexample{Text: "n = 4"}},
+			{ID: "d", Verdict: report.Refuted},
+			{ID: "fresh", Verdict: report.Proved},
+			{ID: "fresh-fail", Verdict: report.Unknown, Reason: "timeout"},
+			{ID: "same-fail", Verdict: report.Refuted},
+		},
+		Edges:    []report.Edge{{Name: "P", Status: report.Refuted}, {Name: "Q", Status: report.Refuted}},
+		Theorems: []report.Theorem{{Statement: "C implements B"}, {Statement: "D implements B", Rule: "trace-inclusion", From: []string{"R"}}},
+	}
+	d := Compare(old, new)
+	check := func(what string, got, want []string) {
+		t.Helper()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s = %q; want %q", what, got, want)
+		}
+	}
+	check("NewlyProved", ids(d.NewlyProved), []string{"b", "fresh"})
+	check("NewlyFailing", ids(d.NewlyFailing), []string{"c", "d", "fresh-fail"})
+	check("Removed", d.Removed, []string{"gone"})
+	check("Stale", statements(d.Stale), []string{"C implements A"})
+	check("Derived", statements(d.Derived), []string{"D implements B"})
+	if len(d.Edges) != 1 || d.Edges[0].Name != "P" {
+		t.Errorf("Edges = %v; want [P]", d.Edges)
+	}
+	var b bytes.Buffer
+	if err := d.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"+ proved   b\n", "- refuted  c\n      n = 4\n", "- theorem  C implements A (stale)", "+ theorem  D implements B (trace-inclusion: R)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("diff text lacks %q:\n%s", want, b.String())
+		}
+	}
+	if Compare(new, new).Empty() != true {
+		t.Errorf("Compare(r, r) is not empty: %+v", Compare(new, new))
+	}
+}

@@ -1,0 +1,317 @@
+// This file implements the prover's report: one row per obligation, the
+// status of every invariant and edge, the derived theorems and a summary,
+// rendered as text for people (WriteText) and as JSON for tools (WriteJSON).
+// docs/prove.md documents both formats.
+
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// The verdicts of an obligation, as printed and in JSON.
+const (
+	Proved  = "proved"
+	Refuted = "refuted"
+	Unknown = "unknown"
+)
+
+// NotChecked is the status of an invariant or an edge some of whose
+// obligations (or assumed invariants) were not checked, e.g. not selected
+// by --only. Its other statuses are Proved, Refuted and Unknown.
+const NotChecked = "not checked"
+
+// Prove is the result of one `ladder prove` run. The driver computes it;
+// WriteText and WriteJSON render it. Every slice is sorted as documented on
+// its field, so two runs over the same input render identically apart from
+// times.
+type Prove struct {
+	Solver      Solver       `json:"solver"`
+	Obligations []Obligation `json:"obligations"` // by Group, then ID
+	Invariants  []Invariant  `json:"invariants"`  // by Automaton, then Name
+	Edges       []Edge       `json:"edges"`       // by Name
+	Theorems    []Theorem    `json:"theorems"`    // by Statement
+	Summary     Summary      `json:"summary"`
+	Warnings    []string     `json:"warnings,omitempty"` // e.g. the cache's one-line warning
+}
+
+// Solver records the solver configuration of a run.
+type Solver struct {
+	Name    string `json:"name"`    // "z3"
+	Version string `json:"version"` // e.g. "4.8.12"
+	Params  string `json:"params"`  // canonical parameters: seed, rlimit, timeout, encoding
+	Workers int    `json:"workers"` // size of the worker pool
+	Cache   string `json:"cache"`   // the cache directory, or "" with --no-cache
+}
+
+// Obligation is the outcome of one obligation.
+type Obligation struct {
+	ID    string `json:"id"`            // stable name, e.g. "TMS2/invariant:beginIdxBound/DoRead"
+	Group string `json:"group"`         // the invariant or edge it belongs to
+	Pos   string `json:"pos,omitempty"` // file:line:col of the YAML it was generated from
+	// Verdict is Proved, Refuted or Unknown.
+	Verdict string `json:"verdict"`
+	// Seconds is the wall-clock time this run spent on the obligation
+	// (printing, hashing, cache lookup, solving, replay); SolverSeconds is
+	// the part spent inside the solver. Both are 0-ish for a reused result.
+	Seconds       float64 `json:"seconds"`
+	SolverSeconds float64 `json:"solver_seconds"`
+	// Cached is set when the verdict was reused from the cache.
+	Cached bool `json:"cached"`
+	// Counterexample is set for Refuted.
+	Counterexample *Counterexample `json:"counterexample,omitempty"`
+	// Reason explains Unknown: Z3's reason_unknown and the limits, or
+	// "[internal] …" for a failure of ladder itself.
+	Reason string `json:"reason,omitempty"`
+	// Dump is the path of the .smt2 file written for an Unknown (or an
+	// internal failure), or with --dump-smt.
+	Dump string `json:"dump,omitempty"`
+}
+
+// Counterexample is a replayed counterexample, ready to print.
+type Counterexample struct {
+	// Text renders the counterexample in the language's notation, one
+	// fact per line (parameters, pre-state, post-state, the failed goal).
+	Text string `json:"text"`
+	// Data is the structured form, when the generator provides one.
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// Invariant is the status of one invariant of an automaton.
+type Invariant struct {
+	Automaton string `json:"automaton"`
+	Name      string `json:"name"`
+	Group     string `json:"group"`  // the Group of its obligations
+	Status    string `json:"status"` // Proved, Refuted, Unknown or NotChecked
+}
+
+// Edge is the status of one edge of the hierarchy.
+type Edge struct {
+	Name     string `json:"name"`     // the proof's name
+	Concrete string `json:"concrete"` // automaton
+	Abstract string `json:"abstract"` // automaton
+	Kind     string `json:"kind"`     // refinement, simple-refinement, forward, backward, history
+	Group    string `json:"group"`    // the Group of its obligations
+	Status   string `json:"status"`   // Proved, Refuted, Unknown or NotChecked
+}
+
+// Theorem is a result derived by a metatheorem.
+type Theorem struct {
+	Statement string   `json:"statement"` // e.g. "ReservationTMS2 implements TMS2"
+	Rule      string   `json:"rule"`      // e.g. "transitivity"
+	From      []string `json:"from"`      // the edges and theorems it was derived from
+}
+
+// Summary counts the obligations of a run.
+type Summary struct {
+	Obligations   int     `json:"obligations"`
+	Proved        int     `json:"proved"`
+	Refuted       int     `json:"refuted"`
+	Unknown       int     `json:"unknown"`
+	Reused        int     `json:"reused"`         // verdicts taken from the cache
+	Rechecked     int     `json:"rechecked"`      // obligations sent to the solver
+	Seconds       float64 `json:"seconds"`        // wall clock of the whole run
+	SolverSeconds float64 `json:"solver_seconds"` // sum of the obligations' solver time
+}
+
+// OK reports whether every obligation is proved and there is at least one.
+func (s Summary) OK() bool {
+	return s.Obligations > 0 && s.Proved == s.Obligations
+}
+
+// Summarize recomputes p.Summary's counts from p.Obligations. It leaves
+// Seconds alone.
+func (p *Prove) Summarize() {
+	s := Summary{Seconds: p.Summary.Seconds}
+	for _, o := range p.Obligations {
+		s.Obligations++
+		switch o.Verdict {
+		case Proved:
+			s.Proved++
+		case Refuted:
+			s.Refuted++
+		default:
+			s.Unknown++
+		}
+		if o.Cached {
+			s.Reused++
+		} else {
+			s.Rechecked++
+		}
+		s.SolverSeconds += o.SolverSeconds
+	}
+	p.Summary = s
+}
+
+// Sort puts every slice of p in its documented order.
+func (p *Prove) Sort() {
+	sort.SliceStable(p.Obligations, func(i, j int) bool {
+		a, b := p.Obligations[i], p.Obligations[j]
+		if a.Group != b.Group {
+			return a.Group < b.Group
+		}
+		return a.ID < b.ID
+	})
+	sort.SliceStable(p.Invariants, func(i, j int) bool {
+		a, b := p.Invariants[i], p.Invariants[j]
+		if a.Automaton != b.Automaton {
+			return a.Automaton < b.Automaton
+		}
+		return a.Name < b.Name
+	})
+	sort.SliceStable(p.Edges, func(i, j int) bool { return p.Edges[i].Name < p.Edges[j].Name })
+	sort.SliceStable(p.Theorems, func(i, j int) bool { return p.Theorems[i].Statement < p.Theorems[j].Statement })
+}
+
+// WriteJSON writes p as one indented JSON object (see docs/prove.md).
+func (p *Prove) WriteJSON(w io.Writer) error {
+	q := *p
+	// Empty lists are written as [] rather than null, for tools.
+	if q.Obligations == nil {
+		q.Obligations = []Obligation{}
+	}
+	if q.Invariants == nil {
+		q.Invariants = []Invariant{}
+	}
+	if q.Edges == nil {
+		q.Edges = []Edge{}
+	}
+	if q.Theorems == nil {
+		q.Theorems = []Theorem{}
+	}
+	for i, t := range q.Theorems {
+		if t.From == nil {
+			q.Theorems[i].From = []string{}
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(&q)
+}
+
+// TextOptions controls WriteText.
+type TextOptions struct {
+	// NoTimes leaves times out, for golden files.
+	NoTimes bool
+}
+
+// WriteText writes the report for people: the obligations grouped by
+// invariant and edge (one line each: name, verdict, time, "(cached)"), the
+// refuted obligations' counterexamples in full, the unknown ones with their
+// reasons, the derived theorems with their provenance, and the summary line
+//
+//	N obligations: P proved, R refuted, U unknown; reused X, re-checked Y; T s
+func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
+	var b strings.Builder
+	status := map[string]string{}
+	for _, inv := range p.Invariants {
+		status[inv.Group] = inv.Status
+	}
+	for _, e := range p.Edges {
+		status[e.Group] = e.Status
+	}
+	width := 0
+	for _, o := range p.Obligations {
+		width = max(width, len([]rune(o.ID)))
+	}
+	group := "\x00"
+	for _, o := range p.Obligations {
+		if o.Group != group {
+			group = o.Group
+			if s := status[group]; s != "" {
+				fmt.Fprintf(&b, "%s: %s\n", group, s)
+			} else {
+				fmt.Fprintf(&b, "%s\n", group)
+			}
+		}
+		line := fmt.Sprintf("  %s%s  %-7s", o.ID, strings.Repeat(" ", width-len([]rune(o.ID))), o.Verdict)
+		if !opt.NoTimes {
+			line += fmt.Sprintf(" %7.3fs", o.Seconds)
+		}
+		if o.Cached {
+			line += " (cached)"
+		}
+		if o.Verdict == Unknown && strings.HasPrefix(o.Reason, "[internal]") {
+			line += " [internal]"
+		}
+		b.WriteString(strings.TrimRight(line, " "))
+		b.WriteByte('\n')
+	}
+
+	var refuted, unknown []Obligation
+	for _, o := range p.Obligations {
+		switch o.Verdict {
+		case Refuted:
+			refuted = append(refuted, o)
+		case Unknown:
+			unknown = append(unknown, o)
+		}
+	}
+	if len(refuted) > 0 {
+		b.WriteString("\nCounterexamples\n")
+		for _, o := range refuted {
+			fmt.Fprintf(&b, "\n%s", o.ID)
+			if o.Pos != "" {
+				fmt.Fprintf(&b, " (%s)", o.Pos)
+			}
+			b.WriteString(": refuted\n")
+			if o.Counterexample != nil {
+				writeIndented(&b, o.Counterexample.Text, "  ")
+			}
+		}
+	}
+	if len(unknown) > 0 {
+		b.WriteString("\nUnknown\n")
+		for _, o := range unknown {
+			fmt.Fprintf(&b, "\n%s", o.ID)
+			if o.Pos != "" {
+				fmt.Fprintf(&b, " (%s)", o.Pos)
+			}
+			b.WriteString(": unknown\n")
+			if o.Reason != "" {
+				writeIndented(&b, o.Reason, "  ")
+			}
+			if o.Dump != "" {
+				fmt.Fprintf(&b, "  query: %s\n", o.Dump)
+			}
+		}
+	}
+	if len(p.Theorems) > 0 {
+		b.WriteString("\nTheorems\n")
+		for _, t := range p.Theorems {
+			fmt.Fprintf(&b, "  %s (%s: %s)\n", t.Statement, t.Rule, strings.Join(t.From, ", "))
+		}
+	}
+	for _, warn := range p.Warnings {
+		fmt.Fprintf(&b, "\nwarning: %s", warn)
+	}
+	if len(p.Warnings) > 0 {
+		b.WriteByte('\n')
+	}
+	s := p.Summary
+	fmt.Fprintf(&b, "\n%d obligations: %d proved, %d refuted, %d unknown; reused %d, re-checked %d",
+		s.Obligations, s.Proved, s.Refuted, s.Unknown, s.Reused, s.Rechecked)
+	if !opt.NoTimes {
+		fmt.Fprintf(&b, "; %.2f s", s.Seconds)
+	}
+	b.WriteByte('\n')
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeIndented(b *strings.Builder, text, indent string) {
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if line == "" {
+			b.WriteByte('\n')
+			continue
+		}
+		b.WriteString(indent)
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+}

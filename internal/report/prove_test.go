@@ -1,0 +1,135 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func testProve() *Prove {
+	p := &Prove{
+		Obligations: []Obligation{
+			{ID: "C→A › forward › Inc › relation(R1)", Group: "C→A › forward", Verdict: Refuted, Pos: "proofs/p.yaml:9:5",
+				Seconds: 0.5, SolverSeconds: 0.4, Counterexample: &Counterexample{Text: "pre-state: n = 3\nparameters: t = T#0"}},
+			{ID: "A › invariant bounded › Inc", Group: "A › invariant bounded", Verdict: Proved, Seconds: 0.25, SolverSeconds: 0.2},
+			{ID: "A › invariant bounded › start", Group: "A › invariant bounded", Verdict: Proved, Cached: true},
+			{ID: "C→A › forward › Tick › pre(Tick)", Group: "C→A › forward", Verdict: Unknown, Reason: "timeout (rlimit 100)", Dump: ".ladder/unknown/x.smt2"},
+		},
+		Invariants: []Invariant{{Automaton: "A", Name: "bounded", Group: "A › invariant bounded", Status: Proved}},
+		Edges:      []Edge{{Name: "C→A", Concrete: "C", Abstract: "A", Kind: "forward", Group: "C→A › forward", Status: Refuted}},
+		Theorems:   []Theorem{{Statement: "A satisfies A.bounded", Rule: "invariant-induction", From: []string{"automaton:A/invariant:bounded"}}},
+		Summary:    Summary{Seconds: 1.5},
+	}
+	p.Sort()
+	p.Summarize()
+	return p
+}
+
+func TestSummarize(t *testing.T) {
+	s := testProve().Summary
+	want := Summary{Obligations: 4, Proved: 2, Refuted: 1, Unknown: 1, Reused: 1, Rechecked: 3, Seconds: 1.5, SolverSeconds: 0.6000000000000001}
+	if s != want {
+		t.Errorf("Summary = %+v; want %+v", s, want)
+	}
+	if s.OK() {
+		t.Error("OK() with a refutation")
+	}
+	if (Summary{}).OK() {
+		t.Error("OK() with no obligations")
+	}
+	if !(Summary{Obligations: 2, Proved: 2}).OK() {
+		t.Error("not OK() with everything proved")
+	}
+}
+
+func TestWriteTextProve(t *testing.T) {
+	var b bytes.Buffer
+	if err := testProve().WriteText(&b, TextOptions{NoTimes: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := `A › invariant bounded: proved
+  A › invariant bounded › Inc         proved
+  A › invariant bounded › start       proved  (cached)
+C→A › forward: refuted
+  C→A › forward › Inc › relation(R1)  refuted
+  C→A › forward › Tick › pre(Tick)    unknown
+
+Counterexamples
+
+C→A › forward › Inc › relation(R1) (proofs/p.yaml:9:5): refuted
+  pre-state: n = 3
+  parameters: t = T#0
+
+Unknown
+
+C→A › forward › Tick › pre(Tick): unknown
+  timeout (rlimit 100)
+  query: .ladder/unknown/x.smt2
+
+Theorems
+  A satisfies A.bounded (invariant-induction: automaton:A/invariant:bounded)
+
+4 obligations: 2 proved, 1 refuted, 1 unknown; reused 1, re-checked 3
+`
+	if got := b.String(); got != want {
+		t.Errorf("WriteText =\n%s\nwant\n%s", got, want)
+	}
+	b.Reset()
+	if err := testProve().WriteText(&b, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "proved    0.250s\n") || !strings.HasSuffix(b.String(), "re-checked 3; 1.50 s\n") {
+		t.Errorf("times missing:\n%s", b.String())
+	}
+}
+
+func TestWriteJSONProve(t *testing.T) {
+	var b bytes.Buffer
+	if err := testProve().WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Obligations []map[string]any `json:"obligations"`
+		Summary     map[string]any   `json:"summary"`
+		Edges       []map[string]any `json:"edges"`
+		Theorems    []map[string]any `json:"theorems"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Obligations) != 4 {
+		t.Fatalf("%d obligations", len(got.Obligations))
+	}
+	o := got.Obligations[2]
+	for _, k := range []string{"id", "group", "verdict", "seconds", "solver_seconds", "cached", "counterexample"} {
+		if _, ok := o[k]; !ok {
+			t.Errorf("refuted obligation lacks %q: %v", k, o)
+		}
+	}
+	if _, ok := got.Obligations[0]["counterexample"]; ok {
+		t.Errorf("proved obligation has a counterexample: %v", got.Obligations[0])
+	}
+	for _, k := range []string{"obligations", "proved", "refuted", "unknown", "reused", "rechecked", "seconds"} {
+		if _, ok := got.Summary[k]; !ok {
+			t.Errorf("summary lacks %q", k)
+		}
+	}
+	for _, k := range []string{"name", "concrete", "abstract", "kind", "status"} {
+		if _, ok := got.Edges[0][k]; !ok {
+			t.Errorf("edge lacks %q", k)
+		}
+	}
+	for _, k := range []string{"statement", "rule", "from"} {
+		if _, ok := got.Theorems[0][k]; !ok {
+			t.Errorf("theorem lacks %q", k)
+		}
+	}
+	b.Reset()
+	if err := (&Prove{}).WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"obligations": []`) {
+		t.Errorf("empty report writes null lists:\n%s", b.String())
+	}
+}
