@@ -16,7 +16,7 @@ type Expr interface {
 
 // base is embedded in every expression node.
 type base struct {
-	P source.Pos // position of the node's first token (of the operator for binary nodes)
+	P source.Pos // position of the node's first token (for Binary, of its left operand; see Binary.OpPos)
 	S *Sort      // set by the sort checker
 }
 
@@ -187,8 +187,9 @@ type Unary struct {
 // Binary is `X op Y`.
 type Binary struct {
 	base
-	Op   Op
-	X, Y Expr
+	Op    Op
+	X, Y  Expr
+	OpPos source.Pos // position of the operator (NoPos for constructed nodes)
 }
 
 // Ite is `if Cond then Then else Else`.
@@ -210,7 +211,7 @@ type Let struct {
 type Binder struct {
 	P        source.Pos
 	Var      *Object  // ObjBound (ObjParam for action parameters)
-	SortExpr SortExpr // nil for a range binder
+	SortExpr SortExpr // the zero SortExpr (Name == "") for a range binder
 	Lo, Hi   Expr     // non-nil for a range binder
 }
 
@@ -224,10 +225,15 @@ type Quant struct {
 
 // Lambda is `lambda b. Body`: the total map of sort Map[S, sort(Body)] sending
 // each x of S to Body. Its binder may not be a range binder.
+//
+// With Set true it is the set comprehension `{x: S | Body}`, of sort Set[S]
+// (Body is then Bool): the checker gives it a KSet sort, so evaluators may
+// dispatch on either Set or the sort's kind.
 type Lambda struct {
 	base
 	Binder *Binder
 	Body   Expr
+	Set    bool // a set comprehension {x: S | Body}
 }
 
 // Call is `Fun(Args)`, or `Recv.Fun(Args)` for a definition of another
