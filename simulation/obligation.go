@@ -104,8 +104,13 @@ func join(parts ...string) string {
 	return strings.Join(out, Sep)
 }
 
-// Replayer is a placeholder until the model type of package smt lands.
-type Replayer func(m any) (*Counterexample, error)
+// Replayer decodes a model of an obligation's Problem (a counterexample to
+// the obligation, since the Problem asserts the negated goal) and re-checks
+// it with the reference evaluator. It returns the counterexample when the
+// evaluator agrees that the hypotheses hold and the goal fails, and an
+// error with code source.ErrInternal ("solver model does not replay")
+// otherwise.
+type Replayer func(m logic.Model) (*Counterexample, error)
 
-// Counterexample is a placeholder.
+// Counterexample is a placeholder until replay.go lands.
 type Counterexample struct{}
