@@ -1,0 +1,313 @@
+// This file implements the entry points: reading files and directories into
+// a Set, and dispatching each file on its top-level kind key.
+
+package load
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"ladder/internal/source"
+	"ladder/ioa"
+	"ladder/ioa/expr"
+)
+
+// Set is what was loaded from a group of files. When loading reports errors,
+// the Set holds what could be loaded: its automata may then be incomplete and
+// must not be explored or proved.
+type Set struct {
+	Interfaces []*ioa.Interface // in load order, each once
+	Automata   []*ioa.Automaton // in load order, each once
+	Proofs     []*ProofFile     // proof files recognised (not loaded yet)
+	Files      []string         // every file read, in reading order
+
+	universe *expr.Scope
+}
+
+// Automaton returns the loaded automaton with the given name, or nil.
+func (s *Set) Automaton(name string) *ioa.Automaton {
+	for _, a := range s.Automata {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Interface returns the loaded interface with the given name, or nil.
+func (s *Set) Interface(name string) *ioa.Interface {
+	for _, i := range s.Interfaces {
+		if i.Name == name {
+			return i
+		}
+	}
+	return nil
+}
+
+// Config says how files are read. The zero value reads the operating
+// system's files.
+type Config struct {
+	// ReadFile reads a file; nil means os.ReadFile.
+	ReadFile func(name string) ([]byte, error)
+	// ReadDir lists a directory; nil means os.ReadDir when ReadFile is nil
+	// too, and otherwise that every path names a file.
+	ReadDir func(name string) ([]fs.DirEntry, error)
+}
+
+// Files loads the files and directories at paths with the default Config.
+func Files(paths ...string) (*Set, source.ErrorList) {
+	return Config{}.Files(paths...)
+}
+
+// Files loads the given files and directories. A directory stands for every
+// *.yaml and *.yml file under it, in sorted order, skipping directories named
+// testdata or starting with "." or "_" (as the go command does) and files
+// starting with "." or "_". Files referenced by others (an automaton's
+// interface) are loaded once. The errors are sorted by position.
+func (c Config) Files(paths ...string) (*Set, source.ErrorList) {
+	l := &loader{
+		cfg:      c,
+		set:      &Set{universe: NewUniverse()},
+		files:    make(map[string]*loadedFile),
+		autoName: make(map[string]*ioa.Automaton),
+		ifName:   make(map[string]*ioa.Interface),
+	}
+	for _, p := range paths {
+		for _, file := range l.expand(p) {
+			l.load(file, source.Pos{})
+		}
+	}
+	l.loadProofs() // proof files, once every automaton is known (proof.go)
+	l.errs.Sort()
+	return l.set, l.errs
+}
+
+// loader holds the state of one Files call.
+type loader struct {
+	cfg      Config
+	set      *Set
+	errs     source.ErrorList
+	files    map[string]*loadedFile // by cleaned path
+	autoName map[string]*ioa.Automaton
+	ifName   map[string]*ioa.Interface
+}
+
+// loadedFile records a file that was read: its kind and what it declared.
+type loadedFile struct {
+	kind  string // "interface", "automaton", "proof", or "" if it could not be loaded
+	iface *ioa.Interface
+	auto  *ioa.Automaton
+	proof *ProofFile
+	busy  bool // being loaded: a reference back to it is a cycle
+}
+
+func (l *loader) readFile(name string) ([]byte, error) {
+	if l.cfg.ReadFile != nil {
+		return l.cfg.ReadFile(name)
+	}
+	return os.ReadFile(name)
+}
+
+// isDir reports whether name is a directory that can be listed.
+func (l *loader) isDir(name string) bool {
+	switch {
+	case l.cfg.ReadDir != nil:
+		_, err := l.cfg.ReadDir(name)
+		return err == nil
+	case l.cfg.ReadFile != nil:
+		return false
+	}
+	fi, err := os.Stat(name)
+	return err == nil && fi.IsDir()
+}
+
+func (l *loader) readDir(name string) ([]fs.DirEntry, error) {
+	if l.cfg.ReadDir != nil {
+		return l.cfg.ReadDir(name)
+	}
+	return os.ReadDir(name)
+}
+
+// expand returns path itself, or the YAML files under it if it is a directory.
+func (l *loader) expand(path string) []string {
+	if !l.isDir(path) {
+		return []string{path}
+	}
+	var out []string
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		ents, err := l.readDir(dir)
+		if err != nil {
+			l.errs.Add(source.Pos{File: dir}, source.ErrIO, "cannot read directory: %s", ioMessage(err))
+			return
+		}
+		sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+		for _, e := range ents {
+			name := e.Name()
+			if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				continue
+			}
+			full := filepath.Join(dir, name)
+			if e.IsDir() {
+				if name != "testdata" && depth < 100 {
+					walk(full, depth+1)
+				}
+				continue
+			}
+			if ext := filepath.Ext(name); ext == ".yaml" || ext == ".yml" {
+				out = append(out, full)
+			}
+		}
+	}
+	walk(path, 0)
+	return out
+}
+
+// ioMessage returns the reason of a file error without the file name.
+func ioMessage(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// load reads and loads the file at path once. ref is the position of the
+// reference that asked for it (NoPos for files named by the caller): errors
+// reading the file are reported there.
+func (l *loader) load(path string, ref source.Pos) *loadedFile {
+	key := filepath.Clean(path)
+	if lf, ok := l.files[key]; ok {
+		if lf.busy {
+			l.errs.Add(ref, source.ErrModel, "%s refers back to itself", path)
+		}
+		return lf
+	}
+	lf := &loadedFile{busy: true}
+	l.files[key] = lf
+	defer func() { lf.busy = false }()
+	data, err := l.readFile(path)
+	if err != nil {
+		if ref == source.NoPos {
+			l.errs.Add(source.Pos{File: path}, source.ErrIO, "cannot read file: %s", ioMessage(err))
+		} else {
+			l.errs.Add(ref, source.ErrIO, "cannot read %s: %s", path, ioMessage(err))
+		}
+		return lf
+	}
+	l.set.Files = append(l.set.Files, path)
+	f := parseYAML(path, data, &l.errs)
+	if f == nil {
+		return lf
+	}
+	fl := &fileLoader{l: l, f: f}
+	defer func() {
+		// A bug in a later phase must not lose the other files' errors.
+		if r := recover(); r != nil {
+			msg := fmt.Sprint(r)
+			if os.Getenv("LADDER_DEBUG") != "" {
+				msg += "\n" + string(debug.Stack())
+			}
+			l.errs.Add(source.Pos{File: path, Line: 1, Col: 1}, source.ErrInternal, "internal error while loading: %s", msg)
+		}
+	}()
+	fl.dispatch(lf)
+	return lf
+}
+
+// The top-level keys that give a file's kind.
+var kindKeys = []string{"proof", "automaton", "interface"}
+
+// dispatch loads a file according to its top-level kind key. An automaton
+// file has an `interface:` key too, naming the interface file it uses, so
+// proof and automaton take precedence over interface.
+func (fl *fileLoader) dispatch(lf *loadedFile) {
+	root := fl.f.root
+	if !fl.noAlias(root) {
+		return
+	}
+	if root.Kind != yaml.MappingNode {
+		fl.errorf(root, source.ErrModel, "expected a mapping with a key interface, automaton or proof at the top level, found %s", kindName(root))
+		return
+	}
+	has := func(k string) bool {
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if root.Content[i].Kind == yaml.ScalarNode && root.Content[i].Value == k {
+				return true
+			}
+		}
+		return false
+	}
+	for _, kind := range kindKeys {
+		if !has(kind) {
+			continue
+		}
+		lf.kind = kind
+		switch kind {
+		case "proof":
+			lf.proof = fl.loadProof(root)
+		case "automaton":
+			lf.auto = fl.loadAutomaton(root)
+		case "interface":
+			lf.iface = fl.loadInterface(root)
+		}
+		return
+	}
+	fl.errorf(root, source.ErrModel, "expected a key interface, automaton or proof at the top level")
+}
+
+// interfaceRef loads the interface file named by the scalar n, relative to
+// the current file. It returns nil after reporting an error.
+func (fl *fileLoader) interfaceRef(n *yaml.Node) *ioa.Interface {
+	lf := fl.ref(n, "interface")
+	if lf == nil {
+		return nil
+	}
+	return lf.iface
+}
+
+// automatonRef loads the automaton file named by the scalar n, relative to
+// the current file (for proof files). It returns nil after reporting an error.
+func (fl *fileLoader) automatonRef(n *yaml.Node) *ioa.Automaton {
+	lf := fl.ref(n, "automaton")
+	if lf == nil {
+		return nil
+	}
+	return lf.auto
+}
+
+// ref loads the file of the given kind named by the scalar n.
+func (fl *fileLoader) ref(n *yaml.Node, kind string) *loadedFile {
+	name, ok := fl.scalar(n, fmt.Sprintf("%q", kind))
+	if !ok {
+		return nil
+	}
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(fl.f.path), name)
+	}
+	lf := fl.l.load(path, fl.f.pos(n))
+	switch {
+	case lf.busy, lf.kind == "":
+		return nil // reported at n, or in the file
+	case lf.kind != kind:
+		fl.errorf(n, source.ErrModel, "%s is %s file, not %s file", name, article(lf.kind), article(kind))
+		return nil
+	}
+	return lf
+}
+
+func article(kind string) string {
+	if kind == "interface" || kind == "automaton" {
+		return "an " + kind
+	}
+	return "a " + kind
+}
