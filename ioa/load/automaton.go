@@ -323,8 +323,8 @@ func (al *autoLoader) actions(n *yaml.Node) {
 			stmts, ok := al.parseStmts(ef.val, fmt.Sprintf("the effect of %s", what))
 			if ok {
 				act.Eff = stmts
+				// The checker also reports a variable assigned twice on a path.
 				al.chk.CheckStmts(stmts, act.Scope)
-				al.assignOnce(stmts, act.Scope, map[*expr.Object]source.Pos{})
 			}
 		}
 	}

@@ -279,32 +279,32 @@ func TestExactErrors(t *testing.T) {
 		{
 			name:  "unknown identifier in a plain scalar",
 			files: map[string]string{"a.yaml": "automaton: A\nstate:\n  n: Int\nactions:\n  B:\n    kind: internal\n    pre: n > 0 and zz > 1\n"},
-			want:  []string{`a.yaml:7:20: unknown name "zz"`},
+			want:  []string{`a.yaml:7:20: undefined name "zz"`},
 		},
 		{
 			name:  "unknown identifier in a literal block",
 			files: map[string]string{"a.yaml": "automaton: A\nstate:\n  n: Int\nactions:\n  B:\n    kind: internal\n    eff: |\n      n := 1\n\n      n2 := n + zz\n"},
-			want:  []string{`a.yaml:10:7: unknown name "n2"`, `a.yaml:10:17: unknown name "zz"`},
+			want:  []string{`a.yaml:10:7: undefined name "n2"`, `a.yaml:10:17: undefined name "zz"`},
 		},
 		{
 			name:  "unknown identifier in a folded block",
 			files: map[string]string{"a.yaml": "automaton: A\nstate:\n  n: Int\nactions:\n  B:\n    kind: internal\n    pre: >\n      n > 0\n        and zz\n"},
-			want:  []string{`a.yaml:9:13: unknown name "zz"`},
+			want:  []string{`a.yaml:9:13: undefined name "zz"`},
 		},
 		{
 			name:  "unknown identifier in a multi-line plain scalar",
 			files: map[string]string{"a.yaml": "automaton: A\nstate:\n  n: Int\nactions:\n  B:\n    kind: internal\n    pre: n > 0\n      and\n         zz\n"},
-			want:  []string{`a.yaml:9:10: unknown name "zz"`},
+			want:  []string{`a.yaml:9:10: undefined name "zz"`},
 		},
 		{
 			name:  "unknown identifier in a quoted scalar",
 			files: map[string]string{"a.yaml": "automaton: A\nstate:\n  n: Int\nactions:\n  B:\n    kind: internal\n    pre: \"n > zz\"\n"},
-			want:  []string{`a.yaml:7:15: unknown name "zz"`},
+			want:  []string{`a.yaml:7:15: undefined name "zz"`},
 		},
 		{
 			name:  "unknown identifier after a unicode operator",
 			files: map[string]string{"a.yaml": "automaton: A\nstate:\n  n: Int\nactions:\n  B:\n    kind: internal\n    pre: n ≥ 0 ∧ zz\n"},
-			want:  []string{`a.yaml:7:22: unknown name "zz"`},
+			want:  []string{`a.yaml:7:22: undefined name "zz"`},
 		},
 		{
 			name:  "interface not found",
@@ -388,8 +388,12 @@ func TestDirectories(t *testing.T) {
 		"specs/b/deeper/c/more.yaml": "interface: J\nevents: {}\n",
 	})
 	set, errs := cfg.Files("specs/b", "specs/lib")
-	if len(errs) > 0 {
-		t.Fatalf("unexpected errors:\n%v", errList(errs))
+	for _, e := range errs {
+		// The proof file is recognised; its (incomplete) contents are the
+		// proof loader's business.
+		if e.Pos.File != "specs/b/proofs/p.yaml" {
+			t.Errorf("unexpected error: %v", e)
+		}
 	}
 	want := []string{"specs/b/a.yml", "specs/lib/i.yaml", "specs/b/b.yaml", "specs/b/deeper/c/more.yaml", "specs/b/proofs/p.yaml"}
 	if !equal(set.Files, want) {

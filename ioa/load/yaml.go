@@ -12,11 +12,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
 	"ladder/internal/source"
+	"ladder/ioa/expr"
 )
 
 // yfile is one parsed YAML file with its raw lines, which the mappers need.
@@ -339,28 +341,21 @@ func editDistance(a, b string) int {
 
 // ---- names ----
 
-// reserved are the words of the expression language, which cannot be
-// declared as names.
-func reserved(s string) bool {
-	switch s {
-	case "forall", "exists", "lambda", "let", "in", "if", "then", "else", "elif", "end",
-		"not", "and", "or", "iff", "implies", "div", "mod", "union", "inter", "subset",
-		"notin", "with", "true", "false", "skip", "None":
-		return true
-	}
-	return false
-}
+// reserved reports whether s is a word of the expression language, which
+// cannot be declared as a name: a keyword, or None.
+func reserved(s string) bool { return expr.IsKeyword(s) || s == "None" }
 
-// isIdent reports whether s is an identifier: a letter or underscore
-// followed by letters, digits and underscores.
+// isIdent reports whether s is an identifier of the expression language: a
+// letter or underscore followed by letters, digits and underscores (λ spells
+// lambda and is not a letter there).
 func isIdent(s string) bool {
 	if s == "" {
 		return false
 	}
 	for i, r := range s {
 		switch {
-		case r == '_', 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
-		case '0' <= r && r <= '9' && i > 0:
+		case r == '_', unicode.IsLetter(r) && r != 'λ':
+		case i > 0 && unicode.IsDigit(r):
 		default:
 			return false
 		}
