@@ -77,3 +77,51 @@ func FuzzParseExpr(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCheck parses its input as an expression and as statements and checks
+// them against a small fixed scope: the checker must not panic or report an
+// internal error, must sort every node and resolve every identifier, and
+// must report an error whenever it returns the invalid sort.
+func FuzzCheck(f *testing.F) {
+	for _, s := range fuzzSeeds() {
+		f.Add(s)
+	}
+	w := newTestWorld()
+	f.Fuzz(func(t *testing.T, in string) {
+		if e, errs := ParseExpr(in, nil); len(errs) == 0 {
+			var cerrs source.ErrorList
+			s := w.checker(&cerrs).CheckExpr(e, w.sc, nil)
+			for _, err := range cerrs {
+				if err.Code == source.ErrInternal {
+					t.Fatalf("CheckExpr(%q): %v", in, err)
+				}
+			}
+			if s.IsInvalid() && len(cerrs) == 0 {
+				t.Fatalf("CheckExpr(%q) is invalid without an error", in)
+			}
+			Inspect(e, func(x Expr) bool {
+				if x.Sort() == nil {
+					t.Fatalf("CheckExpr(%q): %s has no sort", in, Print(x))
+				}
+				if id, ok := x.(*Ident); ok && id.Obj == nil {
+					t.Fatalf("CheckExpr(%q): %s has no object", in, id.Name)
+				}
+				return true
+			})
+			// Checking again (as a loader might) gives the same result.
+			var cerrs2 source.ErrorList
+			if s2 := w.checker(&cerrs2).CheckExpr(e, w.sc, nil); !Identical(s, s2) || len(cerrs) != len(cerrs2) {
+				t.Fatalf("CheckExpr(%q) not repeatable: %s (%d errors) then %s (%d errors)", in, s, len(cerrs), s2, len(cerrs2))
+			}
+		}
+		if ss, errs := ParseStmts(in, nil); len(errs) == 0 {
+			var cerrs source.ErrorList
+			w.checker(&cerrs).CheckStmts(ss, w.sc)
+			for _, err := range cerrs {
+				if err.Code == source.ErrInternal {
+					t.Fatalf("CheckStmts(%q): %v", in, err)
+				}
+			}
+		}
+	})
+}

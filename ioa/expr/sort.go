@@ -22,6 +22,7 @@ const (
 	KSet    // Set[Elem]
 	KSeq    // Seq[Elem]: a finite sequence
 	KOption // Option[Elem]: None or Some(x)
+	KEvent  // the sort of an event term E(args) as written in a view (see EventSort)
 )
 
 // Sort is the sort of an expression. Sorts are immutable once built; compare
@@ -51,6 +52,9 @@ var (
 	BoolSort    = &Sort{Kind: KBool}
 	IntSort     = &Sort{Kind: KInt}
 	NatSort     = &Sort{Kind: KNat}
+	// EventSort is the sort the checker gives an event term E(args) (a view
+	// entry); it is not the sort of any value.
+	EventSort = &Sort{Kind: KEvent}
 )
 
 // MapOf returns Map[k, v].
@@ -156,6 +160,8 @@ func (s *Sort) write(b *strings.Builder) {
 		b.WriteString("Int")
 	case KNat:
 		b.WriteString("Nat")
+	case KEvent:
+		b.WriteString("event")
 	case KEnum, KParam, KRecord:
 		b.WriteString(s.Name)
 	case KMap:

@@ -1,0 +1,881 @@
+// This file implements the sort checker for expressions.
+
+package expr
+
+import (
+	"fmt"
+	"strconv"
+
+	"ladder/internal/source"
+)
+
+// A Checker resolves names and checks sorts. It reports into Errors and
+// resolves names in the scopes it is given; the built-in functions of
+// docs/language.md are known to it (a name that is not found in scope but
+// is a built-in resolves to an ObjBuiltin object of this checker).
+//
+// The checker infers sorts bidirectionally: the sort wanted by the context
+// is a hint that gives `{}`, `[]`, `None` and `const(v)` their sorts, and in
+// `x = {}` the side whose sort can be inferred is checked first. An
+// ill-sorted expression gets InvalidSort, which suppresses follow-on errors.
+//
+// A Checker is not safe for concurrent use. The zero value is ready to use
+// (with a nil Errors, errors are collected in a list the checker allocates).
+type Checker struct {
+	// Errors receives the diagnostics.
+	Errors *source.ErrorList
+	// StateScope returns the scope of the automaton whose state sort is
+	// given, for qualified calls c.f(args) in proof files. It may be nil
+	// when no expression has such calls.
+	StateScope func(stateSort *Sort) *Scope
+
+	builtins map[string]*Object
+}
+
+func (c *Checker) errorf(pos source.Pos, code source.Code, format string, args ...any) {
+	if c.Errors == nil {
+		c.Errors = new(source.ErrorList)
+	}
+	c.Errors.Add(pos, code, format, args...)
+}
+
+// guard turns a panic into an internal error at pos (the checker must not
+// crash the tool on unexpected trees).
+func (c *Checker) guard(pos source.Pos, result **Sort) {
+	if r := recover(); r != nil {
+		c.errorf(pos, source.ErrInternal, "internal error: sort checker panic: %v", r)
+		if result != nil {
+			*result = InvalidSort
+		}
+	}
+}
+
+// lookup resolves name in sc, falling back to the built-ins.
+func (c *Checker) lookup(name string, sc *Scope) *Object {
+	if o := sc.Lookup(name); o != nil {
+		return o
+	}
+	return c.builtin(name)
+}
+
+// sortOf returns o's sort, InvalidSort when it has none.
+func sortOf(o *Object) *Sort {
+	if o == nil || o.Sort == nil {
+		return InvalidSort
+	}
+	return o.Sort
+}
+
+// orInvalid returns s, or InvalidSort if s is nil.
+func orInvalid(s *Sort) *Sort {
+	if s == nil {
+		return InvalidSort
+	}
+	return s
+}
+
+// compatible reports whether values of sorts a and b may be compared.
+func compatible(a, b *Sort) bool { return Assignable(a, b) || Assignable(b, a) }
+
+// join returns the sort of a value that is of sort a or of sort b, for
+// compatible a and b: Int when Int and Nat mix.
+func join(a, b *Sort) *Sort {
+	switch {
+	case a.IsInvalid():
+		return b
+	case b.IsInvalid():
+		return a
+	case a.IsNumeric() && b.IsNumeric():
+		if a.Kind == KNat && b.Kind == KNat {
+			return a
+		}
+		return IntSort
+	case a.Kind != b.Kind:
+		return a
+	}
+	switch a.Kind {
+	case KMap:
+		return MapOf(a.Key, join(a.Elem, b.Elem))
+	case KSet:
+		return SetOf(join(a.Elem, b.Elem))
+	case KSeq:
+		return SeqOf(join(a.Elem, b.Elem))
+	case KOption:
+		return OptionOf(join(a.Elem, b.Elem))
+	}
+	return a
+}
+
+// short prints e for a message, cut to a reasonable length.
+func short(e Expr) string {
+	s := Print(e)
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return s
+}
+
+// ResolveSort returns the sort that se denotes. Bool, Int, Nat and the
+// constructors Map, Set, Seq and Option are built in; other names must
+// resolve in sc to ObjSort objects, whose Sort is the declared sort.
+func (c *Checker) ResolveSort(se *SortExpr, sc *Scope) (s *Sort) {
+	if se == nil {
+		return InvalidSort
+	}
+	defer c.guard(se.P, &s)
+	return c.resolveSort(se, sc)
+}
+
+func (c *Checker) resolveSort(se *SortExpr, sc *Scope) *Sort {
+	if se.Name == "" {
+		c.errorf(se.P, source.ErrSyntax, "missing sort")
+		return InvalidSort
+	}
+	nargs := func(n int) bool {
+		if len(se.Args) != n {
+			if n == 0 {
+				c.errorf(se.P, source.ErrSort, "%s takes no sort arguments", se.Name)
+			} else {
+				c.errorf(se.P, source.ErrSort, "%s takes %d sort argument%s, found %d", se.Name, n, plural(n), len(se.Args))
+			}
+			return false
+		}
+		return true
+	}
+	switch se.Name {
+	case "Bool", "Int", "Nat":
+		if !nargs(0) {
+			return InvalidSort
+		}
+		return map[string]*Sort{"Bool": BoolSort, "Int": IntSort, "Nat": NatSort}[se.Name]
+	case "Map":
+		if !nargs(2) {
+			return InvalidSort
+		}
+		k, v := c.resolveSort(se.Args[0], sc), c.resolveSort(se.Args[1], sc)
+		if k.IsInvalid() || v.IsInvalid() {
+			return InvalidSort
+		}
+		return MapOf(k, v)
+	case "Set", "Seq", "Option":
+		if !nargs(1) {
+			return InvalidSort
+		}
+		e := c.resolveSort(se.Args[0], sc)
+		if e.IsInvalid() {
+			return InvalidSort
+		}
+		return map[string]func(*Sort) *Sort{"Set": SetOf, "Seq": SeqOf, "Option": OptionOf}[se.Name](e)
+	}
+	obj := sc.Lookup(se.Name)
+	switch {
+	case obj == nil:
+		c.errorf(se.P, source.ErrName, "undefined sort %q", se.Name)
+		return InvalidSort
+	case obj.Kind != ObjSort:
+		c.errorf(se.P, source.ErrSort, "%q is not a sort", se.Name)
+		return InvalidSort
+	case !nargs(0):
+		return InvalidSort
+	}
+	return sortOf(obj)
+}
+
+// IsBuiltinSortName reports whether name is a built-in sort or sort
+// constructor (Bool, Int, Nat, Map, Set, Seq, Option).
+func IsBuiltinSortName(name string) bool {
+	switch name {
+	case "Bool", "Int", "Nat", "Map", "Set", "Seq", "Option":
+		return true
+	}
+	return false
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// NewBinderScope resolves the binders' sorts (a range binder `x in lo..hi`
+// has sort Int, and its bounds must be integers), sets the sorts of their
+// variables and returns a scope over sc holding the variables. Binders are
+// bound in order: a range may mention the binders before it.
+func (c *Checker) NewBinderScope(bs []*Binder, sc *Scope) (inner *Scope) {
+	inner = NewScope(sc)
+	defer func() {
+		if r := recover(); r != nil {
+			c.errorf(source.NoPos, source.ErrInternal, "internal error: sort checker panic: %v", r)
+		}
+	}()
+	for _, b := range bs {
+		if b == nil || b.Var == nil {
+			c.errorf(source.NoPos, source.ErrInternal, "internal error: binder without a variable")
+			continue
+		}
+		var s *Sort
+		if b.Lo != nil || b.Hi != nil {
+			for _, bound := range []Expr{b.Lo, b.Hi} {
+				if bound == nil {
+					c.errorf(b.P, source.ErrSyntax, "range binder %q needs both bounds", b.Var.Name)
+					continue
+				}
+				c.expectNum(bound, inner)
+			}
+			s = IntSort
+		} else {
+			s = c.resolveSort(&b.SortExpr, sc)
+		}
+		b.Var.Sort = s
+		if old := inner.Insert(b.Var); old != nil {
+			c.errorf(b.P, source.ErrName, "%q bound twice (first at %s)", b.Var.Name, old.Pos)
+		}
+	}
+	return inner
+}
+
+// CheckExpr checks e in scope sc. want, the sort the context expects, may
+// be nil; when it is not, it guides the inference of `{}`, `[]`, `None` and
+// `const(v)`, and an e whose sort is not Assignable to want is reported as
+// "expected W, found S". CheckExpr sets Sort() on every node, Obj on every
+// Ident (an ObjBad object for an undefined name), Field on every FieldSel
+// and FieldInit, and the sorts of bound variables. It returns e's sort:
+// InvalidSort when it cannot be determined (the error has been reported).
+//
+// An event term E(args) (a view entry) is accepted at the root only: its
+// arguments are checked against the event's parameters and its sort is the
+// event object's Sort, or EventSort if that is nil.
+func (c *Checker) CheckExpr(e Expr, sc *Scope, want *Sort) (s *Sort) {
+	if e == nil {
+		return InvalidSort
+	}
+	defer c.guard(e.Pos(), &s)
+	if s, ok := c.checkEvent(e, sc); ok {
+		return s
+	}
+	s = c.check(e, sc, want)
+	if want != nil && !Assignable(s, want) {
+		c.errorf(e.Pos(), source.ErrSort, "expected %s, found %s", want, s)
+	}
+	return s
+}
+
+// checkEvent checks e if it is an event term E or E(args).
+func (c *Checker) checkEvent(e Expr, sc *Scope) (*Sort, bool) {
+	var id *Ident
+	var args []Expr
+	switch e := e.(type) {
+	case *Ident:
+		id = e
+	case *Call:
+		if e.Recv != nil || e.Fun == nil {
+			return nil, false
+		}
+		id, args = e.Fun, e.Args
+	default:
+		return nil, false
+	}
+	obj := sc.Lookup(id.Name)
+	if obj == nil || obj.Kind != ObjEvent {
+		return nil, false
+	}
+	id.Obj = obj
+	s := obj.Sort
+	if s == nil {
+		s = EventSort
+	}
+	c.checkArgs(e, id.Name, obj.Params, args, sc)
+	id.setSort(s)
+	e.setSort(s)
+	return s, true
+}
+
+// checkArgs checks args against the parameters of a definition or event.
+func (c *Checker) checkArgs(call Expr, name string, params []*Object, args []Expr, sc *Scope) {
+	if len(args) != len(params) {
+		c.errorf(call.Pos(), source.ErrSort, "wrong number of arguments to %q: want %d, have %d", name, len(params), len(args))
+		for _, a := range args {
+			c.check(a, sc, nil)
+		}
+		return
+	}
+	for i, a := range args {
+		c.expect(a, sc, sortOf(params[i]), fmt.Sprintf("argument %d of %q", i+1, name))
+	}
+}
+
+// check infers e's sort, using hint (which may be nil) for the literals
+// that need one, sets it on e and returns it.
+func (c *Checker) check(e Expr, sc *Scope, hint *Sort) *Sort {
+	s := c.check1(e, sc, hint)
+	if s == nil {
+		s = InvalidSort
+	}
+	e.setSort(s)
+	return s
+}
+
+// expect checks e and reports an error unless its sort is assignable to want.
+func (c *Checker) expect(e Expr, sc *Scope, want *Sort, context string) *Sort {
+	s := c.check(e, sc, want)
+	if !Assignable(s, want) {
+		if context != "" {
+			context = " in " + context
+		}
+		c.errorf(e.Pos(), source.ErrSort, "expected %s, found %s%s", want, s, context)
+	}
+	return s
+}
+
+// expectNum checks that e is an Int or Nat.
+func (c *Checker) expectNum(e Expr, sc *Scope) *Sort {
+	s := c.check(e, sc, IntSort)
+	if !s.IsInvalid() && !s.IsNumeric() {
+		c.errorf(e.Pos(), source.ErrSort, "expected Int, found %s", s)
+	}
+	return s
+}
+
+// checkPair checks two expressions that must have compatible sorts,
+// checking first the one whose sort can be inferred without a hint.
+func (c *Checker) checkPair(x, y Expr, sc *Scope, hint *Sort) (xs, ys *Sort) {
+	if hint == nil && c.needsHint(x, sc) && !c.needsHint(y, sc) {
+		ys = c.check(y, sc, nil)
+		xs = c.check(x, sc, ys)
+		return xs, ys
+	}
+	xs = c.check(x, sc, hint)
+	if hint == nil {
+		hint = xs // if invalid, it silences "cannot infer" for y
+	}
+	ys = c.check(y, sc, hint)
+	return xs, ys
+}
+
+func validOrNil(s *Sort) *Sort {
+	if s.IsInvalid() {
+		return nil
+	}
+	return s
+}
+
+// checkSame checks a list of expressions that must have compatible sorts
+// (set and sequence elements) and returns their joined sort.
+func (c *Checker) checkSame(es []Expr, sc *Scope, hint *Sort, what string) *Sort {
+	sorts := make([]*Sort, len(es))
+	if hint == nil {
+		// Infer from the elements that need no hint, then check the others.
+		invalid := false
+		for i, x := range es {
+			if !c.needsHint(x, sc) {
+				sorts[i] = c.check(x, sc, hint)
+				invalid = invalid || sorts[i].IsInvalid()
+				if hint == nil {
+					hint = validOrNil(sorts[i])
+				}
+			}
+		}
+		if hint == nil && invalid {
+			hint = InvalidSort // an error was reported: no "cannot infer"
+		}
+	}
+	for i, x := range es {
+		if sorts[i] == nil {
+			sorts[i] = c.check(x, sc, hint)
+		}
+	}
+	var joined *Sort
+	for i, s := range sorts {
+		switch {
+		case s.IsInvalid():
+		case joined == nil:
+			joined = s
+		case !compatible(joined, s):
+			c.errorf(es[i].Pos(), source.ErrSort, "mismatched sorts %s and %s in %s", joined, s, what)
+			return InvalidSort
+		default:
+			joined = join(joined, s)
+		}
+	}
+	for _, s := range sorts {
+		if s.IsInvalid() {
+			return InvalidSort
+		}
+	}
+	return joined
+}
+
+// needsHint reports whether e's sort can only come from its context.
+func (c *Checker) needsHint(e Expr, sc *Scope) bool {
+	switch e := e.(type) {
+	case *SetLit:
+		for _, x := range e.Elems {
+			if !c.needsHint(x, sc) {
+				return false
+			}
+		}
+		return true
+	case *SeqLit:
+		for _, x := range e.Elems {
+			if !c.needsHint(x, sc) {
+				return false
+			}
+		}
+		return true
+	case *Ident:
+		return e.Name == "None" && sc.Lookup("None") == nil
+	case *Call:
+		if e.Recv != nil || e.Fun == nil || sc.Lookup(e.Fun.Name) != nil {
+			return false
+		}
+		switch e.Fun.Name {
+		case "const":
+			return true
+		case "Some":
+			return len(e.Args) == 1 && c.needsHint(e.Args[0], sc)
+		case "append":
+			return len(e.Args) == 2 && c.needsHint(e.Args[0], sc) && c.needsHint(e.Args[1], sc)
+		}
+	case *Ite:
+		return c.needsHint(e.Then, sc) && c.needsHint(e.Else, sc)
+	case *Let:
+		return c.needsHint(e.Body, sc)
+	case *Update:
+		return c.needsHint(e.X, sc)
+	}
+	return false
+}
+
+// cannotInfer reports a literal whose sort comes from a missing or
+// unsuitable context.
+func (c *Checker) cannotInfer(e Expr, hint *Sort) *Sort {
+	if hint == nil {
+		c.errorf(e.Pos(), source.ErrSort, "cannot infer the sort of %s", short(e))
+	} else if !hint.IsInvalid() {
+		c.errorf(e.Pos(), source.ErrSort, "expected %s, found %s", hint, short(e))
+	}
+	return InvalidSort
+}
+
+func (c *Checker) check1(e Expr, sc *Scope, hint *Sort) *Sort {
+	switch e := e.(type) {
+	case *Ident:
+		return c.checkIdent(e, sc, hint)
+	case *IntLit:
+		return IntSort
+	case *BoolLit:
+		return BoolSort
+	case *ElemLit:
+		obj := sc.Lookup(e.SortName)
+		switch {
+		case obj == nil:
+			c.errorf(e.P, source.ErrName, "undefined sort %q", e.SortName)
+			return InvalidSort
+		case obj.Kind != ObjSort || sortOf(obj).Kind != KParam:
+			if !sortOf(obj).IsInvalid() {
+				c.errorf(e.P, source.ErrSort, "%s#%d needs a param sort, and %q is not one", e.SortName, e.Index, e.SortName)
+			}
+			return InvalidSort
+		}
+		return obj.Sort
+	case *Unary:
+		if e.Op == OpNot {
+			c.expect(e.X, sc, BoolSort, "")
+			return BoolSort
+		}
+		if e.Op != OpNeg {
+			c.errorf(e.P, source.ErrInternal, "internal error: bad unary operator %v", e.Op)
+			return InvalidSort
+		}
+		s := c.check(e.X, sc, IntSort)
+		if !s.IsInvalid() && !s.IsNumeric() {
+			c.errorf(e.P, source.ErrSort, "operator - is not defined on %s", s)
+		}
+		return IntSort
+	case *Binary:
+		return c.checkBinary(e, sc, hint)
+	case *Ite:
+		c.expect(e.Cond, sc, BoolSort, "")
+		ts, es := c.checkPair(e.Then, e.Else, sc, hint)
+		if !compatible(ts, es) {
+			c.errorf(e.Else.Pos(), source.ErrSort, "mismatched sorts %s and %s in if-then-else", ts, es)
+			return InvalidSort
+		}
+		return join(ts, es)
+	case *Let:
+		vs := c.check(e.Value, sc, nil)
+		if e.Var == nil {
+			c.errorf(e.P, source.ErrInternal, "internal error: let without a variable")
+			c.check(e.Body, sc, hint)
+			return InvalidSort
+		}
+		e.Var.Sort = vs
+		inner := NewScope(sc)
+		inner.Insert(e.Var)
+		return c.check(e.Body, inner, hint)
+	case *Quant:
+		inner := c.NewBinderScope(e.Binders, sc)
+		c.expect(e.Body, inner, BoolSort, "")
+		return BoolSort
+	case *Lambda:
+		return c.checkLambda(e, sc, hint)
+	case *Call:
+		return c.checkCall(e, sc, hint)
+	case *Index:
+		return c.checkIndex(e, sc)
+	case *Update:
+		return c.checkUpdate(e, sc, hint)
+	case *FieldSel:
+		return c.checkFieldSel(e, sc)
+	case *RecordUpdate:
+		xs := c.check(e.X, sc, hint)
+		if xs.IsInvalid() || xs.Kind != KRecord {
+			if !xs.IsInvalid() {
+				c.errorf(e.P, source.ErrSort, "cannot update fields of a value of sort %s", xs)
+			}
+			c.checkFields(e.P, e.Fields, nil, sc, "")
+			return InvalidSort
+		}
+		c.checkFields(e.P, e.Fields, xs, sc, "")
+		return xs
+	case *RecordLit:
+		obj := sc.Lookup(e.SortName)
+		var rs *Sort
+		switch {
+		case obj == nil:
+			c.errorf(e.P, source.ErrName, "undefined sort %q", e.SortName)
+		case obj.Kind != ObjSort || sortOf(obj).Kind != KRecord || obj.Sort.State != nil:
+			if !sortOf(obj).IsInvalid() {
+				c.errorf(e.P, source.ErrSort, "%q is not a record sort", e.SortName)
+			}
+		default:
+			rs = obj.Sort
+		}
+		c.checkFields(e.P, e.Fields, rs, sc, e.SortName)
+		if rs == nil {
+			return InvalidSort
+		}
+		return rs
+	case *SetLit:
+		var eh *Sort
+		if hint != nil && hint.Kind == KSet {
+			eh = hint.Elem
+		}
+		if len(e.Elems) == 0 {
+			if eh == nil {
+				return c.cannotInfer(e, hint)
+			}
+			return hint
+		}
+		es := c.checkSame(e.Elems, sc, eh, "set literal")
+		if es.IsInvalid() {
+			return InvalidSort
+		}
+		return SetOf(es)
+	case *SeqLit:
+		var eh *Sort
+		if hint != nil && hint.Kind == KSeq {
+			eh = hint.Elem
+		}
+		if len(e.Elems) == 0 {
+			if eh == nil {
+				return c.cannotInfer(e, hint)
+			}
+			return hint
+		}
+		es := c.checkSame(e.Elems, sc, eh, "sequence literal")
+		if es.IsInvalid() {
+			return InvalidSort
+		}
+		return SeqOf(es)
+	case *BadExpr:
+		return InvalidSort
+	}
+	c.errorf(e.Pos(), source.ErrInternal, "internal error: unknown expression %T", e)
+	return InvalidSort
+}
+
+func (c *Checker) checkIdent(e *Ident, sc *Scope, hint *Sort) *Sort {
+	obj := c.lookup(e.Name, sc)
+	if obj == nil {
+		e.Obj = &Object{Kind: ObjBad, Name: e.Name, Pos: e.P}
+		c.errorf(e.P, source.ErrName, "undefined name %q", e.Name)
+		return InvalidSort
+	}
+	e.Obj = obj
+	switch obj.Kind {
+	case ObjVar, ObjParam, ObjBound, ObjConst, ObjEnum, ObjState:
+		return sortOf(obj)
+	case ObjDef:
+		if len(obj.Params) > 0 {
+			c.errorf(e.P, source.ErrSort, "missing arguments to %q (it takes %d)", e.Name, len(obj.Params))
+			return InvalidSort
+		}
+		if obj.Sort == nil {
+			c.errorf(e.P, source.ErrSort, "definition %q is used before its sort is known", e.Name)
+		}
+		return sortOf(obj)
+	case ObjBuiltin:
+		if e.Name == "None" {
+			if hint != nil && hint.Kind == KOption {
+				return hint
+			}
+			return c.cannotInfer(e, hint)
+		}
+		c.errorf(e.P, source.ErrSort, "missing arguments to %q", e.Name)
+		return InvalidSort
+	case ObjEvent:
+		c.errorf(e.P, source.ErrSort, "event %q is not a value", e.Name)
+	case ObjSort:
+		c.errorf(e.P, source.ErrSort, "%q is a sort, not a value", e.Name)
+	}
+	return InvalidSort
+}
+
+func (c *Checker) checkBinary(e *Binary, sc *Scope, hint *Sort) *Sort {
+	pos := e.OpPos
+	if !pos.IsValid() {
+		pos = e.P
+	}
+	mismatch := func(xs, ys *Sort) {
+		c.errorf(pos, source.ErrSort, "mismatched sorts %s and %s in %s", xs, ys, e.Op)
+	}
+	switch e.Op {
+	case OpIff, OpImplies, OpOr, OpAnd:
+		c.expect(e.X, sc, BoolSort, "")
+		c.expect(e.Y, sc, BoolSort, "")
+		return BoolSort
+	case OpEq, OpNeq:
+		xs, ys := c.checkPair(e.X, e.Y, sc, nil)
+		if !compatible(xs, ys) {
+			mismatch(xs, ys)
+		}
+		return BoolSort
+	case OpLt, OpLe, OpGt, OpGe, OpAdd, OpSub, OpMul, OpDiv, OpMod:
+		xs, ys := c.check(e.X, sc, IntSort), c.check(e.Y, sc, IntSort)
+		switch {
+		case xs.IsInvalid() || ys.IsInvalid() || xs.IsNumeric() && ys.IsNumeric():
+		case compatible(xs, ys):
+			c.errorf(pos, source.ErrSort, "operator %s is not defined on %s", e.Op, xs)
+		default:
+			mismatch(xs, ys)
+		}
+		if e.Op >= OpAdd {
+			return IntSort
+		}
+		return BoolSort
+	case OpUnion, OpDiff, OpInter:
+		var h *Sort
+		if hint != nil && hint.Kind == KSet {
+			h = hint
+		}
+		xs, ys := c.checkPair(e.X, e.Y, sc, h)
+		switch {
+		case xs.IsInvalid() || ys.IsInvalid():
+			if !xs.IsInvalid() && xs.Kind == KSet {
+				return xs
+			}
+			if !ys.IsInvalid() && ys.Kind == KSet {
+				return ys
+			}
+			return InvalidSort
+		case xs.Kind == KSet && ys.Kind == KSet && compatible(xs, ys):
+			return join(xs, ys)
+		case xs.Kind != KSet && compatible(xs, ys):
+			c.errorf(pos, source.ErrSort, "operator %s is not defined on %s", e.Op, xs)
+		default:
+			mismatch(xs, ys)
+		}
+		return InvalidSort
+	case OpIn, OpNotIn:
+		var xs, ys *Sort
+		if c.needsHint(e.Y, sc) && !c.needsHint(e.X, sc) {
+			xs = c.check(e.X, sc, nil)
+			var h *Sort
+			if !xs.IsInvalid() {
+				h = SetOf(xs)
+			}
+			ys = c.check(e.Y, sc, h)
+		} else {
+			ys = c.check(e.Y, sc, nil)
+			var h *Sort
+			if !ys.IsInvalid() && ys.Kind == KSet {
+				h = ys.Elem
+			}
+			xs = c.check(e.X, sc, h)
+		}
+		switch {
+		case ys.IsInvalid():
+		case ys.Kind != KSet:
+			c.errorf(pos, source.ErrSort, "operator %s needs a set on the right, found %s", e.Op, ys)
+		case !compatible(xs, ys.Elem):
+			mismatch(xs, ys)
+		}
+		return BoolSort
+	case OpSubset:
+		xs, ys := c.checkPair(e.X, e.Y, sc, nil)
+		switch {
+		case xs.IsInvalid() || ys.IsInvalid():
+		case xs.Kind == KSet && ys.Kind == KSet && compatible(xs, ys):
+		case isPartialMap(xs) && ys.Kind == KMap && Identical(xs.Key, ys.Key) && compatible(xs.Elem.Elem, ys.Elem):
+			// partial-map inclusion: p agrees with the total map m
+		default:
+			mismatch(xs, ys)
+		}
+		return BoolSort
+	}
+	c.errorf(pos, source.ErrInternal, "internal error: bad binary operator %v", e.Op)
+	c.check(e.X, sc, nil)
+	c.check(e.Y, sc, nil)
+	return InvalidSort
+}
+
+// isPartialMap reports whether s is Map[K, Option[V]].
+func isPartialMap(s *Sort) bool {
+	return s != nil && s.Kind == KMap && s.Elem != nil && s.Elem.Kind == KOption
+}
+
+func (c *Checker) checkLambda(e *Lambda, sc *Scope, hint *Sort) *Sort {
+	if e.Binder == nil {
+		c.errorf(e.P, source.ErrInternal, "internal error: lambda without a binder")
+		c.check(e.Body, sc, nil)
+		return InvalidSort
+	}
+	if e.Binder.Lo != nil || e.Binder.Hi != nil {
+		what := "lambda"
+		if e.Set {
+			what = "set comprehension"
+		}
+		c.errorf(e.Binder.P, source.ErrSort, "the binder of a %s needs a sort, not a range", what)
+	}
+	inner := c.NewBinderScope([]*Binder{e.Binder}, sc)
+	vs := sortOf(e.Binder.Var)
+	if e.Set {
+		c.expect(e.Body, inner, BoolSort, "")
+		if vs.IsInvalid() {
+			return InvalidSort
+		}
+		return SetOf(vs)
+	}
+	var bh *Sort
+	if hint != nil && hint.Kind == KMap {
+		bh = hint.Elem
+	}
+	bs := c.check(e.Body, inner, bh)
+	if vs.IsInvalid() || bs.IsInvalid() {
+		return InvalidSort
+	}
+	return MapOf(vs, bs)
+}
+
+func (c *Checker) checkIndex(e *Index, sc *Scope) *Sort {
+	xs := c.check(e.X, sc, nil)
+	switch {
+	case xs.IsInvalid():
+		c.check(e.Index, sc, nil)
+		return InvalidSort
+	case xs.Kind == KMap:
+		c.expect(e.Index, sc, xs.Key, "index")
+		return xs.Elem
+	case xs.Kind == KSeq:
+		c.expectNum(e.Index, sc)
+		return xs.Elem
+	}
+	c.errorf(e.P, source.ErrSort, "cannot index a value of sort %s", xs)
+	c.check(e.Index, sc, nil)
+	return InvalidSort
+}
+
+func (c *Checker) checkUpdate(e *Update, sc *Scope, hint *Sort) *Sort {
+	xs := c.check(e.X, sc, hint)
+	switch {
+	case xs.IsInvalid():
+	case xs.Kind == KMap:
+		c.expect(e.Index, sc, xs.Key, "index")
+		c.expect(e.Value, sc, xs.Elem, "update")
+		return xs
+	case xs.Kind == KSeq:
+		c.expectNum(e.Index, sc)
+		c.expect(e.Value, sc, xs.Elem, "update")
+		return xs
+	default:
+		c.errorf(e.P, source.ErrSort, "cannot update a value of sort %s", xs)
+	}
+	c.check(e.Index, sc, nil)
+	c.check(e.Value, sc, nil)
+	return InvalidSort
+}
+
+func (c *Checker) checkFieldSel(e *FieldSel, sc *Scope) *Sort {
+	e.Field = -1
+	xs := c.check(e.X, sc, nil)
+	switch {
+	case xs.IsInvalid():
+		return InvalidSort
+	case xs.Kind != KRecord:
+		c.errorf(e.P, source.ErrSort, "cannot select field %q of a value of sort %s", e.Name, xs)
+		return InvalidSort
+	}
+	i := xs.FieldIndex(e.Name)
+	if i < 0 {
+		if xs.State != nil {
+			msg := fmt.Sprintf("%q is not a state variable of %s", e.Name, xs)
+			if c.StateScope != nil {
+				if o := c.StateScope(xs).Lookup(e.Name); o != nil && o.Kind == ObjDef {
+					msg += fmt.Sprintf("; call the definition as %s", Print(&Call{Recv: identOf(e.X), Fun: &Ident{Name: e.Name}}))
+				}
+			}
+			c.errorf(e.P, source.ErrSort, "%s", msg)
+		} else {
+			c.errorf(e.P, source.ErrSort, "%q is not a field of %s", e.Name, xs)
+		}
+		return InvalidSort
+	}
+	e.Field = i
+	return orInvalid(xs.Fields[i].Sort)
+}
+
+// identOf returns e if it is an identifier, else one named "_".
+func identOf(e Expr) *Ident {
+	if id, ok := e.(*Ident); ok {
+		return id
+	}
+	return &Ident{Name: "_"}
+}
+
+// checkFields checks field initializers against record sort rs (nil when
+// unknown). recordName is set for a record literal at pos, which needs
+// every field.
+func (c *Checker) checkFields(pos source.Pos, fs []*FieldInit, rs *Sort, sc *Scope, recordName string) {
+	seen := map[string]bool{}
+	for _, f := range fs {
+		if f == nil {
+			continue
+		}
+		f.Field = -1
+		if rs == nil {
+			c.check(f.Value, sc, nil)
+			continue
+		}
+		i := rs.FieldIndex(f.Name)
+		switch {
+		case i < 0:
+			c.errorf(f.P, source.ErrSort, "%q is not a field of %s", f.Name, rs)
+			c.check(f.Value, sc, nil)
+			continue
+		case seen[f.Name]:
+			c.errorf(f.P, source.ErrSort, "field %q given twice", f.Name)
+		}
+		seen[f.Name] = true
+		f.Field = i
+		c.expect(f.Value, sc, orInvalid(rs.Fields[i].Sort), "field "+strconv.Quote(f.Name))
+	}
+	if recordName != "" && rs != nil {
+		for _, fd := range rs.Fields {
+			if !seen[fd.Name] {
+				c.errorf(pos, source.ErrSort, "missing field %q in %s literal", fd.Name, recordName)
+			}
+		}
+	}
+}
