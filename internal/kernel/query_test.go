@@ -1,4 +1,4 @@
-package driver
+package kernel
 
 import (
 	"strings"
@@ -31,29 +31,5 @@ func TestDumpName(t *testing.T) {
 	}
 	if got := DumpName(strings.Repeat("x", 500)); len(got) > 80+1+8+5 {
 		t.Errorf("long ID gives a %d-byte name", len(got))
-	}
-}
-
-func TestSelector(t *testing.T) {
-	s, err := newSelector(`beginIdx.*DoRead$`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !s.match("TMS2 › invariant beginIdxBound › DoRead", "TMS2 › invariant beginIdxBound") {
-		t.Error("pattern does not match the ID")
-	}
-	if s.match("TMS2 › invariant beginIdxBound › DoWrite", "TMS2 › invariant beginIdxBound") {
-		t.Error("pattern matches another action")
-	}
-	g, _ := newSelector(`^C→A › forward$`)
-	if !g.match("C→A › forward › Inc › relation(R1)", "C→A › forward") {
-		t.Error("pattern does not match the group")
-	}
-	all, _ := newSelector("")
-	if !all.match("anything", "") {
-		t.Error("empty pattern does not select everything")
-	}
-	if _, err := newSelector("("); err == nil {
-		t.Error("invalid pattern accepted")
 	}
 }

@@ -1,0 +1,289 @@
+package kernel
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"ladder/internal/logic"
+	"ladder/internal/source"
+	"ladder/simulation"
+)
+
+// fakeSolver answers from a script keyed by the first assertion's name.
+type fakeSolver struct {
+	answers  map[string]answer
+	err      error
+	calls    *int
+	released *int
+}
+
+func (f *fakeSolver) check(p *logic.Problem, cfg Config) (answer, error) {
+	*f.calls++
+	if f.err != nil {
+		return answer{}, f.err
+	}
+	a := f.answers[p.Assertions[0].Name]
+	if a.status == statusSat {
+		a.release = func() { *f.released++ }
+	}
+	return a, nil
+}
+
+func (f *fakeSolver) close() {}
+
+// problem returns x > n ∧ ¬(x > 0), named name.
+func problem(name string, n int64) *logic.Problem {
+	x := logic.Const("x", logic.IntSort())
+	return &logic.Problem{Assertions: []logic.Named{
+		{Name: name, Term: logic.Gt(x, logic.IntVal(n))},
+		{Name: "goal", Term: logic.Not(logic.Gt(x, logic.IntVal(0)))},
+	}}
+}
+
+func obligation(id, name string, replay simulation.Replayer) *simulation.Obligation {
+	return &simulation.Obligation{ID: id, Group: "A › invariant p", Problem: problem(name, 0),
+		Pos: source.Pos{File: "a.yaml", Line: 3, Col: 5}, Replay: replay}
+}
+
+type harness struct {
+	k        *Kernel
+	calls    int
+	released int
+	dir      string
+}
+
+func newHarness(t *testing.T, cfg Config, answers map[string]answer, err error) *harness {
+	t.Helper()
+	h := &harness{dir: t.TempDir()}
+	k, kerr := newKernel(cfg, h.dir, "z3", "4.8.12", func() (solver, error) {
+		return &fakeSolver{answers: answers, err: err, calls: &h.calls, released: &h.released}, nil
+	})
+	if kerr != nil {
+		t.Fatal(kerr)
+	}
+	h.k = k
+	return h
+}
+
+func (h *harness) check(t *testing.T, ob *simulation.Obligation) (*Query, Result) {
+	t.Helper()
+	q, err := h.k.Prepare(ob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := h.k.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	return q, s.Check(q)
+}
+
+var cex = &simulation.Counterexample{}
+
+func TestCheckVerdicts(t *testing.T) {
+	answers := map[string]answer{
+		"unsat":   {status: statusUnsat, rlimit: 42},
+		"sat":     {status: statusSat},
+		"unknown": {status: statusUnknown, reason: "max. resource limit exceeded"},
+		"timeout": {status: statusUnknown, reason: "timeout", timeout: true},
+	}
+	good := func(logic.Model) (*simulation.Counterexample, error) { return cex, nil }
+	bad := func(logic.Model) (*simulation.Counterexample, error) {
+		return nil, errors.New("pre-state violates hypothesis inv")
+	}
+	nothing := func(logic.Model) (*simulation.Counterexample, error) { return nil, nil }
+	panicky := func(logic.Model) (*simulation.Counterexample, error) { panic("index out of range") }
+	tests := []struct {
+		name      string
+		ob        *simulation.Obligation
+		verdict   Verdict
+		internal  bool
+		reason    string // substring
+		dumped    bool
+		cacheable bool
+	}{
+		{"unsat", obligation("o1", "unsat", good), Proved, false, "", false, true},
+		{"sat replayed", obligation("o2", "sat", good), Refuted, false, "", false, true},
+		{"sat not replayed", obligation("o3", "sat", bad), Unknown, true, "[internal] solver model does not replay: pre-state violates", true, false},
+		{"sat no cex", obligation("o4", "sat", nothing), Unknown, true, "[internal] solver model does not replay", true, false},
+		{"sat no replay", obligation("o5", "sat", nil), Unknown, true, "[internal] solver model does not replay", true, false},
+		{"sat replay panics", obligation("o6", "sat", panicky), Unknown, true, "replay panicked", true, false},
+		{"unknown", obligation("o7", "unknown", good), Unknown, false, "z3: max. resource limit exceeded (rlimit 1000, timeout 2s, seed 7)", true, true},
+		{"timeout", obligation("o8", "timeout", good), Unknown, false, "z3: timeout", true, false},
+	}
+	h := newHarness(t, Config{Seed: 7, RLimit: 1000, Timeout: 2 * time.Second}, answers, nil)
+	for _, tt := range tests {
+		q, r := h.check(t, tt.ob)
+		if r.Verdict() != tt.verdict || r.Internal != tt.internal || !strings.Contains(r.Reason, tt.reason) {
+			t.Errorf("%s: got %v internal=%v reason=%q; want %v internal=%v reason~%q",
+				tt.name, r.Verdict(), r.Internal, r.Reason, tt.verdict, tt.internal, tt.reason)
+		}
+		if (r.Dump != "") != tt.dumped {
+			t.Errorf("%s: dump = %q; want dumped=%v", tt.name, r.Dump, tt.dumped)
+		}
+		if tt.dumped {
+			data, err := os.ReadFile(r.Dump)
+			if err != nil || string(data) != q.Script() {
+				t.Errorf("%s: dump %s does not hold the script (%v)", tt.name, r.Dump, err)
+			}
+		}
+		if r.Cacheable() != tt.cacheable {
+			t.Errorf("%s: Cacheable() = %v; want %v", tt.name, r.Cacheable(), tt.cacheable)
+		}
+		if tt.verdict == Refuted && r.Counterexample == nil {
+			t.Errorf("%s: refuted without a counterexample", tt.name)
+		}
+	}
+	if h.released != 5 {
+		t.Errorf("released %d models; want one per sat answer (5)", h.released)
+	}
+}
+
+func TestCheckSolverError(t *testing.T) {
+	h := newHarness(t, Config{}, nil, errors.New("Z3 exploded"))
+	_, r := h.check(t, obligation("o", "x", nil))
+	if r.Verdict() != Unknown || !r.Internal || !strings.Contains(r.Reason, "[internal] solver error: Z3 exploded") {
+		t.Errorf("got %v %q; want an internal unknown", r.Verdict(), r.Reason)
+	}
+}
+
+func TestPrepareIllFormed(t *testing.T) {
+	h := newHarness(t, Config{}, nil, nil)
+	ob := obligation("o", "x", nil)
+	ob.Problem.Assertions = append(ob.Problem.Assertions, logic.Named{Name: "bad", Term: logic.Add(logic.True(), logic.IntVal(1))})
+	if _, err := h.k.Prepare(ob); err == nil {
+		t.Fatal("Prepare accepted an ill-sorted problem")
+	}
+	if _, err := h.k.Prepare(&simulation.Obligation{ID: "empty"}); err == nil {
+		t.Fatal("Prepare accepted an obligation without a problem")
+	}
+	if r := Failed(errors.New("boom")); r.Verdict() != Unknown || !r.Internal || r.Cacheable() {
+		t.Errorf("Failed: %v internal=%v cacheable=%v", r.Verdict(), r.Internal, r.Cacheable())
+	}
+}
+
+func TestPrepareCopiesProblem(t *testing.T) {
+	answers := map[string]answer{"unsat": {status: statusUnsat}, "sat": {status: statusSat}}
+	h := newHarness(t, Config{}, answers, nil)
+	ob := obligation("o", "sat", func(logic.Model) (*simulation.Counterexample, error) { return cex, nil })
+	q, err := h.k.Prepare(ob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Tampering with the obligation after Prepare changes neither what is
+	// checked nor the text the result is bound to.
+	ob.Problem.Assertions[0].Name = "unsat"
+	s, _ := h.k.NewSession()
+	defer s.Close()
+	if r := s.Check(q); r.Verdict() != Refuted {
+		t.Errorf("verdict = %v; want refuted (the prepared problem)", r.Verdict())
+	}
+	if !strings.Contains(q.Text(), "; sat\n") {
+		t.Errorf("text changed:\n%s", q.Text())
+	}
+}
+
+func TestAdmit(t *testing.T) {
+	answers := map[string]answer{
+		"unsat":   {status: statusUnsat},
+		"sat":     {status: statusSat},
+		"unknown": {status: statusUnknown, reason: "max. resource limit exceeded"},
+	}
+	good := func(logic.Model) (*simulation.Counterexample, error) { return cex, nil }
+	h := newHarness(t, Config{}, answers, nil)
+	for _, name := range []string{"unsat", "sat", "unknown"} {
+		q, r := h.check(t, obligation("o-"+name, name, good))
+		data, err := r.Encode()
+		if err != nil {
+			t.Fatalf("%s: Encode: %v", name, err)
+		}
+		a, err := h.k.Admit(q, data)
+		if err != nil {
+			t.Fatalf("%s: Admit: %v", name, err)
+		}
+		if a.Verdict() != r.Verdict() || a.Reason != r.Reason || (a.Counterexample == nil) != (r.Counterexample == nil) {
+			t.Errorf("%s: admitted %v %q; want %v %q", name, a.Verdict(), a.Reason, r.Verdict(), r.Reason)
+		}
+		if name == "unknown" && a.Dump == "" {
+			t.Errorf("admitted unknown has no dump")
+		}
+	}
+
+	// A proved record is refused for any other query: other text, other
+	// limits, other solver version, other seed.
+	q, r := h.check(t, obligation("o", "unsat", good))
+	data, _ := r.Encode()
+	other := obligation("o", "unsat", good)
+	other.Problem = problem("unsat", 1)
+	q2, _ := h.k.Prepare(other)
+	if _, err := h.k.Admit(q2, data); err == nil {
+		t.Error("admitted a record for another text")
+	}
+	for _, cfg := range []Config{{RLimit: 123}, {Timeout: time.Second}, {Seed: 1}} {
+		k2, _ := newKernel(cfg, h.dir, "z3", "4.8.12", nil)
+		q3, _ := k2.Prepare(obligation("o", "unsat", good))
+		if _, err := k2.Admit(q3, data); err == nil {
+			t.Errorf("admitted a record under %+v", cfg)
+		}
+	}
+	k3, _ := newKernel(Config{}, h.dir, "z3", "4.13.0", nil)
+	q4, _ := k3.Prepare(obligation("o", "unsat", good))
+	if _, err := k3.Admit(q4, data); err == nil {
+		t.Error("admitted a record from another solver version")
+	}
+	for _, bad := range []string{
+		``, `{}`, `not json`,
+		strings.Replace(string(data), `"proved"`, `"Proved"`, 1),
+		strings.Replace(string(data), `"kernel":1`, `"kernel":2`, 1),
+		strings.Replace(string(data), `}`, `,"extra":1}`, 1),
+		string(data) + `{}`,
+		strings.Replace(string(data), `"proved"`, `"refuted"`, 1), // refuted without counterexample
+	} {
+		if _, err := h.k.Admit(q, []byte(bad)); err == nil {
+			t.Errorf("admitted %q", bad)
+		}
+	}
+	if _, err := Failed(errors.New("x")).Encode(); err == nil {
+		t.Error("encoded an internal failure")
+	}
+}
+
+func TestConfig(t *testing.T) {
+	if got, want := (Config{}).Params(), (Config{RLimit: DefaultRLimit, Timeout: DefaultTimeout}).Params(); got != want {
+		t.Errorf("zero Config params %s; want the defaults %s", got, want)
+	}
+	want := `"kernel"="1" "random_seed"="3" "rlimit"="10" "timeout_ms"="1500"`
+	if got := (Config{Seed: 3, RLimit: 10, Timeout: 1500 * time.Millisecond}).Params(); got != want {
+		t.Errorf("Params = %s; want %s", got, want)
+	}
+	for _, bad := range []Config{{RLimit: 1 << 33}, {Timeout: -time.Second}, {Timeout: 1500 * time.Microsecond}} {
+		if _, err := newKernel(bad, "", "z3", "4.8.12", nil); err == nil {
+			t.Errorf("newKernel accepted %+v", bad)
+		}
+	}
+}
+
+func TestScript(t *testing.T) {
+	h := newHarness(t, Config{Seed: 2, RLimit: 5000, Timeout: 3 * time.Second}, nil, nil)
+	q, err := h.k.Prepare(obligation("A › invariant p › Inc", "x", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := q.Script()
+	for _, want := range []string{
+		"; ladder obligation: A › invariant p › Inc\n",
+		"; blames: a.yaml:3:5\n",
+		"(set-option :random-seed 2)\n(set-option :rlimit 5000)\n(set-option :timeout 3000)\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("script lacks %q:\n%s", want, s)
+		}
+	}
+	if !strings.HasSuffix(s, q.Text()) {
+		t.Errorf("script does not end with the text")
+	}
+}

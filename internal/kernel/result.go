@@ -1,0 +1,160 @@
+// This file implements verdicts, results, and their encoding for the
+// untrusted cache with re-admission against a fresh query.
+
+package kernel
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// Verdict is the kernel's decision on an obligation. The zero value is
+// Unknown.
+type Verdict int
+
+// The verdicts.
+const (
+	Unknown Verdict = iota // the solver gave up, or ladder failed (Result.Internal)
+	Proved                 // the solver answered unsat
+	Refuted                // the solver answered sat and the model replays
+)
+
+// String returns "unknown", "proved" or "refuted".
+func (v Verdict) String() string {
+	switch v {
+	case Proved:
+		return "proved"
+	case Refuted:
+		return "refuted"
+	}
+	return "unknown"
+}
+
+// Counterexample is a replayed counterexample, rendered.
+type Counterexample struct {
+	// Text prints it in the language's notation, one fact per line.
+	Text string `json:"text"`
+	// Data is its structured JSON form, when the generator has one.
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// Result is the kernel's answer for one query. Only this package creates a
+// Result whose Verdict is Proved.
+type Result struct {
+	verdict     Verdict
+	fingerprint string // of the query it answers
+
+	// Counterexample is set when Verdict is Refuted.
+	Counterexample *Counterexample
+	// Reason explains Unknown: Z3's reason_unknown and the limits, or
+	// "[internal] …" when Internal is set.
+	Reason string
+	// Internal marks a failure of ladder (a model that does not replay, a
+	// solver error, an ill-formed problem) rather than of the solver.
+	Internal bool
+	// Dump is the path of the query's .smt2 file, written for every
+	// Unknown (and internal failure) into the kernel's UnknownDir.
+	Dump string
+	// SolverSeconds is the wall-clock time spent inside the solver
+	// (including model decoding and replay); 0 for an admitted result.
+	SolverSeconds float64
+	// RLimitUsed is the resource count the solver used.
+	RLimitUsed uint64
+	// Timeout is set when the solver stopped at the wall-clock limit or
+	// was interrupted: such an Unknown depends on the machine and is not
+	// worth caching.
+	Timeout bool
+}
+
+// Verdict returns the verdict.
+func (r Result) Verdict() Verdict { return r.verdict }
+
+// Cacheable reports whether the result may be stored: everything except
+// internal failures (which are bugs to fix, not facts about the query) and
+// Unknowns caused by the wall-clock timeout (which depend on the machine).
+func (r Result) Cacheable() bool { return r.fingerprint != "" && !r.Internal && !r.Timeout }
+
+// internalResult returns an Unknown for a failure of ladder.
+func internalResult(fingerprint, format string, args ...any) Result {
+	return Result{fingerprint: fingerprint, Internal: true, Reason: "[internal] " + fmt.Sprintf(format, args...)}
+}
+
+// Failed returns the Unknown, internal result for an obligation the kernel
+// could not even prepare (see Kernel.Prepare).
+func Failed(err error) Result {
+	return internalResult("", "%v", err)
+}
+
+// record is the encoded form of a Result.
+type record struct {
+	Kernel         int             `json:"kernel"`
+	Query          string          `json:"query"`
+	Verdict        string          `json:"verdict"`
+	RLimitUsed     uint64          `json:"rlimit_used,omitempty"`
+	Reason         string          `json:"reason,omitempty"`
+	Counterexample *Counterexample `json:"counterexample,omitempty"`
+}
+
+// Encode returns r as a compact JSON record for the cache: the verdict, the
+// fingerprint of the query it answers, and the counterexample or reason.
+// Results that are not Cacheable cannot be encoded.
+func (r Result) Encode() ([]byte, error) {
+	if !r.Cacheable() {
+		return nil, errors.New("kernel: result is not cacheable")
+	}
+	return json.Marshal(record{Kernel: Format, Query: r.fingerprint, Verdict: r.verdict.String(),
+		RLimitUsed: r.RLimitUsed, Reason: r.Reason, Counterexample: r.Counterexample})
+}
+
+// Admit decodes a result that Encode produced and accepts it only when it
+// answers exactly q: same kernel format, and a fingerprint equal to q's,
+// which is freshly computed from q's canonical text and solver identity.
+// An admitted Unknown is dumped again, so that it carries its .smt2 file.
+func (k *Kernel) Admit(q *Query, data []byte) (Result, error) {
+	var rec record
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		return Result{}, fmt.Errorf("kernel: undecodable record: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Result{}, errors.New("kernel: data after the record")
+	}
+	if rec.Kernel != Format {
+		return Result{}, fmt.Errorf("kernel: record format %d, want %d", rec.Kernel, Format)
+	}
+	if rec.Query != q.fingerprint {
+		return Result{}, errors.New("kernel: record answers another query")
+	}
+	r := Result{fingerprint: q.fingerprint, RLimitUsed: rec.RLimitUsed}
+	switch rec.Verdict {
+	case "proved":
+		if rec.Reason != "" || rec.Counterexample != nil {
+			return Result{}, errors.New("kernel: proved record with a reason or counterexample")
+		}
+		r.verdict = Proved
+	case "refuted":
+		if rec.Counterexample == nil {
+			return Result{}, errors.New("kernel: refuted record without a counterexample")
+		}
+		r.verdict, r.Counterexample = Refuted, rec.Counterexample
+	case "unknown":
+		r.verdict, r.Reason = Unknown, rec.Reason
+		r.Dump = k.dump(q)
+	default:
+		return Result{}, fmt.Errorf("kernel: invalid verdict %q", rec.Verdict)
+	}
+	return r, nil
+}
+
+// seconds converts a duration in seconds to a finite non-negative float.
+func seconds(s float64) float64 {
+	if s < 0 || math.IsNaN(s) || math.IsInf(s, 0) {
+		return 0
+	}
+	return s
+}
