@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -27,7 +28,7 @@ func TestExitCodes(t *testing.T) {
 		stderr string
 	}{
 		{"no arguments", nil, exitUsage, "", `(?s)^ladder is a .*check`},
-		{"help", []string{"help"}, exitOK, `(?s)The commands are:.*check`, ""},
+		{"help", []string{"help"}, exitOK, `(?s)The commands are:.*check.*explore.*run`, ""},
 		{"help check", []string{"help", "check"}, exitOK, `(?s)usage: ladder check.*-all-errors`, ""},
 		{"help unknown", []string{"help", "nope"}, exitUsage, "", `unknown command "nope"`},
 		{"check -h", []string{"check", "-h"}, exitOK, `usage: ladder check`, ""},
@@ -45,6 +46,23 @@ func TestExitCodes(t *testing.T) {
 		{"check all errors", []string{"check", "--all-errors", "testdata/bad/bad.yaml"}, exitFailure, "",
 			`(?s)^(testdata/bad/bad.yaml:\d+:\d+: undefined name "u\d+"\n){12}12 errors\n$`},
 		{"check -- path", []string{"check", "--", "testdata/ok"}, exitOK, `checked 2 files`, ""},
+		{"explore clean", []string{"explore", "testdata/ok/counter.yaml", "--bound", "T=2"}, exitOK,
+			`(?s)^Counter \(T=2\): 3 states, .*OK: all 1 invariant`, `^$`},
+		{"explore flags first", []string{"explore", "--bound=T=1", "--automaton", "Counter", "testdata/ok"}, exitOK, `Counter \(T=1\): 3 states`, `^$`},
+		{"explore constant bound", []string{"explore", "testdata/ok/counter.yaml", "--bound", "T=1,max=4"}, exitOK, `5 states`, `^$`},
+		{"explore violation", []string{"explore", "testdata/violation/counter.yaml", "--bound", "T=1"}, exitFailure,
+			`(?s)VIOLATION of small after 2 steps.*Inc\(T#0\).*n = 2`, `^$`},
+		{"explore max-states", []string{"explore", "testdata/ok/counter.yaml", "--bound", "T=2", "--max-states", "2"}, exitOK, `INCOMPLETE`, `^$`},
+		{"explore without file", []string{"explore", "--bound", "T=2"}, exitUsage, "", `expected one FILE, got 0 arguments`},
+		{"explore bad bound", []string{"explore", "testdata/ok/counter.yaml", "--bound", "T"}, exitUsage, "", `--bound: bad bound "T"`},
+		{"explore unknown automaton", []string{"explore", "testdata/ok/counter.yaml", "--automaton", "Nope"}, exitUsage, "", `no automaton Nope \(there is Counter\)`},
+		{"explore unknown invariant", []string{"explore", "testdata/ok/counter.yaml", "--invariants", "nope"}, exitUsage, "", `automaton Counter has no invariant "nope"`},
+		{"explore load errors", []string{"explore", "testdata/bad/bad.yaml"}, exitFailure, "", `(?s)undefined name.*too many errors.*12 errors`},
+		{"explore unknown flag", []string{"explore", "testdata/ok/counter.yaml", "--frob"}, exitUsage, "", `flag provided but not defined`},
+		{"run", []string{"run", "testdata/ok/counter.yaml", "--bound", "T=1", "--steps", "5", "--seed", "3"}, exitOK,
+			`(?s)0: start state.*n = 0.*1: Inc\(T#0\).*2: Inc\(T#0\).*n = 2\nThe last state enables no action`, `^$`},
+		{"run violation", []string{"run", "testdata/violation/counter.yaml", "--bound", "T=1", "--steps", "5"}, exitFailure, `violates small`, `^$`},
+		{"run negative steps", []string{"run", "testdata/ok/counter.yaml", "--steps", "-1"}, exitUsage, "", `--steps must not be negative`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,6 +77,52 @@ func TestExitCodes(t *testing.T) {
 				t.Errorf("stderr does not match %q:\n%s", tt.stderr, stderr)
 			}
 		})
+	}
+}
+
+// TestRunSeed checks that a seed reproduces its run, and that runs of
+// different seeds differ (for an automaton with choices).
+func TestRunSeed(t *testing.T) {
+	out := func(seed string) string {
+		code, stdout, stderr := runLadder("run", "testdata/ok/counter.yaml", "--bound", "T=3", "--steps", "2", "--seed", seed, "--json")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		return stdout
+	}
+	if out("7") != out("7") {
+		t.Error("the same seed gave different runs")
+	}
+	differ := false
+	for s := 2; s <= 20 && !differ; s++ {
+		differ = out("1") != out(strconv.Itoa(s))
+	}
+	if !differ {
+		t.Error("20 seeds gave the same run")
+	}
+}
+
+func TestExploreJSON(t *testing.T) {
+	code, stdout, _ := runLadder("explore", "testdata/violation/counter.yaml", "--bound", "T=2", "--json")
+	if code != exitFailure {
+		t.Errorf("exit %d", code)
+	}
+	var res struct {
+		Automaton string `json:"automaton"`
+		States    int    `json:"states"`
+		Complete  bool   `json:"complete"`
+		Violation *struct {
+			Invariant string `json:"invariant"`
+			Steps     []struct {
+				Action string `json:"action"`
+			} `json:"steps"`
+		} `json:"violation"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("bad JSON %v:\n%s", err, stdout)
+	}
+	if res.Automaton != "Counter" || res.States < 3 || res.Violation == nil || res.Violation.Invariant != "small" || len(res.Violation.Steps) != 3 {
+		t.Errorf("result: %+v", res)
 	}
 }
 

@@ -1,0 +1,185 @@
+// This file implements `ladder explore` and `ladder run`: exhaustive and
+// random exploration of a finite instance of an automaton.
+
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"ladder/internal/explore"
+	"ladder/ioa"
+	"ladder/ioa/load"
+)
+
+func init() {
+	register(&command{
+		name:  "explore",
+		args:  "FILE [--automaton NAME] [--bound T=2,L=2,V=2] [--max-states N] [--max-depth N] [--invariants a,b] [--json]",
+		short: "search every reachable state of a finite instance, checking invariants",
+		long: `Explore loads FILE (an automaton file, or a file or directory holding several
+automata, one of which --automaton selects) and searches the reachable states
+of the instance given by --bound breadth-first, checking every invariant and
+the implicit Nat conditions in each state. A bound NAME=N gives a parameter
+sort N elements, or an Int, Nat or parameter-sort constant the value N.
+
+It exits with 0 when no state violates a condition (also when a limit
+stopped the search: the output says INCOMPLETE), 1 on a violation, which it
+prints as a shortest trace, or on errors, and 2 on usage errors.`,
+		setup: func(fs *flag.FlagSet) func(*env, []string) int {
+			o := &exploreFlags{}
+			o.define(fs)
+			maxStates := fs.Int("max-states", 0, "stop after this many states (0: no limit)")
+			maxDepth := fs.Int("max-depth", 0, "stop at this depth (0: no limit)")
+			return func(e *env, args []string) int {
+				cfg, a, code := o.prepare(e, "explore", args)
+				if a == nil {
+					return code
+				}
+				if *maxStates < 0 || *maxDepth < 0 {
+					return e.usageError("explore", "--max-states and --max-depth must not be negative")
+				}
+				cfg.MaxStates, cfg.MaxDepth = *maxStates, *maxDepth
+				res, err := explore.Explore(a, cfg)
+				if err != nil {
+					e.errorf("explore", "%s: %v", a.Name, err)
+					return exitFailure
+				}
+				if o.json {
+					err = writeJSON(e.stdout, res)
+				} else {
+					err = res.WriteText(e.stdout)
+				}
+				if err != nil {
+					e.errorf("explore", "%v", err)
+					return exitFailure
+				}
+				if res.Violation != nil {
+					return exitFailure
+				}
+				return exitOK
+			}
+		},
+	})
+	register(&command{
+		name:  "run",
+		args:  "FILE [--automaton NAME] [--bound T=2,L=2,V=2] [--steps N] [--seed S] [--json]",
+		short: "print one random execution of a finite instance",
+		long: `Run loads FILE as explore does and prints one random execution of the
+instance: a start state and up to --steps steps, each chosen uniformly among
+the enabled transitions. The same --seed gives the same execution. It stops
+early at a state that violates an invariant or a Nat condition (exit code 1)
+or that enables no action (exit code 0).`,
+		setup: func(fs *flag.FlagSet) func(*env, []string) int {
+			o := &exploreFlags{}
+			o.define(fs)
+			steps := fs.Int("steps", 20, "the number of steps")
+			seed := fs.Uint64("seed", 1, "the seed of the pseudo-random choices")
+			return func(e *env, args []string) int {
+				cfg, a, code := o.prepare(e, "run", args)
+				if a == nil {
+					return code
+				}
+				if *steps < 0 {
+					return e.usageError("run", "--steps must not be negative")
+				}
+				tr, err := explore.Run(a, cfg, *steps, *seed)
+				if err != nil {
+					e.errorf("run", "%s: %v", a.Name, err)
+					return exitFailure
+				}
+				if o.json {
+					err = writeJSON(e.stdout, tr)
+				} else {
+					err = tr.WriteText(e.stdout)
+				}
+				if err != nil {
+					e.errorf("run", "%v", err)
+					return exitFailure
+				}
+				if tr.Invariant != "" {
+					return exitFailure
+				}
+				return exitOK
+			}
+		},
+	})
+}
+
+// exploreFlags are the flags explore and run share.
+type exploreFlags struct {
+	automaton  string
+	bound      string
+	invariants string
+	workers    int
+	json       bool
+}
+
+func (o *exploreFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&o.automaton, "automaton", "", "the automaton to explore, when FILE holds several")
+	fs.StringVar(&o.bound, "bound", "", "the instance: sizes of parameter sorts and values of constants, e.g. T=2,L=2,V=2")
+	fs.StringVar(&o.invariants, "invariants", "", "comma-separated invariants to check (default: all)")
+	fs.IntVar(&o.workers, "workers", -1, "goroutines computing successors (-1: one per CPU); results do not depend on it")
+	fs.BoolVar(&o.json, "json", false, "print the result as JSON on stdout")
+}
+
+// prepare checks the arguments, loads the file and selects the automaton.
+// It returns a nil automaton and the exit code when it cannot go on.
+func (o *exploreFlags) prepare(e *env, cmd string, args []string) (explore.Config, *ioa.Automaton, int) {
+	var cfg explore.Config
+	if len(args) != 1 {
+		return cfg, nil, e.usageError(cmd, "expected one FILE, got %d arguments", len(args))
+	}
+	inst, err := explore.ParseBounds(o.bound)
+	if err != nil {
+		return cfg, nil, e.usageError(cmd, "--bound: %v", err)
+	}
+	cfg.Instance = inst
+	cfg.Workers = o.workers
+	if o.invariants != "" {
+		for _, name := range strings.Split(o.invariants, ",") {
+			cfg.Invariants = append(cfg.Invariants, strings.TrimSpace(name))
+		}
+	}
+	set, errs := load.Files(args[0])
+	if len(errs) > 0 {
+		printErrors(e.stderr, errs, false)
+		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
+		return cfg, nil, exitFailure
+	}
+	a, err := pick(set, o.automaton)
+	if err != nil {
+		e.errorf(cmd, "%s: %v", args[0], err)
+		return cfg, nil, exitUsage
+	}
+	for _, name := range cfg.Invariants {
+		if a.Invariant(name) == nil {
+			return cfg, nil, e.usageError(cmd, "automaton %s has no invariant %q", a.Name, name)
+		}
+	}
+	return cfg, a, exitOK
+}
+
+// pick selects the automaton named name, or the only automaton of set.
+func pick(set *load.Set, name string) (*ioa.Automaton, error) {
+	var names []string
+	for _, a := range set.Automata {
+		names = append(names, a.Name)
+	}
+	switch {
+	case name != "":
+		if a := set.Automaton(name); a != nil {
+			return a, nil
+		}
+		if len(names) == 0 {
+			return nil, fmt.Errorf("no automaton %s: it declares no automaton", name)
+		}
+		return nil, fmt.Errorf("no automaton %s (there is %s)", name, strings.Join(names, ", "))
+	case len(set.Automata) == 1:
+		return set.Automata[0], nil
+	case len(set.Automata) == 0:
+		return nil, fmt.Errorf("no automaton to explore")
+	}
+	return nil, fmt.Errorf("several automata (%s): choose one with --automaton", strings.Join(names, ", "))
+}
