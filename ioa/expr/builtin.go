@@ -18,7 +18,8 @@ var builtinArity = map[string]int{
 
 // IsBuiltin reports whether name is a built-in function (len, last, append,
 // const, Some, None, isSome, isNone, get, dom, override, min, max, abs,
-// even, odd). These names are reserved: declarations should not use them.
+// even, odd). A name declared in scope hides the built-in of that name (the
+// checker looks in scope first), so `max` may be a constant.
 func IsBuiltin(name string) bool {
 	_, ok := builtinArity[name]
 	return ok

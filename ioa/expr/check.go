@@ -245,7 +245,8 @@ func (c *Checker) NewBinderScope(bs []*Binder, sc *Scope) (inner *Scope) {
 //
 // An event term E(args) (a view entry) is accepted at the root only: its
 // arguments are checked against the event's parameters and its sort is the
-// event object's Sort, or EventSort if that is nil.
+// event object's Sort, or EventSort if that is nil. The event is the
+// ObjEvent object already in E's Obj, if any, else E's name in sc.
 func (c *Checker) CheckExpr(e Expr, sc *Scope, want *Sort) (s *Sort) {
 	if e == nil {
 		return InvalidSort
@@ -276,7 +277,10 @@ func (c *Checker) checkEvent(e Expr, sc *Scope) (*Sort, bool) {
 	default:
 		return nil, false
 	}
-	obj := sc.Lookup(id.Name)
+	obj := id.Obj // the loader may resolve the event itself
+	if obj == nil || obj.Kind != ObjEvent {
+		obj = sc.Lookup(id.Name)
+	}
 	if obj == nil || obj.Kind != ObjEvent {
 		return nil, false
 	}

@@ -433,6 +433,14 @@ func TestCheckEvents(t *testing.T) {
 		}
 		_ = e
 	}
+	// An event resolved beforehand (the interface's object) need not be in scope.
+	ev := &Object{Kind: ObjEvent, Name: "Other", Params: []*Object{{Kind: ObjBound, Name: "x", Sort: BoolSort}}}
+	call := NewCall("Other", NewIdent("full"))
+	call.Fun.Obj = ev
+	var errs source.ErrorList
+	if s := w.checker(&errs).CheckExpr(call, w.sc, nil); s != EventSort || len(errs) > 0 || call.Fun.Obj != ev {
+		t.Errorf("pre-resolved event checks as %s, %v", s, errs)
+	}
 }
 
 func TestResolveSort(t *testing.T) {
