@@ -111,6 +111,3 @@ func join(parts ...string) string {
 // error with code source.ErrInternal ("solver model does not replay")
 // otherwise.
 type Replayer func(m logic.Model) (*Counterexample, error)
-
-// Counterexample is a placeholder until replay.go lands.
-type Counterexample struct{}

@@ -1,0 +1,508 @@
+// This file implements Generate: the obligations of every invariant and
+// every proof edge of a loaded set, with their IDs, positions,
+// dependencies, assumptions and replay functions.
+
+package simulation
+
+import (
+	"fmt"
+	"sort"
+
+	"ladder/internal/source"
+	"ladder/ioa"
+	"ladder/ioa/eval"
+	"ladder/ioa/expr"
+	"ladder/ioa/load"
+)
+
+// Config says what Generate generates. The zero value generates every
+// obligation of the set.
+type Config struct {
+	// NoInvariants leaves out the invariant obligations of the automata
+	// (the edges still record the invariants they assume).
+	NoInvariants bool
+	// Automata, when non-empty, restricts the invariant obligations to
+	// the automata with these names.
+	Automata []string
+
+	_ struct{}
+}
+
+// Generate returns the obligations of every invariant of the set's automata
+// and of every loaded proof edge, in a deterministic order (automata and
+// proofs in load order; then invariants, actions, cases and clauses in
+// declaration order), with the edges. Errors (an expression the prover
+// cannot encode) are reported at the YAML they come from; the obligations
+// of the other items are still returned.
+func Generate(set *load.Set, cfg Config) ([]*Obligation, []*Edge, source.ErrorList) {
+	g := &generator{cfg: cfg, owners: map[*ioa.Action]*ioa.Automaton{}}
+	for _, a := range set.Automata {
+		for _, act := range a.Actions {
+			g.owners[act] = a
+		}
+	}
+	if !cfg.NoInvariants {
+		for _, a := range set.Automata {
+			if len(cfg.Automata) > 0 && !contains(cfg.Automata, a.Name) {
+				continue
+			}
+			g.invariants(a)
+		}
+	}
+	for _, p := range set.LoadedProofs() {
+		g.edge(p)
+	}
+	return g.obls, g.edges, g.errs
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}
+
+// generator accumulates obligations.
+type generator struct {
+	cfg    Config
+	owners map[*ioa.Action]*ioa.Automaton
+	obls   []*Obligation
+	edges  []*Edge
+	errs   source.ErrorList
+	ids    map[string]bool
+}
+
+// add builds the problem of o from p and appends it. An encoding error is
+// reported at o.Pos (or the error's own position) and drops o.
+func (g *generator) add(o *Obligation, p *plan, d *deps, autos []*ioa.Automaton, shared [][2]*expr.Object) bool {
+	if g.ids == nil {
+		g.ids = map[string]bool{}
+	}
+	if g.ids[o.ID] {
+		g.errs.Add(o.Pos, source.ErrInternal, "duplicate obligation %s", o.ID)
+		return false
+	}
+	g.ids[o.ID] = true
+	w, prob, _, err := symbolic(p, shared, autos)
+	if err != nil {
+		if se, ok := err.(*source.Error); ok && se.Pos.IsValid() {
+			g.errs.Add(se.Pos, source.ErrModel, "cannot encode %s: %s", o.ID, se.Msg)
+		} else {
+			g.errs.Add(o.Pos, source.ErrModel, "cannot encode %s: %v", o.ID, err)
+		}
+		return false
+	}
+	o.Problem = prob
+	o.Deps = d.list()
+	sort.Strings(o.Assumes)
+	r := &replayer{o: o, p: p, w: w, autos: autos, owners: g.owners}
+	o.Replay = r.replay
+	g.obls = append(g.obls, o)
+	return true
+}
+
+// ---- invariants ----
+
+// natKeys returns the keys of the implicit Nat invariants of a.
+func natKeys(a *ioa.Automaton) []string {
+	var out []string
+	for _, v := range a.Vars {
+		if hasNat(v.Sort) {
+			out = append(out, InvariantKey(a, eval.NatInvariant(v.Name)))
+		}
+	}
+	return out
+}
+
+// assumed returns the invariants inv's step may assume: those it lists, or
+// all of a's.
+func assumed(a *ioa.Automaton, inv *ioa.Invariant) []*ioa.Invariant {
+	if inv == nil || inv.Assumes == nil {
+		return a.Invariants
+	}
+	var out []*ioa.Invariant
+	for _, n := range inv.Assumes {
+		if x := a.Invariant(n); x != nil {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// invariants generates I0 and I1 for every declared invariant of a and for
+// the implicit Nat invariant of every variable with a Nat inside.
+func (g *generator) invariants(a *ioa.Automaton) {
+	type item struct {
+		name   string
+		inv    *ioa.Invariant
+		natVar int
+		pos    source.Pos
+	}
+	var items []item
+	for _, inv := range a.Invariants {
+		items = append(items, item{inv.Name, inv, -1, inv.Pos})
+	}
+	for i, v := range a.Vars {
+		if hasNat(v.Sort) {
+			items = append(items, item{eval.NatInvariant(v.Name), nil, i, v.Pos})
+		}
+	}
+	autos := []*ioa.Automaton{a}
+	for _, it := range items {
+		key := InvariantKey(a, it.name)
+		group := join(a.Name, "invariant "+it.name)
+		base := func() *deps {
+			d := newDeps()
+			d.state(a)
+			d.add(key)
+			if it.inv != nil {
+				d.expr(it.inv.Body)
+			}
+			return d
+		}
+		// I0.
+		d := base()
+		d.init(a)
+		g.add(&Obligation{ID: join(group, "start"), Group: group, Invariant: key, Clause: ClauseStart, Pos: it.pos, automaton: a},
+			&plan{rule: ruleInvStart, auto: a, inv: it.inv, natVar: it.natVar}, d, autos, nil)
+		// I1, per action.
+		as := assumed(a, it.inv)
+		for _, act := range a.Actions {
+			d := base()
+			d.action(a, act)
+			var keys []string
+			for _, x := range as {
+				d.invariant(a, x)
+				keys = append(keys, InvariantKey(a, x.Name))
+			}
+			keys = append(keys, natKeys(a)...)
+			o := &Obligation{ID: join(group, act.Name), Group: group, Invariant: key, Clause: ClauseInvariant,
+				Action: act.Name, Pos: it.pos, Assumes: keys, automaton: a}
+			g.add(o, &plan{rule: ruleInvStep, auto: a, inv: it.inv, natVar: it.natVar, assume: as, action: act}, d, autos, nil)
+		}
+	}
+}
+
+// ---- edges ----
+
+// sharedConsts returns the pairs of arbitrary constants of c and a with one
+// name and sort.
+func sharedConsts(c, a *ioa.Automaton) [][2]*expr.Object {
+	var out [][2]*expr.Object
+	for _, x := range c.Consts {
+		for _, y := range a.Consts {
+			if x.Name == y.Name && x.Body == nil && y.Body == nil && expr.Identical(x.Sort, y.Sort) {
+				out = append(out, [2]*expr.Object{x, y})
+			}
+		}
+	}
+	return out
+}
+
+// edgeCtx carries what every obligation of one edge shares.
+type edgeCtx struct {
+	g      *generator
+	p      *ioa.Proof
+	e      *Edge
+	group  string
+	autos  []*ioa.Automaton
+	shared [][2]*expr.Object
+}
+
+// assumes returns the keys of the invariants the edge's obligations assume
+// (C's on concrete states, A's on abstract ones), with the Nat invariants.
+func (x *edgeCtx) assumes(concrete, abstract bool) []string {
+	var keys []string
+	if concrete {
+		for _, r := range x.p.AssumeConcrete {
+			keys = append(keys, InvariantKey(x.p.Concrete, r.Name))
+		}
+		keys = append(keys, natKeys(x.p.Concrete)...)
+	}
+	if abstract {
+		for _, r := range x.p.AssumeAbstract {
+			keys = append(keys, InvariantKey(x.p.Abstract, r.Name))
+		}
+		keys = append(keys, natKeys(x.p.Abstract)...)
+	}
+	return keys
+}
+
+// deps returns a dependency set with the edge's assumed invariants.
+func (x *edgeCtx) deps(concrete, abstract bool) *deps {
+	d := newDeps()
+	d.state(x.p.Concrete)
+	d.state(x.p.Abstract)
+	if concrete {
+		for _, r := range x.p.AssumeConcrete {
+			d.invariant(x.p.Concrete, r.Inv)
+		}
+	}
+	if abstract {
+		for _, r := range x.p.AssumeAbstract {
+			d.invariant(x.p.Abstract, r.Inv)
+		}
+	}
+	return d
+}
+
+func (x *edgeCtx) add(o *Obligation, p *plan, d *deps) {
+	o.Group, o.Edge = x.group, x.e.Name
+	if x.g.add(o, p, d, x.autos, x.shared) {
+		x.e.Obligations = append(x.e.Obligations, o.ID)
+		x.e.Assumes = union(x.e.Assumes, o.Assumes)
+	}
+}
+
+func (x *edgeCtx) mapping(d *deps) {
+	d.add(proofItem(x.p, "mapping"))
+	for _, e := range x.p.Mapping.Entries {
+		d.expr(e.Value)
+	}
+}
+
+func (x *edgeCtx) relation(d *deps, clauses ...*ioa.Clause) {
+	for _, c := range clauses {
+		d.add(proofItem(x.p, "clause:"+c.Name))
+		d.expr(c.Body)
+	}
+}
+
+func (x *edgeCtx) witness(d *deps, item string, m *ioa.StateMap) {
+	if m == nil {
+		return
+	}
+	d.add(proofItem(x.p, item))
+	for _, e := range m.Entries {
+		d.expr(e.Value)
+	}
+}
+
+// edge generates the obligations of proof p.
+func (g *generator) edge(p *ioa.Proof) {
+	e := &Edge{Name: EdgeName(p), Proof: p}
+	for _, old := range g.edges {
+		if old.Name == e.Name {
+			// Two proofs of one pair: tell them apart by the proof's name.
+			e.Name += " [" + p.Name + "]"
+			break
+		}
+	}
+	x := &edgeCtx{g: g, p: p, e: e, group: join(e.Name, p.Kind.String()),
+		autos: []*ioa.Automaton{p.Concrete, p.Abstract}, shared: sharedConsts(p.Concrete, p.Abstract)}
+	g.edges = append(g.edges, e)
+	switch {
+	case p.Kind == ioa.ProofHistory:
+		g.history(x)
+		return
+	case p.Kind.IsRefinement():
+		d := x.deps(false, false)
+		d.init(p.Concrete)
+		d.init(p.Abstract)
+		x.mapping(d)
+		x.add(&Obligation{ID: join(x.group, "start"), Clause: ClauseStart, Pos: p.Mapping.Pos},
+			&plan{rule: ruleRefStart, proof: p}, d)
+	case p.Kind == ioa.ProofForward:
+		d := x.deps(false, false)
+		d.init(p.Concrete)
+		d.init(p.Abstract)
+		x.witness(d, "start", p.Start)
+		x.add(&Obligation{ID: join(x.group, "start", "init"), Clause: ClauseStart, Pos: p.Start.Pos},
+			&plan{rule: ruleFwdStartInit, proof: p}, d)
+		for _, cl := range p.Relation {
+			d := x.deps(false, false)
+			d.init(p.Concrete)
+			x.witness(d, "start", p.Start)
+			x.relation(d, cl)
+			x.add(&Obligation{ID: join(x.group, "start", cl.Name), Clause: ClauseStart, Pos: cl.Pos},
+				&plan{rule: ruleFwdStartRel, proof: p, clause: cl}, d)
+		}
+	case p.Kind == ioa.ProofBackward:
+		d := x.deps(true, false)
+		d.init(p.Concrete)
+		d.init(p.Abstract)
+		x.relation(d, p.Relation...)
+		x.add(&Obligation{ID: join(x.group, "start"), Clause: ClauseStart, Pos: p.Pos, Assumes: x.assumes(true, false)},
+			&plan{rule: ruleBwdStart, proof: p}, d)
+		for _, cl := range p.Relation {
+			d := x.deps(true, false)
+			x.witness(d, "total", p.Total)
+			x.relation(d, cl)
+			x.add(&Obligation{ID: join(x.group, "totality", cl.Name), Clause: ClauseTotality, Pos: cl.Pos, Assumes: x.assumes(true, false)},
+				&plan{rule: ruleBwdTotal, proof: p, clause: cl}, d)
+		}
+	}
+	for _, sm := range p.Steps {
+		g.steps(x, sm)
+	}
+}
+
+// stepDeps returns the dependencies of a step obligation of sm (case k, or
+// every case when k < 0).
+func (x *edgeCtx) stepDeps(sm *ioa.StepMatch, k int, event bool) *deps {
+	p := x.p
+	backward := p.Kind == ioa.ProofBackward
+	d := x.deps(true, !backward)
+	d.action(p.Concrete, sm.Action)
+	if !sm.Implicit {
+		d.add(proofItem(p, "step:"+sm.Action.Name))
+	}
+	if p.Kind.IsRefinement() {
+		x.mapping(d)
+	}
+	if p.Kind == ioa.ProofForward || backward {
+		x.relation(d, p.Relation...)
+	}
+	for j, c := range sm.Cases {
+		if k >= 0 && j > k {
+			break
+		}
+		d.expr(c.When)
+		if backward && c.Pre != nil {
+			for _, e := range c.Pre.Entries {
+				d.expr(e.Value)
+			}
+		}
+		if k >= 0 && j < k {
+			continue
+		}
+		for _, st := range c.Steps {
+			d.action(p.Abstract, st.Action)
+			for _, a := range st.Args {
+				d.expr(a)
+			}
+			if event {
+				d.view(p.Abstract, st.Action)
+			}
+		}
+	}
+	if event {
+		d.view(p.Concrete, sm.Action)
+	}
+	return d
+}
+
+// steps generates the step obligations of one concrete action.
+func (g *generator) steps(x *edgeCtx, sm *ioa.StepMatch) {
+	p := x.p
+	backward := p.Kind == ioa.ProofBackward
+	act := sm.Action
+	assumes := x.assumes(true, !backward)
+	allGuarded := len(sm.Cases) > 0
+	for _, c := range sm.Cases {
+		if c.When == nil {
+			allGuarded = false
+		}
+	}
+	if allGuarded {
+		x.add(&Obligation{ID: join(x.group, act.Name, "cases"), Clause: ClauseCases, Action: act.Name, Pos: sm.Pos, Assumes: assumes},
+			&plan{rule: ruleStepCases, proof: p, action: act, step: sm}, x.stepDeps(sm, -1, false))
+	}
+	for k, c := range sm.Cases {
+		caseName := ""
+		if len(sm.Cases) > 1 {
+			caseName = fmt.Sprintf("case %d", c.Index)
+		}
+		id := func(clause string) string { return join(x.group, act.Name, caseName, clause) }
+		mk := func(clause, name string, pos source.Pos) *Obligation {
+			return &Obligation{ID: id(name), Clause: clause, Action: act.Name, Case: caseName, Pos: pos, Assumes: assumes}
+		}
+		if backward {
+			for _, cl := range p.Relation {
+				d := x.stepDeps(sm, k, false)
+				pos := cl.Pos
+				if c.Pre != nil {
+					pos = c.Pos
+				}
+				x.add(mk(ClauseRelation, "relation("+cl.Name+")", pos), &plan{rule: ruleStepRel, proof: p, action: act, step: sm, kase: k, clause: cl}, d)
+			}
+		}
+		counts := map[string]int{}
+		for _, st := range c.Steps {
+			counts[st.Action.Name]++
+		}
+		seen := map[string]int{}
+		for j, st := range c.Steps {
+			seen[st.Action.Name]++
+			name := "pre(" + st.Action.Name + ")"
+			if counts[st.Action.Name] > 1 {
+				name = fmt.Sprintf("pre(%s#%d)", st.Action.Name, seen[st.Action.Name])
+			}
+			x.add(mk(ClausePre, name, st.Pos), &plan{rule: ruleStepPre, proof: p, action: act, step: sm, kase: k, j: j}, x.stepDeps(sm, k, false))
+		}
+		switch {
+		case p.Kind.IsRefinement() || backward:
+			for i, v := range p.Abstract.Vars {
+				pos := c.Pos
+				if p.Kind.IsRefinement() {
+					if me := p.Mapping.Entry(v.Name); me != nil {
+						pos = me.Pos
+					}
+					if len(c.Steps) > 0 {
+						pos = c.Pos
+					}
+				}
+				x.add(mk(ClausePost, "post("+v.Name+")", pos), &plan{rule: ruleStepPost, proof: p, action: act, step: sm, kase: k, j: i}, x.stepDeps(sm, k, false))
+			}
+		case p.Kind == ioa.ProofForward:
+			for _, cl := range p.Relation {
+				x.add(mk(ClauseRelation, "relation("+cl.Name+")", cl.Pos), &plan{rule: ruleStepRel, proof: p, action: act, step: sm, kase: k, clause: cl}, x.stepDeps(sm, k, false))
+			}
+		}
+		if act.Kind.External() && c.External() != nil {
+			x.add(mk(ClauseEvent, "event", c.External().Pos), &plan{rule: ruleStepEvent, proof: p, action: act, step: sm, kase: k}, x.stepDeps(sm, k, true))
+		}
+	}
+}
+
+// history generates the obligations of a history mapping.
+func (g *generator) history(x *edgeCtx) {
+	p := x.p
+	d := x.deps(false, false)
+	d.init(p.Abstract)
+	d.init(p.Concrete)
+	x.mapping(d)
+	x.add(&Obligation{ID: join(x.group, "start", "refinement"), Clause: ClauseStart, Pos: p.Mapping.Pos},
+		&plan{rule: ruleHistStartRef, proof: p}, d)
+	d = x.deps(false, false)
+	d.init(p.Concrete)
+	d.init(p.Abstract)
+	x.witness(d, "start", p.Start)
+	x.add(&Obligation{ID: join(x.group, "start", "init"), Clause: ClauseStart, Pos: p.Start.Pos},
+		&plan{rule: ruleHistStartInit, proof: p}, d)
+	d = x.deps(false, false)
+	d.init(p.Concrete)
+	x.witness(d, "start", p.Start)
+	x.mapping(d)
+	x.add(&Obligation{ID: join(x.group, "start", "mapping"), Clause: ClauseStart, Pos: p.Start.Pos},
+		&plan{rule: ruleHistStartMap, proof: p}, d)
+	assumes := x.assumes(true, true)
+	for _, act := range p.Concrete.Actions {
+		aa := p.Abstract.Action(act.Name)
+		if aa == nil {
+			continue // reported by the loader
+		}
+		mk := func(clause string) *Obligation {
+			return &Obligation{ID: join(x.group, act.Name, clause), Clause: clause, Action: act.Name, Pos: p.AbstractPos, Assumes: assumes}
+		}
+		dd := func() *deps {
+			d := x.deps(true, true)
+			d.action(p.Concrete, act)
+			d.action(p.Abstract, aa)
+			x.mapping(d)
+			return d
+		}
+		x.add(mk(ClauseGuard), &plan{rule: ruleHistGuard, proof: p, action: act}, dd())
+		x.add(mk(ClauseCommute), &plan{rule: ruleHistCommute, proof: p, action: act}, dd())
+		if act.Kind.External() {
+			d := newDeps()
+			d.view(p.Concrete, act)
+			d.view(p.Abstract, aa)
+			o := mk(ClauseEvent)
+			o.Assumes = nil
+			x.add(o, &plan{rule: ruleHistEvent, proof: p, action: act}, d)
+		}
+	}
+}

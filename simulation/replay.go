@@ -1,0 +1,274 @@
+// This file implements counterexample replay: a model of an obligation's
+// problem is decoded into states and parameters and the obligation's
+// scenario is re-run by the reference evaluator (style.md §11: compute
+// counterexamples as data, check them, then render them).
+
+package simulation
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"ladder/internal/encode"
+	"ladder/internal/logic"
+	"ladder/internal/source"
+	"ladder/ioa"
+	"ladder/ioa/eval"
+	"ladder/ioa/expr"
+)
+
+// Counterexample is a replayed refutation of an obligation: the states and
+// parameters of the model, the states computed from them, and the goal
+// that fails. It is data; String renders it in the language's notation.
+type Counterexample struct {
+	Obligation string // the obligation's ID
+	Clause     string // its clause (Obligation.Clause)
+	Action     string // the concrete action, or ""
+	Case       string // "case k", or ""
+	Goal       string // the goal that fails, e.g. "R2(cpost, u0)"
+	Step       string // the concrete step, e.g. "Flush(2)", or ""
+	Abstract   []string
+	States     []CexState
+	Constants  []string // "v0 = V#0", sorted
+	Instance   string   // the sizes of the parameter sorts, e.g. "T=2,V=1"
+}
+
+// CexState is one state of a counterexample.
+type CexState struct {
+	Name      string     // "c", "a", "cpost", "u1", "apre", ...
+	Automaton string     // its automaton
+	Value     eval.State // every variable
+	Text      string     // rendered: all variables, or for a computed post-state only those that changed
+	Changed   bool       // Text lists only the variables that differ from Base
+	Base      string     // the state it was computed from by a step, or ""
+}
+
+// String renders the counterexample, one item per line.
+func (c *Counterexample) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "counterexample to %s\n", c.Obligation)
+	fmt.Fprintf(&b, "  fails: %s\n", c.Goal)
+	if c.Step != "" {
+		fmt.Fprintf(&b, "  concrete step: %s\n", c.Step)
+	}
+	if len(c.Abstract) > 0 {
+		fmt.Fprintf(&b, "  abstract steps: %s\n", strings.Join(c.Abstract, ", "))
+	}
+	w := 0
+	for _, s := range c.States {
+		w = max(w, len([]rune(s.Name)))
+	}
+	for _, s := range c.States {
+		pad := strings.Repeat(" ", w-len([]rune(s.Name)))
+		if s.Changed {
+			fmt.Fprintf(&b, "  %s%s = %s (otherwise as %s)\n", s.Name, pad, s.Text, s.Base)
+		} else {
+			fmt.Fprintf(&b, "  %s%s = %s\n", s.Name, pad, s.Text)
+		}
+	}
+	if len(c.Constants) > 0 {
+		fmt.Fprintf(&b, "  constants: %s\n", strings.Join(c.Constants, ", "))
+	}
+	if c.Instance != "" {
+		fmt.Fprintf(&b, "  instance: %s\n", c.Instance)
+	}
+	return b.String()
+}
+
+// replayer holds what replaying one obligation needs: the symbolic world
+// it was built in (its fresh symbols) and its plan.
+type replayer struct {
+	mu     sync.Mutex // the encoder is not safe for concurrent use
+	o      *Obligation
+	p      *plan
+	w      *symWorld
+	autos  []*ioa.Automaton
+	owners map[*ioa.Action]*ioa.Automaton
+}
+
+// notReplayed returns the internal error for a model the evaluator does
+// not confirm.
+func notReplayed(o *Obligation, format string, args ...any) error {
+	return &source.Error{Pos: o.Pos, Code: source.ErrInternal,
+		Msg: fmt.Sprintf("solver model does not replay for %s: %s", o.ID, fmt.Sprintf(format, args...))}
+}
+
+// replay decodes m and re-runs the scenario with the evaluator.
+func (r *replayer) replay(m logic.Model) (*Counterexample, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	o := r.o
+	dec := r.w.enc.NewDecoder(m)
+	cw := &conWorld{states: map[string]eval.State{}, params: map[string][]eval.Value{},
+		autos: map[*ioa.Automaton]*eval.Machine{}, owner: r.owners}
+	for name, st := range r.w.states {
+		s, err := dec.State(st)
+		if err != nil {
+			return nil, notReplayed(o, "cannot decode state %s: %v", name, err)
+		}
+		cw.states[name] = s
+	}
+	for name, ps := range r.w.params {
+		vs, err := dec.Values(ps)
+		if err != nil {
+			return nil, notReplayed(o, "cannot decode parameters %s: %v", name, err)
+		}
+		cw.params[name] = vs
+	}
+	consts := map[string]eval.Value{}
+	for name, v := range r.w.consts {
+		x, err := dec.Value(v)
+		if err != nil {
+			return nil, notReplayed(o, "cannot decode constant %s: %v", name, err)
+		}
+		consts[name] = x
+	}
+	inst := dec.Instance()
+	inst.Consts = consts
+	for _, a := range r.autos {
+		for _, s := range a.Sorts {
+			if s.Kind == expr.KParam && inst.Sizes[s.Name] == 0 {
+				inst.Sizes[s.Name] = 1
+			}
+		}
+	}
+	cw.inst = inst
+
+	scn, err := run[eval.State, eval.Value, bool](cw, r.p)
+	if errors.Is(err, errDisabled) {
+		return nil, notReplayed(o, "a step the hypotheses enable is not enabled in the evaluator")
+	}
+	if err != nil {
+		return nil, notReplayed(o, "the evaluator fails: %v", err)
+	}
+	for _, h := range scn.hyps {
+		if !h.b {
+			return nil, notReplayed(o, "hypothesis %q is false in the decoded states", h.name)
+		}
+	}
+	if scn.goal {
+		return nil, notReplayed(o, "the goal %s holds in the decoded states", scn.what)
+	}
+	return r.counterexample(cw, scn), nil
+}
+
+// counterexample renders the replayed world.
+func (r *replayer) counterexample(cw *conWorld, scn *scenario[bool]) *Counterexample {
+	o := r.o
+	cex := &Counterexample{Obligation: o.ID, Clause: o.Clause, Action: o.Action, Case: o.Case,
+		Goal: o.Clause + ": " + scn.what, Instance: cw.inst.String()}
+	seen := map[string]int{}
+	for _, t := range cw.trace {
+		cs := CexState{Name: t.name, Automaton: t.auto.Name, Value: t.st, Base: t.base}
+		cs.Text, cs.Changed = renderState(t.auto, t.st, cw.lookup(t.base))
+		if i, ok := seen[t.name]; ok {
+			cex.States[i] = cs
+			continue
+		}
+		seen[t.name] = len(cex.States)
+		cex.States = append(cex.States, cs)
+	}
+	for _, call := range cw.calls {
+		if call.concrete {
+			cex.Step = call.text
+		} else {
+			cex.Abstract = append(cex.Abstract, call.text)
+		}
+	}
+	for name, v := range cw.inst.Consts {
+		cex.Constants = append(cex.Constants, name+" = "+formatConst(r.autos, name, v))
+	}
+	sort.Strings(cex.Constants)
+	return cex
+}
+
+// renderState renders st, or only the variables that differ from base.
+func renderState(a *ioa.Automaton, st, base eval.State) (string, bool) {
+	if base == nil || len(base) != len(st) {
+		return st.Format(a), false
+	}
+	var parts []string
+	for i, v := range a.Vars {
+		if !st[i].Equal(base[i]) {
+			parts = append(parts, v.Name+": "+eval.Format(st[i], v.Sort))
+		}
+	}
+	return a.Name + "{" + strings.Join(parts, ", ") + "}", true
+}
+
+func formatConst(autos []*ioa.Automaton, name string, v eval.Value) string {
+	for _, a := range autos {
+		for _, c := range a.Consts {
+			if c.Name == name {
+				return eval.Format(v, c.Sort)
+			}
+		}
+	}
+	return "?"
+}
+
+// symbolic runs p in a fresh symbolic world and returns the world and the
+// problem (hypotheses and negated goal).
+func symbolic(p *plan, shared [][2]*expr.Object, autos []*ioa.Automaton) (*symWorld, *logic.Problem, string, error) {
+	w := newSymWorld()
+	scn, err := run[*encode.State, encode.Value, *logic.Term](w, p)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	hyps := make([]logic.Named, 0, len(scn.hyps)+len(shared))
+	for _, h := range scn.hyps {
+		hyps = append(hyps, logic.Named{Name: h.name, Term: h.b})
+	}
+	// Constants of one name and sort in both automata of an edge denote
+	// one value (the instance's parameter): equate them.
+	for _, pair := range shared {
+		x, err := w.constant(pair[0])
+		if err != nil {
+			return nil, nil, "", err
+		}
+		y, err := w.constant(pair[1])
+		if err != nil {
+			return nil, nil, "", err
+		}
+		hyps = append(hyps, logic.Named{Name: "shared constant " + pair[0].Name, Term: encode.Eq(x, y)})
+	}
+	// Remember every arbitrary constant's symbol, to decode its value.
+	for _, a := range autos {
+		for _, c := range a.Consts {
+			if c.Body == nil {
+				if _, err := w.constant(c); err != nil {
+					return nil, nil, "", err
+				}
+			}
+		}
+	}
+	prob, err := w.enc.Problem(hyps, scn.goal)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	// Decode only the constants the problem mentions: the others cannot
+	// matter to the replay.
+	var terms []*logic.Term
+	for _, a := range prob.Assertions {
+		terms = append(terms, a.Term)
+	}
+	present := map[string]bool{}
+	for _, t := range logic.FreeConsts(terms...) {
+		present[t.Name()] = true
+	}
+	for name, v := range w.consts {
+		keep := false
+		for _, t := range v.Leaves() {
+			if present[t.Name()] {
+				keep = true
+			}
+		}
+		if !keep {
+			delete(w.consts, name)
+		}
+	}
+	return w, prob, scn.what, nil
+}

@@ -1,0 +1,682 @@
+// This file implements the verification-condition rules: for each kind of
+// obligation, the scenario that computes its hypotheses and its goal in a
+// world (world.go). docs/proofs.md, "Obligations", states the same rules
+// for users; each function cites its definition.
+
+package simulation
+
+import (
+	"fmt"
+
+	"ladder/ioa"
+	"ladder/ioa/eval"
+	"ladder/ioa/expr"
+)
+
+// plan identifies one obligation: which rule, for which invariant or
+// edge, action, case and clause.
+type plan struct {
+	rule string // one of the rule* constants
+
+	auto   *ioa.Automaton // invariants: the automaton
+	inv    *ioa.Invariant // invariants: the invariant, or nil for a Nat invariant
+	natVar int            // Nat invariants: the variable's index
+	assume []*ioa.Invariant
+
+	proof  *ioa.Proof
+	action *ioa.Action    // the concrete action (history: of C)
+	step   *ioa.StepMatch // its correspondence
+	kase   int            // 0-based case index
+	j      int            // pre(β_j): 0-based step index; post(x): variable index
+	clause *ioa.Clause    // relation and totality clauses
+}
+
+// The rules.
+const (
+	ruleInvStart       = "invariant start"    // I0
+	ruleInvStep        = "invariant step"     // I1
+	ruleRefStart       = "refinement start"   // Init_C(c) ⇒ Init_A(f(c))
+	ruleFwdStartInit   = "forward start init" // Init_C(c) ⇒ Init_A(a₀)
+	ruleFwdStartRel    = "forward start R"    // Init_C(c) ⇒ R_i(c, a₀)
+	ruleBwdStart       = "backward start"     // Init_C(c) ∧ R(c, a) ⇒ Init_A(a)
+	ruleBwdTotal       = "backward totality"  // I_C(c) ⇒ R_i(c, τ(c))
+	ruleStepPre        = "step pre"           // Pre_βj(u_{j−1}, θ_j)
+	ruleStepPost       = "step post"          // u_m.x = f(cpost).x (refinement), u_m.x = a.x (backward)
+	ruleStepRel        = "step relation"      // R_i(cpost, u_m) (forward), R_i(c, apre) (backward)
+	ruleStepEvent      = "step event"         // equal event arguments
+	ruleStepCases      = "step cases"         // ⋁ g_k
+	ruleHistStartRef   = "history start refinement"
+	ruleHistStartInit  = "history start init"
+	ruleHistStartMap   = "history start mapping"
+	ruleHistGuard      = "history guard"
+	ruleHistCommute    = "history commute"
+	ruleHistEvent      = "history event"
+	hypPrefixAssume    = "assume "
+	hypPrefixNat       = "nat "
+	hypNamePreConcrete = "pre "
+)
+
+// scenario is an obligation computed in a world: named hypotheses and a
+// goal, and the description of the goal for reports.
+type scenario[B any] struct {
+	hyps []namedB[B]
+	goal B
+	what string // the goal, e.g. "R1(cpost, u2)"
+}
+
+type namedB[B any] struct {
+	name string
+	b    B
+}
+
+// sc accumulates a scenario; the first error sticks.
+type sc[S, V, B any] struct {
+	w   world[S, V, B]
+	out *scenario[B]
+	err error
+}
+
+func (s *sc[S, V, B]) hyp(name string, b B, err error) {
+	if s.err == nil && err != nil {
+		s.err = fmt.Errorf("%s: %w", name, err)
+	}
+	if err == nil {
+		s.out.hyps = append(s.out.hyps, namedB[B]{name, b})
+	}
+}
+
+func (s *sc[S, V, B]) fail(err error) bool {
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	return s.err != nil
+}
+
+// invariants assumes each invariant of auto in state st.
+func (s *sc[S, V, B]) invariants(auto *ioa.Automaton, invs []*ioa.Invariant, st S, name string) {
+	for _, inv := range invs {
+		b, err := s.w.invariant(inv.Body, st)
+		s.hyp(fmt.Sprintf("%s%s.%s(%s)", hypPrefixAssume, auto.Name, inv.Name, name), b, err)
+	}
+}
+
+// nats assumes the implicit Nat conditions of st.
+func (s *sc[S, V, B]) nats(auto *ioa.Automaton, st S, name string) {
+	for i, v := range auto.Vars {
+		if !hasNat(v.Sort) {
+			continue
+		}
+		b, err := s.w.natFact(auto, st, i)
+		s.hyp(fmt.Sprintf("%s%s.%s(%s)", hypPrefixNat, auto.Name, eval.NatInvariant(v.Name), name), b, err)
+	}
+}
+
+// hasNat reports whether s mentions Nat.
+func hasNat(s *expr.Sort) bool {
+	if s == nil {
+		return false
+	}
+	switch s.Kind {
+	case expr.KNat:
+		return true
+	case expr.KRecord:
+		for _, f := range s.Fields {
+			if hasNat(f.Sort) {
+				return true
+			}
+		}
+	case expr.KMap:
+		return hasNat(s.Key) || hasNat(s.Elem)
+	case expr.KSet, expr.KSeq, expr.KOption:
+		return hasNat(s.Elem)
+	}
+	return false
+}
+
+func refs(rs []*ioa.InvariantRef) []*ioa.Invariant {
+	out := make([]*ioa.Invariant, len(rs))
+	for i, r := range rs {
+		out[i] = r.Inv
+	}
+	return out
+}
+
+// run computes the scenario of p in w.
+func run[S, V, B any](w world[S, V, B], p *plan) (*scenario[B], error) {
+	s := &sc[S, V, B]{w: w, out: &scenario[B]{}}
+	switch p.rule {
+	case ruleInvStart, ruleInvStep:
+		invariantRule(s, p)
+	case ruleRefStart, ruleFwdStartInit, ruleFwdStartRel, ruleBwdStart, ruleBwdTotal:
+		startRule(s, p)
+	case ruleStepPre, ruleStepPost, ruleStepRel, ruleStepEvent, ruleStepCases:
+		if p.proof.Kind == ioa.ProofBackward {
+			backwardStep(s, p)
+		} else {
+			forwardStep(s, p)
+		}
+	case ruleHistStartRef, ruleHistStartInit, ruleHistStartMap, ruleHistGuard, ruleHistCommute, ruleHistEvent:
+		historyRule(s, p)
+	default:
+		return nil, fmt.Errorf("internal: unknown rule %q", p.rule)
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	return s.out, nil
+}
+
+// invariantRule is invariant induction (LLM12 Fig. 1, `invariantInduction`;
+// LV95 §2; tm-automata.md §10.2):
+//
+//	I0 (start):  Init(s) ⇒ P(s)
+//	I1 (step α): J(s) ∧ Nat(s) ∧ Pre_α(s, p) ⇒ P(Post_α(s, p))
+//
+// where J is the conjunction of the invariants P assumes and Nat the
+// implicit Nat conditions (themselves invariants, proved jointly). The
+// redundant reachable(s1) of the PVS lemma is not used: the post-state
+// assumes nothing.
+func invariantRule[S, V, B any](s *sc[S, V, B], p *plan) {
+	w, a := s.w, p.auto
+	st, err := w.freshState(a, "s")
+	if s.fail(err) {
+		return
+	}
+	goal := func(x S, name string) {
+		var b B
+		var err error
+		if p.inv != nil {
+			b, err = w.invariant(p.inv.Body, x)
+			s.out.what = fmt.Sprintf("%s(%s)", p.inv.Name, name)
+		} else {
+			b, err = w.natFact(a, x, p.natVar)
+			s.out.what = fmt.Sprintf("%s(%s)", eval.NatInvariant(a.Vars[p.natVar].Name), name)
+		}
+		s.fail(err)
+		s.out.goal = b
+	}
+	if p.rule == ruleInvStart {
+		b, err := w.init(a, st)
+		s.hyp("init(s)", b, err)
+		goal(st, "s")
+		return
+	}
+	s.invariants(a, p.assume, st, "s")
+	s.nats(a, st, "s")
+	ps, err := w.freshParams(p.action, "p")
+	if s.fail(err) {
+		return
+	}
+	b, err := w.pre(p.action, st, ps)
+	s.hyp(hypNamePreConcrete+p.action.Name+"(s, p)", b, err)
+	post, err := w.post(p.action, st, ps, "s'")
+	if s.fail(err) {
+		return
+	}
+	goal(post, "s'")
+}
+
+// startRule is the start condition of refinements, forward and backward
+// simulations:
+//
+//	refinement (LV95 Def. 3.3):   Init_C(c) ⇒ Init_A(f(c))
+//	forward (LV95 Def. 3.5; tm-automata.md §10.2 F0):
+//	                              Init_C(c) ⇒ Init_A(a₀),  Init_C(c) ⇒ R_i(c, a₀)
+//	backward (LV95 Def. 3.11; tm-automata.md §10.3 B0):
+//	                              Init_C(c) ∧ I_C(c) ∧ R(c, a) ⇒ Init_A(a)
+//	totality (LV95 Def. 3.11; tm-automata.md §10.3 B2):
+//	                              I_C(c) ∧ Nat(c) ⇒ R_i(c, τ(c))
+func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
+	w, pr := s.w, p.proof
+	c, err := w.freshState(pr.Concrete, "c")
+	if s.fail(err) {
+		return
+	}
+	if p.rule == ruleBwdTotal {
+		s.invariants(pr.Concrete, refs(pr.AssumeConcrete), c, "c")
+		s.nats(pr.Concrete, c, "c")
+		tau, err := w.stateOf(pr.Total, "τ(c)", newEnv[S, V](nil, pr.C, c))
+		if s.fail(err) {
+			return
+		}
+		b, err := w.holds(p.clause.Body, newEnv[S, V](nil, pr.C, c, pr.A, tau))
+		s.fail(err)
+		s.out.goal, s.out.what = b, p.clause.Name+"(c, τ(c))"
+		return
+	}
+	b, err := w.init(pr.Concrete, c)
+	s.hyp("init "+pr.Concrete.Name+"(c)", b, err)
+	switch p.rule {
+	case ruleRefStart:
+		fc, err := w.stateOf(pr.Mapping, "f(c)", newEnv[S, V](nil, pr.C, c))
+		if s.fail(err) {
+			return
+		}
+		b, err := w.init(pr.Abstract, fc)
+		s.fail(err)
+		s.out.goal, s.out.what = b, "init "+pr.Abstract.Name+"(f(c))"
+	case ruleFwdStartInit, ruleFwdStartRel:
+		a0, err := w.stateOf(pr.Start, "a₀", newEnv[S, V](nil, pr.C, c))
+		if s.fail(err) {
+			return
+		}
+		if p.rule == ruleFwdStartInit {
+			b, err := w.init(pr.Abstract, a0)
+			s.fail(err)
+			s.out.goal, s.out.what = b, "init "+pr.Abstract.Name+"(a₀)"
+			return
+		}
+		b, err := w.holds(p.clause.Body, newEnv[S, V](nil, pr.C, c, pr.A, a0))
+		s.fail(err)
+		s.out.goal, s.out.what = b, p.clause.Name+"(c, a₀)"
+	case ruleBwdStart:
+		s.invariants(pr.Concrete, refs(pr.AssumeConcrete), c, "c")
+		a, err := w.freshState(pr.Abstract, "a")
+		if s.fail(err) {
+			return
+		}
+		for _, cl := range pr.Relation {
+			b, err := w.holds(cl.Body, newEnv[S, V](nil, pr.C, c, pr.A, a))
+			s.hyp(cl.Name+"(c, a)", b, err)
+		}
+		b, err := w.init(pr.Abstract, a)
+		s.fail(err)
+		s.out.goal, s.out.what = b, "init "+pr.Abstract.Name+"(a)"
+	}
+}
+
+// caseGuards adds the hypotheses that select case k (¬g_1 … ¬g_{k−1}, g_k)
+// and returns false after an error. env gives the guards' names; for
+// backward simulations envFor(j) gives the environment of case j (its
+// own apre).
+func caseGuards[S, V, B any](s *sc[S, V, B], step *ioa.StepMatch, k int, envFor func(j int) *wenv[S, V]) bool {
+	for j := 0; j <= k && j < len(step.Cases); j++ {
+		g := step.Cases[j].When
+		if g == nil {
+			continue
+		}
+		b, err := s.w.holds(g, envFor(j))
+		if j < k {
+			s.hyp(fmt.Sprintf("case %d guard false", j+1), s.w.not(b), err)
+		} else {
+			s.hyp(fmt.Sprintf("case %d guard", j+1), b, err)
+		}
+	}
+	return s.err == nil
+}
+
+// abstractSteps adds the hypotheses Pre_β1 … Pre_βn of the first n steps
+// of case kase from u0, with the arguments evaluated in env, and returns
+// the states u_0 … u_n and the arguments of every step.
+func abstractSteps[S, V, B any](s *sc[S, V, B], c *ioa.Case, u0 S, env *wenv[S, V], n int) ([]S, [][]V) {
+	us := []S{u0}
+	var args [][]V
+	for j, st := range c.Steps {
+		th, err := s.w.values(st.Args, env)
+		if s.fail(err) {
+			return nil, nil
+		}
+		args = append(args, th)
+		if j >= n {
+			continue
+		}
+		b, err := s.w.pre(st.Action, us[j], th)
+		s.hyp(fmt.Sprintf("pre %s(u%d)", st.Action.Name, j), b, err)
+		if s.err != nil {
+			return nil, nil
+		}
+		u, err := s.w.post(st.Action, us[j], th, fmt.Sprintf("u%d", j+1))
+		if s.fail(err) {
+			return nil, nil
+		}
+		us = append(us, u)
+	}
+	return us, args
+}
+
+// eventGoal sets the goal that the concrete step α(ps) and the external
+// abstract step of case c show the same event arguments (the event names
+// are equal by the loader's check).
+func eventGoal[S, V, B any](s *sc[S, V, B], act *ioa.Action, ps []V, c *ioa.Case, args [][]V) {
+	for j, st := range c.Steps {
+		if !st.Action.Kind.External() || st.Action.View == nil || act.View == nil {
+			continue
+		}
+		cv, err := s.w.values(act.View.Args, newEnv[S, V](ps))
+		if s.fail(err) {
+			return
+		}
+		av, err := s.w.values(st.Action.View.Args, newEnv[S, V](args[j]))
+		if s.fail(err) {
+			return
+		}
+		s.out.goal = s.w.valsEq(cv, av)
+		s.out.what = fmt.Sprintf("event %s: arguments of %s and %s agree", act.View.Event.Name, act.Name, st.Action.Name)
+		return
+	}
+	s.out.goal = s.w.tt()
+	s.out.what = "no event"
+}
+
+// forwardStep is the step condition of refinements and forward
+// simulations, per concrete action α, case k and clause (LV95 Def. 3.3
+// and 3.5; tm-automata.md §10.2 F1):
+//
+//	I_C(c) ∧ Nat(c) ∧ I_A(a) ∧ Nat(a) ∧ [R(c, a)] ∧ Pre_α(c, p) ∧ G_k
+//	  ⇒ Pre_β1(u_0, θ_1) ∧ … ∧ Pre_βm(u_{m−1}, θ_m)
+//	    ∧ u_m = f(cpost)         (refinement, per variable)
+//	    ∧ R_i(cpost, u_m)        (forward, per clause)
+//	    ∧ event arguments agree
+//
+// with a = f(c) for refinements, u_0 = a, cpost = Post_α(c, p). Each
+// conjunct is one obligation assuming the previous ones. Case coverage:
+// the same hypotheses up to Pre_α imply ⋁ g_k.
+func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
+	w, pr := s.w, p.proof
+	c, err := w.freshState(pr.Concrete, "c")
+	if s.fail(err) {
+		return
+	}
+	ps, err := w.freshParams(p.action, "p")
+	if s.fail(err) {
+		return
+	}
+	var a S
+	if pr.Kind.IsRefinement() {
+		a, err = w.stateOf(pr.Mapping, "a", newEnv[S, V](nil, pr.C, c))
+	} else {
+		a, err = w.freshState(pr.Abstract, "a")
+	}
+	if s.fail(err) {
+		return
+	}
+	s.invariants(pr.Concrete, refs(pr.AssumeConcrete), c, "c")
+	s.nats(pr.Concrete, c, "c")
+	s.invariants(pr.Abstract, refs(pr.AssumeAbstract), a, "a")
+	s.nats(pr.Abstract, a, "a")
+	if pr.Kind == ioa.ProofForward {
+		for _, cl := range pr.Relation {
+			b, err := w.holds(cl.Body, newEnv[S, V](nil, pr.C, c, pr.A, a))
+			s.hyp(cl.Name+"(c, a)", b, err)
+		}
+	}
+	b, err := w.pre(p.action, c, ps)
+	s.hyp(hypNamePreConcrete+p.action.Name+"(c, p)", b, err)
+	if s.err != nil {
+		return
+	}
+	cpost, err := w.post(p.action, c, ps, "cpost")
+	if s.fail(err) {
+		return
+	}
+	env := newEnv[S, V](ps, pr.C, c, pr.A, a, pr.CPost, cpost)
+	if p.rule == ruleStepCases {
+		var gs []B
+		for _, cs := range p.step.Cases {
+			g, err := w.holds(cs.When, env)
+			if s.fail(err) {
+				return
+			}
+			gs = append(gs, g)
+		}
+		s.out.goal, s.out.what = w.or(gs...), "some case's guard holds"
+		return
+	}
+	if !caseGuards(s, p.step, p.kase, func(int) *wenv[S, V] { return env }) {
+		return
+	}
+	cs := p.step.Cases[p.kase]
+	n := len(cs.Steps)
+	if p.rule == ruleStepPre {
+		n = p.j
+	}
+	us, args := abstractSteps(s, cs, a, env, n)
+	if s.err != nil {
+		return
+	}
+	switch p.rule {
+	case ruleStepPre:
+		st := cs.Steps[p.j]
+		b, err := w.pre(st.Action, us[p.j], args[p.j])
+		s.fail(err)
+		s.out.goal, s.out.what = b, fmt.Sprintf("pre %s(u%d)", st.Action.Name, p.j)
+	case ruleStepPost:
+		fpost, err := w.stateOf(pr.Mapping, "f(cpost)", newEnv[S, V](nil, pr.C, cpost))
+		if s.fail(err) {
+			return
+		}
+		v := pr.Abstract.Vars[p.j]
+		s.out.goal = w.varEq(us[len(us)-1], fpost, p.j)
+		s.out.what = fmt.Sprintf("u%d.%s = f(cpost).%s", len(us)-1, v.Name, v.Name)
+	case ruleStepRel:
+		b, err := w.holds(p.clause.Body, newEnv[S, V](nil, pr.C, cpost, pr.A, us[len(us)-1]))
+		s.fail(err)
+		s.out.goal, s.out.what = b, fmt.Sprintf("%s(cpost, u%d)", p.clause.Name, len(us)-1)
+	case ruleStepEvent:
+		eventGoal(s, p.action, ps, cs, args)
+	}
+}
+
+// backwardStep is the step condition of backward simulations, per concrete
+// action α, case k and clause (LV95 Def. 3.11; tm-automata.md §10.3 B1):
+//
+//	I_C(c) ∧ Nat(c) ∧ Pre_α(c, p) ∧ I_C(cpost) ∧ Nat(cpost) ∧ R(cpost, a) ∧ G_k
+//	  ⇒ R_i(c, apre)                                  (per clause)
+//	    ∧ Pre_β1(u_0, θ_1) ∧ … ∧ Pre_βm(u_{m−1}, θ_m)  (u_0 = apre)
+//	    ∧ u_m = a                                      (per variable)
+//	    ∧ event arguments agree
+//
+// where apre is case k's pre-state witness. I_C(cpost) may be assumed
+// because cpost is reachable (tm-automata.md §10.3). No abstract
+// invariant is assumed: a and apre need not be reachable (§9.3).
+func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
+	w, pr := s.w, p.proof
+	c, err := w.freshState(pr.Concrete, "c")
+	if s.fail(err) {
+		return
+	}
+	ps, err := w.freshParams(p.action, "p")
+	if s.fail(err) {
+		return
+	}
+	a, err := w.freshState(pr.Abstract, "a")
+	if s.fail(err) {
+		return
+	}
+	s.invariants(pr.Concrete, refs(pr.AssumeConcrete), c, "c")
+	s.nats(pr.Concrete, c, "c")
+	b, err := w.pre(p.action, c, ps)
+	s.hyp(hypNamePreConcrete+p.action.Name+"(c, p)", b, err)
+	if s.err != nil {
+		return
+	}
+	cpost, err := w.post(p.action, c, ps, "cpost")
+	if s.fail(err) {
+		return
+	}
+	s.invariants(pr.Concrete, refs(pr.AssumeConcrete), cpost, "cpost")
+	s.nats(pr.Concrete, cpost, "cpost")
+	for _, cl := range pr.Relation {
+		b, err := w.holds(cl.Body, newEnv[S, V](nil, pr.C, cpost, pr.A, a))
+		s.hyp(cl.Name+"(cpost, a)", b, err)
+	}
+	if s.err != nil {
+		return
+	}
+	base := newEnv[S, V](ps, pr.C, c, pr.A, a, pr.CPost, cpost)
+	envFor := func(j int) *wenv[S, V] {
+		apre, err := w.stateOf(p.step.Cases[j].Pre, "apre", base)
+		if s.fail(err) {
+			return base
+		}
+		env := newEnv[S, V](ps, pr.C, c, pr.A, a, pr.CPost, cpost, pr.APre, apre)
+		return env
+	}
+	if p.rule == ruleStepCases {
+		var gs []B
+		for j, cs := range p.step.Cases {
+			g, err := w.holds(cs.When, envFor(j))
+			if s.fail(err) {
+				return
+			}
+			gs = append(gs, g)
+		}
+		s.out.goal, s.out.what = w.or(gs...), "some case's guard holds"
+		return
+	}
+	if !caseGuards(s, p.step, p.kase, envFor) {
+		return
+	}
+	env := envFor(p.kase)
+	if s.err != nil {
+		return
+	}
+	apre := env.states[pr.APre]
+	cs := p.step.Cases[p.kase]
+	n := len(cs.Steps)
+	switch p.rule {
+	case ruleStepPre:
+		n = p.j
+	case ruleStepRel:
+		n = 0
+	}
+	us, args := abstractSteps(s, cs, apre, env, n)
+	if s.err != nil {
+		return
+	}
+	switch p.rule {
+	case ruleStepRel:
+		b, err := w.holds(p.clause.Body, newEnv[S, V](nil, pr.C, c, pr.A, apre))
+		s.fail(err)
+		s.out.goal, s.out.what = b, p.clause.Name+"(c, apre)"
+	case ruleStepPre:
+		st := cs.Steps[p.j]
+		b, err := w.pre(st.Action, us[p.j], args[p.j])
+		s.fail(err)
+		s.out.goal, s.out.what = b, fmt.Sprintf("pre %s(u%d)", st.Action.Name, p.j)
+	case ruleStepPost:
+		v := pr.Abstract.Vars[p.j]
+		s.out.goal = w.varEq(us[len(us)-1], a, p.j)
+		s.out.what = fmt.Sprintf("u%d.%s = a.%s", len(us)-1, v.Name, v.Name)
+	case ruleStepEvent:
+		eventGoal(s, p.action, ps, cs, args)
+	}
+}
+
+// historyRule is the combined rule for history mappings (LV95 §5: a
+// history relation is a forward simulation C → A whose inverse f is a
+// refinement A → C; LLM12 §4.1; tm-automata.md §9.2 item 4):
+//
+//	start › refinement:  Init_A(a) ⇒ Init_C(f(a))
+//	start › init:        Init_C(c) ⇒ Init_A(a₀)
+//	start › mapping:     Init_C(c) ⇒ f(a₀) = c
+//	guard (per α):       I_A(a) ∧ Nat(a) ∧ I_C(f(a)) ∧ Nat(f(a)) ⇒ (Pre_C,α(f(a), p) ⇔ Pre_A,α(a, p))
+//	commute (per α):     … ∧ Pre_A,α(a, p) ∧ Pre_C,α(f(a), p) ⇒ f(Post_A,α(a, p)) = Post_C,α(f(a), p)
+//	event (per α):       the views of α agree on p
+//
+// Together: for (c, a) with c = f(a), every C-step from c is matched by the
+// same A-step from a with f of its post-state the C post-state (forward
+// simulation with R = {(f(a), a)}), and every A-step from a by the same
+// C-step from f(a) (refinement f). I_A may be assumed since a is
+// reachable in both directions; I_C(f(a)) since f maps reachable states to
+// reachable states (induction on the same obligations).
+func historyRule[S, V, B any](s *sc[S, V, B], p *plan) {
+	w, pr := s.w, p.proof
+	switch p.rule {
+	case ruleHistStartRef:
+		a, err := w.freshState(pr.Abstract, "a")
+		if s.fail(err) {
+			return
+		}
+		b, err := w.init(pr.Abstract, a)
+		s.hyp("init "+pr.Abstract.Name+"(a)", b, err)
+		fa, err := w.stateOf(pr.Mapping, "f(a)", newEnv[S, V](nil, pr.A, a))
+		if s.fail(err) {
+			return
+		}
+		b, err = w.init(pr.Concrete, fa)
+		s.fail(err)
+		s.out.goal, s.out.what = b, "init "+pr.Concrete.Name+"(f(a))"
+		return
+	case ruleHistStartInit, ruleHistStartMap:
+		c, err := w.freshState(pr.Concrete, "c")
+		if s.fail(err) {
+			return
+		}
+		b, err := w.init(pr.Concrete, c)
+		s.hyp("init "+pr.Concrete.Name+"(c)", b, err)
+		a0, err := w.stateOf(pr.Start, "a₀", newEnv[S, V](nil, pr.C, c))
+		if s.fail(err) {
+			return
+		}
+		if p.rule == ruleHistStartInit {
+			b, err := w.init(pr.Abstract, a0)
+			s.fail(err)
+			s.out.goal, s.out.what = b, "init "+pr.Abstract.Name+"(a₀)"
+			return
+		}
+		fa0, err := w.stateOf(pr.Mapping, "f(a₀)", newEnv[S, V](nil, pr.A, a0))
+		if s.fail(err) {
+			return
+		}
+		var eqs []B
+		for i := range pr.Concrete.Vars {
+			eqs = append(eqs, w.varEq(fa0, c, i))
+		}
+		s.out.goal, s.out.what = w.and(eqs...), "f(a₀) = c"
+		return
+	}
+	aa := pr.Abstract.Action(p.action.Name)
+	a, err := w.freshState(pr.Abstract, "a")
+	if s.fail(err) {
+		return
+	}
+	ps, err := w.freshParams(p.action, "p")
+	if s.fail(err) {
+		return
+	}
+	if p.rule == ruleHistEvent {
+		eventGoal(s, p.action, ps, &ioa.Case{Steps: []*ioa.AbstractStep{{Action: aa, Args: nil}}}, [][]V{ps})
+		return
+	}
+	fa, err := w.stateOf(pr.Mapping, "f(a)", newEnv[S, V](nil, pr.A, a))
+	if s.fail(err) {
+		return
+	}
+	s.invariants(pr.Abstract, refs(pr.AssumeAbstract), a, "a")
+	s.nats(pr.Abstract, a, "a")
+	s.invariants(pr.Concrete, refs(pr.AssumeConcrete), fa, "f(a)")
+	s.nats(pr.Concrete, fa, "f(a)")
+	preA, err := w.pre(aa, a, ps)
+	if s.fail(err) {
+		return
+	}
+	preC, err := w.pre(p.action, fa, ps)
+	if s.fail(err) {
+		return
+	}
+	if p.rule == ruleHistGuard {
+		s.out.goal = w.iff(preC, preA)
+		s.out.what = fmt.Sprintf("pre %s(f(a), p) <=> pre %s(a, p)", p.action.Name, aa.Name)
+		return
+	}
+	s.hyp("pre "+aa.Name+"(a, p)", preA, nil)
+	s.hyp("pre "+p.action.Name+"(f(a), p)", preC, nil)
+	ap, err := w.post(aa, a, ps, "apost")
+	if s.fail(err) {
+		return
+	}
+	cp, err := w.post(p.action, fa, ps, "cpost")
+	if s.fail(err) {
+		return
+	}
+	fap, err := w.stateOf(pr.Mapping, "f(apost)", newEnv[S, V](nil, pr.A, ap))
+	if s.fail(err) {
+		return
+	}
+	var eqs []B
+	for i := range pr.Concrete.Vars {
+		eqs = append(eqs, w.varEq(fap, cp, i))
+	}
+	s.out.goal, s.out.what = w.and(eqs...), "f(Post_A(a, p)) = Post_C(f(a), p)"
+}
