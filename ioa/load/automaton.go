@@ -471,9 +471,9 @@ func (al *autoLoader) view(e entry) {
 			al.l.errs.Add(fun.Pos(), source.ErrSort, "event %s takes %d argument%s, the view of action %q gives %d", ev.Name, len(ev.Params), plural(len(ev.Params)), act.Name, len(args))
 			continue
 		}
-		for i, arg := range args {
-			al.check(arg, act.Scope, ev.Params[i].Sort)
-		}
+		// The checker checks an event term's arguments against the event's
+		// parameter sorts, and sorts every node of it.
+		al.check(x, act.Scope, nil)
 		act.View = &ioa.ViewEntry{Pos: al.f.pos(ve.key), Action: act, Event: ev, Args: args}
 	}
 	for _, act := range al.a.Actions {

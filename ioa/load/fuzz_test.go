@@ -13,6 +13,8 @@ import (
 // position in a file that was read.
 func FuzzLoad(f *testing.F) {
 	seeds, _ := filepath.Glob("testdata/*/*.yaml")
+	specs, _ := filepath.Glob("../../specs/*.yaml")
+	seeds = append(seeds, specs...)
 	for _, s := range seeds {
 		if data, err := os.ReadFile(s); err == nil {
 			f.Add(data)
