@@ -20,11 +20,19 @@ type base struct {
 	S *Sort      // set by the sort checker
 }
 
-func (b *base) Pos() source.Pos     { return b.P }
-func (b *base) Sort() *Sort         { return b.S }
-func (b *base) setSort(s *Sort)     { b.S = s }
-func (b *base) exprNode()           {}
-func (b *base) SetSort(s *Sort)     { b.S = s } // SetSort lets other packages build sorted nodes
+// Pos returns the position of the node's first token.
+func (b *base) Pos() source.Pos { return b.P }
+
+// Sort returns the node's sort, nil before sort checking.
+func (b *base) Sort() *Sort { return b.S }
+
+func (b *base) setSort(s *Sort) { b.S = s }
+func (b *base) exprNode()       {}
+
+// SetSort sets the node's sort; it lets other packages build sorted nodes.
+func (b *base) SetSort(s *Sort) { b.S = s }
+
+// SetPos sets the node's position.
 func (b *base) SetPos(p source.Pos) { b.P = p }
 
 // Op is a unary or binary operator.
@@ -331,14 +339,19 @@ type Assign struct {
 	Value  Expr
 }
 
-// IfStmt is `if Cond then Then [else Else] end`.
+// IfStmt is `if Cond then Then [else Else] end`. `elif c then …` is
+// represented as an Else holding a single IfStmt; `skip` is no statement.
 type IfStmt struct {
 	P          source.Pos
 	Cond       Expr
 	Then, Else []Stmt
 }
 
+// Pos returns the position of the assignment's target.
 func (s *Assign) Pos() source.Pos { return s.P }
+
+// Pos returns the position of the `if` (or `elif`) keyword.
 func (s *IfStmt) Pos() source.Pos { return s.P }
-func (*Assign) stmtNode()         {}
-func (*IfStmt) stmtNode()         {}
+
+func (*Assign) stmtNode() {}
+func (*IfStmt) stmtNode() {}
