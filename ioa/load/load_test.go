@@ -277,6 +277,11 @@ func TestExactErrors(t *testing.T) {
 			want:  []string{`a.yaml:5:3: duplicate action "B" (first at line 4)`},
 		},
 		{
+			name:  "sort error",
+			files: map[string]string{"a.yaml": "automaton: A\nstate:\n  n: Int\nactions:\n  B:\n    kind: internal\n    pre: n + 1\n    eff: |\n      n := n > 0\n"},
+			want:  []string{`a.yaml:7:10: expected Bool, found Int`, `a.yaml:9:12: expected Int, found Bool in assignment to n`},
+		},
+		{
 			name:  "unknown identifier in a plain scalar",
 			files: map[string]string{"a.yaml": "automaton: A\nstate:\n  n: Int\nactions:\n  B:\n    kind: internal\n    pre: n > 0 and zz > 1\n"},
 			want:  []string{`a.yaml:7:20: undefined name "zz"`},
