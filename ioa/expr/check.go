@@ -147,7 +147,13 @@ func (c *Checker) resolveSort(se *SortExpr, sc *Scope) *Sort {
 		if !nargs(0) {
 			return InvalidSort
 		}
-		return map[string]*Sort{"Bool": BoolSort, "Int": IntSort, "Nat": NatSort}[se.Name]
+		switch se.Name {
+		case "Bool":
+			return BoolSort
+		case "Int":
+			return IntSort
+		}
+		return NatSort
 	case "Map":
 		if !nargs(2) {
 			return InvalidSort
@@ -165,7 +171,13 @@ func (c *Checker) resolveSort(se *SortExpr, sc *Scope) *Sort {
 		if e.IsInvalid() {
 			return InvalidSort
 		}
-		return map[string]func(*Sort) *Sort{"Set": SetOf, "Seq": SeqOf, "Option": OptionOf}[se.Name](e)
+		switch se.Name {
+		case "Set":
+			return SetOf(e)
+		case "Seq":
+			return SeqOf(e)
+		}
+		return OptionOf(e)
 	}
 	obj := sc.Lookup(se.Name)
 	switch {

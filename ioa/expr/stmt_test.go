@@ -93,3 +93,37 @@ func TestCheckStmtsConstructed(t *testing.T) {
 		t.Errorf("errors = %v", errs)
 	}
 }
+
+// TestCheckPositionsLiteralBlock checks checker errors in a literal block
+// scalar that starts at f.yaml:10:5.
+func TestCheckPositionsLiteralBlock(t *testing.T) {
+	w := newTestWorld()
+	text := "n := n + 1\nif full then\n  seen[t] := 1\nend\nn := 2 // again"
+	m := source.NewMapper(source.Pos{File: "f.yaml", Line: 10, Col: 5}, text, 5)
+	ss, perrs := ParseStmts(text, m)
+	if len(perrs) > 0 {
+		t.Fatal(perrs)
+	}
+	var errs source.ErrorList
+	w.checker(&errs).CheckStmts(ss, w.sc)
+	want := []string{
+		"f.yaml:12:18: expected Bool, found Int in assignment to seen[t]",
+		`f.yaml:14:5: "n" assigned twice on one path (first at f.yaml:10:5)`,
+	}
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Error())
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+
+	text = "forall u: T.\n  seen[u] and\n  u in q"
+	m = source.NewMapper(source.Pos{File: "f.yaml", Line: 10, Col: 5}, text, 5)
+	e, _ := ParseExpr(text, m)
+	errs = nil
+	w.checker(&errs).CheckExpr(e, w.sc, BoolSort)
+	if len(errs) != 1 || errs[0].Error() != "f.yaml:12:9: operator in needs a set on the right, found Seq[Int]" {
+		t.Errorf("errors = %v", errs)
+	}
+}
