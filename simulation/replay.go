@@ -63,7 +63,9 @@ func (c *Counterexample) String() string {
 	}
 	for _, s := range c.States {
 		pad := strings.Repeat(" ", w-len([]rune(s.Name)))
-		if s.Changed {
+		if s.Changed && strings.HasSuffix(s.Text, "{}") {
+			fmt.Fprintf(&b, "  %s%s = %s (unchanged)\n", s.Name, pad, s.Base)
+		} else if s.Changed {
 			fmt.Fprintf(&b, "  %s%s = %s (otherwise as %s)\n", s.Name, pad, s.Text, s.Base)
 		} else {
 			fmt.Fprintf(&b, "  %s%s = %s\n", s.Name, pad, s.Text)
@@ -103,7 +105,10 @@ func (r *replayer) replay(m logic.Model) (*Counterexample, error) {
 	o := r.o
 	dec := r.w.enc.NewDecoder(m)
 	cw := &conWorld{states: map[string]eval.State{}, params: map[string][]eval.Value{},
-		autos: map[*ioa.Automaton]*eval.Machine{}, owner: r.owners}
+		autos: map[*ioa.Automaton]*eval.Machine{}, owner: r.owners, concrete: r.p.auto}
+	if r.p.proof != nil {
+		cw.concrete = r.p.proof.Concrete
+	}
 	for name, st := range r.w.states {
 		s, err := dec.State(st)
 		if err != nil {

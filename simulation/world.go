@@ -217,8 +217,9 @@ type conWorld struct {
 	// concrete is the automaton whose steps are the concrete ones (for
 	// rendering); trace and calls record what the scenario computed.
 	concrete *ioa.Automaton
-	trace    []traced
-	calls    []call
+	trace       []traced
+	calls       []call
+	sawConcrete bool
 }
 
 // traced is a state a scenario met, with the state it was computed from
@@ -327,7 +328,10 @@ func (w *conWorld) post(act *ioa.Action, s eval.State, ps []eval.Value, name str
 		return nil, errDisabled
 	}
 	a := w.owner[act]
-	w.calls = append(w.calls, call{text: m.FormatAction(act, ps), concrete: a == w.concrete && w.nameOf(s) != "" && len(w.calls) == 0})
+	w.calls = append(w.calls, call{text: m.FormatAction(act, ps), concrete: a == w.concrete && !w.sawConcrete})
+	if a == w.concrete {
+		w.sawConcrete = true
+	}
 	w.record(name, a, post, w.nameOf(s))
 	return post, nil
 }

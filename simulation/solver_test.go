@@ -1,0 +1,156 @@
+package simulation
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"ladder/internal/smt"
+	"ladder/internal/z3"
+	"ladder/ioa/load"
+)
+
+// solverCfg is a fixed seed and a resource limit far above what the
+// example problems need.
+var solverCfg = smt.Config{RLimit: 50_000_000, Seed: 1, Model: true}
+
+// verdict is the solver's answer for one obligation, with the replayed
+// counterexample when it is sat.
+type verdict struct {
+	status smt.Status
+	cex    *Counterexample
+	err    error // replay error
+}
+
+// check decides every obligation with Z3 and replays every model.
+func check(t *testing.T, obls []*Obligation) map[string]verdict {
+	t.Helper()
+	zc, err := z3.NewContext(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zc.Close()
+	out := map[string]verdict{}
+	for _, o := range obls {
+		r, err := smt.Check(context.Background(), zc, o.Problem, solverCfg)
+		if err != nil {
+			t.Fatalf("%s: %v", o.ID, err)
+		}
+		v := verdict{status: r.Status}
+		if r.Status == smt.Sat {
+			v.cex, v.err = o.Replay(r.Model)
+			r.Model.Close()
+		}
+		out[o.ID] = v
+	}
+	return out
+}
+
+func TestCorrectProofsAreUnsat(t *testing.T) {
+	set := loadCounter(t, "ok_refinement.yaml", "ok_forward.yaml", "ok_backward.yaml", "ok_history.yaml", "ok_simple.yaml")
+	obls, edges, errs := Generate(set, Config{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	vs := check(t, obls)
+	for _, o := range obls {
+		if v := vs[o.ID]; v.status != smt.Unsat {
+			msg := ""
+			if v.cex != nil {
+				msg = v.cex.String()
+			} else if v.err != nil {
+				msg = v.err.Error()
+			}
+			t.Errorf("%s: %s\n%s", o.ID, v.status, msg)
+		}
+	}
+	d := Derive(obls, edges, func(id string) Status {
+		if vs[id].status == smt.Unsat {
+			return Proved
+		}
+		return Unknown
+	})
+	for _, e := range edges {
+		if d.Edges[e.Name] != Proved {
+			t.Errorf("edge %s is %s", e.Name, d.Edges[e.Name])
+		}
+	}
+	for _, want := range []string{"Impl implements Spec", "Spec implements SpecH", "SpecH implements Spec", "SpecH refines Spec", "Impl refines Spec"} {
+		if d.Theorem(want) == nil {
+			t.Errorf("theorem %q not derived", want)
+		}
+	}
+	if errs := CheckClaims(set.LoadedProofs(), d); len(errs) > 0 {
+		t.Errorf("claims: %v", errs)
+	}
+}
+
+// TestNegativeFixtures checks that each deliberately wrong proof is
+// refuted, with a counterexample that replays and names the action, case
+// and clause.
+func TestNegativeFixtures(t *testing.T) {
+	cases := []struct {
+		file   string
+		failID string // an obligation that must be refuted
+		action string
+		clause string
+	}{
+		{"../bad/bad_refinement.yaml", "Impl→Spec › refinement › Stage › post(total)", "Stage", ClausePost},
+		{"../bad/bad_simple.yaml", "Impl→Spec › simple-refinement › Flush › event", "Flush", ClauseEvent},
+		{"../bad/bad_forward.yaml", "Impl→Spec › forward › Stage › relation(R2)", "Stage", ClauseRelation},
+		{"../bad/bad_backward.yaml", "Impl→Spec › backward › Flush › relation(R1)", "Flush", ClauseRelation},
+		{"../bad/bad_totality.yaml", "Impl→Spec › backward › totality › R1", "", ClauseTotality},
+		{"../bad/bad_history.yaml", "Spec→SpecH › history › Add › commute", "Add", ClauseCommute},
+		{"../bad/bad_invariant.yaml", "ImplBad › invariant bufSmall › Stage", "Stage", ClauseInvariant},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			set := loadCounter(t, "testdata/counter/"+c.file)
+			obls, _, errs := Generate(set, Config{})
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			var mine []*Obligation
+			for _, o := range obls {
+				if o.Group == "" || strings.HasPrefix(o.ID, "Impl ›") || strings.HasPrefix(o.ID, "SpecH ›") {
+					continue // the correct automata's invariants
+				}
+				mine = append(mine, o)
+			}
+			vs := check(t, mine)
+			found := false
+			for _, o := range mine {
+				v := vs[o.ID]
+				if v.status != smt.Sat {
+					continue
+				}
+				if v.err != nil {
+					t.Errorf("%s: replay: %v", o.ID, v.err)
+					continue
+				}
+				if v.cex == nil {
+					t.Errorf("%s: sat without counterexample", o.ID)
+					continue
+				}
+				if o.ID == c.failID {
+					found = true
+					text := v.cex.String()
+					if v.cex.Action != c.action || v.cex.Clause != c.clause || !strings.Contains(text, c.clause) ||
+						(c.action != "" && !strings.Contains(text, c.action)) {
+						t.Errorf("%s: counterexample does not name action %q and clause %q:\n%s", o.ID, c.action, c.clause, text)
+					}
+					t.Logf("%s", text)
+				}
+			}
+			if !found {
+				var ids []string
+				for id, v := range vs {
+					ids = append(ids, id+": "+v.status.String())
+				}
+				t.Errorf("%s not refuted; verdicts:\n%s", c.failID, strings.Join(ids, "\n"))
+			}
+		})
+	}
+}
+
+var _ = load.Files
