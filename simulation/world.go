@@ -216,7 +216,7 @@ type conWorld struct {
 	owner  map[*ioa.Action]*ioa.Automaton
 	// concrete is the automaton whose steps are the concrete ones (for
 	// rendering); trace and calls record what the scenario computed.
-	concrete *ioa.Automaton
+	concrete    *ioa.Automaton
 	trace       []traced
 	calls       []call
 	sawConcrete bool
