@@ -71,7 +71,9 @@ func Files(paths ...string) (*Set, source.ErrorList) {
 // *.yaml and *.yml file under it, in sorted order, skipping directories named
 // testdata or starting with "." or "_" (as the go command does) and files
 // starting with "." or "_". Files referenced by others (an automaton's
-// interface) are loaded once. The errors are sorted by position.
+// interface) are loaded once. Proof files are loaded after every other file,
+// since they name automata declared anywhere. The errors are sorted by
+// position, without repetitions.
 func (c Config) Files(paths ...string) (*Set, source.ErrorList) {
 	l := &loader{
 		cfg:      c,
@@ -87,7 +89,19 @@ func (c Config) Files(paths ...string) (*Set, source.ErrorList) {
 	}
 	l.loadProofs() // proof files, once every automaton is known (proof.go)
 	l.errs.Sort()
-	return l.set, l.errs
+	return l.set, dedup(l.errs)
+}
+
+// dedup drops the errors equal to the one before them in a sorted list.
+func dedup(errs source.ErrorList) source.ErrorList {
+	var out source.ErrorList
+	for i, e := range errs {
+		if i > 0 && *e == *errs[i-1] {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // loader holds the state of one Files call.
