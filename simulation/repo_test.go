@@ -1,0 +1,70 @@
+package simulation
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"ladder/internal/smt"
+	"ladder/ioa/load"
+)
+
+// TestRepositoryProofs loads specs/ and proofs/, generates the obligations
+// of every edge of proofs/ and decides them with Z3. It fails on load and
+// generation errors, and on a refuted obligation of an edge listed in
+// provedEdges (the edges known to be proved); it logs the verdicts of the
+// others.
+func TestRepositoryProofs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solver test")
+	}
+	set, errs := load.Files("../specs", "../proofs")
+	if len(errs) > 0 {
+		t.Fatalf("loading specs and proofs:\n%v", errs)
+	}
+	obls, edges, errs := Generate(set, Config{NoInvariants: true})
+	if len(errs) > 0 {
+		t.Fatalf("Generate:\n%v", errs)
+	}
+	vs := check(t, obls)
+	byEdge := map[string][]string{}
+	for _, o := range obls {
+		v := vs[o.ID]
+		line := o.ID + ": " + v.status.String()
+		if v.err != nil {
+			t.Errorf("%s: %v", o.ID, v.err)
+		}
+		if v.cex != nil {
+			line += "\n" + v.cex.String()
+		}
+		byEdge[o.Edge] = append(byEdge[o.Edge], line)
+	}
+	for _, e := range edges {
+		lines := byEdge[e.Name]
+		sort.Strings(lines)
+		failed := 0
+		for _, l := range lines {
+			if !strings.Contains(strings.SplitN(l, "\n", 2)[0], ": unsat") {
+				failed++
+			}
+		}
+		t.Logf("edge %s: %d obligations, %d not proved", e.Name, len(lines), failed)
+		if failed > 0 {
+			for _, l := range lines {
+				if !strings.Contains(strings.SplitN(l, "\n", 2)[0], ": unsat") {
+					t.Logf("  %s", l)
+				}
+			}
+		}
+		if provedEdges[e.Name] && failed > 0 {
+			t.Errorf("edge %s: %d obligations not proved", e.Name, failed)
+		}
+	}
+}
+
+// provedEdges are the edges of proofs/ that Z3 proves completely.
+var provedEdges = map[string]bool{
+	"TMS2→TxnOrdTMS2": true,
+}
+
+var _ = smt.Sat
