@@ -4,6 +4,7 @@
 package kernel
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -183,9 +184,39 @@ func replay(q *Query, m logic.Model) (r Result) {
 	return Result{verdict: Refuted, fingerprint: q.fingerprint, Counterexample: render(cex)}
 }
 
-// render turns a replayed counterexample into its printable form.
+// render turns a replayed counterexample into its printable form: the text
+// of its String method and a JSON object with its fields (states as text).
 func render(c *simulation.Counterexample) *Counterexample {
-	return &Counterexample{Text: strings.TrimRight(fmt.Sprint(c), "\n")}
+	type state struct {
+		Name      string `json:"name"`
+		Automaton string `json:"automaton"`
+		Text      string `json:"text"`
+		Base      string `json:"base,omitempty"` // Text lists only what differs from Base
+	}
+	data := struct {
+		Clause    string   `json:"clause"`
+		Action    string   `json:"action,omitempty"`
+		Case      string   `json:"case,omitempty"`
+		Goal      string   `json:"goal"`
+		Step      string   `json:"step,omitempty"`
+		Abstract  []string `json:"abstract,omitempty"`
+		States    []state  `json:"states"`
+		Constants []string `json:"constants,omitempty"`
+		Instance  string   `json:"instance,omitempty"`
+	}{Clause: c.Clause, Action: c.Action, Case: c.Case, Goal: c.Goal, Step: c.Step,
+		Abstract: c.Abstract, Constants: c.Constants, Instance: c.Instance, States: []state{}}
+	for _, s := range c.States {
+		st := state{Name: s.Name, Automaton: s.Automaton, Text: s.Text}
+		if s.Changed {
+			st.Base = s.Base
+		}
+		data.States = append(data.States, st)
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		raw = nil // only strings: cannot happen
+	}
+	return &Counterexample{Text: strings.TrimRight(c.String(), "\n"), Data: raw}
 }
 
 // dump writes q's script into the unknown directory and returns its path,

@@ -36,8 +36,15 @@ type Prove struct {
 	Edges       []Edge       `json:"edges"`       // by Name
 	Theorems    []Theorem    `json:"theorems"`    // by Statement
 	Summary     Summary      `json:"summary"`
-	Warnings    []string     `json:"warnings,omitempty"` // e.g. the cache's one-line warning
+	// Errors are failures that are not obligations, e.g. a theorem a
+	// proof file expects that is not derived ("file:line:col: message").
+	Errors   []string `json:"errors,omitempty"`
+	Warnings []string `json:"warnings,omitempty"` // e.g. the cache's one-line warning; not in WriteText
 }
+
+// OK reports whether the run succeeded: at least one obligation, all
+// proved, and no errors.
+func (p *Prove) OK() bool { return p.Summary.OK() && len(p.Errors) == 0 }
 
 // Solver records the solver configuration of a run.
 type Solver struct {
@@ -97,6 +104,9 @@ type Edge struct {
 	Kind     string `json:"kind"`     // refinement, simple-refinement, forward, backward, history
 	Group    string `json:"group"`    // the Group of its obligations
 	Status   string `json:"status"`   // Proved, Refuted, Unknown or NotChecked
+	// Assumes are the invariants the edge assumes ("A.p"); it is
+	// proved only when they are.
+	Assumes []string `json:"assumes,omitempty"`
 }
 
 // Theorem is a result derived by a metatheorem.
@@ -203,7 +213,9 @@ type TextOptions struct {
 // WriteText writes the report for people: the obligations grouped by
 // invariant and edge (one line each: name, verdict, time, "(cached)"), the
 // refuted obligations' counterexamples in full, the unknown ones with their
-// reasons, the derived theorems with their provenance, and the summary line
+// reasons, the derived theorems with their provenance, the errors, and the
+// summary line (Warnings are not repeated: they went to stderr as they
+// happened)
 //
 //	N obligations: P proved, R refuted, U unknown; reused X, re-checked Y; T s
 func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
@@ -214,6 +226,9 @@ func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 	}
 	for _, e := range p.Edges {
 		status[e.Group] = e.Status
+		if e.Status == Proved && len(e.Assumes) > 0 {
+			status[e.Group] += ", assuming " + strings.Join(e.Assumes, ", ")
+		}
 	}
 	width := 0
 	for _, o := range p.Obligations {
@@ -287,11 +302,11 @@ func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 			fmt.Fprintf(&b, "  %s (%s: %s)\n", t.Statement, t.Rule, strings.Join(t.From, ", "))
 		}
 	}
-	for _, warn := range p.Warnings {
-		fmt.Fprintf(&b, "\nwarning: %s", warn)
-	}
-	if len(p.Warnings) > 0 {
-		b.WriteByte('\n')
+	if len(p.Errors) > 0 {
+		b.WriteString("\nErrors\n")
+		for _, e := range p.Errors {
+			fmt.Fprintf(&b, "  %s\n", e)
+		}
 	}
 	s := p.Summary
 	fmt.Fprintf(&b, "\n%d obligations: %d proved, %d refuted, %d unknown; reused %d, re-checked %d",

@@ -1,0 +1,165 @@
+// This file implements `ladder prove`: prove invariants and edges obligation
+// by obligation with Z3, reusing cached verdicts.
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"ladder/internal/driver"
+	"ladder/internal/kernel"
+	"ladder/internal/report"
+)
+
+func init() {
+	register(&command{
+		name:  "prove",
+		args:  "[PATHS] [--json] [-j N] [--no-cache] [--dump-smt DIR] [--rlimit N] [--timeout D] [--only PATTERN]",
+		short: "prove invariants and edges with Z3, reusing cached results",
+		long: `Prove loads the YAML files and directories given (by default specs/,
+algorithms/ and proofs/, those that exist), turns every invariant and every
+proof edge into obligations, and checks each with Z3, on -j workers. A
+verdict is reused from the cache (.ladder/ at the repository root) only when
+the obligation's text and the solver configuration are unchanged.
+
+It prints one line per obligation (verdict, time, "(cached)" when reused),
+grouped by invariant and edge, then the counterexamples of refuted
+obligations, the reasons of unknown ones, the theorems derived from what was
+proved, and a summary. --json prints the same as JSON (docs/prove.md).
+
+It exits with 0 when every selected obligation is proved, 1 when one is
+refuted or unknown, when an expected theorem is not derived, or when
+--only selects nothing, and 2 on input or usage errors.`,
+		setup: func(fs *flag.FlagSet) func(*env, []string) int {
+			o := &proveFlags{}
+			o.define(fs)
+			jsonOut := fs.Bool("json", false, "print the report as JSON on stdout")
+			fs.StringVar(&o.dumpSMT, "dump-smt", "", "write every selected obligation as a standalone .smt2 file into `DIR`")
+			fs.StringVar(&o.only, "only", "", "check only the obligations whose ID or group matches the regular expression `PATTERN`")
+			return func(e *env, paths []string) int {
+				return prove(e, paths, o, *jsonOut)
+			}
+		},
+	})
+}
+
+// proveFlags are the flags prove, graph and watch share.
+type proveFlags struct {
+	jobs     int
+	noCache  bool
+	cacheDir string
+	rlimit   uint64
+	timeout  time.Duration
+	dumpSMT  string
+	only     string
+}
+
+func (o *proveFlags) define(fs *flag.FlagSet) {
+	fs.IntVar(&o.jobs, "j", 0, "the number of workers, each with its own Z3 context (default: the number of CPUs)")
+	fs.BoolVar(&o.noCache, "no-cache", false, "ignore the cache: neither read nor write it")
+	fs.StringVar(&o.cacheDir, "cache-dir", "", "the cache directory (default: .ladder at the repository root)")
+	fs.Uint64Var(&o.rlimit, "rlimit", kernel.DefaultRLimit, "Z3's deterministic resource limit per obligation")
+	fs.DurationVar(&o.timeout, "timeout", kernel.DefaultTimeout, "the wall-clock limit per obligation, a safety net")
+}
+
+// config turns the flags into a driver configuration.
+func (o *proveFlags) config(e *env) (driver.Config, error) {
+	if o.jobs < 0 {
+		return driver.Config{}, errors.New("-j must not be negative")
+	}
+	if o.rlimit == 0 {
+		return driver.Config{}, errors.New("--rlimit must be positive")
+	}
+	if o.timeout <= 0 {
+		return driver.Config{}, errors.New("--timeout must be positive")
+	}
+	cacheDir := o.cacheDir
+	if cacheDir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return driver.Config{}, err
+		}
+		cacheDir = filepath.Join(driver.FindRoot(wd), driver.DefaultCacheDir)
+	}
+	return driver.Config{
+		Kernel:   kernel.Config{RLimit: o.rlimit, Timeout: o.timeout},
+		Jobs:     o.jobs,
+		CacheDir: cacheDir,
+		NoCache:  o.noCache,
+		DumpSMT:  o.dumpSMT,
+		Only:     o.only,
+		Warn:     func(msg string) { fmt.Fprintf(e.stderr, "ladder: warning: %s\n", msg) },
+	}, nil
+}
+
+// defaultPaths returns paths, or the default directories that exist.
+func defaultPaths(paths []string) []string {
+	if len(paths) > 0 {
+		return paths
+	}
+	for _, d := range defaultDirs {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			paths = append(paths, d)
+		}
+	}
+	return paths
+}
+
+// stdoutIsTerminal reports whether the command's stdout is a terminal.
+func (e *env) stdoutIsTerminal() bool {
+	f, ok := e.stdout.(*os.File)
+	return ok && driver.IsTerminal(f)
+}
+
+func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
+	cfg, err := o.config(e)
+	if err != nil {
+		return e.usageError("prove", "%v", err)
+	}
+	if paths = defaultPaths(paths); len(paths) == 0 {
+		return e.usageError("prove", "no paths given, and none of specs/, algorithms/, proofs/ exists here")
+	}
+	in, errs := driver.Load(paths...)
+	if len(errs) > 0 {
+		printErrors(e.stderr, errs, false)
+		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
+		return exitUsage
+	}
+	if !jsonOut && e.stdoutIsTerminal() {
+		cfg.Progress = e.stdout
+	}
+	p, err := driver.NewProver(cfg)
+	if err != nil {
+		return e.usageError("prove", "%v", err)
+	}
+	rep, err := p.Prove(context.Background(), in)
+	if cerr := p.Close(); cerr != nil {
+		fmt.Fprintf(e.stderr, "ladder: warning: %v\n", cerr)
+	}
+	if err != nil {
+		e.errorf("prove", "%v", err)
+		if errors.Is(err, driver.ErrNoObligations) {
+			return exitFailure
+		}
+		return exitInternal
+	}
+	if jsonOut {
+		err = rep.WriteJSON(e.stdout)
+	} else {
+		err = rep.WriteText(e.stdout, report.TextOptions{})
+	}
+	if err != nil {
+		e.errorf("prove", "%v", err)
+		return exitFailure
+	}
+	if !rep.OK() {
+		return exitFailure
+	}
+	return exitOK
+}

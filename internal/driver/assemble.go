@@ -1,0 +1,107 @@
+// This file implements the assembly of the report from the checked jobs
+// and the derivation.
+
+package driver
+
+import (
+	"strings"
+
+	"ladder/internal/kernel"
+	"ladder/internal/report"
+	"ladder/simulation"
+)
+
+// assemble builds the report: the selected obligations in job order (group,
+// then ID), the statuses of every invariant and edge, and the theorems.
+func assemble(in *Input, jobs []*job, d *simulation.Derivation) *report.Prove {
+	rep := &report.Prove{}
+	for _, j := range jobs {
+		o := report.Obligation{
+			ID: j.ob.ID, Group: j.ob.Group, Verdict: j.res.Verdict().String(),
+			Seconds: j.secs, SolverSeconds: j.res.SolverSeconds, Cached: j.cached,
+			Reason: j.res.Reason, Dump: j.res.Dump,
+		}
+		if j.ob.Pos.IsValid() {
+			o.Pos = j.ob.Pos.String()
+		}
+		if c := j.res.Counterexample; c != nil && j.res.Verdict() == kernel.Refuted {
+			o.Counterexample = &report.Counterexample{Text: c.Text, Data: c.Data}
+		}
+		rep.Obligations = append(rep.Obligations, o)
+	}
+
+	groups := map[string]string{} // invariant key or edge name → group
+	for _, o := range in.Obligations {
+		k := o.Invariant
+		if k == "" {
+			k = o.Edge
+		}
+		if _, ok := groups[k]; !ok && k != "" {
+			groups[k] = o.Group
+		}
+	}
+	for key, st := range d.Invariants {
+		auto, name := splitInvariantKey(key)
+		rep.Invariants = append(rep.Invariants, report.Invariant{
+			Automaton: auto, Name: name, Group: groups[key], Status: statusString(st)})
+	}
+	for _, e := range in.Edges {
+		rep.Edges = append(rep.Edges, report.Edge{
+			Name: e.Name, Concrete: e.Proof.Concrete.Name, Abstract: e.Proof.Abstract.Name,
+			Kind: e.Proof.Kind.String(), Group: groups[e.Name], Status: statusString(d.Edges[e.Name]),
+			Assumes: invariantNames(e.Assumes),
+		})
+	}
+	for _, t := range d.Theorems {
+		rep.Theorems = append(rep.Theorems, report.Theorem{Statement: t.Name, Rule: string(t.Rule), From: provenance(t)})
+	}
+	rep.Sort()
+	rep.Summarize()
+	return rep
+}
+
+// provenance lists what a theorem was derived from: its premises, or for
+// a base rule the edges and invariants it rests on.
+func provenance(t *simulation.Theorem) []string {
+	var out []string
+	for _, p := range t.Premises {
+		out = append(out, p.Name)
+	}
+	if len(out) == 0 {
+		out = append(append(out, t.Edges...), invariantNames(t.Invariants)...)
+	}
+	return out
+}
+
+// invariantNames turns invariant keys into the names people write, "A.p".
+func invariantNames(keys []string) []string {
+	var out []string
+	for _, k := range keys {
+		if auto, name := splitInvariantKey(k); auto != "" {
+			k = auto + "." + name
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// statusString maps a simulation status to the report's spelling.
+func statusString(s simulation.Status) string {
+	if s == simulation.Unchecked {
+		return report.NotChecked
+	}
+	return s.String()
+}
+
+// splitInvariantKey splits "automaton:A/invariant:name" into A and name.
+func splitInvariantKey(key string) (automaton, name string) {
+	rest, ok := strings.CutPrefix(key, "automaton:")
+	if !ok {
+		return "", key
+	}
+	automaton, name, ok = strings.Cut(rest, "/invariant:")
+	if !ok {
+		return "", key
+	}
+	return automaton, name
+}

@@ -1,0 +1,375 @@
+// This file implements the prover pipeline: selection, cache lookup and
+// admission, the worker pool, the kernel, statuses, theorems and the report.
+
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"ladder/internal/cache"
+	"ladder/internal/kernel"
+	"ladder/internal/report"
+	"ladder/ioa"
+	"ladder/simulation"
+)
+
+// DefaultCacheDir is the name of the cache directory at the repository root.
+const DefaultCacheDir = ".ladder"
+
+// ErrNoObligations is returned when the input, or the --only selection,
+// yields no obligation at all: proving nothing is not a success.
+var ErrNoObligations = errors.New("no obligations to prove")
+
+// Config configures a Prover. The zero value proves everything with the
+// default limits, one worker per CPU, and the cache in .ladder/.
+type Config struct {
+	// Kernel holds the solver limits; all of it is part of the cache key.
+	Kernel kernel.Config
+	// Jobs is the number of workers, each with its own Z3 context; 0
+	// means runtime.NumCPU().
+	Jobs int
+	// CacheDir is the cache directory; "" means DefaultCacheDir.
+	CacheDir string
+	// NoCache ignores the cache: nothing is read or written.
+	NoCache bool
+	// UnknownDir is where the queries of unknown obligations are dumped;
+	// "" means CacheDir/unknown.
+	UnknownDir string
+	// DumpSMT, when set, is a directory where every selected obligation is
+	// written as a standalone .smt2 file (see kernel.Query.Script).
+	DumpSMT string
+	// Only is a regular expression selecting obligations by ID or group;
+	// "" selects everything.
+	Only string
+	// Progress, when set, receives a self-overwriting progress line
+	// (give it a terminal only).
+	Progress io.Writer
+	// Warn receives one-line warnings, such as the cache's when it
+	// discards a snapshot; nil discards them.
+	Warn func(string)
+}
+
+// Input is what the prover proves: the obligations and edges generated
+// from the loaded files (see Load).
+type Input struct {
+	Automata    []*ioa.Automaton
+	Proofs      []*ioa.Proof
+	Obligations []*simulation.Obligation
+	Edges       []*simulation.Edge
+	Files       []string // every file read, for `ladder watch`
+}
+
+// Prover runs the pipeline. It keeps the kernel and the cache open between
+// runs, which `ladder watch` relies on. It is not safe for concurrent use.
+type Prover struct {
+	cfg    Config
+	kernel *kernel.Kernel
+	cache  *cache.Cache // nil with NoCache
+	solver cache.SolverID
+	sel    selector
+
+	warnings []string // since the last report
+}
+
+// NewProver returns a prover for cfg. It opens the cache (unless NoCache);
+// a corrupt snapshot, or one from another solver version or configuration,
+// produces the cache's one-line warning through cfg.Warn and an empty
+// cache.
+func NewProver(cfg Config) (*Prover, error) {
+	if cfg.Jobs <= 0 {
+		cfg.Jobs = runtime.NumCPU()
+	}
+	if cfg.CacheDir == "" {
+		cfg.CacheDir = DefaultCacheDir
+	}
+	if cfg.UnknownDir == "" {
+		cfg.UnknownDir = filepath.Join(cfg.CacheDir, "unknown")
+	}
+	sel, err := newSelector(cfg.Only)
+	if err != nil {
+		return nil, err
+	}
+	k, err := kernel.New(cfg.Kernel, cfg.UnknownDir)
+	if err != nil {
+		return nil, err
+	}
+	id := k.Identity()
+	p := &Prover{cfg: cfg, kernel: k, sel: sel,
+		solver: cache.SolverID{Name: id.Name, Version: id.Version, Params: id.Params}}
+	if !cfg.NoCache {
+		c, warnings, err := cache.Open(cfg.CacheDir, p.solver)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range warnings {
+			p.warn(w.String())
+		}
+		p.cache = c
+	}
+	return p, nil
+}
+
+func (p *Prover) warn(msg string) {
+	p.warnings = append(p.warnings, msg)
+	if p.cfg.Warn != nil {
+		p.cfg.Warn(msg)
+	}
+}
+
+// Kernel returns the prover's kernel.
+func (p *Prover) Kernel() *kernel.Kernel { return p.kernel }
+
+// Close closes the cache. Prove has already saved it; Status never writes
+// it.
+func (p *Prover) Close() error {
+	if p.cache == nil {
+		return nil
+	}
+	err := p.cache.Close()
+	p.cache = nil
+	return err
+}
+
+// job is one selected obligation on its way through the pipeline.
+type job struct {
+	ob     *simulation.Obligation
+	query  *kernel.Query // nil when Prepare failed
+	key    string        // cache key
+	res    kernel.Result
+	done   bool // res is set
+	cached bool
+	secs   float64 // preparing, looking up and checking; not waiting
+}
+
+// Prove checks the selected obligations of in and returns the report, in a
+// deterministic order. Cached verdicts are reused only when the cache key
+// of the freshly printed obligation matches and the kernel admits the
+// record; everything else goes to the kernel on the worker pool. The
+// error is for misuse and I/O (ErrNoObligations, duplicate IDs, a failing
+// solver context); refutations and unknowns are in the report.
+func (p *Prover) Prove(ctx context.Context, in *Input) (*report.Prove, error) {
+	return p.run(ctx, in, true)
+}
+
+// Status is Prove without the solver: the report holds only the
+// obligations whose verdict the cache has for their current text, the
+// others count as not checked, and the cache is not written. `ladder graph`
+// uses it.
+func (p *Prover) Status(ctx context.Context, in *Input) (*report.Prove, error) {
+	return p.run(ctx, in, false)
+}
+
+func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove, error) {
+	start := time.Now()
+	jobs, err := p.selectJobs(in)
+	if err != nil {
+		return nil, err
+	}
+
+	// Prepare every query and consult the cache.
+	var todo []int
+	for i, j := range jobs {
+		t := time.Now()
+		q, err := p.kernel.Prepare(j.ob)
+		if err != nil {
+			j.res, j.done = kernel.Failed(err), true
+			j.secs = time.Since(t).Seconds()
+			continue
+		}
+		j.query = q
+		j.key = cache.KeyOf(q.Text(), p.solver)
+		if p.cfg.DumpSMT != "" && solve {
+			if _, err := q.WriteScript(p.cfg.DumpSMT); err != nil {
+				return nil, fmt.Errorf("--dump-smt: %v", err)
+			}
+		}
+		if r, ok := p.lookup(q, j.key); ok {
+			j.res, j.cached, j.done = r, true, true
+		} else {
+			todo = append(todo, i)
+		}
+		j.secs = time.Since(t).Seconds()
+	}
+	if !solve {
+		todo = nil
+	}
+
+	// Check the rest on the pool, one kernel session (Z3 context) per
+	// worker. Results are stored by index: completion order never shows.
+	prog := newProgress(p.cfg.Progress, len(todo))
+	err = runPool(ctx, p.cfg.Jobs, len(todo),
+		p.kernel.NewSession,
+		(*kernel.Session).Close,
+		func(s *kernel.Session, n int) {
+			j := jobs[todo[n]]
+			prog.begin(j.ob.ID)
+			t := time.Now()
+			j.res, j.done = s.Check(j.query), true
+			j.secs += time.Since(t).Seconds()
+			prog.end()
+		})
+	prog.finish()
+	if err != nil {
+		return nil, err
+	}
+	var done []*job
+	for _, j := range jobs {
+		if j.done {
+			done = append(done, j)
+		}
+	}
+	d := simulation.Derive(in.Obligations, in.Edges, verdicts(done))
+	if solve {
+		if err := p.record(in, done, d); err != nil {
+			return nil, err
+		}
+	}
+	rep := assemble(in, done, d)
+	for _, err := range simulation.CheckClaims(in.Proofs, d) {
+		rep.Errors = append(rep.Errors, err.Error())
+	}
+	rep.Solver = report.Solver{Name: p.solver.Name, Version: p.solver.Version, Params: p.solver.Params, Workers: p.cfg.Jobs}
+	if p.cache != nil {
+		rep.Solver.Cache = p.cfg.CacheDir
+		if solve {
+			if err := p.cache.Save(); err != nil {
+				p.warn(err.Error())
+			}
+		}
+	}
+	rep.Warnings, p.warnings = p.warnings, nil
+	rep.Summary.Seconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+// verdicts returns the verdict function of simulation.Derive: the status
+// of each selected obligation, Unchecked for the others.
+func verdicts(jobs []*job) func(id string) simulation.Status {
+	m := make(map[string]simulation.Status, len(jobs))
+	for _, j := range jobs {
+		switch j.res.Verdict() {
+		case kernel.Proved:
+			m[j.ob.ID] = simulation.Proved
+		case kernel.Refuted:
+			m[j.ob.ID] = simulation.Refuted
+		default:
+			m[j.ob.ID] = simulation.Unknown
+		}
+	}
+	return func(id string) simulation.Status { return m[id] } // zero: Unchecked
+}
+
+// selectJobs returns the obligations --only selects, sorted by group then
+// ID, and rejects duplicate IDs and empty selections.
+func (p *Prover) selectJobs(in *Input) ([]*job, error) {
+	seen := map[string]bool{}
+	var jobs []*job
+	for _, ob := range in.Obligations {
+		if seen[ob.ID] {
+			return nil, fmt.Errorf("internal error: two obligations named %q", ob.ID)
+		}
+		seen[ob.ID] = true
+		if p.sel.match(ob.ID, ob.Group) {
+			jobs = append(jobs, &job{ob: ob})
+		}
+	}
+	if len(jobs) == 0 {
+		if p.cfg.Only != "" {
+			return nil, fmt.Errorf("%w: --only %q matches none of the %d obligations", ErrNoObligations, p.cfg.Only, len(in.Obligations))
+		}
+		return nil, ErrNoObligations
+	}
+	sort.SliceStable(jobs, func(a, b int) bool {
+		x, y := jobs[a].ob, jobs[b].ob
+		if x.Group != y.Group {
+			return x.Group < y.Group
+		}
+		return x.ID < y.ID
+	})
+	return jobs, nil
+}
+
+// lookup returns the cached result for key, admitted by the kernel against
+// the fresh query q.
+func (p *Prover) lookup(q *kernel.Query, key string) (kernel.Result, bool) {
+	if p.cache == nil {
+		return kernel.Result{}, false
+	}
+	row, ok := p.cache.Lookup(key)
+	if !ok {
+		return kernel.Result{}, false
+	}
+	r, err := p.kernel.Admit(q, row.Detail)
+	if err != nil {
+		p.warn(fmt.Sprintf("cache: entry for %s not admitted (%v); re-checking", q.ID(), err))
+		return kernel.Result{}, false
+	}
+	return r, true
+}
+
+// record stores the new results and the dependency, edge and theorem
+// records in the cache.
+func (p *Prover) record(in *Input, jobs []*job, d *simulation.Derivation) error {
+	if p.cache == nil {
+		return nil
+	}
+	var errs []string
+	for _, j := range jobs {
+		if j.query == nil {
+			continue
+		}
+		if !j.cached && j.res.Cacheable() {
+			detail, err := j.res.Encode()
+			if err == nil {
+				err = p.cache.Put(j.key, cache.Result{
+					Verdict: cache.Verdict(j.res.Verdict().String()), Seconds: j.res.SolverSeconds,
+					RLimitUsed: j.res.RLimitUsed, Name: j.ob.ID, Detail: detail,
+				})
+			}
+			if err != nil {
+				errs = append(errs, err.Error())
+			}
+		}
+		if err := p.cache.RecordDeps(j.ob.ID, j.key, j.ob.Deps); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	for _, e := range in.Edges {
+		if err := p.cache.RecordEdge(e.Name, e.Obligations); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	for key, obs := range invariantObligations(in.Obligations) {
+		if err := p.cache.RecordEdge(key, obs); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	for _, t := range d.Theorems {
+		if err := p.cache.RecordTheorem(t.Name, append(append([]string(nil), t.Edges...), t.Invariants...)); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("cache: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// invariantObligations groups invariant obligations by invariant key.
+func invariantObligations(obs []*simulation.Obligation) map[string][]string {
+	m := map[string][]string{}
+	for _, o := range obs {
+		if o.Invariant != "" {
+			m[o.Invariant] = append(m[o.Invariant], o.ID)
+		}
+	}
+	return m
+}

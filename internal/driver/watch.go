@@ -1,0 +1,185 @@
+// This file implements `ladder watch`: re-prove on every save and print
+// what changed.
+
+package driver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"ladder/internal/report"
+	"ladder/internal/source"
+)
+
+// DefaultInterval is how often Watcher polls modification times.
+const DefaultInterval = 300 * time.Millisecond
+
+// Watcher re-runs the pipeline whenever a watched file changes, with one
+// Prover whose cache stays in memory (and is saved after every run), so
+// that only the obligations whose text changed reach the solver.
+type Watcher struct {
+	Paths    []string      // files and directories, as given to Load
+	Prover   *Prover       // shared by every run
+	Out      io.Writer     // reports and diffs
+	Interval time.Duration // polling interval; 0 means DefaultInterval
+
+	last   *report.Prove
+	stamps map[string]stamp
+}
+
+// stamp is what polling compares: a file's modification time and size.
+type stamp struct {
+	mod  time.Time
+	size int64
+}
+
+// Step loads and proves once and returns the report and its difference
+// from the previous Step's report (everything is new the first time).
+// Loading errors are returned as a source.ErrorList; the previous report
+// is kept, so the next successful Step is compared with the last good one.
+func (w *Watcher) Step(ctx context.Context) (*report.Prove, *Diff, error) {
+	in, errs := Load(w.Paths...)
+	w.stamps = w.scan(in)
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	rep, err := w.Prover.Prove(ctx, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := Compare(w.last, rep)
+	w.last = rep
+	return rep, d, nil
+}
+
+// Changed reports whether a watched file was created, removed or modified
+// since the last Step.
+func (w *Watcher) Changed() bool {
+	now := w.scan(nil)
+	if len(now) != len(w.stamps) {
+		return true
+	}
+	for f, s := range now {
+		if old, ok := w.stamps[f]; !ok || !old.mod.Equal(s.mod) || old.size != s.size {
+			return true
+		}
+	}
+	return false
+}
+
+// Run proves once, prints the full report, and then polls; after every
+// change (once the files have stopped changing for one interval) it proves
+// again and prints only the differences and the summary line. It returns
+// when ctx is done.
+func (w *Watcher) Run(ctx context.Context) error {
+	interval := w.Interval
+	if interval <= 0 {
+		interval = DefaultInterval
+	}
+	first := true
+	for {
+		rep, d, err := w.Step(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case err != nil:
+			if errs, ok := err.(source.ErrorList); ok {
+				errs.Print(w.Out, 10)
+			} else {
+				fmt.Fprintf(w.Out, "error: %v\n", err)
+			}
+		case first:
+			rep.WriteText(w.Out, report.TextOptions{})
+			first = false
+		default:
+			if d.Empty() {
+				fmt.Fprintln(w.Out, "no change in verdicts or theorems")
+			} else {
+				d.WriteText(w.Out)
+			}
+			s := rep.Summary
+			fmt.Fprintf(w.Out, "%d obligations: %d proved, %d refuted, %d unknown; reused %d, re-checked %d; %.2f s\n",
+				s.Obligations, s.Proved, s.Refuted, s.Unknown, s.Reused, s.Rechecked, s.Seconds)
+		}
+		fmt.Fprintf(w.Out, "watching %s (Ctrl-C to stop)\n", strings.Join(w.Paths, " "))
+		if !w.wait(ctx, interval) {
+			return nil
+		}
+		fmt.Fprintf(w.Out, "\n%s: change detected\n", time.Now().Format("15:04:05"))
+	}
+}
+
+// wait blocks until a watched file changes and the files then stay
+// unchanged for one interval. It returns false when ctx is done.
+func (w *Watcher) wait(ctx context.Context, interval time.Duration) bool {
+	sleep := func() bool {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(interval):
+			return true
+		}
+	}
+	for !w.Changed() {
+		if !sleep() {
+			return false
+		}
+	}
+	for {
+		w.stamps = w.scan(nil)
+		if !sleep() {
+			return false
+		}
+		if !w.Changed() {
+			return true
+		}
+	}
+}
+
+// scan stamps every YAML file under the watched paths, and the files in
+// read (files referenced from elsewhere, such as interfaces).
+func (w *Watcher) scan(in *Input) map[string]stamp {
+	out := map[string]stamp{}
+	add := func(path string) {
+		if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+			out[filepath.Clean(path)] = stamp{mod: fi.ModTime(), size: fi.Size()}
+		}
+	}
+	for _, p := range w.Paths {
+		filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			name := d.Name()
+			if d.IsDir() {
+				if path != p && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if ext := filepath.Ext(name); path == p || ext == ".yaml" || ext == ".yml" {
+				add(path)
+			}
+			return nil
+		})
+	}
+	if in != nil {
+		for _, f := range in.Files {
+			add(f)
+		}
+	} else {
+		// Keep watching the referenced files found by the last Step.
+		for f := range w.stamps {
+			if _, ok := out[f]; !ok {
+				add(f)
+			}
+		}
+	}
+	return out
+}
