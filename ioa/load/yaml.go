@@ -180,6 +180,9 @@ func isNull(n *yaml.Node) bool {
 // noAlias reports an alias node; aliases are not supported, since they could
 // make the node graph cyclic.
 func (fl *fileLoader) noAlias(n *yaml.Node) bool {
+	if n == nil {
+		return true
+	}
 	if n.Kind == yaml.AliasNode {
 		fl.errorf(n, source.ErrModel, "YAML aliases are not supported")
 		return false
@@ -269,6 +272,10 @@ func (fl *fileLoader) fields(n, owner *yaml.Node, what string, allowed, required
 // scalar returns the text of n, which must be a non-null scalar.
 func (fl *fileLoader) scalar(n *yaml.Node, what string) (string, bool) {
 	if !fl.noAlias(n) {
+		return "", false
+	}
+	if n == nil {
+		fl.l.errs.Add(source.Pos{File: fl.f.path}, source.ErrModel, "missing value for %s", what)
 		return "", false
 	}
 	if n.Kind != yaml.ScalarNode || isNull(n) {
