@@ -1,0 +1,113 @@
+// This file implements `ladder graph`: the hierarchy of automata and edges,
+// with each edge's status from the cache.
+
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"ladder/internal/driver"
+	"ladder/internal/report"
+)
+
+func init() {
+	register(&command{
+		name:  "graph",
+		args:  "[PATHS] [--format dot|svg|text] [--cache-dir DIR] [--no-cache]",
+		short: "draw the hierarchy of automata and edges with their proof status",
+		long: `Graph loads the YAML files and directories given (by default specs/,
+algorithms/ and proofs/, those that exist) and prints the hierarchy: one node
+per automaton, one edge per proof file from the concrete to the abstract
+automaton, labelled with its kind and status, as in Figure 3 of Lesani,
+Luchangco and Moir (CONCUR 2012).
+
+An edge's status comes from the cache (it never runs the solver): proved,
+refuted or unknown when the cache holds a verdict for every obligation of
+the edge as it is now written (and for the invariants it assumes), "not
+checked" otherwise. Run ladder prove to update it.
+
+--format dot (the default) prints Graphviz source, svg renders it with the
+dot command, text prints one line per edge.`,
+		setup: func(fs *flag.FlagSet) func(*env, []string) int {
+			o := &proveFlags{}
+			o.define(fs)
+			format := fs.String("format", "dot", "the output format: dot, svg or text")
+			return func(e *env, paths []string) int {
+				return graph(e, paths, o, *format)
+			}
+		},
+	})
+}
+
+func graph(e *env, paths []string, o *proveFlags, format string) int {
+	switch format {
+	case "dot", "svg", "text":
+	default:
+		return e.usageError("graph", "unknown --format %q (want dot, svg or text)", format)
+	}
+	cfg, err := o.config(e)
+	if err != nil {
+		return e.usageError("graph", "%v", err)
+	}
+	if paths = defaultPaths(paths); len(paths) == 0 {
+		return e.usageError("graph", "no paths given, and none of specs/, algorithms/, proofs/ exists here")
+	}
+	in, errs := driver.Load(paths...)
+	if len(errs) > 0 {
+		printErrors(e.stderr, errs, false)
+		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
+		return exitUsage
+	}
+	g, err := hierarchy(in, cfg)
+	if err != nil {
+		e.errorf("graph", "%v", err)
+		return exitFailure
+	}
+	switch format {
+	case "dot":
+		err = g.WriteDot(e.stdout)
+	case "svg":
+		err = g.WriteSVG(e.stdout, "")
+	default:
+		err = g.WriteText(e.stdout)
+	}
+	if err != nil {
+		e.errorf("graph", "%v", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// hierarchy builds the graph of in, with edge statuses from the cache.
+func hierarchy(in *driver.Input, cfg driver.Config) (*report.Graph, error) {
+	g := &report.Graph{}
+	for _, a := range in.Automata {
+		g.Nodes = append(g.Nodes, a.Name)
+	}
+	status := map[string]string{}
+	if len(in.Obligations) > 0 && !cfg.NoCache {
+		p, err := driver.NewProver(cfg)
+		if err != nil {
+			return nil, err
+		}
+		rep, err := p.Status(context.Background(), in)
+		p.Close()
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range rep.Edges {
+			status[e.Name] = e.Status
+		}
+	}
+	for _, e := range in.Edges {
+		st := status[e.Name]
+		if st == "" {
+			st = report.NotChecked
+		}
+		g.Edges = append(g.Edges, report.GraphEdge{Name: e.Name, Concrete: e.Proof.Concrete.Name,
+			Abstract: e.Proof.Abstract.Name, Kind: e.Proof.Kind.String(), Status: st})
+	}
+	return g, nil
+}
