@@ -51,12 +51,14 @@ func (fl *fileLoader) loadAutomaton(root *yaml.Node) *ioa.Automaton {
 	if e, ok := fs["doc"]; ok {
 		a.Doc = fl.doc(e.val)
 	}
+	a.StateSort = &expr.Sort{Kind: expr.KRecord, Name: a.Name, State: a}
 	parent := fl.l.set.universe
 	if e, ok := fs["interface"]; ok {
 		a.Interface = fl.interfaceRef(e.val)
 		if a.Interface == nil {
 			// Without its interface the automaton's sorts and events are
 			// unknown: checking it would only report follow-on errors.
+			a.Scope = expr.NewScope(parent)
 			return a
 		}
 		parent = a.Interface.Scope
@@ -64,7 +66,6 @@ func (fl *fileLoader) loadAutomaton(root *yaml.Node) *ioa.Automaton {
 	}
 	a.Scope = expr.NewScope(parent)
 	al := &autoLoader{fileLoader: fl, a: a, chk: NewChecker(&fl.l.errs), badKind: map[*ioa.Action]bool{}}
-	a.StateSort = &expr.Sort{Kind: expr.KRecord, Name: a.Name, State: a}
 
 	// Declarations first, so that bodies may refer to later declarations.
 	if e, ok := fs["sorts"]; ok {
@@ -215,12 +216,6 @@ func (al *autoLoader) definitions(n *yaml.Node) {
 		}
 		al.decls = append(al.decls, d)
 	}
-}
-
-// varDecl is a state variable's declaration, kept until its init is checked.
-type varDecl struct {
-	v    *ioa.StateVar
-	init *yaml.Node
 }
 
 // state reads `state:`: `name: Sort` or `name: {sort: S, init: e, doc: text}`.
