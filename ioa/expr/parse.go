@@ -609,7 +609,9 @@ func (p *parser) parseBrace() Expr {
 	p.noIn = false
 	defer func() { p.noIn = saved }()
 	p.next()
-	if p.tok.kind == tIdent && p.peek(1).kind == tColon {
+	comp := p.tok.kind == tIdent && p.peek(1).kind == tColon
+	comp = comp || p.tok.kind == tIdent && p.peek(1).kind == tIn && p.peek(2).kind == tIdent && p.peek(3).kind == tBar
+	if comp {
 		l := &Lambda{Binder: p.parseBinder(false), Set: true}
 		l.P = pos
 		p.expect(tBar)
@@ -623,7 +625,7 @@ func (p *parser) parseBrace() Expr {
 	return s
 }
 
-// parseBinder parses `x: S`, or `x in lo..hi` if allowRange.
+// parseBinder parses `x: S` or `x in S`, or `x in lo..hi` if allowRange.
 func (p *parser) parseBinder(allowRange bool) *Binder {
 	name := p.expect(tIdent)
 	b := &Binder{P: p.at(name.off), Var: &Object{Kind: ObjBound, Name: name.text, Pos: p.at(name.off)}}
@@ -631,13 +633,26 @@ func (p *parser) parseBinder(allowRange bool) *Binder {
 	case p.tok.kind == tColon:
 		p.next()
 		b.SortExpr = *p.parseSortExpr()
-	case p.tok.kind == tIn && allowRange:
+	case p.tok.kind == tIn:
+		// `x in S` names a sort, `x in lo..hi` a range. The sort form keeps
+		// ": " out of YAML plain scalars, where it would start a mapping.
+		inOff := p.tok.off
 		p.next()
 		saved := p.noIn
 		p.noIn = false
-		b.Lo = p.parseAdd()
-		p.expect(tDotDot)
-		b.Hi = p.parseAdd()
+		lo := p.parseAdd()
+		switch id, isIdent := lo.(*Ident); {
+		case p.tok.kind == tDotDot && allowRange:
+			p.next()
+			b.Lo = lo
+			b.Hi = p.parseAdd()
+		case isIdent && p.tok.kind != tDotDot:
+			b.SortExpr = SortExpr{P: id.P, Name: id.Name}
+		case allowRange:
+			p.errorf(inOff, "expected a sort name or a range lo..hi after \"in\"")
+		default:
+			p.errorf(inOff, "expected a sort name after \"in\"")
+		}
 		p.noIn = saved
 	case allowRange:
 		p.errorf(p.tok.off, "expected \":\" or \"in\", found %s", p.tok.describe())
