@@ -8,7 +8,7 @@ go test -list '^Fuzz' ./... 2>/dev/null | awk '
 ' | while read -r pkg name; do
   echo "fuzz $pkg $name ($dur)"
   log=$(mktemp)
-  if ! go test -run='^$' -fuzz="^${name}\$" -fuzztime="$dur" "$pkg" >"$log" 2>&1; then
+  if ! go test -run='^$' -fuzz="^${name}\$" -fuzztime="$dur" -fuzzminimizetime=1s "$pkg" >"$log" 2>&1; then
     cat "$log"; rm -f "$log"; exit 1
   fi
   rm -f "$log"
