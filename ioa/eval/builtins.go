@@ -93,7 +93,7 @@ func (c *compiler) builtin(e *expr.Call, args []fn) (fn, error) {
 		y := args[1]
 		return func(f *frame) Value {
 			s, v := x(f), y(f)
-			vs := make([]Value, len(s.vs)+1)
+			vs := f.mk(len(s.vs) + 1)
 			copy(vs, s.vs)
 			vs[len(s.vs)] = v
 			return Value{vs: vs}
@@ -110,9 +110,9 @@ func (c *compiler) builtin(e *expr.Call, args []fn) (fn, error) {
 			return nil, errorf(pos, "%v", err)
 		}
 		inst, K := c.inst, s.Key
-		return func(f *frame) Value { return inst.tconst(K, x(f)) }, nil
+		return func(f *frame) Value { return inst.tconst(f, K, x(f)) }, nil
 	case "Some":
-		return func(f *frame) Value { return Some(x(f)) }, nil
+		return func(f *frame) Value { return f.some(x(f)) }, nil
 	case "isSome":
 		return func(f *frame) Value { return Value{n: x(f).n} }, nil
 	case "isNone":
@@ -148,7 +148,7 @@ func (c *compiler) builtin(e *expr.Call, args []fn) (fn, error) {
 			return nil, errorf(pos, "%v", err)
 		}
 		K := s.Key
-		return func(f *frame) Value { return tmap(K, x(f), func(o Value) Value { return Value{n: o.n} }) }, nil
+		return func(f *frame) Value { return tmap(f, K, x(f), func(o Value) Value { return Value{n: o.n} }) }, nil
 	case "override":
 		s, err := argSort(e, 0)
 		if err != nil {
@@ -162,7 +162,7 @@ func (c *compiler) builtin(e *expr.Call, args []fn) (fn, error) {
 		}
 		K, y := s.Key, args[1]
 		return func(f *frame) Value {
-			return tzip(K, x(f), y(f), func(m, p Value) Value {
+			return tzip(f, K, x(f), y(f), func(m, p Value) Value {
 				if p.n != 0 {
 					return p.vs[0]
 				}

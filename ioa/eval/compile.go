@@ -24,6 +24,7 @@ type frame struct {
 	params []Value // the values of ObjParam identifiers, by Index
 	locals []Value // bound variables, definition parameters and receiver states, by slot
 	err    error   // the first run-time error
+	ar     *arena  // scratch memory for new values, or nil for the heap
 }
 
 func (f *frame) fail(pos source.Pos, format string, args ...any) {
@@ -40,9 +41,13 @@ type compiler struct {
 	busy      map[*expr.Object]bool // constants and definitions being compiled
 	slots     map[*expr.Object]int  // bound objects and states in scope
 	nlocals   int
-	stateSlot int // -1: ObjVar reads frame.state; otherwise the slot of a receiver state
-	nstate    int // the number of variables of frame.state, or -1 if unknown
-	nparams   int // the number of action parameters in frame.params, or -1 if unknown
+	stateSlot int                  // -1: ObjVar reads frame.state; otherwise the slot of a receiver state
+	nstate    int                  // the number of variables of frame.state, or -1 if unknown
+	nparams   int                  // the number of action parameters in frame.params, or -1 if unknown
+	folding   bool                 // compiling inside a closed expression that will be folded
+	noFold    bool                 // never fold (tests compare both ways)
+	closed    map[expr.Expr]bool   // memo of isClosed
+	closedDef map[*expr.Object]int // definitions: 1 closed, 2 not, 3 being checked
 }
 
 func newCompiler(inst *Instance) *compiler {
@@ -57,7 +62,127 @@ func newCompiler(inst *Instance) *compiler {
 		stateSlot: -1,
 		nstate:    -1,
 		nparams:   -1,
+		closed:    make(map[expr.Expr]bool),
+		closedDef: make(map[*expr.Object]int),
 	}
+}
+
+// isClosed reports whether e mentions no state, parameter, free bound
+// variable or named state, so that its value can be computed once.
+func (c *compiler) isClosed(e expr.Expr) bool {
+	if v, ok := c.closed[e]; ok {
+		return v
+	}
+	bound := map[*expr.Object]bool{}
+	ok := true
+	expr.Inspect(e, func(x expr.Expr) bool {
+		if !ok {
+			return false
+		}
+		switch x := x.(type) {
+		case *expr.Let:
+			bound[x.Var] = true
+		case *expr.Quant:
+			for _, b := range x.Binders {
+				if b != nil {
+					bound[b.Var] = true
+				}
+			}
+		case *expr.Lambda:
+			if x.Binder != nil {
+				bound[x.Binder.Var] = true
+			}
+		case *expr.Call:
+			if x.Recv != nil {
+				ok = false
+			}
+		case *expr.Ident:
+			if x.Obj == nil {
+				return true
+			}
+			switch x.Obj.Kind {
+			case expr.ObjVar, expr.ObjParam, expr.ObjState:
+				ok = false
+			case expr.ObjBound:
+				ok = bound[x.Obj]
+			case expr.ObjDef:
+				ok = c.defClosed(x.Obj)
+			}
+		}
+		return ok
+	})
+	c.closed[e] = ok
+	return ok
+}
+
+// defClosed reports whether a definition's body mentions only its
+// parameters and closed things.
+func (c *compiler) defClosed(d *expr.Object) bool {
+	switch c.closedDef[d] {
+	case 1:
+		return true
+	case 2, 3:
+		return false
+	}
+	c.closedDef[d] = 3
+	ok := d.Body != nil
+	if ok {
+		params := map[*expr.Object]bool{}
+		for _, p := range d.Params {
+			params[p] = true
+		}
+		bound := map[*expr.Object]bool{}
+		expr.Inspect(d.Body, func(x expr.Expr) bool {
+			if !ok {
+				return false
+			}
+			switch x := x.(type) {
+			case *expr.Let:
+				bound[x.Var] = true
+			case *expr.Quant:
+				for _, b := range x.Binders {
+					if b != nil {
+						bound[b.Var] = true
+					}
+				}
+			case *expr.Lambda:
+				if x.Binder != nil {
+					bound[x.Binder.Var] = true
+				}
+			case *expr.Call:
+				if x.Recv != nil {
+					ok = false
+				}
+			case *expr.Ident:
+				if x.Obj == nil {
+					return true
+				}
+				switch x.Obj.Kind {
+				case expr.ObjVar, expr.ObjParam, expr.ObjState:
+					ok = false
+				case expr.ObjBound:
+					ok = bound[x.Obj] || params[x.Obj]
+				case expr.ObjDef:
+					ok = c.defClosed(x.Obj)
+				}
+			}
+			return ok
+		})
+	}
+	if ok {
+		c.closedDef[d] = 1
+	} else {
+		c.closedDef[d] = 2
+	}
+	return ok
+}
+
+// constValue returns the value of a closed expression compiled to body, and
+// false if evaluating it fails (the failure is then left to run time).
+func (c *compiler) constValue(body fn) (Value, bool) {
+	f := &frame{locals: make([]Value, c.nlocals)}
+	v := body(f)
+	return v, f.err == nil
 }
 
 // errorf returns a model error at pos.
@@ -114,11 +239,53 @@ func (c *compiler) def(pos source.Pos, s *expr.Sort) (Value, error) {
 	return v, nil
 }
 
-// expr compiles e.
+// expr compiles e, folding closed expressions into constants.
 func (c *compiler) expr(e expr.Expr) (fn, error) {
 	if e == nil {
 		return nil, errors.New("missing expression")
 	}
+	switch e.(type) {
+	case *expr.IntLit, *expr.BoolLit, *expr.ElemLit:
+	default:
+		if !c.folding && !c.noFold && c.isClosed(e) {
+			c.folding = true
+			body, err := c.expr1(e)
+			c.folding = false
+			if err != nil {
+				return nil, err
+			}
+			if v, ok := c.constValue(body); ok {
+				return konst(v), nil
+			}
+			return body, nil
+		}
+	}
+	return c.expr1(e)
+}
+
+// constOf returns the value of e if it is closed and evaluates without
+// error.
+func (c *compiler) constOf(e expr.Expr) (Value, bool) {
+	switch e := e.(type) {
+	case *expr.IntLit:
+		return Int(e.Value), true
+	case *expr.BoolLit:
+		return Bool(e.Value), true
+	}
+	if c.folding || c.noFold || !c.isClosed(e) {
+		return Value{}, false
+	}
+	c.folding = true
+	body, err := c.expr1(e)
+	c.folding = false
+	if err != nil {
+		return Value{}, false
+	}
+	return c.constValue(body)
+}
+
+// expr1 compiles e without folding it.
+func (c *compiler) expr1(e expr.Expr) (fn, error) {
 	switch e := e.(type) {
 	case *expr.IntLit:
 		return konst(Int(e.Value)), nil
@@ -199,7 +366,7 @@ func (c *compiler) expr(e expr.Expr) (fn, error) {
 			return konst(Value{}), nil
 		}
 		return func(f *frame) Value {
-			vs := make([]Value, len(elems))
+			vs := f.mk(len(elems))
 			for i, x := range elems {
 				vs[i] = x(f)
 			}
@@ -339,7 +506,7 @@ func (c *compiler) constant(pos source.Pos, obj *expr.Object) (Value, error) {
 	}
 	c.busy[obj] = true
 	defer delete(c.busy, obj)
-	sub := &compiler{inst: c.inst, consts: c.consts, busy: c.busy, slots: make(map[*expr.Object]int), stateSlot: -1, nstate: 0, nparams: 0}
+	sub := &compiler{inst: c.inst, consts: c.consts, busy: c.busy, slots: make(map[*expr.Object]int), stateSlot: -1, nstate: 0, nparams: 0, closed: c.closed, closedDef: c.closedDef}
 	body, err := sub.expr(obj.Body)
 	if err != nil {
 		return Value{}, err
@@ -416,6 +583,18 @@ func (c *compiler) binary(e *expr.Binary) (fn, error) {
 		}
 		neg := e.Op == expr.OpNeq
 		if scalar(xs) {
+			if k, ok := c.constOf(e.Y); ok {
+				if neg {
+					return func(f *frame) Value { return Bool(x(f).n != k.n) }, nil
+				}
+				return func(f *frame) Value { return Bool(x(f).n == k.n) }, nil
+			}
+			if k, ok := c.constOf(e.X); ok {
+				if neg {
+					return func(f *frame) Value { return Bool(k.n != y(f).n) }, nil
+				}
+				return func(f *frame) Value { return Bool(k.n == y(f).n) }, nil
+			}
 			if neg {
 				return func(f *frame) Value { return Bool(x(f).n != y(f).n) }, nil
 			}
@@ -455,6 +634,16 @@ func (c *compiler) binary(e *expr.Binary) (fn, error) {
 			want = 0
 		}
 		K := ys.Elem
+		if set, ok := c.constOf(e.Y); ok && atomicKey(K) && len(set.vs) <= 64 {
+			var mask uint64
+			for i, b := range set.vs {
+				mask |= uint64(b.n) << i
+			}
+			if want == 0 {
+				mask = ^mask
+			}
+			return func(f *frame) Value { return Value{n: int64(mask >> uint64(x(f).n) & 1)} }, nil
+		}
 		if atomicKey(K) {
 			return func(f *frame) Value {
 				s, k := y(f), x(f)
@@ -488,7 +677,7 @@ func (c *compiler) binary(e *expr.Binary) (fn, error) {
 			leaf = func(a, b Value) Value { return Value{n: a.n &^ b.n} }
 		}
 		K := s.Elem
-		return func(f *frame) Value { return tzip(K, x(f), y(f), leaf) }, nil
+		return func(f *frame) Value { return tzip(f, K, x(f), y(f), leaf) }, nil
 	}
 	return nil, errorf(pos, "unknown binary operator %s", e.Op)
 }
@@ -639,20 +828,21 @@ func (c *compiler) binders(bs []*expr.Binder) ([]binder, func(), error) {
 	return out, undo, nil
 }
 
-// each calls body with binders i.. bound to every combination of values; it
-// stops and returns false when body does.
-func (c *compiler) eachFn(bs []binder) func(f *frame, body func() bool) bool {
+// eachFn returns a function that evaluates body with the binders bound to
+// every combination of values, in order, and reports false as soon as body
+// gives stop (or an error occurs), true if it never does.
+func (c *compiler) eachFn(bs []binder, body fn, stop int64) func(f *frame) bool {
 	maxEnum := int64(c.inst.maxEnum())
-	var rec func(f *frame, i int, body func() bool) bool
-	rec = func(f *frame, i int, body func() bool) bool {
+	var rec func(f *frame, i int) bool
+	rec = func(f *frame, i int) bool {
 		if i == len(bs) {
-			return body()
+			return body(f).n != stop && f.err == nil
 		}
 		b := &bs[i]
 		if b.values != nil || b.lo == nil {
 			for _, v := range b.values {
 				f.locals[b.slot] = v
-				if !rec(f, i+1, body) {
+				if !rec(f, i+1) {
 					return false
 				}
 			}
@@ -665,13 +855,25 @@ func (c *compiler) eachFn(bs []binder) func(f *frame, body func() bool) bool {
 		}
 		for k := lo; k < hi; k++ {
 			f.locals[b.slot] = Value{n: k}
-			if !rec(f, i+1, body) {
+			if !rec(f, i+1) {
 				return false
 			}
 		}
 		return true
 	}
-	return func(f *frame, body func() bool) bool { return rec(f, 0, body) }
+	if len(bs) == 1 && bs[0].lo == nil {
+		slot, values := bs[0].slot, bs[0].values
+		return func(f *frame) bool {
+			for _, v := range values {
+				f.locals[slot] = v
+				if body(f).n == stop || f.err != nil {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return func(f *frame) bool { return rec(f, 0) }
 }
 
 func (c *compiler) quant(e *expr.Quant) (fn, error) {
@@ -684,15 +886,12 @@ func (c *compiler) quant(e *expr.Quant) (fn, error) {
 	if err != nil {
 		return nil, err
 	}
-	each := c.eachFn(bs)
 	if e.Forall {
-		return func(f *frame) Value {
-			return Bool(each(f, func() bool { return body(f).n != 0 }) && f.err == nil)
-		}, nil
+		each := c.eachFn(bs, body, 0)
+		return func(f *frame) Value { return Bool(each(f) && f.err == nil) }, nil
 	}
-	return func(f *frame) Value {
-		return Bool(!each(f, func() bool { return body(f).n == 0 }) && f.err == nil)
-	}, nil
+	each := c.eachFn(bs, body, 1)
+	return func(f *frame) Value { return Bool(!each(f) && f.err == nil) }, nil
 }
 
 // lambda compiles `lambda x: S. body` into a table over S: a map, or a set
@@ -727,7 +926,7 @@ func (c *compiler) tabulate(pos source.Pos, variable *expr.Object, K *expr.Sort,
 	}
 	inst := c.inst
 	return func(f *frame) Value {
-		leaves := make([]Value, len(keys))
+		leaves := f.mk(len(keys))
 		for i, k := range keys {
 			f.locals[s] = k
 			leaves[i] = body(f)
@@ -735,7 +934,7 @@ func (c *compiler) tabulate(pos source.Pos, variable *expr.Object, K *expr.Sort,
 		if atomicKey(K) {
 			return Value{vs: leaves}
 		}
-		return inst.tbuild(K, leaves)
+		return inst.tbuild(f, K, leaves)
 	}, nil
 }
 
@@ -759,7 +958,7 @@ func (c *compiler) index(e *expr.Index) (fn, error) {
 		}
 		K := xs.Key
 		if atomicKey(K) {
-			return func(f *frame) Value { return x(f).vs[i(f).n] }, nil
+			return c.indexAtomic(e, x, i), nil
 		}
 		return func(f *frame) Value { return tget(K, x(f), i(f)) }, nil
 	case expr.KSeq:
@@ -776,6 +975,58 @@ func (c *compiler) index(e *expr.Index) (fn, error) {
 		}, nil
 	}
 	return nil, errorf(e.Pos(), "cannot index a value of sort %s", xs)
+}
+
+// varRead reports whether e reads a variable of frame.state, and its index.
+func (c *compiler) varRead(e expr.Expr) (int, bool) {
+	id, ok := e.(*expr.Ident)
+	if !ok || id.Obj == nil || id.Obj.Kind != expr.ObjVar || c.stateSlot >= 0 || c.nstate < 0 {
+		return 0, false
+	}
+	return id.Obj.Index, id.Obj.Index >= 0 && id.Obj.Index < c.nstate
+}
+
+// paramRead reports whether e reads an action parameter, and its index.
+func (c *compiler) paramRead(e expr.Expr) (int, bool) {
+	id, ok := e.(*expr.Ident)
+	if !ok || id.Obj == nil || id.Obj.Kind != expr.ObjParam || c.nparams < 0 {
+		return 0, false
+	}
+	return id.Obj.Index, id.Obj.Index >= 0 && id.Obj.Index < c.nparams
+}
+
+// slotRead reports whether e reads a bound variable, and its slot.
+func (c *compiler) slotRead(e expr.Expr) (int, bool) {
+	id, ok := e.(*expr.Ident)
+	if !ok || id.Obj == nil || id.Obj.Kind != expr.ObjBound {
+		return 0, false
+	}
+	s, ok := c.slots[id.Obj]
+	return s, ok
+}
+
+// indexAtomic compiles x[i] for a map with an atomic key, specialised for
+// the common shapes var[param], var[bound] and x[constant].
+func (c *compiler) indexAtomic(e *expr.Index, x, i fn) fn {
+	if vi, ok := c.varRead(e.X); ok {
+		if pi, ok := c.paramRead(e.Index); ok {
+			return func(f *frame) Value { return f.state[vi].vs[f.params[pi].n] }
+		}
+		if s, ok := c.slotRead(e.Index); ok {
+			return func(f *frame) Value { return f.state[vi].vs[f.locals[s].n] }
+		}
+		return func(f *frame) Value { return f.state[vi].vs[i(f).n] }
+	}
+	if pi, ok := c.paramRead(e.Index); ok {
+		return func(f *frame) Value { return x(f).vs[f.params[pi].n] }
+	}
+	if s, ok := c.slotRead(e.Index); ok {
+		return func(f *frame) Value { return x(f).vs[f.locals[s].n] }
+	}
+	if k, ok := c.constOf(e.Index); ok {
+		return func(f *frame) Value { return x(f).vs[k.n] }
+	}
+	return func(f *frame) Value { return x(f).vs[i(f).n] }
 }
 
 func (c *compiler) update(e *expr.Update) (fn, error) {
@@ -809,20 +1060,20 @@ func (c *compiler) updateFn(pos source.Pos, xs *expr.Sort, x, i, v fn) (fn, erro
 		if atomicKey(K) {
 			return func(f *frame) Value {
 				m, k, val := x(f), i(f).n, v(f)
-				vs := make([]Value, len(m.vs))
+				vs := f.mk(len(m.vs))
 				copy(vs, m.vs)
 				vs[k] = val
 				return Value{vs: vs}
 			}, nil
 		}
-		return func(f *frame) Value { return tset(K, x(f), i(f), v(f)) }, nil
+		return func(f *frame) Value { return tset(f, K, x(f), i(f), v(f)) }, nil
 	case expr.KSeq:
 		return func(f *frame) Value {
 			s, k, val := x(f), i(f).n, v(f)
 			if k < 0 || k >= int64(len(s.vs)) {
 				return s
 			}
-			vs := make([]Value, len(s.vs))
+			vs := f.mk(len(s.vs))
 			copy(vs, s.vs)
 			vs[k] = val
 			return Value{vs: vs}
@@ -903,7 +1154,7 @@ func (c *compiler) recordUpdate(e *expr.RecordUpdate) (fn, error) {
 	n := len(xs.Fields)
 	return func(f *frame) Value {
 		r := x(f)
-		vs := make([]Value, n)
+		vs := f.mk(n)
 		copy(vs, r.vs)
 		for j, k := range idx {
 			vs[k] = vals[j](f)
@@ -932,7 +1183,7 @@ func (c *compiler) recordLit(e *expr.RecordLit) (fn, error) {
 	}
 	n := len(s.Fields)
 	return func(f *frame) Value {
-		vs := make([]Value, n)
+		vs := f.mk(n)
 		for j, k := range idx {
 			vs[k] = vals[j](f)
 		}
@@ -964,7 +1215,7 @@ func (c *compiler) setLit(e *expr.SetLit) (fn, error) {
 	K := s.Elem
 	if atomicKey(K) {
 		return func(f *frame) Value {
-			vs := make([]Value, len(empty.vs))
+			vs := f.mk(len(empty.vs))
 			for _, x := range elems {
 				vs[x(f).n] = Value{n: 1}
 			}
@@ -974,7 +1225,7 @@ func (c *compiler) setLit(e *expr.SetLit) (fn, error) {
 	return func(f *frame) Value {
 		t := empty
 		for _, x := range elems {
-			t = tset(K, t, x(f), Value{n: 1})
+			t = tset(f, K, t, x(f), Value{n: 1})
 		}
 		return t
 	}, nil

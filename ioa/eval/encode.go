@@ -5,6 +5,7 @@ package eval
 
 import (
 	"encoding/binary"
+	"fmt"
 
 	"ladder/ioa/expr"
 )
@@ -18,6 +19,17 @@ type encoder func(buf []byte, v Value) []byte
 // their length and elements, options a tag, and records and tables (whose
 // shapes the sort and instance fix) just their parts.
 func (m *Machine) encoder(s *expr.Sort) encoder {
+	if m.byteScalar(s) {
+		return func(buf []byte, v Value) []byte { return append(buf, byte(v.n)) }
+	}
+	if s.Kind == expr.KOption && m.byteScalar(s.Elem) && m.Inst.size(s.Elem) < 255 {
+		return func(buf []byte, v Value) []byte {
+			if v.n == 0 {
+				return append(buf, 0)
+			}
+			return append(buf, byte(v.vs[0].n+1))
+		}
+	}
 	switch s.Kind {
 	case expr.KBool, expr.KEnum, expr.KParam:
 		if m.Inst.size(s) <= 256 {
@@ -55,11 +67,35 @@ func (m *Machine) encoder(s *expr.Sort) encoder {
 			return buf
 		}
 	case expr.KMap:
+		if atomicKey(s.Key) && m.byteScalar(s.Elem) {
+			return appendBytes
+		}
 		return tableEncoder(s.Key, m.encoder(s.Elem))
 	case expr.KSet:
+		if atomicKey(s.Elem) {
+			return appendBytes
+		}
 		return tableEncoder(s.Elem, m.encoder(expr.BoolSort))
 	}
 	return func(buf []byte, v Value) []byte { return buf }
+}
+
+// appendBytes encodes a flat table of byte scalars.
+func appendBytes(buf []byte, v Value) []byte {
+	for _, x := range v.vs {
+		buf = append(buf, byte(x.n))
+	}
+	return buf
+}
+
+// byteScalar reports whether values of s are encoded as one byte: Bool,
+// enums and parameter sorts of at most 256 values.
+func (m *Machine) byteScalar(s *expr.Sort) bool {
+	switch s.Kind {
+	case expr.KBool, expr.KEnum, expr.KParam:
+		return m.Inst.size(s) <= 256
+	}
+	return false
 }
 
 // tableEncoder returns the encoder of tables over K with leaves encoded by leaf.
@@ -90,4 +126,214 @@ func (m *Machine) AppendState(buf []byte, s State) []byte {
 		buf = m.vars[i].enc(buf, s[i])
 	}
 	return buf
+}
+
+// dec is the state of decoding one encoded state.
+type dec struct {
+	b    []byte
+	i    int
+	bad  bool // the input ended early or held an out-of-range value
+	f    *frame
+	offs []int // if not nil, receives the offset of each variable's encoding
+}
+
+func (d *dec) byte() int64 {
+	if d.i >= len(d.b) {
+		d.bad = true
+		return 0
+	}
+	d.i++
+	return int64(d.b[d.i-1])
+}
+
+func (d *dec) uvarint() uint64 {
+	v, k := binary.Uvarint(d.b[min(d.i, len(d.b)):])
+	if k <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.i += k
+	return v
+}
+
+func (d *dec) varint() int64 {
+	v, k := binary.Varint(d.b[min(d.i, len(d.b)):])
+	if k <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.i += k
+	return v
+}
+
+// decoder reads a value of a fixed sort.
+type decoder func(d *dec) Value
+
+// decoder returns the decoder of sort s, the inverse of encoder(s).
+func (m *Machine) decoder(s *expr.Sort) decoder {
+	if s.Kind == expr.KOption && m.byteScalar(s.Elem) && m.Inst.size(s.Elem) < 255 {
+		size := int64(m.Inst.size(s.Elem))
+		return func(d *dec) Value {
+			v := d.byte()
+			if v == 0 {
+				return Value{}
+			}
+			if v > size {
+				d.bad = true
+				return Value{}
+			}
+			return d.f.some(Value{n: v - 1})
+		}
+	}
+	switch s.Kind {
+	case expr.KBool, expr.KEnum, expr.KParam:
+		size := int64(m.Inst.size(s))
+		if size <= 256 {
+			return func(d *dec) Value {
+				v := d.byte()
+				if v >= size {
+					d.bad = true
+				}
+				return Value{n: v}
+			}
+		}
+		return func(d *dec) Value {
+			v := d.uvarint()
+			if v >= uint64(size) {
+				d.bad = true
+			}
+			return Value{n: int64(v)}
+		}
+	case expr.KInt, expr.KNat:
+		return func(d *dec) Value { return Value{n: d.varint()} }
+	case expr.KRecord:
+		subs := make([]decoder, len(s.Fields))
+		for i, f := range s.Fields {
+			subs[i] = m.decoder(f.Sort)
+		}
+		return func(d *dec) Value {
+			vs := d.f.mk(len(subs))
+			for i, sub := range subs {
+				vs[i] = sub(d)
+			}
+			return Value{vs: vs}
+		}
+	case expr.KOption:
+		sub := m.decoder(s.Elem)
+		return func(d *dec) Value {
+			switch d.byte() {
+			case 0:
+				return Value{}
+			case 1:
+				return d.f.some(sub(d))
+			}
+			d.bad = true
+			return Value{}
+		}
+	case expr.KSeq:
+		sub := m.decoder(s.Elem)
+		return func(d *dec) Value {
+			n := d.uvarint()
+			if n > uint64(len(d.b)-d.i) { // every element takes at least one byte
+				d.bad = true
+				return Value{}
+			}
+			if n == 0 {
+				return Value{}
+			}
+			vs := d.f.mk(int(n))
+			for i := range vs {
+				vs[i] = sub(d)
+			}
+			return Value{vs: vs}
+		}
+	case expr.KMap:
+		return m.tableDecoder(s.Key, m.decoder(s.Elem))
+	case expr.KSet:
+		return m.tableDecoder(s.Elem, m.decoder(expr.BoolSort))
+	}
+	return func(d *dec) Value { return Value{} }
+}
+
+// tableDecoder returns the decoder of tables over K with leaves decoded by leaf.
+func (m *Machine) tableDecoder(K *expr.Sort, leaf decoder) decoder {
+	switch K.Kind {
+	case expr.KOption:
+		sub := m.tableDecoder(K.Elem, leaf)
+		return func(d *dec) Value {
+			vs := d.f.mk(2)
+			vs[0] = leaf(d)
+			vs[1] = sub(d)
+			return Value{vs: vs}
+		}
+	case expr.KRecord:
+		for i := len(K.Fields) - 1; i >= 0; i-- {
+			leaf = m.tableDecoder(K.Fields[i].Sort, leaf)
+		}
+		return leaf
+	}
+	n := m.Inst.size(K)
+	return func(d *dec) Value {
+		vs := d.f.mk(n)
+		for i := range vs {
+			vs[i] = leaf(d)
+		}
+		return Value{vs: vs}
+	}
+}
+
+// same reports whether a and b are the same value object: identical
+// scalars, or composites sharing their storage. Values are immutable, so
+// same values are equal.
+func same(a, b Value) bool {
+	if a.n != b.n || len(a.vs) != len(b.vs) {
+		return false
+	}
+	return len(a.vs) == 0 || &a.vs[0] == &b.vs[0]
+}
+
+// Encode appends the encoding of s (as Machine.AppendState). The variables
+// that s shares with the state last returned by Decode are copied from that
+// state's encoding instead of being encoded again, which makes encoding a
+// successor cheap.
+func (r *Runner) Encode(buf []byte, s State) []byte {
+	m := r.m
+	if r.last == nil || len(r.last) != len(s) {
+		return m.AppendState(buf, s)
+	}
+	for i := range m.vars {
+		if same(s[i], r.last[i]) {
+			buf = append(buf, r.lastKey[r.offs[i]:r.offs[i+1]]...)
+		} else {
+			buf = m.vars[i].enc(buf, s[i])
+		}
+	}
+	return buf
+}
+
+// DecodeState returns the state whose encoding (AppendState) is key.
+func (m *Machine) DecodeState(key []byte) (State, error) {
+	return m.decodeState(&frame{}, key)
+}
+
+func (m *Machine) decodeState(f *frame, key []byte) (State, error) {
+	return m.decodeWith(&dec{b: key, f: f})
+}
+
+func (m *Machine) decodeWith(d *dec) (State, error) {
+	key, f := d.b, d.f
+	s := State(f.mk(len(m.vars)))
+	for i := range m.vars {
+		if d.offs != nil {
+			d.offs[i] = d.i
+		}
+		s[i] = m.vars[i].dec(d)
+	}
+	if d.offs != nil {
+		d.offs[len(m.vars)] = d.i
+	}
+	if d.bad || d.i != len(key) {
+		return nil, fmt.Errorf("malformed encoding of a state of %s", m.A.Name)
+	}
+	return s, nil
 }

@@ -196,26 +196,28 @@ func (inst *Instance) def(s *expr.Sort) Value {
 		}
 		return Value{vs: vs}
 	case expr.KMap:
-		return inst.tconst(s.Key, inst.def(s.Elem))
+		return inst.tconst(&frame{}, s.Key, inst.def(s.Elem))
 	case expr.KSet:
-		return inst.tconst(s.Elem, Value{})
+		return inst.tconst(&frame{}, s.Elem, Value{})
 	}
 	return Value{}
 }
 
 // tconst returns the table over K whose every leaf is leaf. K's sizes must
 // have been checked.
-func (inst *Instance) tconst(K *expr.Sort, leaf Value) Value {
+func (inst *Instance) tconst(f *frame, K *expr.Sort, leaf Value) Value {
 	switch K.Kind {
 	case expr.KOption:
-		return Value{vs: []Value{leaf, inst.tconst(K.Elem, leaf)}}
+		vs := f.mk(2)
+		vs[0], vs[1] = leaf, inst.tconst(f, K.Elem, leaf)
+		return Value{vs: vs}
 	case expr.KRecord:
 		for i := len(K.Fields) - 1; i >= 0; i-- {
-			leaf = inst.tconst(K.Fields[i].Sort, leaf)
+			leaf = inst.tconst(f, K.Fields[i].Sort, leaf)
 		}
 		return leaf
 	}
-	vs := make([]Value, inst.size(K))
+	vs := f.mk(inst.size(K))
 	for i := range vs {
 		vs[i] = leaf
 	}
@@ -225,17 +227,21 @@ func (inst *Instance) tconst(K *expr.Sort, leaf Value) Value {
 // tbuild returns the table over K whose leaves, in key order, are leaves;
 // len(leaves) must be the cardinality of K, whose sizes must have been
 // checked.
-func (inst *Instance) tbuild(K *expr.Sort, leaves []Value) Value {
+func (inst *Instance) tbuild(f *frame, K *expr.Sort, leaves []Value) Value {
 	switch K.Kind {
 	case expr.KOption:
-		return Value{vs: []Value{leaves[0], inst.tbuild(K.Elem, leaves[1:])}}
+		vs := f.mk(2)
+		vs[0], vs[1] = leaves[0], inst.tbuild(f, K.Elem, leaves[1:])
+		return Value{vs: vs}
 	case expr.KRecord:
-		return inst.tbuildFields(K.Fields, leaves)
+		return inst.tbuildFields(f, K.Fields, leaves)
 	}
-	return Value{vs: append([]Value(nil), leaves...)}
+	vs := f.mk(len(leaves))
+	copy(vs, leaves)
+	return Value{vs: vs}
 }
 
-func (inst *Instance) tbuildFields(fs []expr.Field, leaves []Value) Value {
+func (inst *Instance) tbuildFields(f *frame, fs []expr.Field, leaves []Value) Value {
 	if len(fs) == 0 {
 		return leaves[0]
 	}
@@ -245,11 +251,11 @@ func (inst *Instance) tbuildFields(fs []expr.Field, leaves []Value) Value {
 		return Value{}
 	}
 	chunk := len(leaves) / n
-	subs := make([]Value, n)
+	subs := f.mk(n)
 	for i := range subs {
-		subs[i] = inst.tbuildFields(fs[1:], leaves[i*chunk:(i+1)*chunk])
+		subs[i] = inst.tbuildFields(f, fs[1:], leaves[i*chunk:(i+1)*chunk])
 	}
-	return inst.tbuild(fs[0].Sort, subs)
+	return inst.tbuild(f, fs[0].Sort, subs)
 }
 
 // Values returns every value of the finite sort s in the canonical order:
@@ -306,7 +312,7 @@ func (inst *Instance) values(s *expr.Sort) []Value {
 			parts[i] = lv
 		}
 		var out []Value
-		product(parts, func(vs []Value) { out = append(out, inst.tbuild(key, vs)) })
+		product(parts, func(vs []Value) { out = append(out, inst.tbuild(&frame{}, key, vs)) })
 		return out
 	}
 	return nil
@@ -348,12 +354,13 @@ func (inst *Instance) Map(s *expr.Sort, def Value, entries ...Entry) (Value, err
 	if !inst.Conforms(def, s.Elem) {
 		return Value{}, fmt.Errorf("default value is not of sort %s", s.Elem)
 	}
-	t := inst.tconst(s.Key, def)
+	heap := &frame{}
+	t := inst.tconst(heap, s.Key, def)
 	for _, e := range entries {
 		if !inst.Conforms(e.Key, s.Key) || !inst.Conforms(e.Val, s.Elem) {
 			return Value{}, fmt.Errorf("map entry is not of sort %s ↦ %s", s.Key, s.Elem)
 		}
-		t = tset(s.Key, t, e.Key, e.Val)
+		t = tset(heap, s.Key, t, e.Key, e.Val)
 	}
 	return t, nil
 }
@@ -366,12 +373,13 @@ func (inst *Instance) Set(s *expr.Sort, elems ...Value) (Value, error) {
 	if err := inst.checkSizes(s); err != nil {
 		return Value{}, err
 	}
-	t := inst.tconst(s.Elem, Value{})
+	heap := &frame{}
+	t := inst.tconst(heap, s.Elem, Value{})
 	for _, x := range elems {
 		if !inst.Conforms(x, s.Elem) {
 			return Value{}, fmt.Errorf("set element is not of sort %s", s.Elem)
 		}
-		t = tset(s.Elem, t, x, Value{n: 1})
+		t = tset(heap, s.Elem, t, x, Value{n: 1})
 	}
 	return t, nil
 }

@@ -38,6 +38,7 @@ type varCode struct {
 	domain []Value // the values of the sort when init is nil
 	nat    func(Value) bool
 	enc    encoder
+	dec    decoder
 }
 
 type invCode struct {
@@ -123,6 +124,7 @@ func NewMachine(a *ioa.Automaton, inst *Instance) (m *Machine, err error) {
 			continue
 		}
 		vc.enc = m.encoder(v.Sort)
+		vc.dec = m.decoder(v.Sort)
 		if v.Init != nil {
 			c.nstate = 0 // an init mentions no state variable
 			vc.init, err = c.expr(v.Init)
@@ -494,7 +496,7 @@ func (m *Machine) lvalue(target expr.Expr, val fn) (int, fn, error) {
 		n := len(xs.Fields)
 		nx := func(f *frame) Value {
 			r := x(f)
-			vs := make([]Value, n)
+			vs := f.mk(n)
 			copy(vs, r.vs)
 			vs[k] = val(f)
 			return Value{vs: vs}
@@ -574,7 +576,12 @@ type Runner struct {
 	params [][]Value // per action
 	enums  []func(i int) bool
 	visit  func(act int, params []Value, post State) bool
-	stop   bool
+	d      dec
+	// the state last returned by Decode, its encoding and the offsets of
+	// its variables' encodings in it, for Encode
+	last    State
+	lastKey []byte
+	offs    []int
 }
 
 // NewRunner returns a Runner for m.
@@ -587,6 +594,45 @@ func (m *Machine) NewRunner() *Runner {
 		r.enums[i] = r.enumFn(ac)
 	}
 	return r
+}
+
+// SetScratch switches scratch mode on or off. In scratch mode the values a
+// Runner builds (post-states, decoded states, and everything computed on
+// the way) live in memory that Release makes available again: they are
+// valid only until the next Release. Without scratch mode they are ordinary
+// garbage-collected values. The explorer uses scratch mode so that it does
+// not allocate per transition.
+func (r *Runner) SetScratch(on bool) {
+	if on {
+		r.f.ar = newArena()
+	} else {
+		r.f.ar = nil
+	}
+	r.g.ar = r.f.ar
+}
+
+// Release makes the memory of every value built since the last Release
+// available again, in scratch mode; otherwise it does nothing.
+func (r *Runner) Release() {
+	if r.f.ar != nil {
+		r.f.ar.reset()
+	}
+}
+
+// Decode returns the state whose encoding (Machine.AppendState) is key; in
+// scratch mode it lives in scratch memory.
+func (r *Runner) Decode(key []byte) (s State, err error) {
+	defer recoverInternal(&err)
+	if r.offs == nil {
+		r.offs = make([]int, len(r.m.vars)+1)
+	}
+	r.d = dec{b: key, f: &r.g, offs: r.offs}
+	r.last, r.lastKey = nil, nil
+	s, err = r.m.decodeWith(&r.d)
+	if err == nil {
+		r.last, r.lastKey = s, key
+	}
+	return s, err
 }
 
 // Machine returns the machine r runs.
@@ -610,7 +656,7 @@ func (r *Runner) enumFn(ac *actionCode) func(i int) bool {
 			return false
 		}
 		if i == len(ac.params) {
-			post := make(State, n)
+			post := State(f.mk(n))
 			copy(post, f.state)
 			ac.eff(f, post)
 			if f.err != nil {
@@ -695,30 +741,25 @@ func (r *Runner) Violated(s State, invs []int) (name string, err error) {
 	}
 	f := &r.g
 	f.state, f.err, f.params = s, nil, nil
-	check := func(ic *invCode) (string, error) {
+	n := len(r.m.invs)
+	if invs != nil {
+		n = len(invs)
+	}
+	for k := 0; k < n; k++ {
+		i := k
+		if invs != nil {
+			i = invs[k]
+			if i < 0 || i >= len(r.m.invs) {
+				return "", fmt.Errorf("no invariant #%d", i)
+			}
+		}
+		ic := &r.m.invs[i]
 		ok := ic.body(f).n != 0
 		if f.err != nil {
 			return "", f.err
 		}
 		if !ok {
 			return ic.name, nil
-		}
-		return "", nil
-	}
-	if invs == nil {
-		for i := range r.m.invs {
-			if n, err := check(&r.m.invs[i]); n != "" || err != nil {
-				return n, err
-			}
-		}
-		return "", nil
-	}
-	for _, i := range invs {
-		if i < 0 || i >= len(r.m.invs) {
-			return "", fmt.Errorf("no invariant #%d", i)
-		}
-		if n, err := check(&r.m.invs[i]); n != "" || err != nil {
-			return n, err
 		}
 	}
 	return "", nil

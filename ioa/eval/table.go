@@ -62,76 +62,80 @@ func tget(K *expr.Sort, t, k Value) Value {
 }
 
 // tset returns t with the leaf at key k replaced by v.
-func tset(K *expr.Sort, t, k, v Value) Value {
+func tset(f *frame, K *expr.Sort, t, k, v Value) Value {
 	switch K.Kind {
 	case expr.KOption:
-		vs := make([]Value, 2)
+		vs := f.mk(2)
 		copy(vs, t.vs)
 		if k.n == 0 {
 			vs[0] = v
 		} else {
-			vs[1] = tset(K.Elem, t.vs[1], k.vs[0], v)
+			vs[1] = tset(f, K.Elem, t.vs[1], k.vs[0], v)
 		}
 		return Value{vs: vs}
 	case expr.KRecord:
-		return tsetFields(K.Fields, t, k.vs, v)
+		return tsetFields(f, K.Fields, t, k.vs, v)
 	}
-	vs := make([]Value, len(t.vs))
+	vs := f.mk(len(t.vs))
 	copy(vs, t.vs)
 	vs[k.n] = v
 	return Value{vs: vs}
 }
 
-func tsetFields(fs []expr.Field, t Value, k []Value, v Value) Value {
+func tsetFields(f *frame, fs []expr.Field, t Value, k []Value, v Value) Value {
 	if len(fs) == 0 {
 		return v
 	}
 	sub := tget(fs[0].Sort, t, k[0])
-	return tset(fs[0].Sort, t, k[0], tsetFields(fs[1:], sub, k[1:], v))
+	return tset(f, fs[0].Sort, t, k[0], tsetFields(f, fs[1:], sub, k[1:], v))
 }
 
 // tmap returns the table with leaves fn(leaf) of t.
-func tmap(K *expr.Sort, t Value, fn func(Value) Value) Value {
+func tmap(f *frame, K *expr.Sort, t Value, fn func(Value) Value) Value {
 	switch K.Kind {
 	case expr.KOption:
-		return Value{vs: []Value{fn(t.vs[0]), tmap(K.Elem, t.vs[1], fn)}}
+		vs := f.mk(2)
+		vs[0], vs[1] = fn(t.vs[0]), tmap(f, K.Elem, t.vs[1], fn)
+		return Value{vs: vs}
 	case expr.KRecord:
-		return tmapFields(K.Fields, t, fn)
+		return tmapFields(f, K.Fields, t, fn)
 	}
-	vs := make([]Value, len(t.vs))
+	vs := f.mk(len(t.vs))
 	for i, x := range t.vs {
 		vs[i] = fn(x)
 	}
 	return Value{vs: vs}
 }
 
-func tmapFields(fs []expr.Field, t Value, fn func(Value) Value) Value {
+func tmapFields(f *frame, fs []expr.Field, t Value, fn func(Value) Value) Value {
 	if len(fs) == 0 {
 		return fn(t)
 	}
-	return tmap(fs[0].Sort, t, func(sub Value) Value { return tmapFields(fs[1:], sub, fn) })
+	return tmap(f, fs[0].Sort, t, func(sub Value) Value { return tmapFields(f, fs[1:], sub, fn) })
 }
 
 // tzip returns the table with leaves fn(a's leaf, b's leaf).
-func tzip(K *expr.Sort, a, b Value, fn func(x, y Value) Value) Value {
+func tzip(f *frame, K *expr.Sort, a, b Value, fn func(x, y Value) Value) Value {
 	switch K.Kind {
 	case expr.KOption:
-		return Value{vs: []Value{fn(a.vs[0], b.vs[0]), tzip(K.Elem, a.vs[1], b.vs[1], fn)}}
+		vs := f.mk(2)
+		vs[0], vs[1] = fn(a.vs[0], b.vs[0]), tzip(f, K.Elem, a.vs[1], b.vs[1], fn)
+		return Value{vs: vs}
 	case expr.KRecord:
-		return tzipFields(K.Fields, a, b, fn)
+		return tzipFields(f, K.Fields, a, b, fn)
 	}
-	vs := make([]Value, len(a.vs))
+	vs := f.mk(len(a.vs))
 	for i := range a.vs {
 		vs[i] = fn(a.vs[i], b.vs[i])
 	}
 	return Value{vs: vs}
 }
 
-func tzipFields(fs []expr.Field, a, b Value, fn func(x, y Value) Value) Value {
+func tzipFields(f *frame, fs []expr.Field, a, b Value, fn func(x, y Value) Value) Value {
 	if len(fs) == 0 {
 		return fn(a, b)
 	}
-	return tzip(fs[0].Sort, a, b, func(x, y Value) Value { return tzipFields(fs[1:], x, y, fn) })
+	return tzip(f, fs[0].Sort, a, b, func(x, y Value) Value { return tzipFields(f, fs[1:], x, y, fn) })
 }
 
 // tall reports whether pred holds for every pair of leaves of a and b at

@@ -1,0 +1,63 @@
+package explore
+
+import (
+	"syscall"
+	"testing"
+	"time"
+
+	"ladder/ioa/load"
+)
+
+// cpuTime returns the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func benchExplore(b *testing.B, file, name, bounds string, workers, maxStates int) {
+	set, errs := load.Files(file)
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	a := set.Automaton(name)
+	inst, err := ParseBounds(bounds)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	var states int
+	start, cpu0 := time.Now(), cpuTime()
+	for i := 0; i < b.N; i++ {
+		res, err := Explore(a, Config{Instance: inst, Workers: workers, MaxStates: maxStates})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Violation != nil {
+			b.Fatalf("violation of %s", res.Violation.Invariant)
+		}
+		states += res.States
+	}
+	wall, cpu := time.Since(start), cpuTime()-cpu0
+	b.ReportMetric(float64(states)/wall.Seconds(), "states/s")
+	b.ReportMetric(float64(states)/cpu.Seconds(), "states/cpu-s")
+	b.ReportMetric(float64(states)/float64(b.N), "states")
+}
+
+// BenchmarkExploreTMS2 explores TMS2 with T=2, L=2, V=2 completely.
+func BenchmarkExploreTMS2(b *testing.B) {
+	benchExplore(b, "../../specs/TMS2.yaml", "TMS2", "T=2,L=2,V=2", 1, 0)
+}
+
+// BenchmarkExploreTMS2Prefix explores the first 300000 states of TMS2 with
+// T=2, L=2, V=2: a quicker measure of the same inner loop.
+func BenchmarkExploreTMS2Prefix(b *testing.B) {
+	benchExplore(b, "../../specs/TMS2.yaml", "TMS2", "T=2,L=2,V=2", 1, 300000)
+}
+
+// BenchmarkExploreTMS2Parallel is BenchmarkExploreTMS2 with GOMAXPROCS workers.
+func BenchmarkExploreTMS2Parallel(b *testing.B) {
+	benchExplore(b, "../../specs/TMS2.yaml", "TMS2", "T=2,L=2,V=2", -1, 0)
+}

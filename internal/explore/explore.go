@@ -1,0 +1,618 @@
+// This file implements Explore: breadth-first search of the reachable states.
+
+package explore
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"ladder/ioa"
+	"ladder/ioa/eval"
+	"ladder/ioa/expr"
+)
+
+// Config configures Explore and Run.
+type Config struct {
+	// Instance gives the sizes of parameter sorts and the values of
+	// constants (see ParseBounds). Sizes entries that name an Int, Nat or
+	// parameter-sort constant of the automaton, rather than a parameter sort,
+	// give that constant's value.
+	Instance *eval.Instance
+	// MaxStates stops the search after this many states (0: no limit);
+	// Result.Complete is then false.
+	MaxStates int
+	// MaxDepth stops the search at this BFS depth (0: no limit).
+	MaxDepth int
+	// Invariants names the invariants to check; nil means all. The implicit
+	// Nat conditions are always checked.
+	Invariants []string
+	// Workers is the number of goroutines computing successors (0 or 1:
+	// sequential; negative: GOMAXPROCS).
+	Workers int
+	// Visitor, if set, sees every state and transition of the search.
+	Visitor *Visitor
+	// Progress, if set, is called about once per second during the search.
+	Progress func(Progress)
+}
+
+// Progress is a snapshot of a running search.
+type Progress struct {
+	States      int
+	Transitions int64
+	Depth       int
+	Queued      int // states found but not yet expanded
+	Elapsed     time.Duration
+}
+
+// Visitor receives the states and transitions of a search. The functions
+// run on the searching goroutine, in a deterministic order: State for each
+// state when it is found (start states first, then in BFS order), and
+// Transition for each enabled transition of each expanded state, after the
+// State call for its target if the transition found it. Returning an error
+// stops the search, and Explore returns the error.
+type Visitor struct {
+	State      func(id, depth int, s eval.State) error
+	Transition func(t *Transition) error
+}
+
+// Transition is one step of a search. The struct and its Params are reused
+// after the visitor returns: copy what you keep.
+type Transition struct {
+	From, To  int        // state ids
+	Pre, Post eval.State // the states
+	Action    *ioa.Action
+	Params    []eval.Value
+	New       bool // this transition found To
+}
+
+// Result is the outcome of Explore. Its exported fields marshal to JSON.
+type Result struct {
+	Automaton       string   `json:"automaton"`
+	Instance        string   `json:"instance"`
+	Invariants      []string `json:"invariants"`      // the invariants checked, Nat conditions excluded
+	States          int      `json:"states"`          // distinct states found
+	InitialStates   int      `json:"initialStates"`   // distinct start states
+	Transitions     int64    `json:"transitions"`     // enabled transitions of the expanded states
+	Deadlocks       int      `json:"deadlocks"`       // expanded states with no enabled transition
+	MaxDepth        int      `json:"maxDepth"`        // the largest BFS depth of a state found
+	Complete        bool     `json:"complete"`        // every reachable state was found and checked
+	Limit           string   `json:"limit,omitempty"` // why the search stopped early, if it did
+	Elapsed         float64  `json:"elapsedSeconds"`
+	StatesPerSecond float64  `json:"statesPerSecond"`
+	Workers         int      `json:"workers"`
+	MemoryBytes     int64    `json:"memoryBytes"` // approximate size of the visited-state store
+	Violation       *Trace   `json:"violation,omitempty"`
+}
+
+// ParseBounds parses "T=2,L=2,V=2" into an instance whose Sizes hold every
+// entry (see Config.Instance for entries naming constants). Spaces around
+// entries are allowed; the empty string gives an empty instance.
+func ParseBounds(s string) (*eval.Instance, error) {
+	inst := &eval.Instance{Sizes: map[string]int{}}
+	if strings.TrimSpace(s) == "" {
+		return inst, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
+		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
+		if !ok || name == "" || val == "" {
+			return nil, fmt.Errorf("bad bound %q: want NAME=N", part)
+		}
+		if !isIdent(name) {
+			return nil, fmt.Errorf("bad bound %q: %q is not a name", part, name)
+		}
+		n, err := strconv.Atoi(val)
+		if err != nil {
+			return nil, fmt.Errorf("bad bound %q: %q is not an integer", part, val)
+		}
+		if _, dup := inst.Sizes[name]; dup {
+			return nil, fmt.Errorf("bound %s given twice", name)
+		}
+		inst.Sizes[name] = n
+	}
+	return inst, nil
+}
+
+func isIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// resolveInstance returns a copy of inst for a in which Sizes entries that
+// name constants of a are moved to Consts.
+func resolveInstance(a *ioa.Automaton, inst *eval.Instance) (*eval.Instance, error) {
+	out := &eval.Instance{Sizes: map[string]int{}, Consts: map[string]eval.Value{}}
+	if inst == nil {
+		return out, nil
+	}
+	out.MaxEnum = inst.MaxEnum
+	for k, v := range inst.Consts {
+		out.Consts[k] = v
+	}
+	params := map[string]bool{}
+	for _, s := range a.Sorts {
+		if s != nil && s.Kind == expr.KParam {
+			params[s.Name] = true
+		}
+	}
+	var names []string
+	for k := range inst.Sizes {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		v := inst.Sizes[k]
+		if params[k] {
+			if v < 1 {
+				return nil, fmt.Errorf("size of %s must be at least 1, not %d", k, v)
+			}
+			out.Sizes[k] = v
+			continue
+		}
+		var c *expr.Object
+		for _, o := range a.Consts {
+			if o != nil && o.Name == k {
+				c = o
+			}
+		}
+		switch {
+		case c == nil:
+			return nil, fmt.Errorf("bound %s names neither a parameter sort nor a constant of %s", k, a.Name)
+		case c.Sort.IsNumeric():
+			out.Consts[k] = eval.Int(int64(v))
+		case c.Sort != nil && c.Sort.Kind == expr.KParam:
+			out.Consts[k] = eval.Elem(v)
+		default:
+			return nil, fmt.Errorf("bound %s: constant %s has sort %s; only Int, Nat and parameter-sort constants can be bound", k, k, c.Sort)
+		}
+	}
+	return out, nil
+}
+
+// explorer is the state of one search.
+type explorer struct {
+	m       *eval.Machine
+	cfg     Config
+	invs    []int // nil: all
+	st      *store
+	res     *Result
+	start   time.Time
+	lastRep time.Time
+	trans   Transition
+	runners []*eval.Runner // parallel workers, in scratch mode
+	arenas  [][]byte       // their encoding buffers
+	parts   [][]succ       // their successors
+}
+
+// Explore searches the reachable states of a in the instance of cfg
+// breadth-first, checking the invariants and Nat conditions in every state.
+// On a violation it returns a Result whose Violation is a shortest trace to
+// a violating state (and a nil error): errors are for automata that cannot
+// be explored in the instance, run-time evaluation errors, and errors from
+// the visitor.
+func Explore(a *ioa.Automaton, cfg Config) (*Result, error) {
+	x, err := newExplorer(a, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := x.run(); err != nil {
+		return nil, err
+	}
+	return x.res, nil
+}
+
+// Machine compiles a for the instance of cfg, as Explore does.
+func Machine(a *ioa.Automaton, cfg Config) (*eval.Machine, error) {
+	if a == nil {
+		return nil, errors.New("no automaton")
+	}
+	inst, err := resolveInstance(a, cfg.Instance)
+	if err != nil {
+		return nil, err
+	}
+	return eval.NewMachine(a, inst)
+}
+
+func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
+	m, err := Machine(a, cfg)
+	if err != nil {
+		return nil, err
+	}
+	x := &explorer{m: m, cfg: cfg, st: newStore(), start: time.Now()}
+	x.res = &Result{Automaton: a.Name, Instance: m.Inst.String()}
+	if cfg.Invariants == nil {
+		for _, inv := range a.Invariants {
+			x.res.Invariants = append(x.res.Invariants, inv.Name)
+		}
+	} else {
+		x.invs = []int{}
+		for _, name := range cfg.Invariants {
+			i := m.InvariantIndex(name)
+			if i < 0 {
+				return nil, fmt.Errorf("%s has no invariant %s", a.Name, name)
+			}
+			x.invs = append(x.invs, i)
+			x.res.Invariants = append(x.res.Invariants, name)
+		}
+	}
+	x.res.Workers = x.workers()
+	x.lastRep = x.start
+	return x, nil
+}
+
+func (x *explorer) workers() int {
+	w := x.cfg.Workers
+	if w < 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	if w < 1 {
+		w = 1
+	}
+	return w
+}
+
+func (x *explorer) run() error {
+	inits, err := x.m.Init()
+	if err != nil {
+		return err
+	}
+	runner := x.m.NewRunner()
+	runner.SetScratch(true)
+	var buf []byte
+	var cur []int32
+	for _, s := range inits {
+		if x.full() {
+			break
+		}
+		buf = x.m.AppendState(buf[:0], s)
+		id, isNew := x.st.insert(buf, x.st.hash(buf), -1)
+		if !isNew {
+			continue
+		}
+		x.res.InitialStates++
+		if stop, err := x.found(runner, id, 0, s); stop || err != nil {
+			return x.finish(err)
+		}
+		cur = append(cur, int32(id))
+	}
+	depth := 0
+	for len(cur) > 0 && x.res.Violation == nil && x.res.Limit == "" {
+		if x.cfg.MaxDepth > 0 && depth >= x.cfg.MaxDepth {
+			x.res.Limit = fmt.Sprintf("depth limit %d", x.cfg.MaxDepth)
+			break
+		}
+		depth++
+		var next []int32
+		var err error
+		if x.workers() > 1 && len(cur) >= 64 {
+			next, err = x.levelParallel(cur, depth)
+		} else {
+			next, err = x.levelSequential(runner, cur, depth, &buf)
+		}
+		if err != nil {
+			return x.finish(err)
+		}
+		cur = next
+	}
+	return x.finish(nil)
+}
+
+// maxStore is the most states a search can hold (ids are int32).
+const maxStore = 1<<31 - 2
+
+// full reports whether the state limit is reached, and records it.
+func (x *explorer) full() bool {
+	limit := x.cfg.MaxStates
+	if limit <= 0 || limit > maxStore {
+		limit = maxStore
+	}
+	if x.st.len() >= limit {
+		x.res.Limit = fmt.Sprintf("state limit %d", limit)
+		return true
+	}
+	return false
+}
+
+// found handles a new state: the visitor, the depth and the checks. It
+// reports whether the search must stop.
+func (x *explorer) found(r *eval.Runner, id, depth int, s eval.State) (bool, error) {
+	if depth > x.res.MaxDepth {
+		x.res.MaxDepth = depth
+	}
+	if v := x.cfg.Visitor; v != nil && v.State != nil {
+		if err := v.State(id, depth, s); err != nil {
+			return true, err
+		}
+	}
+	name, err := r.Violated(s, x.invs)
+	if err != nil {
+		return true, err
+	}
+	if name != "" {
+		return true, x.violation(id, name)
+	}
+	return false, nil
+}
+
+// violation records a shortest trace to state id, which violates name.
+func (x *explorer) violation(id int, name string) error {
+	t, err := x.trace(x.st.path(id))
+	if err != nil {
+		return err
+	}
+	t.Invariant = name
+	x.res.Violation = t
+	return nil
+}
+
+// transition reports a transition to the visitor.
+func (x *explorer) transition(from, to int, pre, post eval.State, act int, params []eval.Value, isNew bool) error {
+	v := x.cfg.Visitor
+	if v == nil || v.Transition == nil {
+		return nil
+	}
+	t := &x.trans
+	*t = Transition{From: from, To: to, Pre: pre, Post: post, Action: x.m.A.Actions[act], Params: params, New: isNew}
+	return v.Transition(t)
+}
+
+func (x *explorer) progress(queued, depth int) {
+	if x.cfg.Progress == nil {
+		return
+	}
+	now := time.Now()
+	if now.Sub(x.lastRep) < time.Second {
+		return
+	}
+	x.lastRep = now
+	x.cfg.Progress(Progress{States: x.st.len(), Transitions: x.res.Transitions, Depth: depth, Queued: queued, Elapsed: now.Sub(x.start)})
+}
+
+// levelSequential expands the states of one level on this goroutine.
+func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int, buf *[]byte) ([]int32, error) {
+	var next []int32
+	var stop bool
+	var ferr error
+	var from, succ int
+	var pre eval.State
+	visit := func(act int, params []eval.Value, post eval.State) bool {
+		succ++
+		x.res.Transitions++
+		*buf = r.Encode((*buf)[:0], post)
+		if x.full() {
+			stop = true
+			return false
+		}
+		id, isNew := x.st.insert(*buf, x.st.hash(*buf), int32(from))
+		if isNew {
+			next = append(next, int32(id))
+			if stop, ferr = x.found(r, id, depth, post); stop {
+				return false
+			}
+		}
+		if ferr = x.transition(from, id, pre, post, act, params, isNew); ferr != nil {
+			stop = true
+			return false
+		}
+		return true
+	}
+	for k, it := range cur {
+		from = int(it)
+		r.Release()
+		var err error
+		pre, err = r.Decode(x.st.key(from))
+		if err != nil {
+			return nil, err
+		}
+		succ = 0
+		err = r.Successors(pre, visit)
+		if err != nil {
+			return nil, err
+		}
+		if ferr != nil {
+			return nil, ferr
+		}
+		if stop {
+			return next, nil
+		}
+		if succ == 0 {
+			x.res.Deadlocks++
+		}
+		if k&1023 == 0 {
+			x.progress(len(cur)-k+len(next), depth)
+		}
+	}
+	return next, nil
+}
+
+// succ is a successor computed by a worker.
+type succ struct {
+	from   int // index into the batch
+	act    int
+	params []eval.Value
+	post   eval.State
+	key    []byte
+	hash   uint64
+}
+
+// batchSize is the number of states a parallel level expands between merges.
+const batchSize = 4096
+
+// levelParallel expands the states of one level with several workers: each
+// batch of states is expanded in parallel, then merged in order on this
+// goroutine (ids, parents and visitor calls are as in a sequential search),
+// then the new states are checked in parallel.
+func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
+	w := x.workers()
+	if len(x.runners) != w {
+		x.runners = make([]*eval.Runner, w)
+		x.arenas = make([][]byte, w)
+		x.parts = make([][]succ, w)
+		for i := range x.runners {
+			x.runners[i] = x.m.NewRunner()
+			x.runners[i].SetScratch(true)
+		}
+	}
+	runners := x.runners
+	var next []int32
+	pres := make([]eval.State, batchSize)
+	for lo := 0; lo < len(cur); lo += batchSize {
+		batch := cur[lo:min(lo+batchSize, len(cur))]
+		// expand
+		parts := x.parts
+		counts := make([]int, len(batch))
+		errs := make([]error, w)
+		var wg sync.WaitGroup
+		for k := 0; k < w; k++ {
+			wg.Add(1)
+			go func(k int) {
+				defer wg.Done()
+				r := runners[k]
+				r.Release()
+				arena := x.arenas[k][:0]
+				parts[k] = parts[k][:0]
+				defer func() { x.arenas[k] = arena }()
+				for i := k; i < len(batch); i += w {
+					pre, err := r.Decode(x.st.key(int(batch[i])))
+					if err != nil {
+						errs[k] = err
+						return
+					}
+					pres[i] = pre
+					err = r.Successors(pre, func(act int, params []eval.Value, post eval.State) bool {
+						counts[i]++
+						start := len(arena)
+						arena = r.Encode(arena, post)
+						key := arena[start:len(arena):len(arena)]
+						parts[k] = append(parts[k], succ{from: i, act: act, params: append([]eval.Value(nil), params...), post: post, key: key, hash: x.st.hash(key)})
+						return true
+					})
+					if err != nil {
+						errs[k] = err
+						return
+					}
+				}
+			}(k)
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
+		// merge in batch order: worker k holds states k, k+w, ... in order
+		pos := make([]int, w)
+		var fresh []item
+		for i := range batch {
+			k := i % w
+			if counts[i] == 0 {
+				x.res.Deadlocks++
+			}
+			for c := 0; c < counts[i]; c++ {
+				s := &parts[k][pos[k]]
+				pos[k]++
+				x.res.Transitions++
+				if x.full() {
+					return appendIDs(next, fresh), x.checkFresh(runners, fresh, depth)
+				}
+				from := int(batch[i])
+				id, isNew := x.st.insert(s.key, s.hash, int32(from))
+				if isNew {
+					fresh = append(fresh, item{id, s.post})
+					if v := x.cfg.Visitor; v != nil && v.State != nil {
+						if err := v.State(id, depth, s.post); err != nil {
+							return nil, err
+						}
+					}
+				}
+				if err := x.transition(from, id, pres[i], s.post, s.act, s.params, isNew); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if err := x.checkFresh(runners, fresh, depth); err != nil || x.res.Violation != nil {
+			return nil, err
+		}
+		next = appendIDs(next, fresh)
+		x.progress(len(cur)-lo-len(batch)+len(next), depth)
+	}
+	return next, nil
+}
+
+// item is a new state of a parallel batch.
+type item struct {
+	id int
+	s  eval.State
+}
+
+func appendIDs(ids []int32, items []item) []int32 {
+	for _, it := range items {
+		ids = append(ids, int32(it.id))
+	}
+	return ids
+}
+
+// checkFresh checks the new states of a batch in parallel and records the
+// violation of the first violating one.
+func (x *explorer) checkFresh(runners []*eval.Runner, fresh []item, depth int) error {
+	if len(fresh) > 0 && depth > x.res.MaxDepth {
+		x.res.MaxDepth = depth
+	}
+	w := len(runners)
+	names := make([]string, len(fresh))
+	errs := make([]error, w)
+	var wg sync.WaitGroup
+	for k := 0; k < w; k++ {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			for i := k; i < len(fresh); i += w {
+				name, err := runners[k].Violated(fresh[i].s, x.invs)
+				if err != nil {
+					errs[k] = err
+					return
+				}
+				names[i] = name
+			}
+		}(k)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	for i, name := range names {
+		if name != "" {
+			return x.violation(fresh[i].id, name)
+		}
+	}
+	return nil
+}
+
+// finish fills in the statistics.
+func (x *explorer) finish(err error) error {
+	if err != nil {
+		return err
+	}
+	r := x.res
+	el := time.Since(x.start)
+	r.States = x.st.len()
+	r.Elapsed = el.Seconds()
+	if el > 0 {
+		r.StatesPerSecond = float64(r.States) / el.Seconds()
+	}
+	r.MemoryBytes = x.st.bytes()
+	r.Complete = r.Violation == nil && r.Limit == ""
+	return nil
+}

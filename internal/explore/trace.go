@@ -1,0 +1,204 @@
+// This file implements traces: counterexamples and random executions, as
+// data, text and JSON.
+
+package explore
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"ladder/ioa"
+	"ladder/ioa/eval"
+)
+
+// Trace is an execution: a start state and the steps after it.
+type Trace struct {
+	Automaton string `json:"automaton"`
+	Instance  string `json:"instance"`
+	// Invariant names the condition the last state violates (an invariant,
+	// or "<var>:Nat"), if any.
+	Invariant string `json:"invariant,omitempty"`
+	// Deadlock is set by Run when the last state enables no action.
+	Deadlock bool   `json:"deadlock,omitempty"`
+	Steps    []Step `json:"steps"` // Steps[0] is the start state
+}
+
+// Step is one state of a trace and the action that led to it.
+type Step struct {
+	Action  string   `json:"action,omitempty"` // e.g. "DoRead(T#0, L#1, 0)"; empty for the start state
+	Event   string   `json:"event,omitempty"`  // the action's event through the view, for external actions
+	Vars    []Var    `json:"vars"`             // every state variable, in declaration order
+	Changed []string `json:"changed"`          // the variables that differ from the previous state (all, for the start state)
+
+	Act    *ioa.Action  `json:"-"` // nil for the start state
+	Params []eval.Value `json:"-"`
+	State  eval.State   `json:"-"`
+}
+
+// Var is a state variable's value in the language's notation.
+type Var struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Len returns the number of steps after the start state.
+func (t *Trace) Len() int { return len(t.Steps) - 1 }
+
+// newTrace builds a trace from a start state.
+func newTrace(m *eval.Machine, s0 eval.State) *Trace {
+	t := &Trace{Automaton: m.A.Name, Instance: m.Inst.String()}
+	t.Steps = append(t.Steps, makeStep(m, nil, nil, nil, s0))
+	return t
+}
+
+// add appends a step.
+func (t *Trace) add(m *eval.Machine, act *ioa.Action, params []eval.Value, s eval.State) error {
+	prev := t.Steps[len(t.Steps)-1].State
+	st := makeStep(m, prev, act, params, s)
+	ev, err := m.FormatEvent(act, params)
+	if err != nil {
+		return err
+	}
+	st.Event = ev
+	t.Steps = append(t.Steps, st)
+	return nil
+}
+
+func makeStep(m *eval.Machine, prev eval.State, act *ioa.Action, params []eval.Value, s eval.State) Step {
+	st := Step{Act: act, Params: append([]eval.Value(nil), params...), State: s, Changed: []string{}}
+	if act != nil {
+		st.Action = m.FormatAction(act, params)
+	}
+	for i, v := range m.A.Vars {
+		st.Vars = append(st.Vars, Var{Name: v.Name, Value: eval.Format(s[i], v.Sort)})
+		if prev == nil || !eval.Equal(prev[i], s[i]) {
+			st.Changed = append(st.Changed, v.Name)
+		}
+	}
+	return st
+}
+
+// trace rebuilds the trace along a path of state ids by replaying it: the
+// start state and each step are found by matching encodings.
+func (x *explorer) trace(path []int) (*Trace, error) {
+	m := x.m
+	inits, err := m.Init()
+	if err != nil {
+		return nil, err
+	}
+	var buf []byte
+	var cur eval.State
+	for _, s := range inits {
+		buf = m.AppendState(buf[:0], s)
+		if bytes.Equal(buf, x.st.key(path[0])) {
+			cur = s
+			break
+		}
+	}
+	if cur == nil {
+		return nil, fmt.Errorf("internal error: cannot replay the start state of a trace")
+	}
+	t := newTrace(m, cur)
+	r := m.NewRunner()
+	for _, id := range path[1:] {
+		want := x.st.key(id)
+		var next eval.State
+		var act int
+		var params []eval.Value
+		err := r.Successors(cur, func(a int, ps []eval.Value, post eval.State) bool {
+			buf = m.AppendState(buf[:0], post)
+			if bytes.Equal(buf, want) {
+				next, act, params = post, a, append([]eval.Value(nil), ps...)
+				return false
+			}
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+		if next == nil {
+			return nil, fmt.Errorf("internal error: cannot replay step %d of a trace", len(t.Steps))
+		}
+		if err := t.add(m, m.A.Actions[act], params, next); err != nil {
+			return nil, err
+		}
+		cur = next
+	}
+	return t, nil
+}
+
+// WriteText writes the trace: the whole start state, then for each step
+// the action (and its event) and the variables it changed.
+func (t *Trace) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	for i, st := range t.Steps {
+		if i == 0 {
+			ew.printf("  0: start state\n")
+			for _, v := range st.Vars {
+				ew.printf("       %s = %s\n", v.Name, v.Value)
+			}
+			continue
+		}
+		ew.printf("%3d: %s", i, st.Action)
+		if st.Event != "" {
+			ew.printf("    [event %s]", st.Event)
+		}
+		ew.printf("\n")
+		changed := map[string]bool{}
+		for _, c := range st.Changed {
+			changed[c] = true
+		}
+		if len(st.Changed) == 0 {
+			ew.printf("       (no change)\n")
+		}
+		for _, v := range st.Vars {
+			if changed[v.Name] {
+				ew.printf("       %s = %s\n", v.Name, v.Value)
+			}
+		}
+	}
+	switch {
+	case t.Invariant != "":
+		ew.printf("The last state violates %s.\n", t.Invariant)
+	case t.Deadlock:
+		ew.printf("The last state enables no action.\n")
+	}
+	return ew.err
+}
+
+// WriteText writes the result: statistics, and the violation's trace if any.
+func (r *Result) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	inst := r.Instance
+	if inst == "" {
+		inst = "no parameters"
+	}
+	ew.printf("%s (%s): %d states, %d transitions, depth %d, %d start states, %d deadlocked states\n",
+		r.Automaton, inst, r.States, r.Transitions, r.MaxDepth, r.InitialStates, r.Deadlocks)
+	ew.printf("%.3fs, %.0f states/s, %d worker(s), store %.1f MB\n", r.Elapsed, r.StatesPerSecond, r.Workers, float64(r.MemoryBytes)/(1<<20))
+	switch {
+	case r.Violation != nil:
+		ew.printf("VIOLATION of %s after %d steps (a shortest trace):\n", r.Violation.Invariant, r.Violation.Len())
+		if ew.err == nil {
+			ew.err = r.Violation.WriteText(w)
+		}
+	case r.Limit != "":
+		ew.printf("INCOMPLETE: stopped at the %s; no violation among the states found\n", r.Limit)
+	default:
+		n := len(r.Invariants)
+		ew.printf("OK: all %d invariant(s) and the Nat conditions hold in every reachable state\n", n)
+	}
+	return ew.err
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}

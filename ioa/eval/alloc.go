@@ -1,0 +1,88 @@
+// This file implements scratch allocation: a Runner in scratch mode builds
+// the values of a search step in an arena that it reuses after Release, so
+// that exploring does not allocate per transition.
+
+package eval
+
+// arenaChunk is the number of values in an arena chunk.
+const arenaChunk = 1 << 12
+
+// arena hands out slices of values from reusable chunks.
+type arena struct {
+	chunks [][]Value
+	ci     int // the chunk in use
+	used   int // values used in it
+}
+
+func newArena() *arena {
+	return &arena{chunks: [][]Value{make([]Value, arenaChunk)}}
+}
+
+// alloc returns n zero values.
+func (a *arena) alloc(n int) []Value {
+	if a.used+n > len(a.chunks[a.ci]) {
+		a.grow(n)
+	}
+	s := a.chunks[a.ci][a.used : a.used+n : a.used+n]
+	a.used += n
+	clear(s)
+	return s
+}
+
+// grow moves to the next chunk with room for n values.
+func (a *arena) grow(n int) {
+	a.used = 0
+	for a.ci++; a.ci < len(a.chunks); a.ci++ {
+		if len(a.chunks[a.ci]) >= n {
+			return
+		}
+	}
+	a.chunks = append(a.chunks, make([]Value, max(arenaChunk, n)))
+	a.ci = len(a.chunks) - 1
+}
+
+// reset makes every chunk available again.
+func (a *arena) reset() {
+	a.ci, a.used = 0, 0
+}
+
+// mk returns n zero values, from the frame's arena if it has one.
+func (f *frame) mk(n int) []Value {
+	if f.ar != nil {
+		return f.ar.alloc(n)
+	}
+	return make([]Value, n)
+}
+
+// some returns Some(x), allocated like mk.
+func (f *frame) some(x Value) Value {
+	if x.vs == nil && x.n >= 0 && x.n < int64(len(smallOne)) {
+		return Value{n: 1, vs: smallOne[x.n][:]}
+	}
+	vs := f.mk(1)
+	vs[0] = x
+	return Value{n: 1, vs: vs}
+}
+
+// Clone returns a deep copy of v that shares nothing with scratch memory.
+func Clone(v Value) Value {
+	if v.vs == nil {
+		return v
+	}
+	vs := make([]Value, len(v.vs))
+	for i, x := range v.vs {
+		vs[i] = Clone(x)
+	}
+	return Value{n: v.n, vs: vs}
+}
+
+// Clone returns a deep copy of s that shares nothing with scratch memory:
+// keep states that a scratch-mode Runner or an explorer visitor hands out
+// beyond the call with Clone.
+func (s State) Clone() State {
+	out := make(State, len(s))
+	for i, v := range s {
+		out[i] = Clone(v)
+	}
+	return out
+}
