@@ -45,7 +45,7 @@ type compiler struct {
 	nstate    int                  // the number of variables of frame.state, or -1 if unknown
 	nparams   int                  // the number of action parameters in frame.params, or -1 if unknown
 	folding   bool                 // compiling inside a closed expression that will be folded
-	noFold    bool                 // never fold (tests compare both ways)
+	noFold    bool                 // plain code: no folding, no specialised closures (tests compare both ways)
 	closed    map[expr.Expr]bool   // memo of isClosed
 	closedDef map[*expr.Object]int // definitions: 1 closed, 2 not, 3 being checked
 }
@@ -980,7 +980,7 @@ func (c *compiler) index(e *expr.Index) (fn, error) {
 // varRead reports whether e reads a variable of frame.state, and its index.
 func (c *compiler) varRead(e expr.Expr) (int, bool) {
 	id, ok := e.(*expr.Ident)
-	if !ok || id.Obj == nil || id.Obj.Kind != expr.ObjVar || c.stateSlot >= 0 || c.nstate < 0 {
+	if !ok || c.noFold || id.Obj == nil || id.Obj.Kind != expr.ObjVar || c.stateSlot >= 0 || c.nstate < 0 {
 		return 0, false
 	}
 	return id.Obj.Index, id.Obj.Index >= 0 && id.Obj.Index < c.nstate
@@ -989,7 +989,7 @@ func (c *compiler) varRead(e expr.Expr) (int, bool) {
 // paramRead reports whether e reads an action parameter, and its index.
 func (c *compiler) paramRead(e expr.Expr) (int, bool) {
 	id, ok := e.(*expr.Ident)
-	if !ok || id.Obj == nil || id.Obj.Kind != expr.ObjParam || c.nparams < 0 {
+	if !ok || c.noFold || id.Obj == nil || id.Obj.Kind != expr.ObjParam || c.nparams < 0 {
 		return 0, false
 	}
 	return id.Obj.Index, id.Obj.Index >= 0 && id.Obj.Index < c.nparams
@@ -998,7 +998,7 @@ func (c *compiler) paramRead(e expr.Expr) (int, bool) {
 // slotRead reports whether e reads a bound variable, and its slot.
 func (c *compiler) slotRead(e expr.Expr) (int, bool) {
 	id, ok := e.(*expr.Ident)
-	if !ok || id.Obj == nil || id.Obj.Kind != expr.ObjBound {
+	if !ok || c.noFold || id.Obj == nil || id.Obj.Kind != expr.ObjBound {
 		return 0, false
 	}
 	s, ok := c.slots[id.Obj]

@@ -37,6 +37,11 @@ func recoverInternal(err *error) {
 // Eval compiles e each time: use Compile or a Machine to evaluate an
 // expression often.
 func Eval(e expr.Expr, env *Env) (v Value, err error) {
+	return evalWith(e, env, false)
+}
+
+// evalWith is Eval, optionally without constant folding (for tests).
+func evalWith(e expr.Expr, env *Env, noFold bool) (v Value, err error) {
 	defer recoverInternal(&err)
 	if env == nil {
 		env = &Env{}
@@ -52,6 +57,7 @@ func Eval(e expr.Expr, env *Env) (v Value, err error) {
 		args = append(args, s.AsValue())
 	}
 	c := newCompiler(env.Inst)
+	c.noFold = noFold
 	for obj, x := range env.Consts {
 		c.consts[obj] = x
 	}

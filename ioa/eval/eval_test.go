@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -14,18 +15,22 @@ type evalCase struct {
 	want string // the value in the language's notation
 }
 
+// runCases evaluates each case with and without constant folding (which
+// computes closed expressions at compile time, taking other code paths).
 func runCases(t *testing.T, inst *Instance, cases []evalCase) {
 	t.Helper()
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			v, err := Eval(c.e, &Env{Inst: inst})
-			if err != nil {
-				t.Fatalf("Eval: %v", err)
-			}
-			if got := Format(v, c.e.Sort()); got != c.want {
-				t.Errorf("got %s, want %s", got, c.want)
-			}
-		})
+		for _, noFold := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/nofold=%v", c.name, noFold), func(t *testing.T) {
+				v, err := evalWith(c.e, &Env{Inst: inst}, noFold)
+				if err != nil {
+					t.Fatalf("Eval: %v", err)
+				}
+				if got := Format(v, c.e.Sort()); got != c.want {
+					t.Errorf("got %s, want %s", got, c.want)
+				}
+			})
+		}
 	}
 }
 

@@ -78,6 +78,11 @@ func NatInvariant(v string) string { return v + ":Nat" }
 // NewMachine compiles automaton a for instance inst. Errors carry the
 // position of what cannot be evaluated in the instance.
 func NewMachine(a *ioa.Automaton, inst *Instance) (m *Machine, err error) {
+	return newMachine(a, inst, false)
+}
+
+// newMachine is NewMachine, optionally with plain code (for tests).
+func newMachine(a *ioa.Automaton, inst *Instance, plain bool) (m *Machine, err error) {
 	defer recoverInternal(&err)
 	if a == nil {
 		return nil, errors.New("no automaton")
@@ -99,6 +104,7 @@ func NewMachine(a *ioa.Automaton, inst *Instance) (m *Machine, err error) {
 	}
 	m = &Machine{A: a, Inst: inst, c: newCompiler(inst)}
 	c := m.c
+	c.noFold = plain
 	c.nstate = len(a.Vars)
 	var errs source.ErrorList
 	add := func(err error) {

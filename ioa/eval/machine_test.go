@@ -1,0 +1,561 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"ladder/ioa"
+	"ladder/ioa/expr"
+	"ladder/ioa/load"
+)
+
+var machineFixtures = map[string]string{
+	"ev.yaml": `
+interface: EvI
+sorts:
+  T: param
+events:
+  Ev: {t: T, k: Int}
+`,
+	"swap.yaml": `
+automaton: Swap
+interface: ev.yaml
+sorts:
+  Phase: {enum: [A, B, C]}
+constants:
+  lim: {sort: Int, value: 2}
+state:
+  x: {sort: Int, init: 1}
+  y: {sort: Int, init: lim}
+  ph: {sort: Phase, init: A}
+  s: {sort: "Seq[Int]", init: "[]"}
+  f: Map[T, Bool]
+  r: {sort: "Map[T, Option[Int]]", init: const(None)}
+initially: "exists t: T. f[t]"
+actions:
+  Swap:
+    kind: internal
+    eff: |
+      x := y
+      y := x
+  Branch:
+    kind: output
+    params: {t: T, k: "in 0..x + 1"}
+    pre: f[t]
+    eff: |
+      if k = 0 then ph := A
+      elif k = 1 then ph := B
+      else ph := C end
+      s := append(s, k)
+      r[t] := Some(k)
+invariants:
+  ordered: x < y
+view:
+  Branch: Ev(t, k)
+`,
+	"bad.yaml": `
+automaton: Bad
+state:
+  n: Int
+actions:
+  Tick:
+    kind: internal
+    eff: n := n + 1
+`,
+}
+
+func loadMachineFixture(t *testing.T, file, name string) *ioa.Automaton {
+	t.Helper()
+	cfg := load.Config{ReadFile: func(p string) ([]byte, error) {
+		if s, ok := machineFixtures[p]; ok {
+			return []byte(s), nil
+		}
+		return nil, fmt.Errorf("no fixture %s", p)
+	}}
+	set, errs := cfg.Files(file)
+	if len(errs) > 0 {
+		t.Fatalf("loading %s: %v", file, errs)
+	}
+	return set.Automaton(name)
+}
+
+func TestMachine(t *testing.T) {
+	a := loadMachineFixture(t, "swap.yaml", "Swap")
+	inst := &Instance{Sizes: map[string]int{"T": 2}}
+	m, err := NewMachine(a, inst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inits, err := m.Init()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range inits {
+		got = append(got, s.Format(a))
+	}
+	want := []string{
+		"Swap{x: 1, y: 2, ph: A, s: [], f: const(false)[T#1 := true], r: const(None)}",
+		"Swap{x: 1, y: 2, ph: A, s: [], f: const(false)[T#0 := true], r: const(None)}",
+		"Swap{x: 1, y: 2, ph: A, s: [], f: const(true), r: const(None)}",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("Init:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	s0 := inits[1] // f = {T#0}
+	// simultaneous assignment
+	post, ok, err := m.Step(a.Action("Swap"), s0, nil)
+	if err != nil || !ok {
+		t.Fatalf("Swap: %v %v", ok, err)
+	}
+	if post.Format(a) != "Swap{x: 2, y: 1, ph: A, s: [], f: const(false)[T#0 := true], r: const(None)}" {
+		t.Errorf("Swap: %s", post.Format(a))
+	}
+	if !s0.Equal(inits[1]) || s0[0].Int() != 1 {
+		t.Errorf("Step modified its pre-state")
+	}
+	branch := a.Action("Branch")
+	for _, c := range []struct {
+		t, k int
+		ok   bool
+		want string
+	}{
+		{0, 0, true, "Swap{x: 1, y: 2, ph: A, s: [0], f: const(false)[T#0 := true], r: const(None)[T#0 := Some(0)]}"},
+		{0, 1, true, "Swap{x: 1, y: 2, ph: B, s: [1], f: const(false)[T#0 := true], r: const(None)[T#0 := Some(1)]}"},
+		{0, 2, false, ""},  // k outside 0..x+1
+		{0, -1, false, ""}, // k outside 0..x+1
+		{1, 0, false, ""},  // f[T#1] is false
+	} {
+		post, ok, err := m.Step(branch, s0, []Value{Elem(c.t), Int(int64(c.k))})
+		if err != nil || ok != c.ok {
+			t.Errorf("Branch(T#%d, %d): ok=%v err=%v, want ok=%v", c.t, c.k, ok, err, c.ok)
+			continue
+		}
+		if ok && post.Format(a) != c.want {
+			t.Errorf("Branch(T#%d, %d) = %s, want %s", c.t, c.k, post.Format(a), c.want)
+		}
+	}
+	// elif/else: from x = 2 (after Swap), k = 2 is in range and takes the else branch
+	post, ok, _ = m.Step(branch, post0(t, m, a, s0), []Value{Elem(0), Int(2)})
+	if !ok || Format(post[2], a.Vars[2].Sort) != "C" {
+		t.Errorf("else branch: ok=%v ph=%s", ok, Format(post[2], a.Vars[2].Sort))
+	}
+	// successors: Swap, Branch(T#0, 0), Branch(T#0, 1)
+	var succ []string
+	r := m.NewRunner()
+	if err := r.Successors(s0, func(act int, params []Value, post State) bool {
+		succ = append(succ, m.FormatAction(a.Actions[act], params))
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(succ) != "[Swap Branch(T#0, 0) Branch(T#0, 1)]" {
+		t.Errorf("successors %v", succ)
+	}
+	// views
+	ev, err := m.FormatEvent(branch, []Value{Elem(1), Int(1)})
+	if err != nil || ev != "Ev(T#1, 1)" {
+		t.Errorf("event %q, %v", ev, err)
+	}
+	if ev, _ := m.FormatEvent(a.Action("Swap"), nil); ev != "" {
+		t.Errorf("internal action has event %q", ev)
+	}
+	name, args, err := m.ViewEvent(branch, []Value{Elem(1), Int(5)})
+	if err != nil || name != "Ev" || len(args) != 2 || args[0].Ord() != 1 || args[1].Int() != 5 {
+		t.Errorf("ViewEvent: %s %v %v", name, args, err)
+	}
+	// invariants and Holds
+	if name, err := r.Violated(s0, nil); name != "" || err != nil {
+		t.Errorf("start state violates %q (%v)", name, err)
+	}
+	swapped, _, _ := m.Step(a.Action("Swap"), s0, nil)
+	if name, _ := r.Violated(swapped, nil); name != "ordered" {
+		t.Errorf("after Swap: violated %q, want ordered", name)
+	}
+	if name, _ := r.Violated(swapped, []int{}); name != "" {
+		t.Errorf("no invariants selected: violated %q", name)
+	}
+	if h, err := m.Holds(a.Invariants[0].Body, swapped); h || err != nil {
+		t.Errorf("Holds(ordered) after Swap = %v, %v", h, err)
+	}
+	// bad input: errors, not panics
+	if _, _, err := m.Step(branch, s0, []Value{Elem(0)}); err == nil {
+		t.Errorf("too few parameters: no error")
+	}
+	if _, _, err := m.Step(branch, s0, []Value{Elem(7), Int(0)}); err == nil {
+		t.Errorf("parameter out of its sort: no error")
+	}
+	if _, _, err := m.Step(branch, s0[:3], []Value{Elem(0), Int(0)}); err == nil {
+		t.Errorf("short state: no error")
+	}
+	bad := append(State(nil), s0...)
+	bad[4] = Int(3)
+	if _, _, err := m.Step(branch, bad, []Value{Elem(0), Int(0)}); err == nil {
+		t.Errorf("malformed state: no error")
+	}
+	if _, _, err := m.Step(&ioa.Action{Name: "Other"}, s0, nil); err == nil {
+		t.Errorf("foreign action: no error")
+	}
+}
+
+func post0(t *testing.T, m *Machine, a *ioa.Automaton, s State) State {
+	t.Helper()
+	p, ok, err := m.Step(a.Action("Swap"), s, nil)
+	if err != nil || !ok {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestMachineErrors(t *testing.T) {
+	a := loadMachineFixture(t, "bad.yaml", "Bad")
+	if _, err := NewMachine(a, nil); err == nil || !strings.Contains(err.Error(), "no init") {
+		t.Errorf("Int variable without init: got %v", err)
+	}
+	a = loadMachineFixture(t, "swap.yaml", "Swap")
+	if _, err := NewMachine(a, &Instance{}); err == nil || !strings.Contains(err.Error(), "size") {
+		t.Errorf("no size for T: got %v", err)
+	}
+	if _, err := NewMachine(a, &Instance{Sizes: map[string]int{"T": 0}}); err == nil {
+		t.Errorf("T=0: no error")
+	}
+}
+
+// TestAssignedTwice checks the one-assignment-per-path rule on hand-built
+// effects (the loader rejects such files before they reach the evaluator).
+func TestAssignedTwice(t *testing.T) {
+	x := &expr.Object{Kind: expr.ObjVar, Name: "x", Sort: sInt, Index: 0}
+	y := &expr.Object{Kind: expr.ObjVar, Name: "y", Sort: sInt, Index: 1}
+	asg := func(o *expr.Object) expr.Stmt { return &expr.Assign{Target: ref(o), Value: n(1)} }
+	ifs := func(th, el []expr.Stmt) expr.Stmt { return &expr.IfStmt{Cond: tt(), Then: th, Else: el} }
+	for _, c := range []struct {
+		name string
+		eff  []expr.Stmt
+		ok   bool
+	}{
+		{"distinct", []expr.Stmt{asg(x), asg(y)}, true},
+		{"twice", []expr.Stmt{asg(x), asg(x)}, false},
+		{"branches", []expr.Stmt{ifs([]expr.Stmt{asg(x)}, []expr.Stmt{asg(x)})}, true},
+		{"branch-then-after", []expr.Stmt{ifs([]expr.Stmt{asg(x)}, nil), asg(x)}, false},
+		{"else-then-after", []expr.Stmt{ifs(nil, []expr.Stmt{asg(y)}), asg(y)}, false},
+		{"indexed", []expr.Stmt{&expr.Assign{Target: idx(seq(sInt), n(0)), Value: n(1)}}, false},
+	} {
+		_, err := assigned(c.eff)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: error %v, want ok=%v", c.name, err, c.ok)
+		}
+	}
+}
+
+// encodingAutomaton returns an automaton with one variable per sort, none
+// with an init.
+func encodingAutomaton(sorts ...*expr.Sort) *ioa.Automaton {
+	a := &ioa.Automaton{Name: "Enc"}
+	for i, s := range sorts {
+		name := fmt.Sprintf("v%d", i)
+		obj := &expr.Object{Kind: expr.ObjVar, Name: name, Sort: s, Index: i}
+		a.Vars = append(a.Vars, &ioa.StateVar{Name: name, Sort: s, Obj: obj})
+	}
+	return a
+}
+
+// TestEncoding checks that decoding inverts encoding and that encoding is
+// injective, on every value of finite sorts and on sample values of
+// infinite ones.
+func TestEncoding(t *testing.T) {
+	inst := &Instance{Sizes: map[string]int{"T": 2, "L": 2, "V": 3, "S": 300}}
+	finite := []*expr.Sort{
+		sBool, sPhase, sT, sS, expr.OptionOf(sT), expr.OptionOf(sBool), expr.OptionOf(sS),
+		expr.OptionOf(expr.OptionOf(sT)), sTL, expr.MapOf(sT, expr.OptionOf(sV)), expr.SetOf(sTL),
+		expr.MapOf(expr.OptionOf(sT), sBool), expr.MapOf(sTL, sPhase), expr.MapOf(sT, expr.MapOf(sL, sBool)),
+		expr.SetOf(sPhase),
+	}
+	for _, s := range finite {
+		t.Run(s.String(), func(t *testing.T) {
+			m, err := NewMachine(encodingAutomaton(s), inst)
+			if err != nil {
+				t.Fatal(err)
+			}
+			states, err := m.Init()
+			if err != nil {
+				t.Fatal(err)
+			}
+			card, _ := inst.Card(s)
+			if int64(len(states)) != card {
+				t.Fatalf("%d values, want %d", len(states), card)
+			}
+			seen := map[string]bool{}
+			r := m.NewRunner()
+			r.SetScratch(true)
+			for _, st := range states {
+				key := m.AppendState(nil, st)
+				if seen[string(key)] {
+					t.Fatalf("two values encode as %x", key)
+				}
+				seen[string(key)] = true
+				back, err := m.DecodeState(key)
+				if err != nil || !back.Equal(st) {
+					t.Fatalf("decode(encode(%s)) = %v, %v", Format(st[0], s), back, err)
+				}
+				r.Release()
+				back, err = r.Decode(key)
+				if err != nil || !back.Equal(st) {
+					t.Fatalf("scratch decode of %s failed", Format(st[0], s))
+				}
+				if !inst.Conforms(back[0], s) {
+					t.Fatalf("decoded %s does not conform", Format(st[0], s))
+				}
+				if enc := r.Encode(nil, back); string(enc) != string(key) {
+					t.Fatalf("incremental encoding differs")
+				}
+			}
+			// truncated and extended encodings are errors
+			key := m.AppendState(nil, states[len(states)-1])
+			if _, err := m.DecodeState(key[:len(key)-1]); err == nil {
+				t.Errorf("truncated encoding decoded")
+			}
+			if _, err := m.DecodeState(append(key, 0)); err == nil {
+				t.Errorf("extended encoding decoded")
+			}
+		})
+	}
+	// infinite sorts: sample values
+	seqMap := expr.SeqOf(expr.MapOf(sL, sV))
+	m, err := NewMachine(encodingAutomaton(sInt, seqMap, expr.OptionOf(sInt), expr.SeqOf(sInt)), &Instance{Sizes: map[string]int{"L": 2, "V": 3}})
+	if err == nil {
+		t.Fatalf("variables of infinite sorts without init: no error")
+	}
+	m = &Machine{A: encodingAutomaton(sInt, seqMap, expr.OptionOf(sInt), expr.SeqOf(sInt)), Inst: &Instance{Sizes: map[string]int{"L": 2, "V": 3}}}
+	for _, v := range m.A.Vars {
+		m.vars = append(m.vars, varCode{v: v, enc: m.encoder(v.Sort), dec: m.decoder(v.Sort)})
+	}
+	mp, _ := m.Inst.Map(expr.MapOf(sL, sV), Elem(0), Entry{Elem(1), Elem(2)})
+	seen := map[string]bool{}
+	for _, x := range []int64{0, 1, -1, 300, math.MinInt64, math.MaxInt64} {
+		for _, sq := range []Value{Seq(), Seq(mp), Seq(mp, mp)} {
+			for _, o := range []Value{None(), Some(Int(x)), Some(Int(-x))} {
+				st := State{Int(x), sq, o, Seq(Int(x), Int(1))}
+				key := m.AppendState(nil, st)
+				back, err := m.DecodeState(key)
+				if err != nil || !back.Equal(st) {
+					t.Fatalf("round trip of %v failed: %v", st, err)
+				}
+				seen[string(key)] = true
+			}
+		}
+	}
+	// 54 states, of which Some(x) and Some(-x) coincide for x = 0 and
+	// x = MinInt64 (3 sequences each)
+	if len(seen) != 6*3*3-6 {
+		t.Errorf("%d distinct encodings, want %d", len(seen), 6*3*3-6)
+	}
+}
+
+// TestPlainAgreesTMS2 runs TMS2 with the optimised code (constant folding
+// and specialised closures) and with plain code along random executions and
+// checks that they agree on every successor and every invariant.
+func TestPlainAgreesTMS2(t *testing.T) {
+	if _, err := os.Stat("../../specs/TMS2.yaml"); err != nil {
+		t.Skip("no specs/TMS2.yaml")
+	}
+	set, errs := load.Files("../../specs/TMS2.yaml")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	a := set.Automaton("TMS2")
+	inst := &Instance{Sizes: map[string]int{"T": 2, "L": 2, "V": 2}}
+	opt, err := newMachine(a, inst, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := newMachine(a, inst, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro, rp := opt.NewRunner(), plain.NewRunner()
+	rng := rand.New(rand.NewPCG(1, 2))
+	succs := func(r *Runner, m *Machine, s State) ([]string, []State) {
+		var names []string
+		var posts []State
+		if err := r.Successors(s, func(act int, params []Value, post State) bool {
+			names = append(names, m.FormatAction(a.Actions[act], params)+" -> "+post.Format(a))
+			posts = append(posts, post)
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return names, posts
+	}
+	steps := 0
+	for run := 0; run < 30; run++ {
+		inits, _ := opt.Init()
+		s := inits[0]
+		for i := 0; i < 60; i++ {
+			no, posts := succs(ro, opt, s)
+			np, _ := succs(rp, plain, s)
+			if strings.Join(no, "\n") != strings.Join(np, "\n") {
+				t.Fatalf("successors of %s differ:\n%s\nplain:\n%s", s.Format(a), strings.Join(no, "\n"), strings.Join(np, "\n"))
+			}
+			for k := range a.Invariants {
+				vo, err1 := ro.Violated(s, []int{k})
+				vp, err2 := rp.Violated(s, []int{k})
+				if vo != vp || err1 != nil || err2 != nil {
+					t.Fatalf("invariant %s differs in %s", a.Invariants[k].Name, s.Format(a))
+				}
+			}
+			if len(posts) == 0 {
+				break
+			}
+			s = posts[rng.IntN(len(posts))]
+			steps++
+		}
+	}
+	if steps < 100 {
+		t.Errorf("only %d steps compared", steps)
+	}
+}
+
+func TestInstance(t *testing.T) {
+	inst := testInst()
+	for _, c := range []struct {
+		s    *expr.Sort
+		card int64
+		ok   bool
+	}{
+		{sBool, 2, true}, {sPhase, 3, true}, {sT, 2, true}, {sS, 3, true},
+		{expr.OptionOf(sT), 3, true}, {sTL, 4, true}, {expr.MapOf(sT, sV), 9, true},
+		{expr.SetOf(sTL), 16, true}, {expr.MapOf(sTL, expr.OptionOf(sV)), 256, true},
+		{sInt, 0, false}, {expr.SeqOf(sBool), 0, false}, {sCell, 0, false},
+		{expr.MapOf(sInt, sBool), 0, false}, {&expr.Sort{Kind: expr.KParam, Name: "Unsized"}, 0, false},
+	} {
+		card, ok := inst.Card(c.s)
+		if ok != c.ok || (ok && card != c.card) {
+			t.Errorf("Card(%s) = %d, %v; want %d, %v", c.s, card, ok, c.card, c.ok)
+		}
+		vals, err := inst.Values(c.s)
+		if (err == nil) != c.ok {
+			t.Errorf("Values(%s): error %v", c.s, err)
+		}
+		if err == nil {
+			if int64(len(vals)) != c.card {
+				t.Errorf("Values(%s) has %d values, want %d", c.s, len(vals), c.card)
+			}
+			for i := range vals {
+				if !inst.Conforms(vals[i], c.s) {
+					t.Errorf("value %s of %s does not conform", Format(vals[i], c.s), c.s)
+				}
+				for j := 0; j < i; j++ {
+					if Equal(vals[i], vals[j]) {
+						t.Errorf("Values(%s) repeats %s", c.s, Format(vals[i], c.s))
+					}
+				}
+			}
+		}
+	}
+	// order: None first, records first-field major
+	vals, _ := inst.Values(sTL)
+	var got []string
+	for _, v := range vals {
+		got = append(got, Format(v, sTL))
+	}
+	if strings.Join(got, " ") != "TL{t: T#0, l: L#0} TL{t: T#0, l: L#1} TL{t: T#1, l: L#0} TL{t: T#1, l: L#1}" {
+		t.Errorf("record order: %v", got)
+	}
+	// defaults
+	for _, c := range []struct {
+		s    *expr.Sort
+		want string
+	}{
+		{sBool, "false"}, {sInt, "0"}, {sPhase, "Idle"}, {sT, "T#0"}, {sCell, "Cell{owner: T#0, value: 0}"},
+		{expr.MapOf(sT, sV), "const(V#0)"}, {expr.SetOf(sL), "{}"}, {expr.SeqOf(sT), "[]"}, {expr.OptionOf(sT), "None"},
+		{expr.MapOf(sTL, expr.SeqOf(sInt)), "const([])"},
+	} {
+		v, err := inst.Default(c.s)
+		if err != nil || Format(v, c.s) != c.want {
+			t.Errorf("Default(%s) = %s, %v; want %s", c.s, Format(v, c.s), err, c.want)
+		}
+	}
+	// constructors for the prover
+	ms := expr.MapOf(sTL, sV)
+	m, err := inst.Map(ms, Elem(0), Entry{Record(Elem(1), Elem(0)), Elem(2)}, Entry{Record(Elem(0), Elem(1)), Elem(1)}, Entry{Record(Elem(0), Elem(1)), Elem(2)})
+	if err != nil || Format(m, ms) != "const(V#0)[TL{t: T#0, l: L#1} := V#2][TL{t: T#1, l: L#0} := V#2]" {
+		t.Errorf("Map = %s, %v", Format(m, ms), err)
+	}
+	if v, ok := inst.MapGet(ms, m, Record(Elem(1), Elem(0))); !ok || v.Ord() != 2 {
+		t.Errorf("MapGet = %v, %v", v, ok)
+	}
+	if _, err := inst.Map(ms, Elem(5)); err == nil {
+		t.Errorf("Map with an out-of-range default: no error")
+	}
+	if _, err := inst.Map(ms, Elem(0), Entry{Elem(0), Elem(0)}); err == nil {
+		t.Errorf("Map with a malformed key: no error")
+	}
+	ss := expr.SetOf(expr.OptionOf(sT))
+	set, err := inst.Set(ss, Some(Elem(1)), None())
+	if err != nil || Format(set, ss) != "{None, Some(T#1)}" || !inst.Contains(ss, set, None()) || inst.Contains(ss, set, Some(Elem(0))) {
+		t.Errorf("Set = %s, %v", Format(set, ss), err)
+	}
+	if _, err := inst.Set(expr.SetOf(sInt), Int(1)); err == nil {
+		t.Errorf("Set[Int]: no error")
+	}
+}
+
+// TestScratch checks that scratch mode computes the same successors as the
+// heap and that Release recycles memory.
+func TestScratch(t *testing.T) {
+	a := loadMachineFixture(t, "swap.yaml", "Swap")
+	m, err := NewMachine(a, &Instance{Sizes: map[string]int{"T": 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inits, _ := m.Init()
+	heap, scratch := m.NewRunner(), m.NewRunner()
+	scratch.SetScratch(true)
+	for round := 0; round < 3; round++ {
+		for _, s := range inits {
+			var want, got []string
+			heap.Successors(s, func(act int, params []Value, post State) bool {
+				want = append(want, post.Format(a))
+				return true
+			})
+			scratch.Release()
+			key := m.AppendState(nil, s)
+			d, err := scratch.Decode(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			scratch.Successors(d, func(act int, params []Value, post State) bool {
+				got = append(got, post.Format(a))
+				if string(scratch.Encode(nil, post)) != string(m.AppendState(nil, post)) {
+					t.Errorf("incremental encoding differs")
+				}
+				return true
+			})
+			if strings.Join(want, "\n") != strings.Join(got, "\n") {
+				t.Fatalf("scratch successors differ:\n%v\n%v", want, got)
+			}
+		}
+	}
+	if n := len(scratch.f.ar.chunks); n != 1 {
+		t.Errorf("scratch arena has %d chunks after Release cycles, want 1", n)
+	}
+	ar := newArena()
+	big := ar.alloc(arenaChunk + 10)
+	small := ar.alloc(3)
+	if len(big) != arenaChunk+10 || len(small) != 3 || cap(small) != 3 {
+		t.Errorf("arena: lengths %d %d cap %d", len(big), len(small), cap(small))
+	}
+	ar.reset()
+	again := ar.alloc(5)
+	again[0] = Int(1)
+	if len(again) != 5 {
+		t.Errorf("arena after reset")
+	}
+	if c := State(again).Clone(); &c[0] == &again[0] || !c.Equal(State(again)) {
+		t.Errorf("Clone shares memory or differs")
+	}
+}
