@@ -57,6 +57,38 @@ invariants:
 view:
   Branch: Ev(t, k)
 `,
+	"lv.yaml": `
+automaton: LV
+interface: ev.yaml
+sorts:
+  Cell: {record: {owner: T, value: Int}}
+  Key: {record: {t: T, b: Bool}}
+  NCell: {record: {k: Nat}}
+state:
+  c: {sort: Cell, init: "Cell{owner: T#0, value: 0}"}
+  cs: {sort: "Map[T, Cell]", init: "const(Cell{owner: T#0, value: 0})"}
+  mm: {sort: "Map[T, Map[Bool, Int]]", init: const(const(0))}
+  ns: {sort: "Seq[Option[NCell]]", init: "[Some(NCell{k: 1}), None]"}
+  pk: {sort: "Map[Key, Option[Int]]", init: const(None)}
+definitions:
+  d1: dom(pk)
+  d2: override(const(5), pk)
+  d3: "{Key{t: T#0, b: true}} union dom(pk)"
+  d4: "dom(pk) inter {Key{t: T#0, b: true}}"
+  d5: "dom(pk) \\ {Key{t: T#1, b: true}}"
+  d6: "{Key{t: T#1, b: true}} subset dom(pk)"
+  d7: "{k: Key | k.b}"
+actions:
+  Set:
+    kind: internal
+    params: {t: T, b: Bool}
+    eff: |
+      c.value := c.value + 1
+      cs[t].owner := t
+      mm[t][b] := mm[t][b] + 1
+      ns[0] := Some(NCell{k: 0 - 1})
+      pk[Key{t: t, b: b}] := Some(1)
+`,
 	"bad.yaml": `
 automaton: Bad
 state:
@@ -209,6 +241,62 @@ func post0(t *testing.T, m *Machine, a *ioa.Automaton, s State) State {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestLvalues checks assignments to record fields and nested entries, Nat
+// conditions inside records, options and sequences, and set and map
+// operations over record keys.
+func TestLvalues(t *testing.T) {
+	a := loadMachineFixture(t, "lv.yaml", "LV")
+	m, err := NewMachine(a, &Instance{Sizes: map[string]int{"T": 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inits, err := m.Init()
+	if err != nil || len(inits) != 1 {
+		t.Fatalf("Init: %d states, %v", len(inits), err)
+	}
+	r := m.NewRunner()
+	if name, _ := r.Violated(inits[0], nil); name != "" {
+		t.Errorf("start state violates %s", name)
+	}
+	post, ok, err := m.Step(a.Action("Set"), inits[0], []Value{Elem(1), Bool(true)})
+	if err != nil || !ok {
+		t.Fatalf("Set: %v %v", ok, err)
+	}
+	want := "LV{c: Cell{owner: T#0, value: 1}, " +
+		"cs: const(Cell{owner: T#0, value: 0})[T#1 := Cell{owner: T#1, value: 0}], " +
+		"mm: const(const(0))[T#1 := const(0)[true := 1]], " +
+		"ns: [Some(NCell{k: -1}), None], " +
+		"pk: const(None)[Key{t: T#1, b: true} := Some(1)]}"
+	if got := post.Format(a); got != want {
+		t.Errorf("Set(T#1, true):\n got %s\nwant %s", got, want)
+	}
+	if name, _ := r.Violated(post, nil); name != "ns:Nat" {
+		t.Errorf("after Set: violated %q, want ns:Nat", name)
+	}
+	defs := map[string]string{
+		"d1": "{Key{t: T#1, b: true}}",
+		"d2": "const(5)[Key{t: T#1, b: true} := 1]",
+		"d3": "{Key{t: T#0, b: true}, Key{t: T#1, b: true}}",
+		"d4": "{}",
+		"d5": "{}",
+		"d6": "true",
+		"d7": "{Key{t: T#0, b: true}, Key{t: T#1, b: true}}",
+	}
+	for _, d := range a.Defs {
+		f, err := m.Compile(d.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := f.Eval(post, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Format(v, f.Sort()); got != defs[d.Name] {
+			t.Errorf("%s = %s, want %s", d.Name, got, defs[d.Name])
+		}
+	}
 }
 
 func TestMachineErrors(t *testing.T) {
