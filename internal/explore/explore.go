@@ -192,6 +192,11 @@ type explorer struct {
 	runners []*eval.Runner // parallel workers, in scratch mode
 	arenas  [][]byte       // their encoding buffers
 	parts   [][]succ       // their successors
+	// buffers of levelSequential
+	succs []pending
+	kbuf  []byte
+	pbuf  []eval.Value
+	hs    []uint64
 }
 
 // Explore searches the reachable states of a in the instance of cfg
@@ -297,7 +302,7 @@ func (x *explorer) run() error {
 		if x.workers() > 1 && len(cur) >= 64 {
 			next, err = x.levelParallel(cur, depth)
 		} else {
-			next, err = x.levelSequential(runner, cur, depth, &buf)
+			next, err = x.levelSequential(runner, cur, depth)
 		}
 		if err != nil {
 			return x.finish(err)
@@ -378,55 +383,70 @@ func (x *explorer) progress(queued, depth int) {
 	x.cfg.Progress(Progress{States: x.st.len(), Transitions: x.res.Transitions, Depth: depth, Queued: queued, Elapsed: now.Sub(x.start)})
 }
 
-// levelSequential expands the states of one level on this goroutine.
-func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int, buf *[]byte) ([]int32, error) {
+// pending is a successor of the state being expanded, awaiting insertion.
+type pending struct {
+	act    int
+	p0, p1 int // its parameters in the parameter buffer
+	k0, k1 int // its encoding in the key buffer
+	post   eval.State
+	hash   uint64
+}
+
+// levelSequential expands the states of one level on this goroutine. The
+// successors of each state are computed and encoded first, then their
+// table slots and records are prefetched together, then they are inserted
+// in order.
+func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]int32, error) {
 	var next []int32
-	var stop bool
-	var ferr error
-	var from, succ int
-	var pre eval.State
-	visit := func(act int, params []eval.Value, post eval.State) bool {
-		succ++
-		x.res.Transitions++
-		*buf = r.Encode((*buf)[:0], post)
-		if x.full() {
-			stop = true
-			return false
-		}
-		id, isNew := x.st.insert(*buf, x.st.hash(*buf), int32(from))
-		if isNew {
-			next = append(next, int32(id))
-			if stop, ferr = x.found(r, id, depth, post); stop {
-				return false
-			}
-		}
-		if ferr = x.transition(from, id, pre, post, act, params, isNew); ferr != nil {
-			stop = true
-			return false
-		}
+	succs, kbuf, pbuf, hs := x.succs[:0], x.kbuf[:0], x.pbuf[:0], x.hs[:0]
+	defer func() { x.succs, x.kbuf, x.pbuf, x.hs = succs, kbuf, pbuf, hs }()
+	collect := func(act int, params []eval.Value, post eval.State) bool {
+		k0, p0 := len(kbuf), len(pbuf)
+		kbuf = r.Encode(kbuf, post)
+		pbuf = append(pbuf, params...)
+		succs = append(succs, pending{act: act, p0: p0, p1: len(pbuf), k0: k0, k1: len(kbuf), post: post})
 		return true
 	}
 	for k, it := range cur {
-		from = int(it)
+		from := int(it)
 		r.Release()
-		var err error
-		pre, err = r.Decode(x.st.key(from))
+		pre, err := r.Decode(x.st.key(from))
 		if err != nil {
 			return nil, err
 		}
-		succ = 0
-		err = r.Successors(pre, visit)
-		if err != nil {
+		succs, kbuf, pbuf, hs = succs[:0], kbuf[:0], pbuf[:0], hs[:0]
+		if err := r.Successors(pre, collect); err != nil {
 			return nil, err
 		}
-		if ferr != nil {
-			return nil, ferr
-		}
-		if stop {
-			return next, nil
-		}
-		if succ == 0 {
+		if len(succs) == 0 {
 			x.res.Deadlocks++
+		}
+		for i := range succs {
+			s := &succs[i]
+			s.hash = x.st.hash(kbuf[s.k0:s.k1])
+			hs = append(hs, s.hash)
+		}
+		x.st.prefetch(hs)
+		for i := range succs {
+			s := &succs[i]
+			x.res.Transitions++
+			if x.full() {
+				return next, nil
+			}
+			key := kbuf[s.k0:s.k1]
+			if len(key) > maxKey {
+				return nil, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(key), maxKey)
+			}
+			id, isNew := x.st.insert(key, s.hash, int32(from))
+			if isNew {
+				next = append(next, int32(id))
+				if stop, err := x.found(r, id, depth, s.post); stop || err != nil {
+					return next, err
+				}
+			}
+			if err := x.transition(from, id, pre, s.post, s.act, pbuf[s.p0:s.p1], isNew); err != nil {
+				return nil, err
+			}
 		}
 		if k&1023 == 0 {
 			x.progress(len(cur)-k+len(next), depth)
@@ -513,11 +533,17 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 		// merge in batch order: worker k holds states k, k+w, ... in order
 		pos := make([]int, w)
 		var fresh []item
+		var hs []uint64
 		for i := range batch {
 			k := i % w
 			if counts[i] == 0 {
 				x.res.Deadlocks++
 			}
+			hs = hs[:0]
+			for _, s := range parts[k][pos[k] : pos[k]+counts[i]] {
+				hs = append(hs, s.hash)
+			}
+			x.st.prefetch(hs)
 			for c := 0; c < counts[i]; c++ {
 				s := &parts[k][pos[k]]
 				pos[k]++
@@ -526,6 +552,9 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 					return appendIDs(next, fresh), x.checkFresh(runners, fresh, depth)
 				}
 				from := int(batch[i])
+				if len(s.key) > maxKey {
+					return nil, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(s.key), maxKey)
+				}
 				id, isNew := x.st.insert(s.key, s.hash, int32(from))
 				if isNew {
 					fresh = append(fresh, item{id, s.post})

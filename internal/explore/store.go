@@ -1,5 +1,7 @@
 // This file implements the visited-state store: encoded states in a chunked
-// arena, indexed by an open-addressing hash table.
+// arena, indexed by an open-addressing hash table whose slots point straight
+// at the records, so that a lookup costs one access to the table and one to
+// the arena.
 
 package explore
 
@@ -9,17 +11,30 @@ import (
 	"hash/maphash"
 )
 
-const chunkSize = 1 << 22 // bytes per arena chunk
+const (
+	chunkBits = 22 // bytes per arena chunk: 4 MiB
+	chunkSize = 1 << chunkBits
+	locBits   = 40             // a record's location: chunk<<chunkBits | offset
+	locMask   = 1<<locBits - 1 // the location bits of a slot
+	fragShift = locBits        // a slot's upper bits hold a hash fragment
+	fragMask  = 1<<(64-locBits) - 1
+)
 
 // store holds every visited state's encoding and parent. It is not safe
-// for concurrent use.
+// for concurrent use, except that key may be called concurrently when
+// nothing is inserted.
+//
+// A record is the state's id (4 bytes, little-endian), the length of its
+// encoding (uvarint) and the encoding. A slot is 0 when empty, otherwise
+// the hash's low 24 bits << 40 | location+1.
 type store struct {
 	seed   maphash.Seed
 	chunks [][]byte
-	start  []uint64 // per state: chunk<<32 | offset of its length-prefixed key
+	start  []uint64 // per state: the location of its record
 	parent []int32  // per state: the state it was first reached from, or -1
-	slots  []uint64 // 0: empty; else the hash's low 32 bits << 32 | id+1
-	mask   uint64   // len(slots)-1; a state's home slot is its hash & mask
+	slots  []uint64
+	mask   uint64
+	sink   uint64 // defeats elimination of prefetching loads
 }
 
 func newStore() *store {
@@ -35,37 +50,73 @@ func (st *store) len() int { return len(st.start) }
 // hash returns the hash of an encoded state.
 func (st *store) hash(key []byte) uint64 { return maphash.Bytes(st.seed, key) }
 
+// record returns the id and encoding of the record at loc.
+func (st *store) record(loc uint64) (int, []byte) {
+	c := st.chunks[loc>>chunkBits]
+	off := int(loc & (chunkSize - 1))
+	id := int(binary.LittleEndian.Uint32(c[off:]))
+	off += 4
+	n := int(c[off])
+	if n < 0x80 {
+		off++
+	} else {
+		u, k := binary.Uvarint(c[off:])
+		n, off = int(u), off+k
+	}
+	return id, c[off : off+n]
+}
+
 // key returns the encoding of state id.
 func (st *store) key(id int) []byte {
-	s := st.start[id]
-	c := st.chunks[s>>32]
-	off := int(uint32(s))
-	n, k := binary.Uvarint(c[off:])
-	off += k
-	return c[off : off+int(n)]
+	_, k := st.record(st.start[id])
+	return k
+}
+
+// prefetch touches the table slots and records that inserting the keys
+// with hashes hs will read, so that their cache misses overlap.
+func (st *store) prefetch(hs []uint64) {
+	var sink uint64
+	var buf [16]uint64
+	if len(hs) > len(buf) {
+		hs = hs[:len(buf)]
+	}
+	slots := buf[:len(hs)]
+	for i, h := range hs {
+		s := st.slots[h&st.mask]
+		slots[i] = s
+		sink += s
+	}
+	for i, s := range slots {
+		if s != 0 && (s>>fragShift) == hs[i]&fragMask {
+			loc := s&locMask - 1
+			sink += uint64(st.chunks[loc>>chunkBits][loc&(chunkSize-1)])
+		}
+	}
+	st.sink += sink
 }
 
 // insert adds the state with encoding key and hash h, reached from parent,
 // unless it is present; it returns the state's id and whether it is new.
 func (st *store) insert(key []byte, h uint64, parent int32) (int, bool) {
-	frag := h & 0xffffffff
+	frag := h & fragMask
 	pos := h & st.mask
 	for {
 		s := st.slots[pos]
 		if s == 0 {
 			break
 		}
-		if s>>32 == frag {
-			id := int(uint32(s)) - 1
-			if bytes.Equal(st.key(id), key) {
+		if s>>fragShift == frag {
+			id, k := st.record(s&locMask - 1)
+			if bytes.Equal(k, key) {
 				return id, false
 			}
 		}
 		pos = (pos + 1) & st.mask
 	}
 	id := len(st.start)
-	st.slots[pos] = frag<<32 | uint64(id+1)
-	st.append(key)
+	loc := st.append(id, key)
+	st.slots[pos] = frag<<fragShift | (loc + 1)
+	st.start = append(st.start, loc)
 	st.parent = append(st.parent, parent)
 	if 2*len(st.start) > len(st.slots) {
 		st.grow()
@@ -73,27 +124,31 @@ func (st *store) insert(key []byte, h uint64, parent int32) (int, bool) {
 	return id, true
 }
 
-// append stores a key in the arena.
-func (st *store) append(key []byte) {
-	need := binary.MaxVarintLen64 + len(key)
+// append stores a record in the arena and returns its location.
+func (st *store) append(id int, key []byte) uint64 {
+	need := 4 + binary.MaxVarintLen64 + len(key)
 	last := len(st.chunks) - 1
 	if last < 0 || cap(st.chunks[last])-len(st.chunks[last]) < need {
 		size := chunkSize
 		if need > size {
+			// a record larger than a chunk: cannot be located; keys are far
+			// smaller in practice, and such states are refused by the caller
 			size = need
 		}
 		st.chunks = append(st.chunks, make([]byte, 0, size))
 		last++
 	}
 	c := st.chunks[last]
-	st.start = append(st.start, uint64(last)<<32|uint64(len(c)))
+	loc := uint64(last)<<chunkBits | uint64(len(c))
+	c = binary.LittleEndian.AppendUint32(c, uint32(id))
 	c = binary.AppendUvarint(c, uint64(len(key)))
 	st.chunks[last] = append(c, key...)
+	return loc
 }
 
-// grow doubles the hash table. The slots keep the low 32 bits of each
-// hash, which give the home slot in tables of up to 2^32 slots, so no key is
-// hashed again.
+// grow doubles the hash table. Slots keep 24 bits of their hash, which
+// place them in tables of up to 2^24 slots without hashing keys again;
+// larger tables rehash the keys.
 func (st *store) grow() {
 	slots := make([]uint64, 2*len(st.slots))
 	mask := uint64(len(slots) - 1)
@@ -101,7 +156,13 @@ func (st *store) grow() {
 		if s == 0 {
 			continue
 		}
-		pos := s >> 32 & mask
+		var pos uint64
+		if mask <= fragMask {
+			pos = s >> fragShift & mask
+		} else {
+			_, k := st.record(s&locMask - 1)
+			pos = st.hash(k) & mask
+		}
 		for slots[pos] != 0 {
 			pos = (pos + 1) & mask
 		}
@@ -129,3 +190,6 @@ func (st *store) bytes() int64 {
 	n += int64(cap(st.start))*8 + int64(cap(st.parent))*4 + int64(len(st.slots))*8
 	return n
 }
+
+// maxKey is the largest state encoding the store accepts.
+const maxKey = chunkSize - 16

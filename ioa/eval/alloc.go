@@ -18,14 +18,13 @@ func newArena() *arena {
 	return &arena{chunks: [][]Value{make([]Value, arenaChunk)}}
 }
 
-// alloc returns n zero values.
+// alloc returns n values, which hold garbage: the caller sets them all.
 func (a *arena) alloc(n int) []Value {
 	if a.used+n > len(a.chunks[a.ci]) {
 		a.grow(n)
 	}
 	s := a.chunks[a.ci][a.used : a.used+n : a.used+n]
 	a.used += n
-	clear(s)
 	return s
 }
 
@@ -46,10 +45,21 @@ func (a *arena) reset() {
 	a.ci, a.used = 0, 0
 }
 
-// mk returns n zero values, from the frame's arena if it has one.
+// mk returns n values for the caller to set, from the frame's arena if it
+// has one (they may then hold garbage).
 func (f *frame) mk(n int) []Value {
 	if f.ar != nil {
 		return f.ar.alloc(n)
+	}
+	return make([]Value, n)
+}
+
+// mkZero returns n zero values, from the frame's arena if it has one.
+func (f *frame) mkZero(n int) []Value {
+	if f.ar != nil {
+		s := f.ar.alloc(n)
+		clear(s)
+		return s
 	}
 	return make([]Value, n)
 }

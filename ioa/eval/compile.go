@@ -583,6 +583,15 @@ func (c *compiler) binary(e *expr.Binary) (fn, error) {
 		}
 		neg := e.Op == expr.OpNeq
 		if scalar(xs) {
+			if g, ok := c.varParamIndex(e.X); ok {
+				if k, ok := c.constOf(e.Y); ok {
+					vi, pi, kn := g.v, g.p, k.n
+					if neg {
+						return func(f *frame) Value { return Bool(f.state[vi].vs[f.params[pi].n].n != kn) }, nil
+					}
+					return func(f *frame) Value { return Bool(f.state[vi].vs[f.params[pi].n].n == kn) }, nil
+				}
+			}
 			if k, ok := c.constOf(e.Y); ok {
 				if neg {
 					return func(f *frame) Value { return Bool(x(f).n != k.n) }, nil
@@ -1005,6 +1014,24 @@ func (c *compiler) slotRead(e expr.Expr) (int, bool) {
 	return s, ok
 }
 
+// varParam is a reference var[param].
+type varParam struct{ v, p int }
+
+// varParamIndex reports whether e is var[param] for a map with an atomic key.
+func (c *compiler) varParamIndex(e expr.Expr) (varParam, bool) {
+	ix, ok := e.(*expr.Index)
+	if !ok {
+		return varParam{}, false
+	}
+	xs := ix.X.Sort()
+	if xs.IsInvalid() || xs.Kind != expr.KMap || !atomicKey(xs.Key) {
+		return varParam{}, false
+	}
+	vi, ok1 := c.varRead(ix.X)
+	pi, ok2 := c.paramRead(ix.Index)
+	return varParam{vi, pi}, ok1 && ok2
+}
+
 // indexAtomic compiles x[i] for a map with an atomic key, specialised for
 // the common shapes var[param], var[bound] and x[constant].
 func (c *compiler) indexAtomic(e *expr.Index, x, i fn) fn {
@@ -1215,7 +1242,7 @@ func (c *compiler) setLit(e *expr.SetLit) (fn, error) {
 	K := s.Elem
 	if atomicKey(K) {
 		return func(f *frame) Value {
-			vs := f.mk(len(empty.vs))
+			vs := f.mkZero(len(empty.vs))
 			for _, x := range elems {
 				vs[x(f).n] = Value{n: 1}
 			}

@@ -248,8 +248,20 @@ func (m *Machine) decoder(s *expr.Sort) decoder {
 			return Value{vs: vs}
 		}
 	case expr.KMap:
+		if atomicKey(s.Key) {
+			n := m.Inst.size(s.Key)
+			if m.byteScalar(s.Elem) {
+				return byteTableDecoder(n, m.Inst.size(s.Elem))
+			}
+			if s.Elem.Kind == expr.KOption && m.byteScalar(s.Elem.Elem) && m.Inst.size(s.Elem.Elem) < 255 {
+				return optionTableDecoder(n, m.Inst.size(s.Elem.Elem))
+			}
+		}
 		return m.tableDecoder(s.Key, m.decoder(s.Elem))
 	case expr.KSet:
+		if atomicKey(s.Elem) {
+			return byteTableDecoder(m.Inst.size(s.Elem), 2)
+		}
 		return m.tableDecoder(s.Elem, m.decoder(expr.BoolSort))
 	}
 	return func(d *dec) Value { return Value{} }
@@ -278,6 +290,51 @@ func (m *Machine) tableDecoder(K *expr.Sort, leaf decoder) decoder {
 		for i := range vs {
 			vs[i] = leaf(d)
 		}
+		return Value{vs: vs}
+	}
+}
+
+// byteTableDecoder decodes a table over an atomic key of size n whose
+// leaves are byte scalars of size size.
+func byteTableDecoder(n, size int) decoder {
+	return func(d *dec) Value {
+		if d.i+n > len(d.b) {
+			d.bad = true
+			return Value{}
+		}
+		vs := d.f.mk(n)
+		for i, b := range d.b[d.i : d.i+n] {
+			if int(b) >= size {
+				d.bad = true
+			}
+			vs[i] = Value{n: int64(b)}
+		}
+		d.i += n
+		return Value{vs: vs}
+	}
+}
+
+// optionTableDecoder decodes a table over an atomic key of size n whose
+// leaves are Options of byte scalars of size size, encoded in one byte.
+func optionTableDecoder(n, size int) decoder {
+	return func(d *dec) Value {
+		if d.i+n > len(d.b) {
+			d.bad = true
+			return Value{}
+		}
+		vs := d.f.mk(n)
+		for i, b := range d.b[d.i : d.i+n] {
+			switch {
+			case b == 0:
+				vs[i] = Value{}
+			case int(b) <= size:
+				vs[i] = Value{n: 1, vs: smallOne[b-1][:]}
+			default:
+				d.bad = true
+				vs[i] = Value{}
+			}
+		}
+		d.i += n
 		return Value{vs: vs}
 	}
 }
