@@ -51,11 +51,16 @@ type Progress struct {
 }
 
 // Visitor receives the states and transitions of a search. The functions
-// run on the searching goroutine, in a deterministic order: State for each
-// state when it is found (start states first, then in BFS order), and
-// Transition for each enabled transition of each expanded state, after the
-// State call for its target if the transition found it. Returning an error
-// stops the search, and Explore returns the error.
+// run on the searching goroutine, in a deterministic order that does not
+// depend on Config.Workers: State for each state when it is found (start
+// states first, then in BFS order), and Transition for each enabled
+// transition of each expanded state, after the State call for its target if
+// the transition found it. Returning an error stops the search, and Explore
+// returns the error.
+//
+// The states handed to a visitor live in the explorer's scratch memory and
+// are valid only during the call: use eval.State.Clone to keep one. (The
+// explorer stores every state only in encoded form.)
 type Visitor struct {
 	State      func(id, depth int, s eval.State) error
 	Transition func(t *Transition) error
