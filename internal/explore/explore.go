@@ -196,6 +196,7 @@ type explorer struct {
 	trans   Transition
 	runners []*eval.Runner // parallel workers, in scratch mode
 	arenas  [][]byte       // their encoding buffers
+	pbufs   [][]eval.Value // their parameter buffers
 	parts   [][]succ       // their successors
 	// buffers of levelSequential
 	succs []pending
@@ -462,9 +463,8 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 
 // succ is a successor computed by a worker.
 type succ struct {
-	from   int // index into the batch
 	act    int
-	params []eval.Value
+	p0, p1 int // its parameters in the worker's parameter buffer
 	post   eval.State
 	key    []byte
 	hash   uint64
@@ -483,6 +483,7 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 		x.runners = make([]*eval.Runner, w)
 		x.arenas = make([][]byte, w)
 		x.parts = make([][]succ, w)
+		x.pbufs = make([][]eval.Value, w)
 		for i := range x.runners {
 			x.runners[i] = x.m.NewRunner()
 			x.runners[i].SetScratch(true)
@@ -504,9 +505,9 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 				defer wg.Done()
 				r := runners[k]
 				r.Release()
-				arena := x.arenas[k][:0]
+				arena, pbuf := x.arenas[k][:0], x.pbufs[k][:0]
 				parts[k] = parts[k][:0]
-				defer func() { x.arenas[k] = arena }()
+				defer func() { x.arenas[k], x.pbufs[k] = arena, pbuf }()
 				for i := k; i < len(batch); i += w {
 					pre, err := r.Decode(x.st.key(int(batch[i])))
 					if err != nil {
@@ -519,7 +520,9 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 						start := len(arena)
 						arena = r.Encode(arena, post)
 						key := arena[start:len(arena):len(arena)]
-						parts[k] = append(parts[k], succ{from: i, act: act, params: append([]eval.Value(nil), params...), post: post, key: key, hash: x.st.hash(key)})
+						p0 := len(pbuf)
+						pbuf = append(pbuf, params...)
+						parts[k] = append(parts[k], succ{act: act, p0: p0, p1: len(pbuf), post: post, key: key, hash: x.st.hash(key)})
 						return true
 					})
 					if err != nil {
@@ -569,7 +572,7 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 						}
 					}
 				}
-				if err := x.transition(from, id, pres[i], s.post, s.act, s.params, isNew); err != nil {
+				if err := x.transition(from, id, pres[i], s.post, s.act, x.pbufs[k][s.p0:s.p1], isNew); err != nil {
 					return nil, err
 				}
 			}
