@@ -1,17 +1,32 @@
 // Package explore owns explicit-state exploration of finite instances of
 // automata: breadth-first search over the reachable states with a check of
 // every invariant (and the implicit Nat conditions) in each state, shortest
-// counterexample traces, random executions, and a visitor interface over
-// states and transitions for checks built on the search (such as bounded
-// cross-checks of simulations).
+// counterexample traces, random executions, and a visitor over states and
+// transitions for checks built on the search (such as bounded cross-checks
+// of simulations).
 //
-// States are compiled and run by ioa/eval. The search stores each visited
-// state once, as its canonical byte encoding (eval.Machine.AppendState) in a
-// chunked arena, finds it with a 64-bit hash in an open-addressing table,
-// and keeps only the parent of each state: a counterexample is rebuilt by
-// replaying the path from its start state, matching encodings. Only the
-// current and next BFS levels are held as decoded states. With
-// Config.Workers > 1 the successors of each level are computed in parallel
-// and merged in a fixed order, so results do not depend on the number of
-// workers.
+// Automata are compiled and run by ioa/eval (eval.Machine). The search
+// works as follows.
+//
+//   - Every visited state is stored once, as its canonical byte encoding
+//     (eval.Machine.AppendState), in a chunked byte arena, with its parent's
+//     id. An open-addressing hash table (maphash) maps encodings to ids; its
+//     slots point straight at the arena records, and the slots and records
+//     a state's successors will probe are touched together before they are
+//     inserted, so that their cache misses overlap.
+//   - The BFS queue holds ids only. Expanding a state decodes it into the
+//     scratch memory of an eval.Runner, computes its successors there,
+//     encodes them incrementally (the variables an action leaves alone are
+//     copied from the parent's encoding), inserts them in order and checks
+//     the invariants of the new ones; the scratch memory is then reused. The
+//     search allocates nothing per state beyond the store's growth, so the
+//     garbage collector has little to do.
+//   - A violation is found when the violating state is inserted; since ids
+//     are given in BFS order the trace is a shortest one. It is rebuilt from
+//     the parent ids by replaying the path from its start state, matching
+//     encodings.
+//   - With Config.Workers > 1, the successors of each batch of a level are
+//     computed by several goroutines and merged in a fixed order, so the
+//     ids, the result, the trace and the visitor's calls do not depend on the
+//     number of workers.
 package explore

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"ladder/ioa"
 	"ladder/ioa/eval"
@@ -117,6 +118,19 @@ actions:
     kind: internal
     params: {t: T}
     eff: f[t] := not f[t]
+`,
+	// Start: the start state itself violates `small`.
+	"start.yaml": `
+automaton: Start
+state:
+  n: {sort: Int, init: 5}
+actions:
+  Dec:
+    kind: internal
+    pre: n > 0
+    eff: n := n - 1
+invariants:
+  small: n < 3
 `,
 	// Ranges: an Int parameter over a range that depends on the state. From
 	// n, Set(k) goes to any k in 0..n+1 with k < 4: states 0..3, and from n
@@ -246,6 +260,7 @@ func TestShortestCounterexample(t *testing.T) {
 		{"counter.yaml", "Counter", "", "small", 2, []string{"Inc", "Inc"}},
 		{"grid.yaml", "Grid", "", "notCorner", 3, []string{"Jump", "IncY", "IncY"}},
 		{"down.yaml", "Down", "", "k:Nat", 1, []string{"Dec"}},
+		{"start.yaml", "Start", "", "small", 0, nil},
 	} {
 		for _, workers := range []int{1, 2} {
 			t.Run(fmt.Sprintf("%s/w%d", c.name, workers), func(t *testing.T) {
@@ -503,6 +518,33 @@ func TestLimits(t *testing.T) {
 	}
 	if _, err := Explore(a, Config{Invariants: []string{"nosuch"}}); err == nil {
 		t.Errorf("unknown invariant: no error")
+	}
+}
+
+// TestProgress checks that the progress callback runs on a long search.
+func TestProgress(t *testing.T) {
+	a := loadTMS2(t)
+	if a == nil {
+		t.Skip("no TMS2")
+	}
+	var last Progress
+	calls := 0
+	start := time.Now()
+	res, err := Explore(a, Config{Instance: bounds(t, "T=2,L=2,V=2"), MaxStates: 400000, Progress: func(p Progress) {
+		calls++
+		if p.States < last.States || p.Transitions < last.Transitions {
+			t.Errorf("progress went backwards: %+v after %+v", p, last)
+		}
+		last = p
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > 2*time.Second && calls == 0 {
+		t.Errorf("no progress call in %v", time.Since(start))
+	}
+	if last.States > res.States {
+		t.Errorf("progress reported %d states, more than the %d found", last.States, res.States)
 	}
 }
 

@@ -1073,17 +1073,29 @@ func (c *compiler) update(e *expr.Update) (fn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.updateFn(e.Pos(), xs, x, i, v)
+	return c.updateFn(e.Pos(), xs, e.X, e.Index, x, i, v)
 }
 
-// updateFn returns the closure for x[i := v] with x of sort xs.
-func (c *compiler) updateFn(pos source.Pos, xs *expr.Sort, x, i, v fn) (fn, error) {
+// updateFn returns the closure for x[i := v] with x of sort xs; xe and ie
+// are the expressions of x and i, for specialised code.
+func (c *compiler) updateFn(pos source.Pos, xs *expr.Sort, xe, ie expr.Expr, x, i, v fn) (fn, error) {
 	switch xs.Kind {
 	case expr.KMap:
 		if err := c.inst.checkSizes(xs); err != nil {
 			return nil, errorf(pos, "%v", err)
 		}
 		K := xs.Key
+		vi, okv := c.varRead(xe)
+		pi, okp := c.paramRead(ie)
+		if atomicKey(K) && okv && okp {
+			return func(f *frame) Value {
+				m := f.state[vi]
+				vs := f.mk(len(m.vs))
+				copy(vs, m.vs)
+				vs[f.params[pi].n] = v(f)
+				return Value{vs: vs}
+			}, nil
+		}
 		if atomicKey(K) {
 			return func(f *frame) Value {
 				m, k, val := x(f), i(f).n, v(f)

@@ -146,9 +146,11 @@ func (d *dec) byte() int64 {
 	return int64(d.b[d.i-1])
 }
 
+// uvarint reads a varint in its shortest form: the encoding is canonical,
+// so an over-long one (ending in a zero byte) is malformed.
 func (d *dec) uvarint() uint64 {
 	v, k := binary.Uvarint(d.b[min(d.i, len(d.b)):])
-	if k <= 0 {
+	if k <= 0 || (k > 1 && d.b[d.i+k-1] == 0) {
 		d.bad = true
 		return 0
 	}
@@ -158,7 +160,7 @@ func (d *dec) uvarint() uint64 {
 
 func (d *dec) varint() int64 {
 	v, k := binary.Varint(d.b[min(d.i, len(d.b)):])
-	if k <= 0 {
+	if k <= 0 || (k > 1 && d.b[d.i+k-1] == 0) {
 		d.bad = true
 		return 0
 	}
@@ -358,14 +360,16 @@ func (r *Runner) Encode(buf []byte, s State) []byte {
 	if r.last == nil || len(r.last) != len(s) {
 		return m.AppendState(buf, s)
 	}
+	from := 0 // the start of a run of unchanged variables' bytes in lastKey
 	for i := range m.vars {
 		if same(s[i], r.last[i]) {
-			buf = append(buf, r.lastKey[r.offs[i]:r.offs[i+1]]...)
-		} else {
-			buf = m.vars[i].enc(buf, s[i])
+			continue
 		}
+		buf = append(buf, r.lastKey[from:r.offs[i]]...)
+		buf = m.vars[i].enc(buf, s[i])
+		from = r.offs[i+1]
 	}
-	return buf
+	return append(buf, r.lastKey[from:]...)
 }
 
 // DecodeState returns the state whose encoding (AppendState) is key.

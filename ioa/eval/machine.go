@@ -481,7 +481,7 @@ func (m *Machine) lvalue(target expr.Expr, val fn) (int, fn, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		nx, err := c.updateFn(t.Pos(), xs, x, i, val)
+		nx, err := c.updateFn(t.Pos(), xs, t.X, t.Index, x, i, val)
 		if err != nil {
 			return 0, nil, err
 		}
