@@ -43,11 +43,11 @@ type Config struct {
 
 // Progress is a snapshot of a running search.
 type Progress struct {
-	States      int
-	Transitions int64
-	Depth       int
-	Queued      int // states found but not yet expanded
-	Elapsed     time.Duration
+	States      int           // states found
+	Transitions int64         // transitions followed
+	Depth       int           // the BFS level being expanded
+	Queued      int           // states found but not yet expanded
+	Elapsed     time.Duration // since the search started
 }
 
 // Visitor receives the states and transitions of a search. The functions
@@ -62,37 +62,37 @@ type Progress struct {
 // are valid only during the call: use eval.State.Clone to keep one. (The
 // explorer stores every state only in encoded form.)
 type Visitor struct {
-	State      func(id, depth int, s eval.State) error
-	Transition func(t *Transition) error
+	State      func(id, depth int, s eval.State) error // a new state, its id and depth
+	Transition func(t *Transition) error               // an enabled transition
 }
 
 // Transition is one step of a search. The struct and its Params are reused
 // after the visitor returns: copy what you keep.
 type Transition struct {
-	From, To  int        // state ids
-	Pre, Post eval.State // the states
-	Action    *ioa.Action
-	Params    []eval.Value
-	New       bool // this transition found To
+	From, To  int          // state ids
+	Pre, Post eval.State   // the states
+	Action    *ioa.Action  // the action taken
+	Params    []eval.Value // its parameter values
+	New       bool         // this transition found To
 }
 
 // Result is the outcome of Explore. Its exported fields marshal to JSON.
 type Result struct {
-	Automaton       string   `json:"automaton"`
-	Instance        string   `json:"instance"`
-	Invariants      []string `json:"invariants"`      // the invariants checked, Nat conditions excluded
-	States          int      `json:"states"`          // distinct states found
-	InitialStates   int      `json:"initialStates"`   // distinct start states
-	Transitions     int64    `json:"transitions"`     // enabled transitions of the expanded states
-	Deadlocks       int      `json:"deadlocks"`       // expanded states with no enabled transition
-	MaxDepth        int      `json:"maxDepth"`        // the largest BFS depth of a state found
-	Complete        bool     `json:"complete"`        // every reachable state was found and checked
-	Limit           string   `json:"limit,omitempty"` // why the search stopped early, if it did
-	Elapsed         float64  `json:"elapsedSeconds"`
-	StatesPerSecond float64  `json:"statesPerSecond"`
-	Workers         int      `json:"workers"`
-	MemoryBytes     int64    `json:"memoryBytes"` // approximate size of the visited-state store
-	Violation       *Trace   `json:"violation,omitempty"`
+	Automaton       string   `json:"automaton"`           // the automaton's name
+	Instance        string   `json:"instance"`            // the instance, as "L=2,T=2,V=2"
+	Invariants      []string `json:"invariants"`          // the invariants checked, Nat conditions excluded
+	States          int      `json:"states"`              // distinct states found
+	InitialStates   int      `json:"initialStates"`       // distinct start states
+	Transitions     int64    `json:"transitions"`         // enabled transitions of the expanded states
+	Deadlocks       int      `json:"deadlocks"`           // expanded states with no enabled transition
+	MaxDepth        int      `json:"maxDepth"`            // the largest BFS depth of a state found
+	Complete        bool     `json:"complete"`            // every reachable state was found and checked
+	Limit           string   `json:"limit,omitempty"`     // why the search stopped early, if it did
+	Elapsed         float64  `json:"elapsedSeconds"`      // wall-clock time of the search
+	StatesPerSecond float64  `json:"statesPerSecond"`     // States / Elapsed
+	Workers         int      `json:"workers"`             // goroutines computing successors
+	MemoryBytes     int64    `json:"memoryBytes"`         // approximate size of the visited-state store
+	Violation       *Trace   `json:"violation,omitempty"` // a shortest trace to a violation, if one was found
 }
 
 // ParseBounds parses "T=2,L=2,V=2" into an instance whose Sizes hold every

@@ -132,6 +132,25 @@ actions:
 invariants:
   small: n < 3
 `,
+	// Stateless: no variables; its one state loops.
+	"stateless.yaml": `
+automaton: Stateless
+state: {}
+actions:
+  Loop:
+    kind: internal
+`,
+	// Nothing: no start state satisfies initially.
+	"nothing.yaml": `
+automaton: Nothing
+state:
+  b: Bool
+initially: b and not b
+actions:
+  Flip:
+    kind: internal
+    eff: b := not b
+`,
 	// Ranges: an Int parameter over a range that depends on the state. From
 	// n, Set(k) goes to any k in 0..n+1 with k < 4: states 0..3, and from n
 	// there are min(n+2, 4) transitions: 2+3+4+4 = 13.
@@ -193,6 +212,8 @@ func TestStateCounts(t *testing.T) {
 		{"flags.yaml", "Flags", "T=3", nil, 8, 24, 0, 0, 8},
 		{"flags.yaml", "Flags", "T=5", nil, 32, 160, 0, 0, 32},
 		{"ranges.yaml", "Ranges", "", nil, 4, 13, 0, 3, 1},
+		{"stateless.yaml", "Stateless", "", nil, 1, 1, 0, 0, 1},
+		{"nothing.yaml", "Nothing", "", nil, 0, 0, 0, 0, 0},
 	} {
 		for _, workers := range []int{1, 3} {
 			t.Run(fmt.Sprintf("%s/%s/w%d", c.name, c.bounds, workers), func(t *testing.T) {
@@ -631,6 +652,14 @@ func TestRun(t *testing.T) {
 	}
 	if !tr.Deadlock || tr.Steps[len(tr.Steps)-1].Vars[0].Value != "3" {
 		t.Errorf("Grid run did not end deadlocked at x = 3: %+v", tr.Steps[len(tr.Steps)-1].Vars)
+	}
+	tr, err = Run(loadFixture(t, "nothing.yaml", "Nothing"), Config{}, 10, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if tr.Len() != 0 || !tr.Deadlock || tr.WriteText(&b) != nil || !strings.Contains(b.String(), "no start state") {
+		t.Errorf("Run without start states: %+v, %q", tr, b.String())
 	}
 	tr, err = Run(loadFixture(t, "counter.yaml", "Counter"), Config{}, 100, 7)
 	if err != nil {

@@ -14,8 +14,8 @@ import (
 
 // Trace is an execution: a start state and the steps after it.
 type Trace struct {
-	Automaton string `json:"automaton"`
-	Instance  string `json:"instance"`
+	Automaton string `json:"automaton"` // the automaton's name
+	Instance  string `json:"instance"`  // the instance, as "L=2,T=2,V=2"
 	// Invariant names the condition the last state violates (an invariant,
 	// or "<var>:Nat"), if any.
 	Invariant string `json:"invariant,omitempty"`
@@ -32,18 +32,19 @@ type Step struct {
 	Changed []string `json:"changed"`          // the variables that differ from the previous state (all, for the start state)
 
 	Act    *ioa.Action  `json:"-"` // nil for the start state
-	Params []eval.Value `json:"-"`
-	State  eval.State   `json:"-"`
+	Params []eval.Value `json:"-"` // the action's parameter values
+	State  eval.State   `json:"-"` // the state after the action
 }
 
 // Var is a state variable's value in the language's notation.
 type Var struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
+	Name  string `json:"name"`  // the variable
+	Value string `json:"value"` // its value, printed
 }
 
-// Len returns the number of steps after the start state.
-func (t *Trace) Len() int { return len(t.Steps) - 1 }
+// Len returns the number of steps after the start state (0 for a trace
+// without a start state).
+func (t *Trace) Len() int { return max(len(t.Steps)-1, 0) }
 
 // newTrace builds a trace from a start state.
 func newTrace(m *eval.Machine, s0 eval.State) *Trace {
@@ -132,6 +133,10 @@ func (x *explorer) trace(path []int) (*Trace, error) {
 // the action (and its event) and the variables it changed.
 func (t *Trace) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
+	if len(t.Steps) == 0 {
+		ew.printf("There is no start state.\n")
+		return ew.err
+	}
 	for i, st := range t.Steps {
 		if i == 0 {
 			ew.printf("  0: start state\n")

@@ -338,7 +338,7 @@ func product(parts [][]Value, fn func([]Value)) {
 
 // Entry is one key and value of a map under construction.
 type Entry struct {
-	Key, Val Value
+	Key, Val Value // the key and the value it maps to
 }
 
 // Map returns the value of map sort s (Map[K, V]) that sends every key to

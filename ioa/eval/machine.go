@@ -20,8 +20,8 @@ import (
 // NewMachine (Compile excepted, which locks) and safe for concurrent use;
 // each goroutine runs it through its own Runner.
 type Machine struct {
-	A    *ioa.Automaton
-	Inst *Instance
+	A    *ioa.Automaton // the automaton
+	Inst *Instance      // the instance it was compiled for
 
 	mu        sync.Mutex // guards c for Compile
 	c         *compiler
