@@ -609,8 +609,8 @@ func TestBoundConstants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.States != 7 {
-		t.Errorf("max=6: %d states, want 7", res.States)
+	if res.States != 7 || res.Instance != "max=6" {
+		t.Errorf("max=6: %d states, instance %q; want 7, max=6", res.States, res.Instance)
 	}
 	for _, b := range []string{"nosuch=2", "T=0"} {
 		if _, err := Explore(loadFixture(t, "mutex.yaml", "Mutex"), Config{Instance: bounds(t, b)}); err == nil {

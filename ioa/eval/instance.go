@@ -34,8 +34,9 @@ type Instance struct {
 	MaxEnum int
 }
 
-// String returns the sizes as "T=2,L=2", sorted by name, and constant values
-// that are integers or booleans.
+// String returns the instance in the notation of explore's bounds, sorted
+// by name: the sizes, as "L=2,T=2", and the constants whose values are
+// scalars (integers, or the index of a parameter element), as "max=3".
 func (inst *Instance) String() string {
 	if inst == nil {
 		return ""
@@ -43,6 +44,11 @@ func (inst *Instance) String() string {
 	var parts []string
 	for k, v := range inst.Sizes {
 		parts = append(parts, fmt.Sprintf("%s=%d", k, v))
+	}
+	for k, v := range inst.Consts {
+		if v.vs == nil {
+			parts = append(parts, fmt.Sprintf("%s=%d", k, v.n))
+		}
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ",")
