@@ -491,6 +491,9 @@ func (ctx *Context) quantifier(op string, forall C.int, bound []AST, body AST, p
 	defer runtime.KeepAlive(bound)
 	defer runtime.KeepAlive(body.h)
 	defer runtime.KeepAlive(patterns)
+	if err := checkBound(op, c, bound); err != nil {
+		return AST{}, err
+	}
 	barr := astArray(bound)
 	defer C.free(unsafe.Pointer(barr))
 	var parr *C.Z3_pattern
@@ -523,6 +526,9 @@ func (ctx *Context) Lambda(bound []AST, body AST) (AST, error) {
 	defer ctx.mu.Unlock()
 	defer runtime.KeepAlive(bound)
 	defer runtime.KeepAlive(body.h)
+	if err := checkBound(op, c, bound); err != nil {
+		return AST{}, err
+	}
 	barr := astArray(bound)
 	defer C.free(unsafe.Pointer(barr))
 	return ctx.astResult(op, C.lz_mk_lambda(c, C.uint(len(bound)), (*C.Z3_app)(unsafe.Pointer(barr)), body.c()))
@@ -553,4 +559,22 @@ func isDecimalInt(s string) bool {
 		}
 	}
 	return true
+}
+
+// checkBound verifies that every bound term is an uninterpreted constant:
+// Z3_mk_lambda_const does not check this itself, and abstracting anything
+// else corrupts the context. Called with the context lock held.
+func checkBound(op string, c C.Z3_context, bound []AST) error {
+	for i, b := range bound {
+		ok := C.Z3_get_ast_kind(c, b.c()) == C.Z3_APP_AST
+		if ok {
+			app := C.Z3_to_app(c, b.c())
+			ok = C.Z3_get_app_num_args(c, app) == 0 &&
+				C.Z3_get_decl_kind(c, C.Z3_get_app_decl(c, app)) == C.Z3_OP_UNINTERPRETED
+		}
+		if !ok {
+			return usageErr(op, "bound term %d is not an uninterpreted constant", i)
+		}
+	}
+	return nil
 }

@@ -569,31 +569,51 @@ lz_ptr lz_mk_solver(Z3_context c, int kind, const char *logic) {
 }
 
 // kinds: 0 bool (uvals), 1 unsigned (uvals), 2 double (dvals), 3 symbol (svals).
-lz_status lz_solver_set_params(Z3_context c, Z3_solver s, unsigned n, const char **names,
-                               const int *kinds, const unsigned *uvals,
+// Parameters from index nchecked on are validated against the solver's
+// parameter descriptions. Fetching those descriptions initializes the solver,
+// which costs milliseconds for the default solver, so the caller passes the
+// parameters it knows to be valid first and only validates the rest.
+lz_status lz_solver_set_params(Z3_context c, Z3_solver s, unsigned n, unsigned nchecked,
+                               const char **names, const int *kinds, const unsigned *uvals,
                                const double *dvals, const char **svals) {
 	TRY_STATUS(c, {
-		Z3_param_descrs d = Z3_solver_get_param_descrs(c, s);
-		lz_status st = fin_status(c);
-		if (st.err != 0) return st;
-		Z3_param_descrs_inc_ref(c, d);
+		Z3_param_descrs d = nullptr;
+		lz_status st;
+		st.err = 0;
+		st.msg = nullptr;
+		if (nchecked < n) {
+			d = Z3_solver_get_param_descrs(c, s);
+			st = fin_status(c);
+			if (st.err != 0) return st;
+			Z3_param_descrs_inc_ref(c, d);
+		}
 		Z3_params p = Z3_mk_params(c);
 		st = fin_status(c);
 		if (st.err != 0) {
-			Z3_param_descrs_dec_ref(c, d);
+			if (d != nullptr) Z3_param_descrs_dec_ref(c, d);
 			return st;
 		}
 		Z3_params_inc_ref(c, p);
 		for (unsigned i = 0; i < n && st.err == 0; i++) {
 			Z3_symbol k = Z3_mk_string_symbol(c, names[i]);
-			Z3_param_kind pk = Z3_param_descrs_get_kind(c, d, k);
+			bool check = i >= nchecked;
+			Z3_param_kind pk = check ? Z3_param_descrs_get_kind(c, d, k) : Z3_PK_INVALID;
 			bool ok = false;
 			switch (kinds[i]) {
-			case 0: ok = pk == Z3_PK_BOOL; if (ok) Z3_params_set_bool(c, p, k, uvals[i] != 0); break;
-			case 1: ok = pk == Z3_PK_UINT; if (ok) Z3_params_set_uint(c, p, k, uvals[i]); break;
-			case 2: ok = pk == Z3_PK_DOUBLE; if (ok) Z3_params_set_double(c, p, k, dvals[i]); break;
+			case 0:
+				ok = !check || pk == Z3_PK_BOOL;
+				if (ok) Z3_params_set_bool(c, p, k, uvals[i] != 0);
+				break;
+			case 1:
+				ok = !check || pk == Z3_PK_UINT;
+				if (ok) Z3_params_set_uint(c, p, k, uvals[i]);
+				break;
+			case 2:
+				ok = !check || pk == Z3_PK_DOUBLE;
+				if (ok) Z3_params_set_double(c, p, k, dvals[i]);
+				break;
 			case 3:
-				ok = pk == Z3_PK_SYMBOL || pk == Z3_PK_STRING;
+				ok = !check || pk == Z3_PK_SYMBOL || pk == Z3_PK_STRING;
 				if (ok) Z3_params_set_symbol(c, p, k, Z3_mk_string_symbol(c, svals[i]));
 				break;
 			}
@@ -605,7 +625,7 @@ lz_status lz_solver_set_params(Z3_context c, Z3_solver s, unsigned n, const char
 			}
 			st = fin_status(c);
 		}
-		if (st.err == 0) {
+		if (st.err == 0 && d != nullptr) {
 			Z3_params_validate(c, p, d);
 			st = fin_status(c);
 		}
@@ -614,7 +634,7 @@ lz_status lz_solver_set_params(Z3_context c, Z3_solver s, unsigned n, const char
 			st = fin_status(c);
 		}
 		Z3_params_dec_ref(c, p);
-		Z3_param_descrs_dec_ref(c, d);
+		if (d != nullptr) Z3_param_descrs_dec_ref(c, d);
 		return st;
 	})
 }

@@ -155,8 +155,8 @@ lz_str lz_get_decl_name(Z3_context c, Z3_func_decl d);
 lz_ptr lz_get_decl_sort(Z3_context c, Z3_func_decl d, int range, unsigned i);
 
 lz_ptr lz_mk_solver(Z3_context c, int kind, const char *logic);
-lz_status lz_solver_set_params(Z3_context c, Z3_solver s, unsigned n, const char **names,
-                               const int *kinds, const unsigned *uvals,
+lz_status lz_solver_set_params(Z3_context c, Z3_solver s, unsigned n, unsigned nchecked,
+                               const char **names, const int *kinds, const unsigned *uvals,
                                const double *dvals, const char **svals);
 lz_status lz_solver_assert(Z3_context c, Z3_solver s, Z3_ast a);
 lz_status lz_solver_scope(Z3_context c, Z3_solver s, int op, unsigned n);

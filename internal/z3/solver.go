@@ -88,7 +88,7 @@ type Solver struct {
 // NewSolver creates a solver configured by cfg.
 func (ctx *Context) NewSolver(cfg SolverConfig) (*Solver, error) {
 	const op = "NewSolver"
-	names, kinds, uvals, dvals, svals, err := solverParams(cfg)
+	names, kinds, uvals, dvals, svals, nknown, err := solverParams(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func (ctx *Context) NewSolver(cfg SolverConfig) (*Solver, error) {
 	defer C.free(unsafe.Pointer(pn))
 	ps := cStringArray(svs)
 	defer C.free(unsafe.Pointer(ps))
-	st := C.lz_solver_set_params(c, s.s, C.uint(n), pn, &kinds[0], &uvals[0], &dvals[0], ps)
+	st := C.lz_solver_set_params(c, s.s, C.uint(n), C.uint(nknown), pn, &kinds[0], &uvals[0], &dvals[0], ps)
 	if err := shimErr(op, st.err, st.msg); err != nil {
 		s.closeLocked(c)
 		return nil, err
@@ -139,8 +139,10 @@ func (ctx *Context) NewSolver(cfg SolverConfig) (*Solver, error) {
 }
 
 // solverParams flattens cfg into parallel arrays for lz_solver_set_params.
-// Kinds: 0 bool, 1 unsigned, 2 double, 3 symbol.
-func solverParams(cfg SolverConfig) (names []string, kinds []C.int, uvals []C.uint, dvals []C.double, svals []string, err error) {
+// Kinds: 0 bool, 1 unsigned, 2 double, 3 symbol. The first nknown entries
+// are parameters Z3 4.8.12 is known to accept; the rest (cfg.Params) are
+// validated by the shim.
+func solverParams(cfg SolverConfig) (names []string, kinds []C.int, uvals []C.uint, dvals []C.double, svals []string, nknown int, err error) {
 	const op = "NewSolver"
 	add := func(name string, kind int, u uint64, d float64, s string) {
 		names = append(names, name)
@@ -150,10 +152,10 @@ func solverParams(cfg SolverConfig) (names []string, kinds []C.int, uvals []C.ui
 		svals = append(svals, s)
 	}
 	if cfg.RLimit > math.MaxUint32 {
-		return nil, nil, nil, nil, nil, usageErr(op, "RLimit %d exceeds Z3's 32-bit limit", cfg.RLimit)
+		return nil, nil, nil, nil, nil, 0, usageErr(op, "RLimit %d exceeds Z3's 32-bit limit", cfg.RLimit)
 	}
 	if uint64(cfg.TimeoutMS) > math.MaxUint32 || uint64(cfg.RandomSeed) > math.MaxUint32 {
-		return nil, nil, nil, nil, nil, usageErr(op, "TimeoutMS or RandomSeed exceeds 32 bits")
+		return nil, nil, nil, nil, nil, 0, usageErr(op, "TimeoutMS or RandomSeed exceeds 32 bits")
 	}
 	// ctrl_c=false: never install a SIGINT handler (process-global state).
 	add("ctrl_c", 0, 0, 0, "")
@@ -161,11 +163,12 @@ func solverParams(cfg SolverConfig) (names []string, kinds []C.int, uvals []C.ui
 	if cfg.RLimit > 0 {
 		add("rlimit", 1, cfg.RLimit, 0, "")
 	}
+	nknown = len(names)
 	keys := make([]string, 0, len(cfg.Params))
 	for k := range cfg.Params {
 		switch k {
 		case "ctrl_c", "random_seed", "rlimit", "timeout":
-			return nil, nil, nil, nil, nil, usageErr(op, "parameter %q must be set through SolverConfig fields", k)
+			return nil, nil, nil, nil, nil, 0, usageErr(op, "parameter %q must be set through SolverConfig fields", k)
 		}
 		keys = append(keys, k)
 	}
@@ -180,19 +183,19 @@ func solverParams(cfg SolverConfig) (names []string, kinds []C.int, uvals []C.ui
 			add(k, 0, b, 0, "")
 		case uint:
 			if uint64(v) > math.MaxUint32 {
-				return nil, nil, nil, nil, nil, usageErr(op, "parameter %q: %d exceeds 32 bits", k, v)
+				return nil, nil, nil, nil, nil, 0, usageErr(op, "parameter %q: %d exceeds 32 bits", k, v)
 			}
 			add(k, 1, uint64(v), 0, "")
 		case uint32:
 			add(k, 1, uint64(v), 0, "")
 		case uint64:
 			if v > math.MaxUint32 {
-				return nil, nil, nil, nil, nil, usageErr(op, "parameter %q: %d exceeds 32 bits", k, v)
+				return nil, nil, nil, nil, nil, 0, usageErr(op, "parameter %q: %d exceeds 32 bits", k, v)
 			}
 			add(k, 1, v, 0, "")
 		case int:
 			if v < 0 || int64(v) > math.MaxUint32 {
-				return nil, nil, nil, nil, nil, usageErr(op, "parameter %q: %d out of unsigned 32-bit range", k, v)
+				return nil, nil, nil, nil, nil, 0, usageErr(op, "parameter %q: %d out of unsigned 32-bit range", k, v)
 			}
 			add(k, 1, uint64(v), 0, "")
 		case float64:
@@ -200,10 +203,10 @@ func solverParams(cfg SolverConfig) (names []string, kinds []C.int, uvals []C.ui
 		case string:
 			add(k, 3, 0, 0, v)
 		default:
-			return nil, nil, nil, nil, nil, usageErr(op, "parameter %q: unsupported value type %T", k, v)
+			return nil, nil, nil, nil, nil, 0, usageErr(op, "parameter %q: unsupported value type %T", k, v)
 		}
 	}
-	return names, kinds, uvals, dvals, svals, nil
+	return names, kinds, uvals, dvals, svals, nknown, nil
 }
 
 // lock takes the context lock and checks the solver is open. The caller

@@ -134,7 +134,8 @@ func (ctx *Context) SeqSort(elem Sort) (Sort, error) {
 
 // EnumSort declares an enumeration sort (Z3_mk_enumeration_sort) with the
 // given element names. It returns the sort, one constant per element and
-// one tester (recognizer) declaration per element, in order.
+// one tester (recognizer) declaration per element, in order. The name must
+// not have been used by EnumSort or DatatypeSort in this context before.
 func (ctx *Context) EnumSort(name string, elems []string) (Sort, []AST, []FuncDecl, error) {
 	const op = "EnumSort"
 	if len(elems) == 0 {
@@ -145,6 +146,9 @@ func (ctx *Context) EnumSort(name string, elems []string) (Sort, []AST, []FuncDe
 		return Sort{}, nil, nil, err
 	}
 	defer ctx.mu.Unlock()
+	if err := ctx.claimDatatypeName(op, name); err != nil {
+		return Sort{}, nil, nil, err
+	}
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
 	names := make([]*C.char, len(elems))
@@ -218,7 +222,11 @@ type Datatype struct {
 // DatatypeSort declares an algebraic datatype (Z3_mk_datatype) with the
 // given constructors. Fields may refer to the datatype itself (Field.Self),
 // so lists and trees can be declared; mutually recursive datatypes are not
-// supported.
+// supported. Each datatype name (including enumeration sorts) can be
+// declared once per context through the API; keep the returned *Datatype.
+// Z3 4.8.12 names testers "is" (with the constructor as parameter, printed
+// (_ is C)) whatever ConstructorSpec.Tester says; match on FuncDecl.Kind
+// (OpDTIs) or keep the returned decls.
 func (ctx *Context) DatatypeSort(name string, ctors []ConstructorSpec) (*Datatype, error) {
 	const op = "DatatypeSort"
 	if len(ctors) == 0 {
@@ -243,6 +251,9 @@ func (ctx *Context) DatatypeSort(name string, ctors []ConstructorSpec) (*Datatyp
 	}
 	defer ctx.mu.Unlock()
 	defer runtime.KeepAlive(keep)
+	if err := ctx.claimDatatypeName(op, name); err != nil {
+		return nil, err
+	}
 
 	var strs []*C.char
 	cstr := func(s string) *C.char {
@@ -329,6 +340,22 @@ func (ctx *Context) DatatypeSort(name string, ctors []ConstructorSpec) (*Datatyp
 		dt.Constructors[i] = con
 	}
 	return dt, nil
+}
+
+// claimDatatypeName records a datatype name declared through the API. Z3
+// 4.8.12 identifies sorts by name: declaring a second, different datatype
+// under the same name returns the first sort with the second's
+// constructors, so redeclaration is refused. Called with the lock held.
+// The name stays claimed even if Z3 then rejects the declaration.
+func (ctx *Context) claimDatatypeName(op, name string) error {
+	if ctx.datatypes[name] {
+		return usageErr(op, "datatype %q is already declared in this context", name)
+	}
+	if ctx.datatypes == nil {
+		ctx.datatypes = map[string]bool{}
+	}
+	ctx.datatypes[name] = true
+	return nil
 }
 
 func (ctx *Context) checkSorts(op string, sorts ...Sort) error {

@@ -173,6 +173,8 @@ type Context struct {
 
 	q       *releaseQueue
 	cleanup runtime.Cleanup
+
+	datatypes map[string]bool // names declared by EnumSort/DatatypeSort; guarded by mu
 }
 
 // releaseQueue collects references dropped by runtime cleanups; they are

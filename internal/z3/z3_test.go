@@ -817,6 +817,68 @@ func TestErrors(t *testing.T) {
 	if _, err := ctx.Forall([]AST{a(ctx.Add(x, x))}, p); err == nil {
 		t.Error("Forall over a non-constant succeeded")
 	}
+	if _, err := ctx.Select(x, x); err == nil {
+		t.Error("Select on a non-array succeeded")
+	}
+	arrS := ok[Sort](t)(ctx.ArraySort(is, bs))
+	arr := a(ctx.Const("arr", arrS))
+	if _, err := ctx.Store(arr, x, x); err == nil {
+		t.Error("Store of an Int into an Int->Bool array succeeded")
+	}
+	if _, err := ctx.Select(arr, p); err == nil {
+		t.Error("Select with a Bool index succeeded")
+	}
+	if _, err := ctx.Int64(3, bs); err == nil {
+		t.Error("Int64 of sort Bool succeeded")
+	}
+	if _, err := ctx.Numeral("1/3", is); err == nil {
+		t.Error("Numeral(1/3) of sort Int succeeded")
+	}
+	if _, err := ctx.Distinct(x, p); err == nil {
+		t.Error("Distinct of mixed sorts succeeded")
+	}
+	if _, err := ctx.Ite(x, x, x); err == nil {
+		t.Error("Ite with an Int condition succeeded")
+	}
+	if _, err := ctx.Lambda([]AST{a(ctx.Int(1))}, x); err == nil {
+		t.Error("Lambda over a numeral succeeded")
+	}
+	if _, err := ctx.SeqUnit(AST{}); err == nil {
+		t.Error("SeqUnit(zero) succeeded")
+	}
+	if _, err := ctx.SeqLength(x); err == nil {
+		t.Error("SeqLength of an Int succeeded")
+	}
+	if _, _, _, err := ctx.EnumSort("Empty", nil); err == nil {
+		t.Error("empty enumeration accepted")
+	}
+	if _, err := ctx.DatatypeSort("D", []ConstructorSpec{{Name: "d", Fields: []Field{{Name: "f"}}}}); err == nil {
+		t.Error("datatype field with a zero sort accepted")
+	}
+	if _, err := ctx.DatatypeSort("DD", []ConstructorSpec{{Name: "k1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ctx.DatatypeSort("DD", []ConstructorSpec{{Name: "k2"}}); err == nil {
+		t.Error("datatype name declared twice")
+	}
+	if _, _, _, err := ctx.EnumSort("DD", []string{"e"}); err == nil {
+		t.Error("enumeration reused a datatype name")
+	}
+	if _, err := ctx.ParseTerm("x)) (assert (= 1 1", nil, []FuncDecl{ok[FuncDecl](t)(x.Decl())}); err == nil {
+		t.Error("ParseTerm accepted text that is not a single term")
+	}
+	if _, err := x.Arg(0); err == nil {
+		t.Error("Arg(0) of a constant succeeded")
+	}
+	if _, err := x.AsArrayDecl(); err == nil {
+		t.Error("AsArrayDecl of a constant succeeded")
+	}
+	if _, err := x.Body(); err == nil {
+		t.Error("Body of a constant succeeded")
+	}
+	if _, err := x.NumeralString(); err == nil {
+		t.Error("NumeralString of a constant succeeded")
+	}
 	// The context stays usable after errors.
 	if _, err := ctx.Eq(x, x); err != nil {
 		t.Errorf("Eq(x, x) after errors: %v", err)
