@@ -581,43 +581,13 @@ func (c *compiler) binary(e *expr.Binary) (fn, error) {
 		if err != nil {
 			return nil, err
 		}
-		neg := e.Op == expr.OpNeq
 		if scalar(xs) {
-			if g, ok := c.varParamIndex(e.X); ok {
-				if k, ok := c.constOf(e.Y); ok {
-					vi, pi, kn := g.v, g.p, k.n
-					if neg {
-						return func(f *frame) Value { return Bool(f.state[vi].vs[f.params[pi].n].n != kn) }, nil
-					}
-					return func(f *frame) Value { return Bool(f.state[vi].vs[f.params[pi].n].n == kn) }, nil
-				}
-			}
-			if k, ok := c.constOf(e.Y); ok {
-				if neg {
-					return func(f *frame) Value { return Bool(x(f).n != k.n) }, nil
-				}
-				return func(f *frame) Value { return Bool(x(f).n == k.n) }, nil
-			}
-			if k, ok := c.constOf(e.X); ok {
-				if neg {
-					return func(f *frame) Value { return Bool(k.n != y(f).n) }, nil
-				}
-				return func(f *frame) Value { return Bool(k.n == y(f).n) }, nil
-			}
-			if neg {
-				return func(f *frame) Value { return Bool(x(f).n != y(f).n) }, nil
-			}
-			return func(f *frame) Value { return Bool(x(f).n == y(f).n) }, nil
+			return c.compare(e, x, y), nil
 		}
+		neg := e.Op == expr.OpNeq
 		return func(f *frame) Value { return Bool(Equal(x(f), y(f)) != neg) }, nil
-	case expr.OpLt:
-		return func(f *frame) Value { return Bool(x(f).n < y(f).n) }, nil
-	case expr.OpLe:
-		return func(f *frame) Value { return Bool(x(f).n <= y(f).n) }, nil
-	case expr.OpGt:
-		return func(f *frame) Value { return Bool(x(f).n > y(f).n) }, nil
-	case expr.OpGe:
-		return func(f *frame) Value { return Bool(x(f).n >= y(f).n) }, nil
+	case expr.OpLt, expr.OpLe, expr.OpGt, expr.OpGe:
+		return c.compare(e, x, y), nil
 	case expr.OpAdd, expr.OpSub, expr.OpMul, expr.OpDiv, expr.OpMod:
 		op := arith(e.Op)
 		return func(f *frame) Value {
@@ -1014,22 +984,129 @@ func (c *compiler) slotRead(e expr.Expr) (int, bool) {
 	return s, ok
 }
 
-// varParam is a reference var[param].
-type varParam struct{ v, p int }
+// getter reads a scalar: it is the fast form of a compiled expression of a
+// scalar sort for the shapes that comparisons meet most.
+type getter struct {
+	kind int // one of the g constants
+	k    int64
+	v, i int // variable index; parameter index or slot
+	x    fn
+}
 
-// varParamIndex reports whether e is var[param] for a map with an atomic key.
-func (c *compiler) varParamIndex(e expr.Expr) (varParam, bool) {
-	ix, ok := e.(*expr.Index)
-	if !ok {
-		return varParam{}, false
+const (
+	gConst    = iota // k
+	gVarParam        // state[v][params[i]]
+	gVarSlot         // state[v][locals[i]]
+	gParam           // params[i]
+	gSlot            // locals[i]
+	gOther           // x(f).n
+)
+
+// getterOf returns the getter of scalar expression e compiled to x.
+func (c *compiler) getterOf(e expr.Expr, x fn) getter {
+	if k, ok := c.constOf(e); ok {
+		return getter{kind: gConst, k: k.n}
 	}
-	xs := ix.X.Sort()
-	if xs.IsInvalid() || xs.Kind != expr.KMap || !atomicKey(xs.Key) {
-		return varParam{}, false
+	if ix, ok := e.(*expr.Index); ok {
+		if xs := ix.X.Sort(); !xs.IsInvalid() && xs.Kind == expr.KMap && atomicKey(xs.Key) {
+			if vi, ok := c.varRead(ix.X); ok {
+				if pi, ok := c.paramRead(ix.Index); ok {
+					return getter{kind: gVarParam, v: vi, i: pi}
+				}
+				if s, ok := c.slotRead(ix.Index); ok {
+					return getter{kind: gVarSlot, v: vi, i: s}
+				}
+			}
+		}
 	}
-	vi, ok1 := c.varRead(ix.X)
-	pi, ok2 := c.paramRead(ix.Index)
-	return varParam{vi, pi}, ok1 && ok2
+	if pi, ok := c.paramRead(e); ok {
+		return getter{kind: gParam, i: pi}
+	}
+	if s, ok := c.slotRead(e); ok {
+		return getter{kind: gSlot, i: s}
+	}
+	return getter{kind: gOther, x: x}
+}
+
+// fn returns the getter as a function.
+func (g getter) fn() func(f *frame) int64 {
+	v, i, k, x := g.v, g.i, g.k, g.x
+	switch g.kind {
+	case gConst:
+		return func(*frame) int64 { return k }
+	case gVarParam:
+		return func(f *frame) int64 { return f.state[v].vs[f.params[i].n].n }
+	case gVarSlot:
+		return func(f *frame) int64 { return f.state[v].vs[f.locals[i].n].n }
+	case gParam:
+		return func(f *frame) int64 { return f.params[i].n }
+	case gSlot:
+		return func(f *frame) int64 { return f.locals[i].n }
+	}
+	return func(f *frame) int64 { return x(f).n }
+}
+
+// compare compiles a comparison of scalars: =, != (of any scalar sort) and
+// <, <=, >, >= (of integers), fusing the common shapes var[p] = constant
+// into single closures.
+func (c *compiler) compare(e *expr.Binary, x, y fn) fn {
+	gx, gy := c.getterOf(e.X, x), c.getterOf(e.Y, y)
+	if gx.kind == gConst && gy.kind != gConst {
+		// put the constant on the right: a op k
+		gx, gy = gy, gx
+		switch e.Op {
+		case expr.OpLt:
+			return c.compareOp(expr.OpGt, gx, gy)
+		case expr.OpLe:
+			return c.compareOp(expr.OpGe, gx, gy)
+		case expr.OpGt:
+			return c.compareOp(expr.OpLt, gx, gy)
+		case expr.OpGe:
+			return c.compareOp(expr.OpLe, gx, gy)
+		}
+	}
+	return c.compareOp(e.Op, gx, gy)
+}
+
+func (c *compiler) compareOp(op expr.Op, gx, gy getter) fn {
+	if gy.kind == gConst && (op == expr.OpEq || op == expr.OpNeq) {
+		v, i, k := gx.v, gx.i, gy.k
+		var want int64 = 1
+		if op == expr.OpNeq {
+			want = 0
+		}
+		switch gx.kind {
+		case gVarParam:
+			if want == 1 {
+				return func(f *frame) Value { return Bool(f.state[v].vs[f.params[i].n].n == k) }
+			}
+			return func(f *frame) Value { return Bool(f.state[v].vs[f.params[i].n].n != k) }
+		case gVarSlot:
+			if want == 1 {
+				return func(f *frame) Value { return Bool(f.state[v].vs[f.locals[i].n].n == k) }
+			}
+			return func(f *frame) Value { return Bool(f.state[v].vs[f.locals[i].n].n != k) }
+		}
+		a := gx.fn()
+		if want == 1 {
+			return func(f *frame) Value { return Bool(a(f) == k) }
+		}
+		return func(f *frame) Value { return Bool(a(f) != k) }
+	}
+	a, b := gx.fn(), gy.fn()
+	switch op {
+	case expr.OpEq:
+		return func(f *frame) Value { return Bool(a(f) == b(f)) }
+	case expr.OpNeq:
+		return func(f *frame) Value { return Bool(a(f) != b(f)) }
+	case expr.OpLt:
+		return func(f *frame) Value { return Bool(a(f) < b(f)) }
+	case expr.OpLe:
+		return func(f *frame) Value { return Bool(a(f) <= b(f)) }
+	case expr.OpGt:
+		return func(f *frame) Value { return Bool(a(f) > b(f)) }
+	}
+	return func(f *frame) Value { return Bool(a(f) >= b(f)) }
 }
 
 // indexAtomic compiles x[i] for a map with an atomic key, specialised for
