@@ -909,6 +909,59 @@ func (m *Machine) Step(act *ioa.Action, s State, params []Value) (post State, ok
 	return post, true, nil
 }
 
+// EachParams calls fn with every tuple of parameter values of act in state
+// s, enabled or not: parameters of finite sorts range over the instance's
+// values, Int parameters over their ranges lo <= p < hi evaluated in s with
+// the earlier parameters bound (Nat ones from 0). The slice passed to fn is
+// reused; fn returns false to stop.
+func (m *Machine) EachParams(act *ioa.Action, s State, fn func(params []Value) bool) (err error) {
+	defer recoverInternal(&err)
+	ac, err := m.actionCode(act)
+	if err != nil {
+		return err
+	}
+	if err := m.CheckState(s); err != nil {
+		return err
+	}
+	f := &frame{state: s, params: make([]Value, len(ac.params)), locals: make([]Value, m.nlocals)}
+	var rec func(i int) bool
+	rec = func(i int) bool {
+		if i == len(ac.params) {
+			return fn(f.params)
+		}
+		pc := &ac.params[i]
+		if pc.lo == nil {
+			for _, v := range pc.values {
+				f.params[i] = v
+				if !rec(i + 1) {
+					return false
+				}
+			}
+			return true
+		}
+		lo, hi := pc.lo(f).n, pc.hi(f).n
+		if f.err != nil {
+			return false
+		}
+		if pc.nat && lo < 0 {
+			lo = 0
+		}
+		if hi > lo && (hi-lo > int64(m.Inst.maxEnum()) || hi-lo < 0) {
+			f.fail(act.Pos, "range of parameter %s is %d..%d, larger than the limit of %d values", pc.name, lo, hi, m.Inst.maxEnum())
+			return false
+		}
+		for k := lo; k < hi; k++ {
+			f.params[i] = Value{n: k}
+			if !rec(i + 1) {
+				return false
+			}
+		}
+		return true
+	}
+	rec(0)
+	return f.err
+}
+
 // Compile compiles an expression over the automaton's state (ObjVar
 // identifiers), with the given free objects (see the function Compile).
 func (m *Machine) Compile(e expr.Expr, free ...*expr.Object) (f *Func, err error) {

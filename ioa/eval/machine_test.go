@@ -188,6 +188,17 @@ func TestMachine(t *testing.T) {
 	if fmt.Sprint(succ) != "[Swap Branch(T#0, 0) Branch(T#0, 1)]" {
 		t.Errorf("successors %v", succ)
 	}
+	// parameter tuples, enabled or not: t in T, k in 0..x+1 = 0..2
+	var tuples []string
+	if err := m.EachParams(branch, s0, func(ps []Value) bool {
+		tuples = append(tuples, m.FormatAction(branch, ps))
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(tuples) != "[Branch(T#0, 0) Branch(T#0, 1) Branch(T#1, 0) Branch(T#1, 1)]" {
+		t.Errorf("EachParams: %v", tuples)
+	}
 	// views
 	ev, err := m.FormatEvent(branch, []Value{Elem(1), Int(1)})
 	if err != nil || ev != "Ev(T#1, 1)" {
