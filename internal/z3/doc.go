@@ -15,9 +15,10 @@
 //   - Contexts are reference counted (Z3_mk_context_rc). Every AST, sort,
 //     function declaration, pattern, solver and model wrapper holds one Z3
 //     reference.
-//   - Solver limits are deterministic and local: the resource limit (rlimit),
-//     the random seed and the wall-clock timeout are solver parameters set from
-//     a SolverConfig. Z3_global_param_set is never used, and the solver's
+//   - Solver limits are local to a solver and set from a SolverConfig: the
+//     deterministic resource limit (rlimit) and the random seed are solver
+//     parameters, and the wall-clock timeout is enforced per Check with
+//     Z3_interrupt. Z3_global_param_set is never used, and the solver's
 //     ctrl_c parameter is turned off so Z3 never installs a SIGINT handler.
 //
 // # Memory management
@@ -56,6 +57,31 @@
 // (check-sat) in it is ignored) and asserts its assertions, so a dumped
 // .smt2 file is exactly what Z3 saw. Solver.ToSMT2 prints the current
 // assertions as a standalone benchmark that round-trips through
-// AssertSMTLIB2. Context.ParseSMTLIB2, Context.ParseTerm and
-// Model.EvalSMTLIB2 let callers name constants and terms textually.
+// AssertSMTLIB2 (define-fun macros appear expanded, and Z3 4.8.12 prints
+// API-built datatype testers in its own (_ is (C (T) D)) form, which Z3
+// re-parses but other solvers may not). Context.ParseSMTLIB2,
+// Context.ParseTerm and Model.EvalSMTLIB2 let callers name constants and
+// terms textually. SMT-LIB2 text is trusted input: Z3 executes commands
+// such as (include "file"), and (exit) silently ends a script.
+//
+// # Z3 4.8.12 caveats
+//
+//   - RLimit is deterministic for a given problem, configuration and process
+//     state, but Z3 4.8.12 counts a few units differently (tens in ~50,000,
+//     measured) when another context is alive in the process. Leave margin
+//     rather than relying on a verdict exactly at the limit.
+//   - The default solver (Z3_mk_solver) ignores its timeout parameter on
+//     some tactic paths; SolverConfig.TimeoutMS is therefore enforced with
+//     Z3_interrupt. It also costs several milliseconds per Check even for
+//     trivial problems (it builds a preprocessing tactic); SolverConfig.Simple
+//     or a Logic such as "QF_LIA" is roughly ten times cheaper on small
+//     obligations, at the price of no preprocessing.
+//   - Sorts are identified by name: declaring two different datatypes with
+//     the same name in one context aliases them, so the API refuses
+//     redeclaration (repeating an identical declaration in SMT-LIB2 scripts
+//     is fine).
+//   - Z3_mk_lambda_const does not check that bound terms are constants and
+//     corrupts the context otherwise; Lambda, Forall and Exists check this.
+//   - Z3 prints some warnings (e.g. a pattern without variables) to
+//     stderr, and interns symbol names process-wide for good.
 package z3

@@ -145,20 +145,52 @@ func shimErr(op string, code C.int, msg *C.char) error {
 // Z3_set_param_value). A nil *Config means Z3's defaults.
 type Config struct {
 	// Params are context parameters by name, e.g. "proof": "true",
-	// "unsat_core": "true", "model_validate": "true". Names are checked
-	// against the context parameters Z3 4.8.12 documents; an unknown name
-	// makes NewContext fail (Z3 itself would only print a warning).
+	// "unsat_core": "true", "model_validate": "true". Names and value
+	// types are checked against the context parameters of Z3 4.8.12; an
+	// unknown name or a bad value makes NewContext fail (Z3 itself would
+	// only print a warning). Prefer SolverConfig for limits.
 	Params map[string]string
 }
 
-// contextParams are the parameter names Z3_set_param_value accepts in Z3
-// 4.8.12 (context_params::collect_param_descrs).
-var contextParams = map[string]bool{
-	"timeout": true, "rlimit": true, "type_check": true, "well_sorted_check": true,
-	"model": true, "model_validate": true, "dump_models": true, "auto_config": true,
-	"proof": true, "debug_ref_count": true, "trace": true, "trace_file_name": true,
-	"unsat_core": true, "smtlib2_compliant": true, "encoding": true,
-	"dot_proof_file": true,
+// contextParams are the parameters Z3_set_param_value accepts in Z3 4.8.12
+// (context_params::collect_param_descrs), with their value types.
+var contextParams = map[string]paramType{
+	"timeout": uintParam, "rlimit": uintParam, "type_check": boolParam,
+	"well_sorted_check": boolParam, "model": boolParam, "model_validate": boolParam,
+	"dump_models": boolParam, "auto_config": boolParam, "proof": boolParam,
+	"debug_ref_count": boolParam, "trace": boolParam, "trace_file_name": stringParam,
+	"unsat_core": boolParam, "smtlib2_compliant": boolParam, "encoding": stringParam,
+	"dot_proof_file": stringParam,
+}
+
+type paramType int
+
+const (
+	boolParam paramType = iota
+	uintParam
+	stringParam
+)
+
+// validParamValue reports whether v is acceptable for a parameter of type
+// t. Z3_set_param_value only prints a warning for bad values.
+func validParamValue(t paramType, v string) bool {
+	switch t {
+	case boolParam:
+		return v == "true" || v == "false"
+	case uintParam:
+		if v == "" || len(v) > 10 {
+			return false
+		}
+		n := uint64(0)
+		for i := 0; i < len(v); i++ {
+			if v[i] < '0' || v[i] > '9' {
+				return false
+			}
+			n = n*10 + uint64(v[i]-'0')
+		}
+		return n <= 1<<32-1
+	}
+	return true
 }
 
 // Context is a Z3 context (Z3_context created with Z3_mk_context_rc). All
@@ -219,9 +251,13 @@ func NewContext(cfg *Config) (*Context, error) {
 	var keys, vals []*C.char
 	if cfg != nil {
 		names := make([]string, 0, len(cfg.Params))
-		for k := range cfg.Params {
-			if !contextParams[k] {
+		for k, v := range cfg.Params {
+			t, known := contextParams[k]
+			if !known {
 				return nil, usageErr("NewContext", "unknown context parameter %q", k)
+			}
+			if !validParamValue(t, v) {
+				return nil, usageErr("NewContext", "bad value %q for context parameter %q", v, k)
 			}
 			names = append(names, k)
 		}

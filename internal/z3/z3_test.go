@@ -932,6 +932,12 @@ func TestErrors(t *testing.T) {
 	if _, err := NewContext(&Config{Params: map[string]string{"bogus": "1"}}); err == nil {
 		t.Error("unknown context param accepted")
 	}
+	if _, err := NewContext(&Config{Params: map[string]string{"model": "maybe"}}); err == nil {
+		t.Error("bad context param value accepted")
+	}
+	if _, err := NewContext(&Config{Params: map[string]string{"rlimit": "-1"}}); err == nil {
+		t.Error("negative rlimit accepted")
+	}
 
 	// Model before any check.
 	if _, err := s.Model(); err == nil {
@@ -1039,6 +1045,19 @@ func TestAssertSMTLIB2(t *testing.T) {
 	}
 	if r, err := s.Check(); err != nil || r != Unsat {
 		t.Errorf("split script: %v %v", r, err)
+	}
+	// Repeating an identical datatype declaration yields the same sort,
+	// so constants of the two scripts are the same.
+	const opt = `(declare-datatypes ((Opt 0)) (((none) (some (val Int)))))(declare-fun o () Opt)`
+	s = newSolver(t, ctx, SolverConfig{RLimit: testRLimit})
+	if err := s.AssertSMTLIB2(opt + `(assert ((_ is some) o))`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AssertSMTLIB2(opt + `(assert ((_ is none) o))`); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Check(); err != nil || r != Unsat {
+		t.Errorf("repeated datatype declaration: %v %v", r, err)
 	}
 }
 
