@@ -1,21 +1,11 @@
 package explore
 
 import (
-	"syscall"
 	"testing"
 	"time"
 
 	"ladder/ioa/load"
 )
-
-// cpuTime returns the CPU time (user and system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 func benchExplore(b *testing.B, file, name, bounds string, workers, maxStates int) {
 	set, errs := load.Files(file)

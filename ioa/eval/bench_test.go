@@ -2,22 +2,10 @@ package eval
 
 import (
 	"os"
-	"syscall"
 	"testing"
-	"time"
 
 	"ladder/ioa/load"
 )
-
-// cpuTime returns the CPU time the process has used: on a shared machine
-// it measures work better than the wall clock.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // cpuTimer reports CPU nanoseconds per operation when stopped.
 func cpuTimer(b *testing.B) func() {

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package explore
+
+import "time"
+
+// cpuTime is not measured on this platform; benchmarks report wall time.
+func cpuTime() time.Duration { return 0 }
