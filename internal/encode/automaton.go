@@ -119,7 +119,8 @@ func (e *Encoder) Init(st *State) (*logic.Term, error) {
 }
 
 // Pre returns the enabling condition of act(params) in st: the ranges of
-// its Int parameters (lo <= p < hi, bounds in st) and its precondition.
+// its Int parameters (lo <= p < hi, bounds in st; also p >= 0 for a Nat
+// parameter, as the evaluator requires) and its precondition.
 func (e *Encoder) Pre(act *ioa.Action, st *State, params []Value) (*logic.Term, error) {
 	if len(params) != len(act.Params) {
 		return nil, errAt(act.Pos, "%s takes %d parameters, not %d", act.Name, len(act.Params), len(params))
@@ -142,6 +143,9 @@ func (e *Encoder) Pre(act *ioa.Action, st *State, params []Value) (*logic.Term, 
 			return nil, err
 		}
 		cs = append(cs, logic.Le(lo.leaf, params[i].leaf), logic.Lt(params[i].leaf, hi.leaf))
+		if b.Var.Sort != nil && b.Var.Sort.Kind == expr.KNat {
+			cs = append(cs, logic.Ge(params[i].leaf, logic.IntVal(0)))
+		}
 	}
 	if act.Pre != nil {
 		f, err := e.Formula(act.Pre, env)
@@ -373,7 +377,8 @@ func (e *Encoder) WellFormed(st *State) (*logic.Term, error) {
 // expected verdict is unsat. Background facts are: T#i constants of one
 // sort are pairwise distinct; fresh states, parameters and constants are
 // structurally well formed; fresh parameters and constants of Nat sorts are
-// >= 0. A nil goal means false (the problem checks that the hypotheses are
+// >= 0. Lambda terms are lifted to array constants with quantified
+// definitions (logic.LiftLambdas), asserted first. A nil goal means false (the problem checks that the hypotheses are
 // unsatisfiable).
 func (e *Encoder) Problem(hyps []logic.Named, goal *logic.Term) (*logic.Problem, error) {
 	if goal == nil {
@@ -445,5 +450,7 @@ func (e *Encoder) Problem(hyps []logic.Named, goal *logic.Term) (*logic.Problem,
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	return p, nil
+	// Z3 4.8.12 mishandles lambda terms (see logic.LiftLambdas): replace
+	// them by constants with quantified definitions.
+	return logic.LiftLambdas(p, "lambda!")
 }

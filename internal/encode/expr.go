@@ -395,6 +395,15 @@ func (e *Encoder) ident(x *expr.Ident, env *Env) (Value, error) {
 	return Value{}, errAt(x.Pos(), "%s is not a value", obj.Name)
 }
 
+// Constant returns the encoding of the declared constant obj (ObjConst):
+// its defining expression, or the symbol standing for it.
+func (e *Encoder) Constant(obj *expr.Object) (Value, error) {
+	if obj == nil || obj.Kind != expr.ObjConst {
+		return Value{}, fmt.Errorf("Constant: not a constant")
+	}
+	return e.constant(obj.Pos, obj)
+}
+
 // constant returns a declared constant: the encoding of its defining
 // expression, or a fresh symbol named Automaton::name (with background
 // facts: well-formedness and Nat).

@@ -268,7 +268,7 @@ func (e *Encoder) optionDatatype(s *expr.Sort) (*logic.Datatype, error) {
 	if err != nil {
 		return nil, err
 	}
-	suffix := "[" + x.String() + "]"
+	suffix := "[" + label(x) + "]"
 	return e.datatype("Option"+suffix,
 		logic.Constructor{Name: "None" + suffix},
 		logic.Constructor{Name: "Some" + suffix, Fields: []logic.Field{{Name: "Some" + suffix + ".val", Sort: x}}})
@@ -296,9 +296,23 @@ func (e *Encoder) seqDatatype(s *expr.Sort) (*logic.Datatype, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := "Seq[" + x.String() + "]"
+	name := "Seq[" + label(x) + "]"
 	return e.datatype(name, logic.Constructor{Name: name + ".mk", Fields: []logic.Field{
 		{Name: name + ".len", Sort: logic.IntSort()},
 		{Name: name + ".elems", Sort: logic.ArraySort(logic.IntSort(), x)},
 	}})
+}
+
+// label returns an unquoted name for a logic sort, for building datatype
+// names: Bool, Int, the declared name, or Array[D,R].
+func label(s *logic.Sort) string {
+	switch s.Kind() {
+	case logic.SortBool:
+		return "Bool"
+	case logic.SortInt:
+		return "Int"
+	case logic.SortArray:
+		return "Array[" + label(s.Domain()) + "," + label(s.Range()) + "]"
+	}
+	return s.Name()
 }
