@@ -1,7 +1,7 @@
 // Package driver runs ladder's prover pipeline: load the YAML, generate the
 // obligations (package simulation), look each one up in the proof cache,
-// send the rest to the kernel on a pool of workers (one Z3 context per
-// worker), and assemble a deterministic report (package report): the
+// send the rest to the kernel on a pool of workers (each worker checks in
+// its own Z3 context, fresh for every obligation), and assemble a deterministic report (package report): the
 // obligations sorted by group then ID, the statuses of invariants and edges,
 // and the theorems the metatheorems derive from what was proved.
 //

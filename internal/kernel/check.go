@@ -38,8 +38,8 @@ type answer struct {
 	release func()      // frees the model; may be nil
 }
 
-// solver is one worker's access to the SMT solver: package smt over its own
-// Z3 context in production, a scripted fake in the kernel's tests.
+// solver is one worker's access to the SMT solver: package smt over a fresh
+// Z3 context per check in production, a scripted fake in the kernel's tests.
 type solver interface {
 	check(p *logic.Problem, cfg Config) (answer, error)
 	close()
@@ -103,14 +103,15 @@ func (k *Kernel) Prepare(ob *simulation.Obligation) (*Query, error) {
 	return q, nil
 }
 
-// Session is one worker's connection to the solver (one Z3 context). A
+// Session is one worker's connection to the solver; in production every
+// Check runs in a fresh Z3 context owned by the session while it runs. A
 // Session is not safe for concurrent use; close it when done.
 type Session struct {
 	k *Kernel
 	s solver
 }
 
-// NewSession returns a new session with its own solver context.
+// NewSession returns a new session.
 func (k *Kernel) NewSession() (*Session, error) {
 	s, err := k.newSolver()
 	if err != nil {
@@ -119,7 +120,7 @@ func (k *Kernel) NewSession() (*Session, error) {
 	return &Session{k: k, s: s}, nil
 }
 
-// Close releases the session's solver context.
+// Close releases the session's solver resources.
 func (s *Session) Close() {
 	if s.s != nil {
 		s.s.close()

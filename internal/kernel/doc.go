@@ -4,7 +4,8 @@
 // # Verdicts
 //
 // A Verdict is Proved, Refuted or Unknown; it is not an error. Kernel.Check
-// (through a Session, one per worker, each with its own Z3 context) prints
+// (through a Session, one per worker, which checks every obligation in a
+// fresh Z3 context so that no verdict depends on what was checked before) prints
 // the obligation's logic.Problem canonically, sends it to Z3 through
 // package smt under a deterministic Config (fixed random seed, Z3's
 // deterministic resource limit rlimit, and a wall-clock timeout as a safety

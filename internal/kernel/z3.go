@@ -19,27 +19,30 @@ func New(cfg Config, unknownDir string) (*Kernel, error) {
 	return newKernel(cfg, unknownDir, "z3", z3.Version(), newZ3Solver)
 }
 
-// z3Solver checks problems in its own Z3 context.
-type z3Solver struct {
-	ctx *z3.Context
-}
+// z3Solver checks each problem in a fresh Z3 context of its own. A context
+// carries state from one check to the next (its resource counter, the
+// numbering of terms, learned caches), and with it the same problem can
+// exhaust the resource limit after one obligation and be proved at once
+// after another. A fresh context per check makes every verdict a function
+// of the problem and the Config alone, as the cache requires; creating one
+// costs a few milliseconds.
+type z3Solver struct{}
 
-func newZ3Solver() (solver, error) {
+func newZ3Solver() (solver, error) { return z3Solver{}, nil }
+
+func (z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
 	ctx, err := z3.NewContext(nil)
-	if err != nil {
-		return nil, err
-	}
-	return &z3Solver{ctx: ctx}, nil
-}
-
-func (s *z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
-	r, err := smt.Check(context.Background(), s.ctx, p, smt.Config{
-		RLimit: cfg.RLimit, Seed: cfg.Seed, TimeoutMS: uint(cfg.Timeout.Milliseconds()), Model: true,
-	})
 	if err != nil {
 		return answer{}, err
 	}
-	a := answer{rlimit: r.RLimitUsed, reason: r.Reason}
+	r, err := smt.NewSession(ctx).Check(context.Background(), p, smt.Config{
+		RLimit: cfg.RLimit, Seed: cfg.Seed, TimeoutMS: uint(cfg.Timeout.Milliseconds()), Model: true,
+	})
+	if err != nil {
+		ctx.Close()
+		return answer{}, err
+	}
+	a := answer{rlimit: r.RLimitUsed, reason: r.Reason, release: ctx.Close}
 	switch r.Status {
 	case smt.Unsat:
 		a.status = statusUnsat
@@ -47,13 +50,19 @@ func (s *z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
 		a.status = statusSat
 		if r.Model != nil {
 			a.model = r.Model
-			a.release = r.Model.Close
+			a.release = func() {
+				r.Model.Close()
+				ctx.Close()
+			}
 		}
 	default:
 		a.status = statusUnknown
-		a.timeout = strings.Contains(r.Reason, "timeout") || strings.Contains(r.Reason, "canceled")
+		// Z3 says "timeout" for the wall-clock limit; "canceled" and
+		// "max. resource limit exceeded" both come from the rlimit and
+		// are deterministic.
+		a.timeout = strings.Contains(r.Reason, "timeout")
 	}
 	return a, nil
 }
 
-func (s *z3Solver) close() { s.ctx.Close() }
+func (z3Solver) close() {}

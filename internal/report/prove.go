@@ -67,6 +67,9 @@ type Obligation struct {
 	// the part spent inside the solver. Both are 0-ish for a reused result.
 	Seconds       float64 `json:"seconds"`
 	SolverSeconds float64 `json:"solver_seconds"`
+	// RLimitUsed is the solver's resource count (deterministic for a
+	// problem and configuration; for a reused verdict, the original one).
+	RLimitUsed uint64 `json:"rlimit_used"`
 	// Cached is set when the verdict was reused from the cache.
 	Cached bool `json:"cached"`
 	// Counterexample is set for Refuted.
