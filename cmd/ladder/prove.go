@@ -86,6 +86,9 @@ func (o *proveFlags) config(e *env) (driver.Config, error) {
 			return driver.Config{}, err
 		}
 		cacheDir = filepath.Join(driver.FindRoot(wd), driver.DefaultCacheDir)
+		if rel, err := filepath.Rel(wd, cacheDir); err == nil {
+			cacheDir = rel // shorter paths in messages: ".ladder/unknown/…"
+		}
 	}
 	return driver.Config{
 		Kernel:   kernel.Config{RLimit: o.rlimit, Timeout: o.timeout},

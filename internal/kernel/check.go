@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"ladder/internal/logic"
 	"ladder/simulation"
@@ -35,6 +34,7 @@ type answer struct {
 	reason  string      // unknown: Z3's reason_unknown
 	timeout bool        // unknown: stopped by the wall-clock limit or an interrupt
 	rlimit  uint64      // resource units used
+	seconds float64     // wall-clock time of the solver's check alone
 	release func()      // frees the model; may be nil
 }
 
@@ -134,7 +134,6 @@ func (s *Session) Check(q *Query) Result {
 	if q.identity != s.k.identity {
 		return internalResult("", "query prepared under another configuration")
 	}
-	start := time.Now()
 	ans, err := s.s.check(q.problem, s.k.cfg)
 	if ans.release != nil {
 		defer ans.release()
@@ -156,7 +155,7 @@ func (s *Session) Check(q *Query) Result {
 			Reason: fmt.Sprintf("z3: %s (%s)", reason, s.k.cfg.Limits())}
 	}
 	r.RLimitUsed = ans.rlimit
-	r.SolverSeconds = seconds(time.Since(start).Seconds())
+	r.SolverSeconds = seconds(ans.seconds)
 	if r.verdict == Unknown {
 		r.Dump = s.k.dump(q)
 	}

@@ -59,8 +59,9 @@ type Result struct {
 	// Dump is the path of the query's .smt2 file, written for every
 	// Unknown (and internal failure) into the kernel's UnknownDir.
 	Dump string
-	// SolverSeconds is the wall-clock time spent inside the solver
-	// (including model decoding and replay); 0 for an admitted result.
+	// SolverSeconds is the wall-clock time of the solver's check alone
+	// (not building the problem in Z3, not replaying a model); 0 for an
+	// admitted result.
 	SolverSeconds float64
 	// RLimitUsed is the resource count the solver used.
 	RLimitUsed uint64

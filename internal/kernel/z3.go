@@ -42,7 +42,7 @@ func (z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
 		ctx.Close()
 		return answer{}, err
 	}
-	a := answer{rlimit: r.RLimitUsed, reason: r.Reason, release: ctx.Close}
+	a := answer{rlimit: r.RLimitUsed, reason: r.Reason, seconds: r.Seconds, release: ctx.Close}
 	switch r.Status {
 	case smt.Unsat:
 		a.status = statusUnsat
