@@ -44,8 +44,10 @@ fuzz:
 # prove checks, explores and proves everything shipped in the repository.
 prove: build
 	./$(BIN) check
+	./$(BIN) check docs/examples
 	./scripts/explore-all.sh ./$(BIN)
 	./$(BIN) prove
+	./$(BIN) prove docs/examples
 
 bench: build
 	$(GO) test -run='^$$' -bench=. -benchtime=1x ./...

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# explore-all.sh LADDER: explores every shipped automaton on small instances,
+# checking all its invariants in every reachable state. Exits non-zero on the
+# first violation or error.
+set -euo pipefail
+ladder=${1:-bin/ladder}
+run() {
+  echo "== ladder explore $*"
+  "$ladder" explore "$@"
+}
+# The acceptance instance of TMS2, and the TMS2 family on a smaller one
+# (about 17,000 to 35,000 states each; T=2,L=2,V=2 takes minutes for each).
+run specs/TMS2.yaml --bound T=2,L=2,V=2
+for f in specs/TxnOrdTMS2.yaml specs/TxnOrdTMS2WithFailures.yaml specs/ReservationTMS2.yaml; do
+  run "$f" --bound T=2,L=1,V=2
+done
+for f in algorithms/*.yaml; do
+  [ -e "$f" ] || continue
+  grep -q '^automaton:' "$f" || continue
+  run "$f" --bound T=2,L=1,V=2
+done
+run docs/examples/mutex/TicketLock.yaml --bound P=3
+run docs/examples/mutex/Mutex.yaml --bound P=3
