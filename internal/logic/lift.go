@@ -157,7 +157,10 @@ func (l *lifter) term1(t *Term) *Term {
 }
 
 // Beta returns t with every redex (select (lambda ((x S)) b) i) replaced by
-// b[x := i], repeatedly. Lambdas in other positions remain.
+// b[x := i], repeatedly. To expose redexes, a select from an array term
+// that contains a lambda is pushed through store (read over write:
+// (select (store a i v) j) = (ite (= i j) v (select a j))), ite and const
+// arrays. Lambdas in other positions remain.
 func Beta(t *Term) *Term {
 	memo := map[*Term]*Term{}
 	var walk func(x *Term) *Term
@@ -174,8 +177,8 @@ func Beta(t *Term) *Term {
 				args[i] = walk(a)
 				changed = changed || args[i] != a
 			}
-			if x.op == OpSelect && args[0].kind == KindLambda {
-				r = walk(Subst(args[0].args[0], Pair{From: args[0].vars[0], To: args[1]}))
+			if x.op == OpSelect && HasLambda(args[0]) {
+				r = selectInto(args[0], args[1], walk)
 			} else if changed {
 				r = rebuild(x, args)
 			}
@@ -196,4 +199,23 @@ func Beta(t *Term) *Term {
 		return r
 	}
 	return walk(t)
+}
+
+// selectInto returns (select arr j) with the select pushed into arr, for
+// an arr (already reduced) that contains a lambda.
+func selectInto(arr, j *Term, walk func(*Term) *Term) *Term {
+	switch {
+	case arr.kind == KindLambda:
+		return walk(Subst(arr.args[0], Pair{From: arr.vars[0], To: j}))
+	case arr.kind == KindApp && arr.op == OpStore:
+		return Ite(Eq(arr.args[1], j), arr.args[2], selectInto(arr.args[0], j, walk))
+	case arr.kind == KindApp && arr.op == OpIte:
+		return Ite(arr.args[0], selectInto(arr.args[1], j, walk), selectInto(arr.args[2], j, walk))
+	case arr.kind == KindApp && arr.op == OpConstArray:
+		return arr.args[0]
+	}
+	if HasLambda(arr) {
+		return Select(arr, j) // the lambda is inside an index or elsewhere: leave it
+	}
+	return Select(arr, j)
 }

@@ -62,6 +62,12 @@ func TestBeta(t *testing.T) {
 	if got.String() != "(= b c)" || HasLambda(got) {
 		t.Errorf("Beta = %s", got)
 	}
+	// selects are pushed through store, ite and const to reach lambdas
+	st := Store(ConstArray(T, Lambda(z, Eq(z, b))), c, Ite(Const("p", BoolSort()), outer, Lambda(z, False())))
+	got = Beta(Select(Select(st, b), c))
+	if HasLambda(got) || got.String() != "(ite (= c b) (ite p (= b c) false) (= c b))" {
+		t.Errorf("Beta through store = %s", got)
+	}
 	// a lambda that is not applied stays
 	if !HasLambda(Beta(Eq(outer, Const("arr", outer.Sort())))) {
 		t.Errorf("Beta removed an unapplied lambda")

@@ -57,6 +57,10 @@ func (m *Model) Eval(t *logic.Term) (*logic.Term, error) {
 	// Z3 4.8.12's model evaluator corrupts memory on lambda terms (the
 	// context then crashes when deleted): reduce select-over-lambda
 	// redexes here and refuse any lambda that remains.
+	t, err := m.expandArrayEqs(t)
+	if err != nil {
+		return nil, err
+	}
 	t = logic.Beta(t)
 	if logic.HasLambda(t) {
 		return nil, fmt.Errorf("cannot evaluate a lambda term in a model: %s", t)
@@ -222,4 +226,88 @@ func (m *Model) array(v z3.AST, s *logic.Sort) (*logic.Term, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("array value %s is not a constant array or a store chain", v)
+}
+
+// expandArrayEqs rewrites each equality between arrays that contain
+// lambdas into the conjunction of the equalities of their elements at
+// every element of the (finite, in the model) index sort, so that Beta can
+// reduce the lambdas away. This is valid in the model only, whose
+// universes are the whole sorts.
+func (m *Model) expandArrayEqs(t *logic.Term) (*logic.Term, error) {
+	memo := map[*logic.Term]*logic.Term{}
+	var walk func(x *logic.Term) (*logic.Term, error)
+	walk = func(x *logic.Term) (*logic.Term, error) {
+		if r, ok := memo[x]; ok {
+			return r, nil
+		}
+		if x.Kind() != logic.KindApp || !logic.HasLambda(x) {
+			return x, nil
+		}
+		args := x.Args()
+		for i, a := range args {
+			var err error
+			if args[i], err = walk(a); err != nil {
+				return nil, err
+			}
+		}
+		r := logic.Rebuild(x, args)
+		if x.Op() == logic.OpEq && args[0].Sort().Kind() == logic.SortArray {
+			dom, err := m.elements(args[0].Sort().Domain())
+			if err != nil {
+				return nil, err
+			}
+			var cs []*logic.Term
+			for _, u := range dom {
+				c, err := walk(logic.Eq(logic.Select(args[0], u), logic.Select(args[1], u)))
+				if err != nil {
+					return nil, err
+				}
+				cs = append(cs, c)
+			}
+			r = logic.And(cs...)
+		}
+		memo[x] = r
+		return r, nil
+	}
+	return walk(t)
+}
+
+// elements returns every value of a finite sort in the model: Bool, the
+// universe of an uninterpreted sort, or the values of a datatype over
+// finite sorts (at most 4096).
+func (m *Model) elements(s *logic.Sort) ([]*logic.Term, error) {
+	switch s.Kind() {
+	case logic.SortBool:
+		return []*logic.Term{logic.False(), logic.True()}, nil
+	case logic.SortUninterpreted:
+		return m.Universe(s)
+	case logic.SortDatatype:
+		dt := s.Datatype()
+		var out []*logic.Term
+		for i := 0; i < dt.NumConstructors(); i++ {
+			c := dt.Constructor(i)
+			combos := [][]*logic.Term{nil}
+			for _, f := range c.Fields {
+				vals, err := m.elements(f.Sort)
+				if err != nil {
+					return nil, err
+				}
+				var next [][]*logic.Term
+				for _, p := range combos {
+					for _, v := range vals {
+						next = append(next, append(append([]*logic.Term(nil), p...), v))
+					}
+				}
+				if len(next) > 4096 {
+					return nil, fmt.Errorf("sort %s has too many values to compare arrays over it", s)
+				}
+				combos = next
+			}
+			for _, args := range combos {
+				out = append(out, logic.Ctor(dt, i, args...))
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("cannot compare arrays over the infinite sort %s in a model", s)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -376,9 +375,6 @@ func TestDifferentialGadgets(t *testing.T) {
 // post-state.
 func TestCounterexampleReplay(t *testing.T) {
 	for _, c := range []struct{ file, name string }{{"testdata/gadgets.yaml", "Gadgets"}, {"../../specs/TMS2.yaml", "TMS2"}} {
-		if os.Getenv("REPLAY_ONLY") != "" && os.Getenv("REPLAY_ONLY") != c.name {
-			continue
-		}
 		a := loadAutomaton(t, c.file, c.name)
 		ss := newSession(t)
 		replayed := 0
@@ -388,9 +384,6 @@ func TestCounterexampleReplay(t *testing.T) {
 			}
 		}()
 		for _, act := range a.Actions {
-			if v := os.Getenv("REPLAY_ACT"); v != "" && v != act.Name {
-				continue
-			}
 			e := encode.New()
 			st, err := e.NewState(a, "s")
 			if err != nil {
@@ -434,10 +427,7 @@ func TestCounterexampleReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := ss.Check(context.Background(), p, Config{RLimit: 5_000_000, Seed: 1, Model: os.Getenv("REPLAY_NOMODEL") == ""})
-			if os.Getenv("REPLAY_NOMODEL") != "" {
-				continue
-			}
+			r, err := ss.Check(context.Background(), p, Config{RLimit: 500_000, Seed: 1, Model: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -450,10 +440,6 @@ func TestCounterexampleReplay(t *testing.T) {
 				continue
 			}
 			replayed++
-			if os.Getenv("REPLAY_NODECODE") != "" {
-				r.Model.Close()
-				continue
-			}
 			d := e.NewDecoder(r.Model)
 			s, err := d.State(st)
 			if err != nil {
@@ -481,9 +467,7 @@ func TestCounterexampleReplay(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if os.Getenv("REPLAY_KEEPMODEL") == "" {
-				r.Model.Close()
-			}
+			r.Model.Close()
 			m, err := eval.NewMachine(a, inst)
 			if err != nil {
 				t.Fatalf("%s.%s: %v (instance %s)", a.Name, act.Name, err, inst)
