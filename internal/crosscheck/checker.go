@@ -1,0 +1,486 @@
+// This file implements the checker every proof kind shares: the machines
+// of the two automata, the proof's expressions compiled for the instance,
+// and the evaluation of mappings, witnesses, relations, guards and
+// abstract steps.
+
+package crosscheck
+
+import (
+	"fmt"
+
+	"ladder/internal/explore"
+	"ladder/ioa"
+	"ladder/ioa/eval"
+	"ladder/ioa/expr"
+)
+
+// checker holds one cross-check of an edge.
+type checker struct {
+	p      *ioa.Proof
+	cfg    Config
+	inst   *eval.Instance // for proof expressions
+	instC  *eval.Instance // for the concrete automaton
+	instA  *eval.Instance // for the abstract automaton
+	mC, mA *eval.Machine
+	rC, rA *eval.Runner // without scratch memory
+	group  string       // "C→A › kind", the prefix of obligation IDs
+	res    *Result
+
+	free     []*expr.Object // the state objects proof expressions may mention, in argument order
+	mapping  *stateCode     // refinement: f over c; history: f over a
+	start    *stateCode     // forward, history: a₀ over c
+	total    *stateCode     // backward: τ over c
+	relation []*eval.Func   // per clause of p.Relation
+	steps    map[*ioa.Action]*stepCode
+
+	invC, invA   []int // the indices of the assumed invariants
+	initC, initA *initCode
+
+	cases   map[*ioa.Action][]int64 // how often each case was taken
+	failure *Failure
+	// traceOf returns a shortest execution to the explored state with
+	// the given id, and (forward) the abstract steps matched to it.
+	traceOf func(id int) (*explore.Trace, []MatchedStep, error)
+}
+
+// stateCode is a compiled StateMap: one function per variable of Target.
+type stateCode struct {
+	m     *ioa.StateMap
+	funcs []*eval.Func
+}
+
+// stepCode is a compiled step correspondence.
+type stepCode struct {
+	sm    *ioa.StepMatch
+	cases []*caseCode
+}
+
+// caseCode is a compiled case.
+type caseCode struct {
+	c     *ioa.Case
+	when  *eval.Func // nil: true
+	pre   *stateCode // backward: the apre witness; nil: apre = a
+	steps []*absStep
+}
+
+// absStep is a compiled abstract step β(θ).
+type absStep struct {
+	s    *ioa.AbstractStep
+	args []*eval.Func
+}
+
+// env gives the states and parameters proof expressions are evaluated in.
+type env struct {
+	c, a, cpost, apre eval.State
+	params            []eval.Value
+}
+
+func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
+	each, all, err := instances([]*ioa.Automaton{p.Concrete, p.Abstract}, cfg.Instance)
+	if err != nil {
+		return nil, err
+	}
+	x := &checker{p: p, cfg: cfg, inst: all, instC: each[0], instA: each[1],
+		group: join(edgeName(p), p.Kind.String()), cases: map[*ioa.Action][]int64{}}
+	x.res = &Result{Proof: p.Name, Edge: edgeName(p), Kind: p.Kind.String(), Instance: all.String(), Notes: []string{}}
+	switch {
+	case p.Kind == ioa.ProofForward:
+		x.res.Explored = "pairs (c, a) of a concrete state and its matched abstract state"
+	case p.Kind == ioa.ProofHistory:
+		x.res.Explored = "states of " + p.Abstract.Name
+	default:
+		x.res.Explored = "states of " + p.Concrete.Name
+	}
+	if x.mC, err = explore.Machine(p.Concrete, explore.Config{Instance: x.instC}); err != nil {
+		return nil, fmt.Errorf("%s: %v", p.Concrete.Name, err)
+	}
+	if x.mA, err = explore.Machine(p.Abstract, explore.Config{Instance: x.instA}); err != nil {
+		return nil, fmt.Errorf("%s: %v", p.Abstract.Name, err)
+	}
+	x.rC, x.rA = x.mC.NewRunner(), x.mA.NewRunner()
+	for _, o := range []*expr.Object{p.C, p.A, p.CPost, p.APre} {
+		if o != nil {
+			x.free = append(x.free, o)
+		}
+	}
+	if x.mapping, err = x.compileMap(p.Mapping); err != nil {
+		return nil, err
+	}
+	if x.start, err = x.compileMap(p.Start); err != nil {
+		return nil, err
+	}
+	if x.total, err = x.compileMap(p.Total); err != nil {
+		return nil, err
+	}
+	for _, cl := range p.Relation {
+		f, err := x.compile(cl.Body)
+		if err != nil {
+			return nil, fmt.Errorf("relation clause %s: %v", cl.Name, err)
+		}
+		x.relation = append(x.relation, f)
+	}
+	x.steps = map[*ioa.Action]*stepCode{}
+	for _, sm := range p.Steps {
+		sc := &stepCode{sm: sm}
+		for _, c := range sm.Cases {
+			cc := &caseCode{c: c}
+			if c.When != nil {
+				if cc.when, err = x.compile(c.When); err != nil {
+					return nil, err
+				}
+			}
+			if cc.pre, err = x.compileMap(c.Pre); err != nil {
+				return nil, err
+			}
+			for _, st := range c.Steps {
+				as := &absStep{s: st}
+				for _, a := range st.Args {
+					f, err := x.compile(a)
+					if err != nil {
+						return nil, err
+					}
+					as.args = append(as.args, f)
+				}
+				cc.steps = append(cc.steps, as)
+			}
+			sc.cases = append(sc.cases, cc)
+		}
+		x.steps[sm.Action] = sc
+		x.cases[sm.Action] = make([]int64, len(sm.Cases))
+	}
+	// Assumed invariants: of C on concrete states, of A on abstract ones.
+	for _, r := range p.AssumeConcrete {
+		if i := x.mC.InvariantIndex(r.Name); i >= 0 {
+			x.invC = append(x.invC, i)
+		}
+	}
+	for _, r := range p.AssumeAbstract {
+		if i := x.mA.InvariantIndex(r.Name); i >= 0 {
+			x.invA = append(x.invA, i)
+		}
+	}
+	if x.invC == nil {
+		x.invC = []int{}
+	}
+	if x.invA == nil {
+		x.invA = []int{}
+	}
+	if x.initC, err = newInitCode(x.mC); err != nil {
+		return nil, err
+	}
+	if x.initA, err = newInitCode(x.mA); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// compile compiles a proof expression over the state objects.
+func (x *checker) compile(e expr.Expr) (*eval.Func, error) {
+	f, err := eval.Compile(e, x.inst, x.free...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", e.Pos(), err)
+	}
+	return f, nil
+}
+
+func (x *checker) compileMap(m *ioa.StateMap) (*stateCode, error) {
+	if m == nil {
+		return nil, nil
+	}
+	sc := &stateCode{m: m}
+	for _, v := range m.Target.Vars {
+		e := m.Entry(v.Name)
+		if e == nil || e.Value == nil {
+			return nil, fmt.Errorf("%s: no value for variable %s", m.Pos, v.Name)
+		}
+		f, err := x.compile(e.Value)
+		if err != nil {
+			return nil, err
+		}
+		sc.funcs = append(sc.funcs, f)
+	}
+	return sc, nil
+}
+
+// eval evaluates f in e.
+func (x *checker) eval(f *eval.Func, e *env) (eval.Value, error) {
+	args := make([]eval.Value, len(x.free))
+	for i, o := range x.free {
+		var s eval.State
+		switch o {
+		case x.p.C:
+			s = e.c
+		case x.p.A:
+			s = e.a
+		case x.p.CPost:
+			s = e.cpost
+		case x.p.APre:
+			s = e.apre
+		}
+		args[i] = s.AsValue()
+	}
+	return f.Eval(nil, e.params, args...)
+}
+
+// holds evaluates a Bool expression.
+func (x *checker) holds(f *eval.Func, e *env) (bool, error) {
+	v, err := x.eval(f, e)
+	return v.Bool(), err
+}
+
+// stateOf evaluates a StateMap.
+func (x *checker) stateOf(sc *stateCode, e *env) (eval.State, error) {
+	out := make(eval.State, len(sc.funcs))
+	for i, f := range sc.funcs {
+		v, err := x.eval(f, e)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", sc.m.Entries[i].Pos, err)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// failedClauses returns the names of the relation clauses that do not hold
+// in e.
+func (x *checker) failedClauses(e *env) ([]string, error) {
+	var out []string
+	for i, f := range x.relation {
+		ok, err := x.holds(f, e)
+		if err != nil {
+			return nil, fmt.Errorf("relation clause %s: %v", x.p.Relation[i].Name, err)
+		}
+		if !ok {
+			out = append(out, x.p.Relation[i].Name)
+		}
+	}
+	return out, nil
+}
+
+// relates reports whether every relation clause holds in e (R(e.c, e.a)),
+// stopping at the first that does not.
+func (x *checker) relates(e *env) (bool, error) {
+	for i, f := range x.relation {
+		ok, err := x.holds(f, e)
+		if err != nil {
+			return false, fmt.Errorf("relation clause %s: %v", x.p.Relation[i].Name, err)
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// selectCase returns the index of the first case of sc whose guard holds,
+// or -1. envFor gives the environment of case k (backward: with its apre).
+func (x *checker) selectCase(sc *stepCode, envFor func(k int) (*env, error)) (int, error) {
+	for k, cc := range sc.cases {
+		if cc.when == nil {
+			return k, nil
+		}
+		e, err := envFor(k)
+		if err != nil {
+			return -1, err
+		}
+		ok, err := x.holds(cc.when, e)
+		if err != nil {
+			return -1, fmt.Errorf("%s: guard of case %d: %v", cc.c.Pos, k+1, err)
+		}
+		if ok {
+			return k, nil
+		}
+	}
+	return -1, nil
+}
+
+// run is the result of running the abstract steps of a case.
+type run struct {
+	cc   *caseCode
+	us   []eval.State   // u_0 … u_j: the states reached
+	args [][]eval.Value // the arguments of every step (evaluated in the pre-states)
+	fail int            // the index of the first step not enabled, or -1
+}
+
+// call returns step j of r as called, e.g. "DoRead(T#0, L#0, 1)".
+func (x *checker) call(r *run, j int) string {
+	return x.mA.FormatAction(r.cc.steps[j].s.Action, r.args[j])
+}
+
+// calls returns every step of r as called.
+func (x *checker) calls(r *run) []string {
+	out := []string{}
+	for j := range r.args {
+		out = append(out, x.call(r, j))
+	}
+	return out
+}
+
+// runSteps runs the abstract steps of cc from u0, arguments evaluated in e.
+func (x *checker) runSteps(cc *caseCode, u0 eval.State, e *env) (*run, error) {
+	r := &run{cc: cc, us: []eval.State{u0}, fail: -1}
+	for _, as := range cc.steps {
+		args := make([]eval.Value, len(as.args))
+		for i, f := range as.args {
+			v, err := x.eval(f, e)
+			if err != nil {
+				return nil, fmt.Errorf("%s: argument %d of %s: %v", as.s.Pos, i+1, as.s.Action.Name, err)
+			}
+			args[i] = v
+		}
+		r.args = append(r.args, args)
+	}
+	for j, as := range cc.steps {
+		post, ok, err := x.mA.Step(as.s.Action, r.us[j], r.args[j])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %v", as.s.Pos, x.call(r, j), err)
+		}
+		if !ok {
+			r.fail = j
+			return r, nil
+		}
+		r.us = append(r.us, post)
+	}
+	return r, nil
+}
+
+// preClause returns the clause name of step j of case cc, as package
+// simulation names it: pre(β), or pre(β#k) when β occurs several times.
+func preClause(cc *ioa.Case, j int) string {
+	name := cc.Steps[j].Action.Name
+	count, seen := 0, 0
+	for i, s := range cc.Steps {
+		if s.Action.Name == name {
+			count++
+			if i <= j {
+				seen++
+			}
+		}
+	}
+	if count > 1 {
+		return fmt.Sprintf("pre(%s#%d)", name, seen)
+	}
+	return "pre(" + name + ")"
+}
+
+// caseName returns "case k" for an action with several cases, else "".
+func caseName(sm *ioa.StepMatch, k int) string {
+	if len(sm.Cases) > 1 {
+		return fmt.Sprintf("case %d", k+1)
+	}
+	return ""
+}
+
+// eventCheck compares the event of the concrete step act(ps) with the
+// events of the external abstract steps of r. It returns "" when they
+// agree, and otherwise a description of the difference.
+func (x *checker) eventCheck(act *ioa.Action, ps []eval.Value, cc *caseCode, r *run) (string, error) {
+	cname, cargs, err := x.mC.ViewEvent(act, ps)
+	if err != nil {
+		return "", err
+	}
+	var shown []int
+	for j, as := range cc.steps {
+		if as.s.Action.Kind.External() {
+			shown = append(shown, j)
+		}
+	}
+	cev, _ := x.mC.FormatEvent(act, ps)
+	if cname != "" && len(shown) == 1 {
+		cev = "" // formatted below when the events differ
+	}
+	switch {
+	case cname == "" && len(shown) == 0:
+		return "", nil
+	case cname == "":
+		return fmt.Sprintf("the internal step %s is matched by the external abstract step %s", x.mC.FormatAction(act, ps), x.call(r, shown[0])), nil
+	case len(shown) == 0:
+		return fmt.Sprintf("the concrete event %s is matched by no external abstract step", cev), nil
+	case len(shown) > 1:
+		return fmt.Sprintf("the concrete event %s is matched by %d external abstract steps", cev, len(shown)), nil
+	}
+	j := shown[0]
+	aname, aargs, err := x.mA.ViewEvent(cc.steps[j].s.Action, r.args[j])
+	if err != nil {
+		return "", err
+	}
+	same := aname == cname && len(aargs) == len(cargs)
+	for i := 0; same && i < len(cargs); i++ {
+		same = cargs[i].Equal(aargs[i])
+	}
+	if same {
+		return "", nil
+	}
+	aev, err := x.mA.FormatEvent(cc.steps[j].s.Action, r.args[j])
+	if err != nil {
+		return "", err
+	}
+	if cev, err = x.mC.FormatEvent(act, ps); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("the concrete step shows %s but the abstract step %s shows %s", cev, x.call(r, j), aev), nil
+}
+
+// violated returns the first assumed invariant or Nat condition that s, a
+// state of the concrete (abstract) automaton, violates, or "".
+func (x *checker) violated(abstract bool, s eval.State) (string, error) {
+	if abstract {
+		return x.rA.Violated(s, x.invA)
+	}
+	return x.rC.Violated(s, x.invC)
+}
+
+// countCase records that a step of act took case k.
+func (x *checker) countCase(act *ioa.Action, k int) {
+	if cs := x.cases[act]; k >= 0 && k < len(cs) {
+		cs[k]++
+	}
+}
+
+// caseCounts returns the case counts in action order.
+func (x *checker) caseCounts() []CaseCount {
+	out := []CaseCount{}
+	for _, sm := range x.p.Steps {
+		cs := x.cases[sm.Action]
+		for k := range cs {
+			out = append(out, CaseCount{Action: sm.Action.Name, Case: k + 1, Of: len(cs), Taken: cs[k]})
+		}
+	}
+	return out
+}
+
+// named returns a NamedState of s, with every variable, or with only the
+// variables that differ from base when base is given.
+func named(name string, a *ioa.Automaton, s eval.State, baseName string, base eval.State) NamedState {
+	ns := NamedState{Name: name, Automaton: a.Name, Value: s.Clone(), Vars: []explore.Var{}}
+	if base != nil && len(base) == len(s) {
+		ns.Base = baseName
+	}
+	for i, v := range a.Vars {
+		if i >= len(s) {
+			break
+		}
+		if ns.Base != "" && s[i].Equal(base[i]) {
+			continue
+		}
+		ns.Vars = append(ns.Vars, explore.Var{Name: v.Name, Value: eval.Format(s[i], v.Sort)})
+	}
+	return ns
+}
+
+// diffs returns "x: u = … but f(cpost) = …" lines for the variables of a
+// in which s and t differ, and the first such variable.
+func diffs(a *ioa.Automaton, sName string, s eval.State, tName string, t eval.State) (string, []string) {
+	var first string
+	var out []string
+	for i, v := range a.Vars {
+		if s[i].Equal(t[i]) {
+			continue
+		}
+		if first == "" {
+			first = v.Name
+		}
+		out = append(out, fmt.Sprintf("%s.%s = %s but %s.%s = %s", sName, v.Name, eval.Format(s[i], v.Sort), tName, v.Name, eval.Format(t[i], v.Sort)))
+	}
+	return first, out
+}

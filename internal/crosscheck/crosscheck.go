@@ -1,0 +1,319 @@
+// This file implements the entry point of the proof cross-check, its
+// configuration and result, and the finite instance shared by the two
+// automata of an edge.
+
+package crosscheck
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"ladder/internal/explore"
+	"ladder/ioa"
+	"ladder/ioa/eval"
+	"ladder/ioa/expr"
+)
+
+// AbstractMode says which abstract post-states the backward cross-check
+// tries at each concrete step (besides the totality witness τ(cpost),
+// which is always tried).
+type AbstractMode int
+
+// The abstract modes.
+const (
+	// AbstractAuto is AbstractAll when the abstract automaton has finitely
+	// many states in the instance, at most Config.MaxAbstractStates, and
+	// AbstractReachable otherwise.
+	AbstractAuto AbstractMode = iota
+	// AbstractAll tries every state of A in the instance (reachable or
+	// not) that the relation relates to cpost.
+	AbstractAll
+	// AbstractReachable tries every reachable state of A in the instance
+	// (up to Config.MaxAbstractStates) that the relation relates to cpost.
+	AbstractReachable
+	// AbstractWitness tries the totality witness τ(cpost) only.
+	AbstractWitness
+)
+
+var abstractModeNames = [...]string{"auto", "all", "reachable", "witness"}
+
+// String returns "auto", "all", "reachable" or "witness".
+func (m AbstractMode) String() string {
+	if m >= 0 && int(m) < len(abstractModeNames) {
+		return abstractModeNames[m]
+	}
+	return "auto"
+}
+
+// ParseAbstractMode returns the mode spelled s.
+func ParseAbstractMode(s string) (AbstractMode, error) {
+	if s == "" {
+		return AbstractAuto, nil
+	}
+	for i, n := range abstractModeNames {
+		if n == s {
+			return AbstractMode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown abstract mode %q (want auto, all, reachable or witness)", s)
+}
+
+// DefaultMaxAbstractStates is the default of Config.MaxAbstractStates.
+const DefaultMaxAbstractStates = 1 << 20
+
+// Config configures Check and Implements.
+type Config struct {
+	// Instance gives the sizes of parameter sorts and the values of
+	// constants, as explore.ParseBounds returns it. An entry may name a
+	// parameter sort or an Int, Nat or parameter-sort constant of either
+	// automaton; a constant both automata declare gets the one value.
+	Instance *eval.Instance
+	// MaxStates stops the search after this many explored states (pairs,
+	// for forward simulations and trace inclusion); 0: no limit.
+	MaxStates int
+	// MaxDepth stops the search at this depth (concrete steps); 0: no limit.
+	MaxDepth int
+	// Workers is the number of goroutines the explorer computes successors
+	// on (see explore.Config.Workers); the result does not depend on it.
+	Workers int
+	// Abstract selects the abstract post-states of the backward check.
+	Abstract AbstractMode
+	// MaxAbstractStates bounds the abstract states explored by the backward
+	// check (AbstractReachable) and by trace inclusion (0: the default,
+	// DefaultMaxAbstractStates). Reaching it makes the result incomplete.
+	MaxAbstractStates int
+}
+
+func (c *Config) maxAbstract() int {
+	if c.MaxAbstractStates > 0 {
+		return c.MaxAbstractStates
+	}
+	return DefaultMaxAbstractStates
+}
+
+// Result is the outcome of Check. Its exported fields marshal to JSON.
+type Result struct {
+	Proof    string `json:"proof"`    // the proof's name
+	Edge     string `json:"edge"`     // "C→A", as obligation IDs begin
+	Kind     string `json:"kind"`     // refinement, simple-refinement, forward, backward or history
+	Instance string `json:"instance"` // the instance, as "L=1,T=2,V=2"
+	// Explored says what was searched: the concrete automaton's states,
+	// pairs of a concrete and an abstract state (forward), or the abstract
+	// automaton's states (history).
+	Explored    string `json:"explored"`
+	States      int    `json:"states"`      // states (or pairs) found
+	Transitions int64  `json:"transitions"` // steps checked
+	// Checks counts the step checks: a step times the abstract states it
+	// was checked from (backward: every candidate post-state).
+	Checks   int64 `json:"checks"`
+	MaxDepth int   `json:"maxDepth"` // the largest depth reached
+	// AbstractStates is, for the backward check, the number of abstract
+	// states the candidates come from (all states of A in the instance,
+	// or its reachable ones; 0 with AbstractWitness).
+	AbstractStates int    `json:"abstractStates,omitempty"`
+	Complete       bool   `json:"complete"`        // every reachable state (pair) was checked
+	Limit          string `json:"limit,omitempty"` // why the search stopped early, if it did
+	// Cases lists, per concrete action and case, how many checked steps
+	// took the case: a case taken 0 times was not tested.
+	Cases   []CaseCount `json:"cases"`
+	Notes   []string    `json:"notes"` // what the check could not cover
+	Elapsed float64     `json:"elapsedSeconds"`
+	Failure *Failure    `json:"failure,omitempty"` // the first failure found, if any
+}
+
+// CaseCount is how often one case of a step correspondence was taken.
+type CaseCount struct {
+	Action string `json:"action"`
+	Case   int    `json:"case"` // 1-based
+	Of     int    `json:"of"`   // the number of cases of the action
+	Taken  int64  `json:"taken"`
+}
+
+// Failure is a failed check: the obligation it refutes, a shortest
+// execution to it and the states of the failing step.
+type Failure struct {
+	// Obligation is the ID of the Z3 obligation the failure refutes, as
+	// `ladder prove` names it (docs/proofs.md, "Obligation names").
+	Obligation string   `json:"obligation"`
+	Clause     string   `json:"clause"`           // e.g. "pre(DoRead)", "post(txns)", "relation(R1)", "event", "cases", "start", "totality › R1", "guard", "commute", "assume TMS2.P"
+	Action     string   `json:"action,omitempty"` // the concrete action (history: the action of both), if any
+	Case       int      `json:"case,omitempty"`   // the 1-based case, if one was selected
+	Cases      int      `json:"cases,omitempty"`  // the number of cases of the action
+	Message    string   `json:"message"`          // what fails, in the language's notation
+	Details    []string `json:"details,omitempty"`
+	// Step is the failing step, e.g. "DoRead(T#0, L#0, 1)", if any.
+	Step string `json:"step,omitempty"`
+	// Trace is a shortest execution of the explored automaton (the
+	// concrete one; the abstract one for history mappings) that reaches
+	// the failing state; when the failing step is a step of that
+	// automaton it is the trace's last step.
+	Trace *explore.Trace `json:"trace"`
+	// Abstract are the abstract steps matched to each step of Trace, for
+	// forward simulations (where the abstract state depends on the path).
+	Abstract []MatchedStep `json:"abstract,omitempty"`
+	// States are the states of the failing check, in the order they were
+	// computed: "a = f(c)", "u1", "f(cpost)", "apre", ...
+	States []NamedState `json:"states"`
+	// Steps are the abstract steps of the selected case, as called.
+	Steps []string `json:"abstractSteps,omitempty"`
+}
+
+// MatchedStep is the abstract side of one concrete step of a forward trace.
+type MatchedStep struct {
+	Case  int      `json:"case"`  // the case taken (0 for the start state)
+	Steps []string `json:"steps"` // the abstract steps, as called
+	// State is the abstract state after them.
+	State NamedState `json:"state"`
+}
+
+// NamedState is a state of a failing check: its name, automaton and
+// variables, or only the variables that differ from the state it was
+// computed from (Base).
+type NamedState struct {
+	Name      string        `json:"name"`
+	Automaton string        `json:"automaton"`
+	Base      string        `json:"base,omitempty"` // the state it was computed from, when Vars lists only changes
+	Vars      []explore.Var `json:"vars"`
+	Value     eval.State    `json:"-"`
+}
+
+// errFailed is returned by a visitor to stop the search after a failure.
+var errFailed = errors.New("cross-check failed")
+
+// Check cross-checks the edge p in the finite instance of cfg: it explores
+// the reachable states and checks the edge's obligations at every one of
+// them and every enabled step (see the package documentation). A failure
+// is returned in Result.Failure with a nil error; errors are for edges
+// that cannot be evaluated in the instance (missing sizes, expressions
+// over infinite sorts, run-time overflow).
+func Check(p *ioa.Proof, cfg Config) (res *Result, err error) {
+	if p == nil || p.Concrete == nil || p.Abstract == nil {
+		return nil, errors.New("no proof, or a proof that did not load")
+	}
+	start := time.Now()
+	x, err := newChecker(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case p.Kind.IsRefinement():
+		err = x.refinement()
+	case p.Kind == ioa.ProofForward:
+		err = x.forward()
+	case p.Kind == ioa.ProofBackward:
+		err = x.backward()
+	case p.Kind == ioa.ProofHistory:
+		err = x.history()
+	default:
+		return nil, fmt.Errorf("proof %s has no kind", p.Name)
+	}
+	if err != nil && !errors.Is(err, errFailed) {
+		return nil, err
+	}
+	if f := x.failure; f != nil {
+		if f.States == nil {
+			f.States = []NamedState{}
+		}
+		if f.Details == nil {
+			f.Details = []string{}
+		}
+	}
+	x.res.Failure = x.failure
+	x.res.Complete = x.failure == nil && x.res.Limit == ""
+	x.res.Elapsed = time.Since(start).Seconds()
+	x.res.Cases = x.caseCounts()
+	return x.res, nil
+}
+
+// instances returns the instance of each automaton (its own parameter
+// sorts; every constant of either) and the instance of proof expressions
+// (every sort and constant), from the bounds in inst.
+func instances(autos []*ioa.Automaton, inst *eval.Instance) (each []*eval.Instance, all *eval.Instance, err error) {
+	all = &eval.Instance{Sizes: map[string]int{}, Consts: map[string]eval.Value{}}
+	if inst != nil {
+		all.MaxEnum = inst.MaxEnum
+		for k, v := range inst.Consts {
+			all.Consts[k] = v
+		}
+	}
+	params := map[string]bool{}
+	consts := map[string]*expr.Object{}
+	for _, a := range autos {
+		for _, s := range a.Sorts {
+			if s != nil && s.Kind == expr.KParam {
+				params[s.Name] = true
+			}
+		}
+		for _, c := range a.Consts {
+			if c != nil {
+				if old, ok := consts[c.Name]; ok && old.Sort != nil && c.Sort != nil && !expr.Identical(old.Sort, c.Sort) {
+					continue
+				}
+				consts[c.Name] = c
+			}
+		}
+	}
+	var names []string
+	if inst != nil {
+		for k := range inst.Sizes {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		v := inst.Sizes[k]
+		if params[k] {
+			if v < 1 {
+				return nil, nil, fmt.Errorf("size of %s must be at least 1, not %d", k, v)
+			}
+			all.Sizes[k] = v
+			continue
+		}
+		c := consts[k]
+		switch {
+		case c == nil:
+			var an []string
+			for _, a := range autos {
+				an = append(an, a.Name)
+			}
+			return nil, nil, fmt.Errorf("bound %s names neither a parameter sort nor a constant of %s", k, strings.Join(an, " or "))
+		case c.Sort != nil && c.Sort.IsNumeric():
+			all.Consts[k] = eval.Int(int64(v))
+		case c.Sort != nil && c.Sort.Kind == expr.KParam:
+			all.Consts[k] = eval.Elem(v)
+		default:
+			return nil, nil, fmt.Errorf("bound %s: constant %s has sort %s; only Int, Nat and parameter-sort constants can be bound", k, k, c.Sort)
+		}
+	}
+	for _, a := range autos {
+		one := &eval.Instance{Sizes: map[string]int{}, Consts: all.Consts, MaxEnum: all.MaxEnum}
+		for _, s := range a.Sorts {
+			if s != nil && s.Kind == expr.KParam {
+				if n, ok := all.Sizes[s.Name]; ok {
+					one.Sizes[s.Name] = n
+				}
+			}
+		}
+		each = append(each, one)
+	}
+	return each, all, nil
+}
+
+// join joins the components of an obligation ID as package simulation
+// does.
+func join(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " › ")
+}
+
+// edgeName is the name of an edge in obligation IDs, as package
+// simulation names it (simulation.EdgeName).
+func edgeName(p *ioa.Proof) string { return p.Concrete.Name + "→" + p.Abstract.Name }

@@ -1,0 +1,421 @@
+package crosscheck
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"ladder/internal/explore"
+	"ladder/ioa"
+	"ladder/ioa/load"
+)
+
+// loadProof loads the proof file path (with the automata it names by
+// file, and the extra paths).
+func loadProof(t *testing.T, path string, extra ...string) *ioa.Proof {
+	t.Helper()
+	set, errs := load.Files(append([]string{path}, extra...)...)
+	if len(errs) > 0 {
+		t.Fatalf("loading %s:\n%v", path, errs)
+	}
+	for _, p := range set.LoadedProofs() {
+		if filepath.Clean(p.File) == filepath.Clean(path) {
+			return p
+		}
+	}
+	t.Fatalf("%s: no proof", path)
+	return nil
+}
+
+func bounds(t *testing.T, s string) Config {
+	t.Helper()
+	inst, err := explore.ParseBounds(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Instance: inst}
+}
+
+// lastAction returns the action of the last step of a trace.
+func lastAction(tr *explore.Trace) string {
+	if tr == nil || len(tr.Steps) == 0 {
+		return ""
+	}
+	return tr.Steps[len(tr.Steps)-1].Action
+}
+
+// TestProofFixtures checks every fixture proof of testdata/chan and
+// testdata/choice: the correct ones pass completely, and each wrong one
+// fails at the expected obligation, action, case and clause, after a
+// shortest execution whose length is counted by hand.
+func TestProofFixtures(t *testing.T) {
+	tests := []struct {
+		file       string
+		obligation string // "" for a passing proof
+		action     string
+		kase       int
+		clause     string
+		steps      int    // the length of the trace (steps after the start state)
+		last       string // the trace's last action, or ""
+		message    string // a substring of the message or a detail
+	}{
+		{file: "chan/ok_refinement.yaml"},
+		{file: "chan/ok_simple.yaml"},
+		{file: "chan/ok_forward.yaml"},
+		{file: "chan/ok_history.yaml"},
+		{file: "choice/ok_backward.yaml"},
+		// Refinements.
+		{"chan/bad_ref_start.yaml", "Relay→Queue1 › refinement › start", "", 0, "start", 0, "", "buf = Some(V#0), not its init None"},
+		{"chan/bad_ref_pre.yaml", "Relay→Queue1 › refinement › Recv › pre(Recv)", "Recv", 1, "pre(Recv)", 3, "Recv(V#1)", "false: buf = Some(v)"},
+		{"chan/bad_ref_post.yaml", "Relay→Queue1 › refinement › Move › post(buf)", "Move", 1, "post(buf)", 2, "Move", "u0.buf = Some(V#0) but f(cpost).buf = None"},
+		{"chan/bad_ref_event.yaml", "Relay→Queue1 › refinement › Recv › case 1 › event", "Recv", 1, "event", 3, "Recv(V#1)", "shows Recv(V#1) but the abstract step Drop(V#0) shows Recv(V#0)"},
+		{"chan/bad_ref_cases.yaml", "Relay→Queue1 › refinement › Recv › cases", "Recv", 0, "cases", 3, "Recv(V#1)", "no case's guard holds"},
+		{"chan/bad_assume.yaml", "Relay→Queue1 › refinement › assume Relay.outEmpty", "", 0, "assume Relay.outEmpty", 2, "Move", "violates outEmpty"},
+		// Forward simulations.
+		{"chan/bad_fwd_start.yaml", "Relay→Queue1 › forward › start › init", "", 0, "start › init", 0, "", "not a start state of Queue1"},
+		{"chan/bad_fwd_rel.yaml", "Relay→Queue1 › forward › Move › relation(inEmpty)", "Move", 1, "relation(inEmpty)", 2, "Move", "inEmpty(cpost, u0) is false"},
+		// Backward simulations.
+		{"choice/bad_bwd_pre.yaml", "Late→Early › backward › Out › pre(Out)", "Out", 1, "pre(Out)", 2, "Out(V#1)", "false: v = val"},
+		{"choice/bad_bwd_total.yaml", "Late→Early › backward › totality › st", "", 0, "totality › st", 1, "Go", "st(c, τ(c)) is false"},
+		{"choice/bad_bwd_rel.yaml", "Late→Early › backward › Out › relation(fixed)", "Out", 1, "relation(fixed)", 2, "Out(V#1)", "fixed(c, apre) is false"},
+		{"choice/bad_bwd_choice.yaml", "Late→Early › backward › Go › post(val)", "Go", 1, "post(val)", 1, "Go", "u1.val = V#0 but a.val = V#1"},
+		{"choice/bad_bwd_start.yaml", "Late→Early › backward › start", "", 0, "start", 0, "", "val = V#1, not its init V#0"},
+		// History mappings.
+		{"chan/bad_hist_start.yaml", "Queue1→Queue1H › history › start › init", "", 0, "start › init", 0, "", "sent = true, not its init false"},
+		{"chan/bad_hist_guard.yaml", "Queue1→Queue1HOnce › history › Send › guard", "Send", 0, "guard", 2, "Recv(V#0)", "false: not sent"},
+		{"chan/bad_hist_commute.yaml", "Queue1→Queue1HSticky › history › Recv › commute", "Recv", 0, "commute", 2, "Recv(V#0)", "f(apost).buf = Some(V#0) but cpost.buf = None"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			p := loadProof(t, filepath.Join("testdata", tc.file))
+			for _, workers := range []int{1, 3} {
+				cfg := bounds(t, "V=2")
+				cfg.Workers = workers
+				res, err := Check(p, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var out bytes.Buffer
+				if err := res.WriteText(&out); err != nil {
+					t.Fatal(err)
+				}
+				f := res.Failure
+				if tc.obligation == "" {
+					if f != nil || !res.Complete {
+						t.Fatalf("want a complete pass, got:\n%s", out.String())
+					}
+					if res.Transitions == 0 {
+						t.Fatalf("no step checked:\n%s", out.String())
+					}
+					continue
+				}
+				if f == nil {
+					t.Fatalf("want a failure of %s, got:\n%s", tc.obligation, out.String())
+				}
+				if f.Obligation != tc.obligation || f.Action != tc.action || f.Case != tc.kase || f.Clause != tc.clause {
+					t.Errorf("failure %q (action %q, case %d, clause %q), want %q (%q, %d, %q)\n%s",
+						f.Obligation, f.Action, f.Case, f.Clause, tc.obligation, tc.action, tc.kase, tc.clause, out.String())
+				}
+				if f.Trace.Len() != tc.steps || lastAction(f.Trace) != tc.last && tc.last != "" {
+					t.Errorf("trace of %d steps ending with %q, want %d ending with %q\n%s", f.Trace.Len(), lastAction(f.Trace), tc.steps, tc.last, out.String())
+				}
+				if !strings.Contains(out.String(), tc.message) {
+					t.Errorf("output does not mention %q:\n%s", tc.message, out.String())
+				}
+				if !strings.Contains(out.String(), "FAILED: "+tc.obligation) {
+					t.Errorf("output does not name the obligation:\n%s", out.String())
+				}
+			}
+		})
+	}
+}
+
+// TestBackwardCandidates shows what the abstract mode changes: a wrong
+// step correspondence that agrees with the totality witness passes when
+// only τ(cpost) is tried, and fails when the other related abstract
+// states are tried too (reachable or all).
+func TestBackwardCandidates(t *testing.T) {
+	p := loadProof(t, "testdata/choice/bad_bwd_choice.yaml")
+	for _, tc := range []struct {
+		mode AbstractMode
+		fail bool
+		n    int // candidate abstract states
+	}{{AbstractWitness, false, 0}, {AbstractReachable, true, 4}, {AbstractAll, true, 6}, {AbstractAuto, true, 6}} {
+		cfg := bounds(t, "V=2")
+		cfg.Abstract = tc.mode
+		res, err := Check(p, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (res.Failure != nil) != tc.fail || res.AbstractStates != tc.n {
+			t.Errorf("mode %s: failure %v with %d candidate states, want %v with %d", tc.mode, res.Failure != nil, res.AbstractStates, tc.fail, tc.n)
+		}
+		if len(res.Notes) == 0 {
+			t.Errorf("mode %s: no note says what was tried", tc.mode)
+		}
+	}
+	// bad_bwd_start relates the start state to an unreachable abstract
+	// state: only the mode that tries every state finds it.
+	p = loadProof(t, "testdata/choice/bad_bwd_start.yaml")
+	for mode, fail := range map[AbstractMode]bool{AbstractReachable: false, AbstractAll: true} {
+		cfg := bounds(t, "V=2")
+		cfg.Abstract = mode
+		res, err := Check(p, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (res.Failure != nil) != fail {
+			t.Errorf("bad_bwd_start, mode %s: failure %v, want %v", mode, res.Failure != nil, fail)
+		}
+	}
+}
+
+// TestCaseCounts checks that every case taken is counted.
+func TestCaseCounts(t *testing.T) {
+	p := loadProof(t, "testdata/chan/ok_simple.yaml")
+	res, err := Check(p, bounds(t, "V=2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []CaseCount{{"Send", 1, 1, 2}, {"Move", 1, 1, 2}, {"Recv", 1, 2, 1}, {"Recv", 2, 2, 1}}
+	if !reflect.DeepEqual(res.Cases, want) {
+		t.Errorf("cases %+v, want %+v", res.Cases, want)
+	}
+}
+
+// TestLimits checks that a limit gives an incomplete result, not a pass.
+func TestLimits(t *testing.T) {
+	p := loadProof(t, "testdata/chan/bad_ref_pre.yaml") // fails at depth 3
+	for _, cfg := range []Config{{MaxDepth: 2}, {MaxStates: 3}} {
+		c := bounds(t, "V=2")
+		c.MaxDepth, c.MaxStates = cfg.MaxDepth, cfg.MaxStates
+		res, err := Check(p, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Failure != nil || res.Complete || res.Limit == "" {
+			t.Errorf("%+v: failure %v, complete %v, limit %q; want an incomplete pass", cfg, res.Failure != nil, res.Complete, res.Limit)
+		}
+	}
+	p = loadProof(t, "testdata/chan/bad_fwd_rel.yaml") // fails at depth 2
+	c := bounds(t, "V=2")
+	c.MaxDepth = 1
+	res, err := Check(p, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failure != nil || res.Complete {
+		t.Errorf("forward at depth 1: failure %v, complete %v", res.Failure != nil, res.Complete)
+	}
+}
+
+// TestBadBounds checks the errors for instances that cannot be built.
+func TestBadBounds(t *testing.T) {
+	p := loadProof(t, "testdata/chan/ok_refinement.yaml")
+	for bound, want := range map[string]string{
+		"V=2,W=1": "bound W names neither a parameter sort nor a constant of Relay or Queue1",
+		"V=0":     "size of V must be at least 1",
+		"":        "V",
+	} {
+		_, err := Check(p, bounds(t, bound))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("bound %q: error %v, want %q", bound, err, want)
+		}
+	}
+	// A constant of either automaton may be bound.
+	res, err := Check(p, bounds(t, "V=2,v0=1"))
+	if err != nil || res.Failure != nil || !strings.Contains(res.Instance, "v0=1") {
+		t.Errorf("bound v0=1: %v, %+v", err, res)
+	}
+	if _, err := Check(nil, Config{}); err == nil {
+		t.Error("Check(nil): no error")
+	}
+}
+
+// TestJSON checks that a result with a failure marshals, with the trace
+// and the states.
+func TestJSON(t *testing.T) {
+	p := loadProof(t, "testdata/choice/bad_bwd_pre.yaml")
+	res, err := Check(p, bounds(t, "V=2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Kind    string
+		Cases   []CaseCount
+		Failure struct {
+			Obligation    string
+			Clause        string
+			Trace         struct{ Steps []struct{ Action string } }
+			States        []struct{ Name string }
+			AbstractSteps []string
+		}
+	}
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	f := back.Failure
+	if back.Kind != "backward" || f.Obligation != "Late→Early › backward › Out › pre(Out)" || len(f.Trace.Steps) != 3 ||
+		len(f.States) < 2 || f.States[1].Name != "apre" || !reflect.DeepEqual(f.AbstractSteps, []string{"Out(V#1)"}) {
+		t.Errorf("JSON %s", b)
+	}
+}
+
+// TestImplements checks trace inclusion on the fixtures: trace-equivalent
+// automata pass both ways, and the leaky relay fails with the trace of
+// two Sends (Queue1's lossy Drop likewise fails Relay).
+func TestImplements(t *testing.T) {
+	set, errs := load.Files("testdata/chan", "testdata/choice")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, tc := range []struct {
+		c, a   string
+		events []string // nil: passes
+	}{
+		{"Relay", "Queue1", nil},
+		{"Queue1", "Relay", []string{"Send(V#0)", "Recv(V#1)"}}, // Drop shows any value
+		{"Late", "Early", nil},
+		{"Early", "Late", nil},
+		{"Queue1H", "Queue1", nil},
+		{"LeakyRelay", "Queue1", []string{"Send(V#0)", "Send(V#0)"}},
+		{"Queue1", "Queue1HOnce", []string{"Send(V#0)", "Recv(V#0)", "Send(V#0)"}},
+	} {
+		res, err := Implements(set.Automaton(tc.c), set.Automaton(tc.a), bounds(t, "V=2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := res.WriteText(&out); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tc.events == nil && (res.Failure != nil || !res.Complete):
+			t.Errorf("%s ⊆ %s: want a complete pass, got\n%s", tc.c, tc.a, out.String())
+		case tc.events != nil && res.Failure == nil:
+			t.Errorf("%s ⊆ %s: want a failure, got\n%s", tc.c, tc.a, out.String())
+		case tc.events != nil && !reflect.DeepEqual(res.Failure.Events, tc.events):
+			t.Errorf("%s ⊆ %s: events %v, want %v\n%s", tc.c, tc.a, res.Failure.Events, tc.events, out.String())
+		}
+	}
+	// A depth limit leaves the leaky relay's failure unfound.
+	cfg := bounds(t, "V=2")
+	cfg.MaxDepth = 2
+	res, err := Implements(set.Automaton("LeakyRelay"), set.Automaton("Queue1"), cfg)
+	if err != nil || res.Failure != nil || res.Complete {
+		t.Errorf("depth 2: %v %+v", err, res)
+	}
+	// The abstract state limit makes the result incomplete.
+	cfg = bounds(t, "V=2")
+	cfg.MaxAbstractStates = 2
+	res, err = Implements(set.Automaton("Relay"), set.Automaton("Queue1"), cfg)
+	if err != nil || res.Complete || !strings.Contains(res.Limit, "abstract state limit 2") {
+		t.Errorf("abstract limit: %v %+v", err, res)
+	}
+}
+
+// TestTMS2Family checks the specs and their negative fixtures: trace
+// inclusion in TMS2, and refinements and forward simulations from the
+// buggy automata (testdata/tms2), at T=2, L=1, V=2 (T=1, L=1, V=2 in short
+// mode, where the buggy traces do not exist and only passes are checked).
+func TestTMS2Family(t *testing.T) {
+	bound := "T=2,L=1,V=2"
+	if testing.Short() {
+		bound = "T=1,L=1,V=2"
+	}
+	set, errs := load.Files("../../specs", "../../specs/testdata")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	tms2 := set.Automaton("TMS2")
+	for _, tc := range []struct {
+		c    string
+		last string // the last event of the failing trace; "" passes
+	}{
+		{"TMS2", ""},
+		{"TxnOrdTMS2", ""},
+		{"ReservationTMS2", ""},
+		{"TMS2ReadIgnoresValidIdx", "ReadResp(T#1, V#0)"},
+		{"TxnOrdTMS2NoCommitValidation", "CommitResp(T#0)"},
+	} {
+		if testing.Short() && tc.last != "" {
+			continue
+		}
+		res, err := Implements(set.Automaton(tc.c), tms2, bounds(t, bound))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		res.WriteText(&out)
+		switch {
+		case tc.last == "" && !res.Complete:
+			t.Errorf("%s ⊆ TMS2: want a complete pass, got\n%s", tc.c, out.String())
+		case tc.last != "" && (res.Failure == nil || res.Failure.Events[len(res.Failure.Events)-1] != tc.last):
+			t.Errorf("%s ⊆ TMS2: want a failure ending with %s, got\n%s", tc.c, tc.last, out.String())
+		}
+	}
+	for _, tc := range []struct {
+		file, obligation string
+	}{
+		{"TxnOrdTMS2-TMS2.yaml", ""},
+		{"TMS2-TMS2.yaml", ""},
+		{"TxnOrdTMS2NoCommitValidation-TMS2.yaml", "TxnOrdTMS2NoCommitValidation→TMS2 › refinement › DoCommitWriter › pre(DoCommitWriter)"},
+		{"TMS2ReadIgnoresValidIdx-TMS2.yaml", "TMS2ReadIgnoresValidIdx→TMS2 › forward › DoRead › pre(DoRead)"},
+	} {
+		if testing.Short() && tc.obligation != "" {
+			continue
+		}
+		p := loadProof(t, filepath.Join("testdata/tms2", tc.file))
+		res, err := Check(p, bounds(t, bound))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		res.WriteText(&out)
+		switch {
+		case tc.obligation == "" && !res.Complete:
+			t.Errorf("%s: want a complete pass, got\n%s", tc.file, out.String())
+		case tc.obligation != "" && (res.Failure == nil || res.Failure.Obligation != tc.obligation):
+			t.Errorf("%s: want a failure of %s, got\n%s", tc.file, tc.obligation, out.String())
+		}
+	}
+}
+
+// TestRepositoryProofs runs every proof of proofs/ at T=1, L=1, V=1 (and
+// at T=2, L=1, V=2 unless in short mode): each must pass completely.
+func TestRepositoryProofs(t *testing.T) {
+	set, errs := load.Files("../../specs", "../../proofs")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	proofs := set.LoadedProofs()
+	if len(proofs) == 0 {
+		t.Fatal("no proofs")
+	}
+	bs := []string{"T=1,L=1,V=1"}
+	if !testing.Short() {
+		bs = append(bs, "T=2,L=1,V=2")
+	}
+	for _, b := range bs {
+		for _, p := range proofs {
+			res, err := Check(p, bounds(t, b))
+			if err != nil {
+				t.Errorf("%s at %s: %v", p.Name, b, err)
+				continue
+			}
+			var out bytes.Buffer
+			res.WriteText(&out)
+			if !res.Complete {
+				t.Errorf("%s at %s:\n%s", p.Name, b, out.String())
+			}
+			t.Logf("%s at %s: %d states, %d checks", p.Name, b, res.States, res.Checks)
+		}
+	}
+}

@@ -1,0 +1,77 @@
+// Package crosscheck owns ladder's bounded cross-checks: the quick way to
+// find a wrong relation, witness or specification before asking Z3. They
+// run the reference evaluator (ioa/eval) over a finite instance and report
+// a failure as a concrete, shortest execution.
+//
+// # Proof cross-check (Check)
+//
+// For an edge C → A of a proof file (docs/proofs.md), Check evaluates the
+// edge's obligations at every reachable concrete step of the instance, with
+// concrete values instead of Z3 terms:
+//
+//   - refinement, simple-refinement: the concrete automaton is explored
+//     (package explore and its Visitor). At every start state c,
+//     f(c) must be a start state of A (clause "start"). At every enabled
+//     step c —α(p)→ cpost the case is the first whose `when` holds (none:
+//     clause "cases"); the abstract steps β_j(θ_j) run from u_0 = f(c) and
+//     each must be enabled in u_{j−1} ("pre(β_j)"); the last state u_m must
+//     equal f(cpost) ("post(x)" names the first differing variable; every
+//     differing one is listed); and the external abstract steps must show
+//     the concrete event ("event").
+//   - forward: the product of C with the step correspondence is explored
+//     breadth-first: pairs (c, a) start at (c₀, a₀) with a₀ the `start:`
+//     witness ("start › init", "start › R_i"), and each concrete step from
+//     c is matched from a by its case, which must be enabled ("pre"), lead
+//     to u_m with every R_i(cpost, u_m) ("relation(R_i)") and show the
+//     event; the pair (cpost, u_m) is explored next. So every abstract state
+//     a concrete execution can be matched with is tried, not only one per
+//     concrete state.
+//   - backward: the concrete automaton is explored. Every reachable c must
+//     satisfy R_i(c, τ(c)) ("totality › R_i"). At every step, each
+//     candidate abstract post-state a related to cpost is tried: the
+//     totality witness τ(cpost) and, with AbstractReachable (the default),
+//     every reachable state of A in the same instance that R relates to
+//     cpost (found through an index on the relation's `a.x = e(c)`
+//     conjuncts). For each, the case's `pre:` witness apre must satisfy
+//     every R_i(c, apre) ("relation(R_i)"), the abstract steps must be
+//     enabled from apre, end in a ("post(x)") and show the event. At a start
+//     state every candidate related to it must be a start state of A.
+//   - history: the abstract automaton A (C with history variables) is
+//     explored. Its start states map to start states of C; for each start
+//     state c of C, a₀ is a start state of A with f(a₀) = c. At every
+//     reachable a, the actions C enables in f(a) and those A enables in a
+//     are the same ("guard"), and for each step f(Post_A(a, p)) =
+//     Post_C(f(a), p) ("commute") with equal events.
+//
+// The invariants an edge assumes (`assume:`) and the Nat conditions are
+// checked too, in every state where the obligations assume them: a concrete
+// invariant in every reachable concrete state, an abstract one in every
+// abstract state the check builds from a reachable one (f(c), the forward
+// partner a, a history state). A violation is reported as a failure of
+// clause "assume C.P", because every obligation that assumes it rests on it.
+//
+// A failure is a real counterexample to the Z3 obligation of the same
+// name: its hypotheses hold (the states are reachable, so the assumed
+// invariants hold in them, and this is checked), and its goal is false.
+// The converse does not hold: a check that passes covers one finite
+// instance, reachable states only, up to the limits, and (backward)
+// the candidate abstract states only, while the obligations quantify over
+// every state satisfying the invariants in every instance.
+//
+// # Trace inclusion (Implements)
+//
+// Implements checks that every trace of C in the instance (up to the
+// limits) is a trace of A in the same instance, by a subset construction:
+// it explores pairs (c, S) of a reachable concrete state and the set S of
+// abstract states A can be in after the same events, closed under A's
+// internal actions. A concrete step whose event no state of S can take
+// (after internal steps) gives a trace A cannot produce; the first one
+// found is at the end of a shortest concrete execution.
+//
+// # Execution
+//
+// The checks run on one goroutine (the explorer may compute successors on
+// several) and allocate ordinary garbage-collected values; they are meant
+// for small instances. Every concrete state handed out by the explorer's
+// visitor is used within the call only; whatever a Failure keeps is cloned.
+package crosscheck

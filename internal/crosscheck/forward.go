@@ -1,0 +1,231 @@
+// This file implements the cross-check of forward simulations: a
+// breadth-first search of the pairs (c, a) that the start witness and the
+// step correspondence build along the concrete executions.
+
+package crosscheck
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"ladder/internal/explore"
+	"ladder/ioa"
+	"ladder/ioa/eval"
+	"ladder/ioa/expr"
+)
+
+// pairNode is a pair of the forward search and how it was found.
+type pairNode struct {
+	c, a   eval.State
+	parent int32 // -1 for a start pair
+	act    *ioa.Action
+	params []eval.Value
+	depth  int32
+}
+
+// forward cross-checks a forward simulation. The abstract state of a
+// concrete execution depends on the execution, not only on its last
+// state, so the search runs over pairs: every pair is reached by a
+// concrete execution and the abstract states the correspondence matches
+// it with, and every step from every pair is checked.
+func (x *checker) forward() error {
+	p := x.p
+	index := map[string]int32{}
+	var nodes []pairNode
+	seenC, seenA := map[string]bool{}, map[string]bool{}
+	var kbuf []byte
+	key := func(c, a eval.State) (string, string, string) {
+		kbuf = x.mC.AppendState(kbuf[:0], c)
+		n := len(kbuf)
+		kbuf = x.mA.AppendState(kbuf, a)
+		ck, ak := string(kbuf[:n]), string(kbuf[n:])
+		var pre [binary.MaxVarintLen64]byte
+		return string(pre[:binary.PutUvarint(pre[:], uint64(n))]) + ck + ak, ck, ak
+	}
+	x.traceOf = func(id int) (*explore.Trace, []MatchedStep, error) { return x.pairTrace(nodes, id) }
+	full := func() bool {
+		if x.cfg.MaxStates > 0 && len(nodes) >= x.cfg.MaxStates {
+			x.res.Limit = fmt.Sprintf("state limit %d", x.cfg.MaxStates)
+			return true
+		}
+		return false
+	}
+	// add inserts a pair; it checks the assumed invariants of its states
+	// the first time they are met.
+	add := func(n pairNode) (bool, error) {
+		k, ck, ak := key(n.c, n.a)
+		if _, ok := index[k]; ok {
+			return false, nil
+		}
+		id := len(nodes)
+		index[k] = int32(id)
+		n.c, n.a = n.c.Clone(), n.a.Clone()
+		nodes = append(nodes, n)
+		x.res.States++
+		x.res.MaxDepth = max(x.res.MaxDepth, int(n.depth))
+		if !seenC[ck] {
+			seenC[ck] = true
+			name, err := x.violated(false, n.c)
+			if err != nil {
+				return false, err
+			}
+			if name != "" {
+				return false, x.assumeFailure(id, p.Concrete, name, "", nil)
+			}
+		}
+		if !seenA[ak] {
+			seenA[ak] = true
+			name, err := x.violated(true, n.a)
+			if err != nil {
+				return false, err
+			}
+			if name != "" {
+				return false, x.assumeFailure(id, p.Abstract, name, "a", n.a)
+			}
+		}
+		return true, nil
+	}
+	inits, err := x.mC.Init()
+	if err != nil {
+		return err
+	}
+	for _, c0 := range inits {
+		a0, err := x.stateOf(x.start, &env{c: c0})
+		if err != nil {
+			return err
+		}
+		fail := func(clause, msg string, details []string) error {
+			x.failure = &Failure{Obligation: join(x.group, "start", clause), Clause: "start › " + clause, Message: msg, Details: details,
+				Trace: newTrace(x.mC, c0), States: []NamedState{named("a₀", p.Abstract, a0, "", nil)}}
+			return errFailed
+		}
+		why, err := x.initA.why(a0)
+		if err != nil {
+			return err
+		}
+		if why != "" {
+			return fail("init", fmt.Sprintf("the start witness a₀ is not a start state of %s: %s", p.Abstract.Name, why), nil)
+		}
+		bad, err := x.failedClauses(&env{c: c0, a: a0})
+		if err != nil {
+			return err
+		}
+		if len(bad) > 0 {
+			return fail(bad[0], fmt.Sprintf("%s(c, a₀) is false at the start state c", bad[0]), x.clauseDetails(bad))
+		}
+		if full() {
+			break
+		}
+		if _, err := add(pairNode{c: c0, a: a0, parent: -1}); err != nil {
+			return err
+		}
+	}
+	type succ struct {
+		act    int
+		params []eval.Value
+		post   eval.State
+	}
+	var succs []succ
+	for i := 0; i < len(nodes) && x.res.Limit == ""; i++ {
+		n := nodes[i]
+		if x.cfg.MaxDepth > 0 && int(n.depth) >= x.cfg.MaxDepth {
+			x.res.Limit = fmt.Sprintf("depth limit %d", x.cfg.MaxDepth)
+			break
+		}
+		succs = succs[:0]
+		err := x.rC.Successors(n.c, func(act int, params []eval.Value, post eval.State) bool {
+			succs = append(succs, succ{act, append([]eval.Value(nil), params...), post})
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		for _, s := range succs {
+			x.res.Transitions++
+			tr := &explore.Transition{From: i, To: -1, Pre: n.c, Post: s.post, Action: p.Concrete.Actions[s.act], Params: s.params}
+			var um eval.State
+			_, err := x.matchStepRun(tr, n.a, "a", func(r *run) (string, []string, []NamedState, error) {
+				um = r.us[len(r.us)-1]
+				ok, err := x.relates(&env{c: s.post, a: um})
+				if err != nil || ok {
+					return "", nil, nil, err
+				}
+				bad, err := x.failedClauses(&env{c: s.post, a: um})
+				if err != nil {
+					return "", nil, nil, err
+				}
+				return "relation(" + bad[0], x.clauseDetails(bad), nil, nil
+			})
+			if err != nil {
+				return err
+			}
+			if full() {
+				break
+			}
+			if _, err := add(pairNode{c: s.post, a: um, parent: int32(i), act: tr.Action, params: s.params, depth: n.depth + 1}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// clauseDetails lists the failing clauses with their text.
+func (x *checker) clauseDetails(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if cl := x.p.Clause(n); cl != nil {
+			out = append(out, n+": "+oneLine(expr.Print(cl.Body)))
+		}
+	}
+	if len(names) > 1 {
+		out = append(out, fmt.Sprintf("(%d clauses fail: %s)", len(names), strings.Join(names, ", ")))
+	}
+	return out
+}
+
+// oneLine collapses the white space of a printed expression.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// pairTrace rebuilds the concrete execution to pair id and the abstract
+// steps matched to each of its steps.
+func (x *checker) pairTrace(nodes []pairNode, id int) (*explore.Trace, []MatchedStep, error) {
+	var path []int
+	for cur := id; cur >= 0; cur = int(nodes[cur].parent) {
+		path = append(path, cur)
+		if len(path) > len(nodes) {
+			return nil, nil, fmt.Errorf("internal error: a cycle in the search tree")
+		}
+	}
+	root := nodes[path[len(path)-1]]
+	tr := newTrace(x.mC, root.c)
+	matched := []MatchedStep{{State: named("a₀", x.p.Abstract, root.a, "", nil)}}
+	prev := root
+	for i := len(path) - 2; i >= 0; i-- {
+		n := nodes[path[i]]
+		if err := addStep(tr, x.mC, n.act, n.params, n.c); err != nil {
+			return nil, nil, err
+		}
+		ms := MatchedStep{State: named(fmt.Sprintf("a%d", len(matched)), x.p.Abstract, n.a, fmt.Sprintf("a%d", len(matched)-1), prev.a)}
+		if ms.State.Base == "a0" {
+			ms.State.Base = "a₀"
+		}
+		if sc := x.steps[n.act]; sc != nil {
+			e := &env{c: prev.c, a: prev.a, cpost: n.c, params: n.params}
+			k, err := x.selectCase(sc, func(int) (*env, error) { return e, nil })
+			if err == nil && k >= 0 {
+				ms.Case = k + 1
+				if r, err := x.runSteps(sc.cases[k], prev.a, e); err == nil {
+					ms.Steps = x.calls(r)
+				}
+			}
+		}
+		if ms.Steps == nil {
+			ms.Steps = []string{}
+		}
+		matched = append(matched, ms)
+		prev = n
+	}
+	return tr, matched, nil
+}

@@ -1,0 +1,336 @@
+// This file implements the cross-check of refinement mappings
+// (refinement and simple-refinement): the concrete automaton is explored
+// and every start state and step is checked against the mapping.
+
+package crosscheck
+
+import (
+	"fmt"
+	"strings"
+
+	"ladder/internal/explore"
+	"ladder/ioa"
+	"ladder/ioa/eval"
+	"ladder/ioa/expr"
+)
+
+// searchConcrete explores C with a visitor that records the search tree,
+// checks the assumed concrete invariants in every new state and calls
+// state for every new state (after recording how it was found) and step
+// for every transition.
+func (x *checker) searchConcrete(state func(id int, root bool, s eval.State) error, step func(tr *explore.Transition) error) error {
+	return x.search(false, state, step)
+}
+
+// search is searchConcrete, or with abstract set the same search of A.
+func (x *checker) search(abstract bool, state func(id int, root bool, s eval.State) error, step func(tr *explore.Transition) error) error {
+	p := x.p
+	t := newTree()
+	auto, m, inst := p.Concrete, x.mC, x.instC
+	if abstract {
+		auto, m, inst = p.Abstract, x.mA, x.instA
+	}
+	x.traceOf = func(id int) (*explore.Trace, []MatchedStep, error) {
+		tr, err := t.trace(m, id)
+		return tr, nil, err
+	}
+	newState := func(id int, root bool, s eval.State) error {
+		name, err := x.violated(abstract, s)
+		if err != nil {
+			return err
+		}
+		if name != "" {
+			return x.assumeFailure(id, auto, name, "", nil)
+		}
+		return state(id, root, s)
+	}
+	vis := &explore.Visitor{
+		State: func(id, depth int, s eval.State) error {
+			x.res.States++
+			x.res.MaxDepth = max(x.res.MaxDepth, depth)
+			if depth == 0 {
+				t.root(id, s)
+				return newState(id, true, s)
+			}
+			return nil
+		},
+		Transition: func(tr *explore.Transition) error {
+			if tr.New {
+				t.child(tr.To, tr.From, tr.Action, tr.Params)
+				if err := newState(tr.To, false, tr.Post); err != nil {
+					return err
+				}
+			}
+			x.res.Transitions++
+			return step(tr)
+		},
+	}
+	res, err := explore.Explore(auto, explore.Config{Instance: inst, MaxStates: x.cfg.MaxStates,
+		MaxDepth: x.cfg.MaxDepth, Invariants: []string{}, Workers: x.cfg.Workers, Visitor: vis})
+	if err != nil {
+		return err
+	}
+	x.res.Limit = res.Limit
+	if res.Violation != nil && x.failure == nil {
+		// A Nat condition the explorer found before the visitor saw the
+		// transition.
+		x.failure = &Failure{Obligation: join(x.group, "assume "+auto.Name+"."+res.Violation.Invariant),
+			Clause:  "assume " + auto.Name + "." + res.Violation.Invariant,
+			Message: fmt.Sprintf("the last state violates %s, which the obligations assume", res.Violation.Invariant),
+			Trace:   res.Violation, States: []NamedState{}}
+		x.res.Limit = ""
+		return errFailed
+	}
+	return nil
+}
+
+// assumeFailure reports that state id of the explored automaton (or,
+// with s given, a state computed from it, named sName) violates the
+// assumed invariant or Nat condition inv of automaton a.
+func (x *checker) assumeFailure(id int, a *ioa.Automaton, inv, sName string, s eval.State) error {
+	tr, matched, err := x.traceOf(id)
+	if err != nil {
+		return err
+	}
+	clause := "assume " + a.Name + "." + inv
+	f := &Failure{Obligation: join(x.group, clause), Clause: clause, Trace: tr, Abstract: matched, States: []NamedState{}}
+	if s == nil {
+		f.Message = fmt.Sprintf("the last state violates %s, which the obligations assume", inv)
+	} else {
+		f.Message = fmt.Sprintf("%s, computed from the last state, violates the invariant %s of %s, which the obligations assume", sName, inv, a.Name)
+		f.States = append(f.States, named(sName, a, s, "", nil))
+	}
+	x.failure = f
+	return errFailed
+}
+
+// refinement cross-checks a refinement mapping.
+func (x *checker) refinement() error {
+	p := x.p
+	return x.searchConcrete(func(id int, root bool, c eval.State) error {
+		fc, err := x.stateOf(x.mapping, &env{c: c})
+		if err != nil {
+			return err
+		}
+		if root {
+			why, err := x.initA.why(fc)
+			if err != nil {
+				return err
+			}
+			if why != "" {
+				tr, _, err := x.traceOf(id)
+				if err != nil {
+					return err
+				}
+				x.failure = &Failure{Obligation: join(x.group, "start"), Clause: "start", Trace: tr,
+					Message: fmt.Sprintf("f(c) is not a start state of %s: %s", p.Abstract.Name, why),
+					States:  []NamedState{named("f(c)", p.Abstract, fc, "", nil)}}
+				return errFailed
+			}
+		}
+		name, err := x.violated(true, fc)
+		if err != nil {
+			return err
+		}
+		if name != "" {
+			return x.assumeFailure(id, p.Abstract, name, "f(c)", fc)
+		}
+		return nil
+	}, func(tr *explore.Transition) error {
+		fc, err := x.stateOf(x.mapping, &env{c: tr.Pre})
+		if err != nil {
+			return err
+		}
+		return x.matchStep(tr, fc, "f(c)", func(r *run) (string, []string, []NamedState, error) {
+			fpost, err := x.stateOf(x.mapping, &env{c: tr.Post})
+			if err != nil {
+				return "", nil, nil, err
+			}
+			m := len(r.us) - 1
+			first, ds := diffs(p.Abstract, fmt.Sprintf("u%d", m), r.us[m], "f(cpost)", fpost)
+			if first == "" {
+				return "", nil, nil, nil
+			}
+			return "post(" + first, ds, []NamedState{named("f(cpost)", p.Abstract, fpost, "f(c)", fc)}, nil
+		})
+	})
+}
+
+// matchStep checks a concrete step from abstract state a (named aName)
+// for refinements and forward simulations: the case, the abstract steps'
+// preconditions, the post condition (post returns the failing clause
+// without its closing parenthesis, the details and the states to show,
+// or "" when it holds), and the event.
+func (x *checker) matchStep(tr *explore.Transition, a eval.State, aName string,
+	post func(r *run) (string, []string, []NamedState, error)) error {
+	_, err := x.matchStepRun(tr, a, aName, post)
+	return err
+}
+
+// matchStepRun is matchStep; it also returns the abstract run.
+func (x *checker) matchStepRun(tr *explore.Transition, a eval.State, aName string,
+	post func(r *run) (string, []string, []NamedState, error)) (*run, error) {
+	p := x.p
+	sc := x.steps[tr.Action]
+	if sc == nil {
+		return nil, fmt.Errorf("no step correspondence for %s", tr.Action.Name)
+	}
+	e := &env{c: tr.Pre, a: a, cpost: tr.Post, params: tr.Params}
+	k, err := x.selectCase(sc, func(int) (*env, error) { return e, nil })
+	if err != nil {
+		return nil, err
+	}
+	x.res.Checks++
+	if k < 0 {
+		return nil, x.stepFailure(tr, sc, -1, "cases", "no case's guard holds", nil,
+			[]NamedState{named(aName, p.Abstract, a, "", nil)}, nil)
+	}
+	x.countCase(tr.Action, k)
+	cc := sc.cases[k]
+	r, err := x.runSteps(cc, a, e)
+	if err != nil {
+		return nil, err
+	}
+	if r.fail >= 0 {
+		j := r.fail
+		why := whyDisabled(x.mA, cc.steps[j].s.Action, r.us[j], r.args[j])
+		return nil, x.stepFailure(tr, sc, k, preClause(cc.c, j),
+			fmt.Sprintf("the abstract step %s is not enabled in %s", x.call(r, j), uName(aName, j)), why, x.runStates(aName, r), x.calls(r))
+	}
+	clause, ds, more, err := post(r)
+	if err != nil {
+		return nil, err
+	}
+	if clause != "" {
+		return nil, x.stepFailure(tr, sc, k, clause+")", postMessage(clause, len(r.us)-1), ds, append(x.runStates(aName, r), more...), x.calls(r))
+	}
+	msg, err := x.eventCheck(tr.Action, tr.Params, cc, r)
+	if err != nil {
+		return nil, err
+	}
+	if msg != "" {
+		return nil, x.stepFailure(tr, sc, k, "event", msg, nil, x.runStates(aName, r), x.calls(r))
+	}
+	return r, nil
+}
+
+// postMessage describes a failed post or relation clause.
+func postMessage(clause string, m int) string {
+	switch {
+	case len(clause) > 5 && clause[:5] == "post(":
+		return fmt.Sprintf("u%d.%s = f(cpost).%s is false: the abstract steps do not end in the mapping of the concrete post-state", m, clause[5:], clause[5:])
+	case len(clause) > 9 && clause[:9] == "relation(":
+		return fmt.Sprintf("%s(cpost, u%d) is false", clause[9:], m)
+	}
+	return clause + " fails"
+}
+
+// uName is the name of state u_j of a run from a state named aName.
+func uName(aName string, j int) string {
+	if j == 0 {
+		return "u0 = " + aName
+	}
+	return fmt.Sprintf("u%d", j)
+}
+
+// runStates returns the states of a run: u0 in full, the others as changes.
+func (x *checker) runStates(aName string, r *run) []NamedState {
+	a := x.p.Abstract
+	out := []NamedState{named(uName(aName, 0), a, r.us[0], "", nil)}
+	for j := 1; j < len(r.us); j++ {
+		prev := aName
+		if j > 1 {
+			prev = fmt.Sprintf("u%d", j-1)
+		}
+		out = append(out, named(fmt.Sprintf("u%d", j), a, r.us[j], prev, r.us[j-1]))
+	}
+	return out
+}
+
+// stepFailure records the failure of a concrete step (k < 0: no case).
+func (x *checker) stepFailure(tr *explore.Transition, sc *stepCode, k int, clause, msg string, details []string, states []NamedState, calls []string) error {
+	trace, matched, err := x.traceOf(tr.From)
+	if err != nil {
+		return err
+	}
+	if err := addStep(trace, x.mC, tr.Action, tr.Params, tr.Post); err != nil {
+		return err
+	}
+	f := &Failure{Clause: clause, Action: tr.Action.Name, Cases: len(sc.sm.Cases), Message: msg, Details: details,
+		Step: x.mC.FormatAction(tr.Action, tr.Params), Trace: trace, Abstract: matched, States: states, Steps: calls}
+	if k >= 0 {
+		f.Case = k + 1
+		f.Obligation = join(x.group, tr.Action.Name, caseName(sc.sm, k), clause)
+	} else {
+		f.Obligation = join(x.group, tr.Action.Name, clause)
+	}
+	if f.States == nil {
+		f.States = []NamedState{}
+	}
+	x.failure = f
+	return errFailed
+}
+
+// whyDisabled explains why act(params) is not enabled in s: the Int
+// parameters outside their ranges and the top-level conjuncts of the
+// precondition that are false, in the language's notation.
+func whyDisabled(m *eval.Machine, act *ioa.Action, s eval.State, params []eval.Value) []string {
+	var out []string
+	for i, b := range act.Params {
+		if b == nil || b.Lo == nil || b.Hi == nil || i >= len(params) {
+			continue
+		}
+		lo, err1 := evalIn(m, b.Lo, s, params[:i])
+		hi, err2 := evalIn(m, b.Hi, s, params[:i])
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		if v := params[i].Int(); v < lo.Int() || v >= hi.Int() {
+			out = append(out, fmt.Sprintf("parameter %s = %d is outside its range %d..%d", b.Var.Name, v, lo.Int(), hi.Int()))
+		}
+	}
+	if act.Pre != nil {
+		for _, c := range splitAnd(act.Pre, nil) {
+			v, err := evalIn(m, c, s, params)
+			if err == nil && !v.Bool() {
+				out = append(out, "false: "+expr.Print(c))
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "(no false conjunct found)")
+	}
+	if len(act.Params) > 0 && len(params) == len(act.Params) {
+		var ps []string
+		for i, b := range act.Params {
+			ps = append(ps, b.Var.Name+" = "+eval.Format(params[i], paramSort(b)))
+		}
+		out = append(out, "where "+strings.Join(ps, ", "))
+	}
+	return out
+}
+
+// paramSort returns the sort of an action parameter (Int for a range).
+func paramSort(b *expr.Binder) *expr.Sort {
+	if b.Var != nil && b.Var.Sort != nil {
+		return b.Var.Sort
+	}
+	return expr.IntSort
+}
+
+// evalIn evaluates e over the state and parameters of m's automaton.
+func evalIn(m *eval.Machine, e expr.Expr, s eval.State, params []eval.Value) (eval.Value, error) {
+	f, err := m.Compile(e)
+	if err != nil {
+		return eval.Value{}, err
+	}
+	return f.Eval(s, params)
+}
+
+// splitAnd splits e at its top-level `and`s.
+func splitAnd(e expr.Expr, out []expr.Expr) []expr.Expr {
+	if b, ok := e.(*expr.Binary); ok && b.Op == expr.OpAnd {
+		return splitAnd(b.Y, splitAnd(b.X, out))
+	}
+	return append(out, e)
+}
