@@ -322,6 +322,9 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 		if err != nil {
 			return err
 		}
+		if len(bad) == 0 {
+			return fmt.Errorf("internal error: the relation fails but none of its clauses does")
+		}
 		return x.stepFailure(tr, sc, k, "relation("+bad[0]+")",
 			fmt.Sprintf("%s(c, apre) is false: the pre-state witness is not related to the concrete pre-state", bad[0]),
 			x.clauseDetails(bad), states(nil), nil)

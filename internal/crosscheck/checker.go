@@ -474,7 +474,7 @@ func diffs(a *ioa.Automaton, sName string, s eval.State, tName string, t eval.St
 	var first string
 	var out []string
 	for i, v := range a.Vars {
-		if s[i].Equal(t[i]) {
+		if i >= len(s) || i >= len(t) || s[i].Equal(t[i]) {
 			continue
 		}
 		if first == "" {

@@ -193,6 +193,9 @@ func Check(p *ioa.Proof, cfg Config) (res *Result, err error) {
 	if p == nil || p.Concrete == nil || p.Abstract == nil {
 		return nil, errors.New("no proof, or a proof that did not load")
 	}
+	if err := complete(p); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	x, err := newChecker(p, cfg)
 	if err != nil {
@@ -226,6 +229,33 @@ func Check(p *ioa.Proof, cfg Config) (res *Result, err error) {
 	x.res.Elapsed = time.Since(start).Seconds()
 	x.res.Cases = x.caseCounts()
 	return x.res, nil
+}
+
+// complete reports an error unless p has the sections its kind needs (a
+// proof that loaded with errors may lack them).
+func complete(p *ioa.Proof) error {
+	var missing string
+	switch {
+	case p.Kind.IsRefinement() && p.Mapping == nil:
+		missing = "mapping"
+	case p.Kind == ioa.ProofForward && p.Start == nil:
+		missing = "start"
+	case p.Kind == ioa.ProofBackward && p.Total == nil:
+		missing = "total"
+	case p.Kind == ioa.ProofHistory && p.Mapping == nil:
+		missing = "mapping"
+	case p.Kind == ioa.ProofHistory && p.Start == nil:
+		missing = "start"
+	}
+	if missing != "" {
+		return fmt.Errorf("proof %s has no %s section", p.Name, missing)
+	}
+	for _, sm := range p.Steps {
+		if sm == nil || sm.Action == nil || len(sm.Cases) == 0 {
+			return fmt.Errorf("proof %s has an incomplete step correspondence", p.Name)
+		}
+	}
+	return nil
 }
 
 // instances returns the instance of each automaton (its own parameter

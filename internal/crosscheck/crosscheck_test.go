@@ -373,9 +373,20 @@ func TestTMS2Family(t *testing.T) {
 			continue
 		}
 		p := loadProof(t, filepath.Join("testdata/tms2", tc.file))
-		res, err := Check(p, bounds(t, bound))
+		cfg := bounds(t, bound)
+		cfg.Workers = 1
+		res, err := Check(p, cfg)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// The explorer's parallel levels do not change the result.
+		cfg.Workers = 4
+		res4, err := Check(p, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameOutcome(res, res4) {
+			t.Errorf("%s: the outcome depends on the number of workers", tc.file)
 		}
 		var out bytes.Buffer
 		res.WriteText(&out)
@@ -386,6 +397,26 @@ func TestTMS2Family(t *testing.T) {
 			t.Errorf("%s: want a failure of %s, got\n%s", tc.file, tc.obligation, out.String())
 		}
 	}
+}
+
+// sameOutcome reports whether two results found the same failure after
+// the same execution, or both passed after the same search.
+func sameOutcome(a, b *Result) bool {
+	if (a.Failure == nil) != (b.Failure == nil) || a.States != b.States && a.Failure == nil {
+		return false
+	}
+	if a.Failure == nil {
+		return a.Transitions == b.Transitions
+	}
+	if a.Failure.Obligation != b.Failure.Obligation || a.Failure.Trace.Len() != b.Failure.Trace.Len() {
+		return false
+	}
+	for i, st := range a.Failure.Trace.Steps {
+		if st.Action != b.Failure.Trace.Steps[i].Action {
+			return false
+		}
+	}
+	return true
 }
 
 // TestRepositoryProofs runs every proof of proofs/ at T=1, L=1, V=1 (and

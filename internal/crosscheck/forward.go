@@ -152,6 +152,9 @@ func (x *checker) forward() error {
 					return "", nil, nil, err
 				}
 				bad, err := x.failedClauses(&env{c: s.post, a: um})
+				if err == nil && len(bad) == 0 {
+					err = fmt.Errorf("internal error: the relation fails but none of its clauses does")
+				}
 				if err != nil {
 					return "", nil, nil, err
 				}
