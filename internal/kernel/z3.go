@@ -5,6 +5,7 @@ package kernel
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"ladder/internal/logic"
@@ -13,47 +14,44 @@ import (
 )
 
 // New returns a kernel for cfg that checks with the linked libz3 through
-// package smt, and dumps unknown queries into unknownDir ("" means
+// package smt (see z3Solver), and dumps unknown queries into unknownDir ("" means
 // DefaultUnknownDir). The solver identity carries z3.Version().
 func New(cfg Config, unknownDir string) (*Kernel, error) {
 	return newKernel(cfg, unknownDir, "z3", z3.Version(), newZ3Solver)
 }
 
-// z3Solver checks each problem in a fresh Z3 context of its own. A context
-// carries state from one check to the next (its resource counter, the
-// numbering of terms, learned caches), and with it the same problem can
-// exhaust the resource limit after one obligation and be proved at once
-// after another. A fresh context per check makes every verdict a function
-// of the problem and the Config alone, as the cache requires; creating one
-// costs a few milliseconds.
+// z3Solver checks each problem from its canonical text, through Z3's
+// SMT-LIB2 parser (smt.CheckText), in a fresh Z3 context. The text is the
+// one the cache key and the kernel's fingerprint are computed from, and the
+// one --dump-smt writes, so a verdict is a function of exactly what is
+// hashed and `z3 FILE` answers a dump as the kernel did. A fresh context
+// matters as much: a context carries state from one check to the next (its
+// resource counter, the numbering of terms), and with it the same problem
+// can exhaust the resource limit after one obligation and be proved at once
+// after another. Creating and deleting a context costs a few milliseconds.
+//
+// The text gives no model. On sat, the problem is checked once more through
+// the API (smt.Session.Check), again in a fresh context, for a model to
+// replay; if that check does not say sat too, the kernel reports an
+// internal error.
 type z3Solver struct{}
 
 func newZ3Solver() (solver, error) { return z3Solver{}, nil }
 
 func (z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
-	ctx, err := z3.NewContext(nil)
+	sc := smt.Config{RLimit: cfg.RLimit, Seed: cfg.Seed, TimeoutMS: uint(cfg.Timeout.Milliseconds())}
+	r, err := smt.CheckText(context.Background(), p, sc)
 	if err != nil {
 		return answer{}, err
 	}
-	r, err := smt.NewSession(ctx).Check(context.Background(), p, smt.Config{
-		RLimit: cfg.RLimit, Seed: cfg.Seed, TimeoutMS: uint(cfg.Timeout.Milliseconds()), Model: true,
-	})
-	if err != nil {
-		ctx.Close()
-		return answer{}, err
-	}
-	a := answer{rlimit: r.RLimitUsed, reason: r.Reason, seconds: r.Seconds, release: ctx.Close}
+	a := answer{rlimit: r.RLimitUsed, reason: r.Reason, seconds: r.Seconds}
 	switch r.Status {
 	case smt.Unsat:
 		a.status = statusUnsat
 	case smt.Sat:
 		a.status = statusSat
-		if r.Model != nil {
-			a.model = r.Model
-			a.release = func() {
-				r.Model.Close()
-				ctx.Close()
-			}
+		if a.model, a.release, err = apiModel(p, sc); err != nil {
+			return answer{}, err
 		}
 	default:
 		a.status = statusUnknown
@@ -63,6 +61,29 @@ func (z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
 		a.timeout = strings.Contains(r.Reason, "timeout")
 	}
 	return a, nil
+}
+
+// apiModel checks p through the Z3 API in a fresh context and returns the
+// model of a sat answer and the function that frees it.
+func apiModel(p *logic.Problem, sc smt.Config) (logic.Model, func(), error) {
+	ctx, err := z3.NewContext(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc.Model = true
+	r, err := smt.NewSession(ctx).Check(context.Background(), p, sc)
+	switch {
+	case err != nil:
+		ctx.Close()
+		return nil, nil, err
+	case r.Status != smt.Sat || r.Model == nil:
+		ctx.Close()
+		return nil, nil, fmt.Errorf("the problem's text is sat but the problem built through the API is %s", r.Status)
+	}
+	return r.Model, func() {
+		r.Model.Close()
+		ctx.Close()
+	}, nil
 }
 
 func (z3Solver) close() {}

@@ -1,0 +1,90 @@
+package driver
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"ladder/internal/report"
+)
+
+// benchInput loads the benchmark input: TMS2's invariants, 70-odd
+// obligations of realistic size.
+func benchInput(b *testing.B) *Input {
+	b.Helper()
+	in, errs := Load(filepath.Join("..", "..", "specs", "TMS2.yaml"))
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	return in
+}
+
+// BenchmarkProveCold proves TMS2's invariants with one worker and no cache
+// and reports, per obligation, the time inside Z3's check (solver-ms/obl)
+// and the whole time (total-ms/obl: the run's wall clock over the
+// obligations, from printing to the report), and the framework's overhead
+// over the pure solver time in percent (overhead-%), split into the
+// kernel's share outside the check (kernel-%: a fresh Z3 context, building
+// the problem in it, replay) and the rest of the pipeline (pipeline-%:
+// printing, hashing, the pool, statuses, theorems, the report).
+func BenchmarkProveCold(b *testing.B) {
+	in := benchInput(b)
+	var solver, perObligation, total float64
+	n := 0
+	for b.Loop() {
+		p, err := NewProver(Config{NoCache: true, Jobs: 1, UnknownDir: b.TempDir()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rep, err := p.Prove(context.Background(), in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Close()
+		for _, o := range rep.Obligations {
+			solver += o.SolverSeconds
+			perObligation += o.Seconds
+		}
+		total += rep.Summary.Seconds
+		n += len(rep.Obligations)
+		if rep.Summary.Proved != rep.Summary.Obligations {
+			b.Fatalf("not all proved: %+v", rep.Summary)
+		}
+	}
+	b.ReportMetric(1000*solver/float64(n), "solver-ms/obl")
+	b.ReportMetric(1000*total/float64(n), "total-ms/obl")
+	b.ReportMetric(100*(total-solver)/solver, "overhead-%")
+	b.ReportMetric(100*(perObligation-solver)/solver, "kernel-%")
+	b.ReportMetric(100*(total-perObligation)/solver, "pipeline-%")
+}
+
+// BenchmarkProveWarm re-proves TMS2's invariants from a warm cache and
+// reports the time per obligation (printing, hashing, lookup, admission).
+func BenchmarkProveWarm(b *testing.B) {
+	in := benchInput(b)
+	cfg := Config{CacheDir: b.TempDir(), Jobs: 1}
+	p, err := NewProver(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := p.Prove(context.Background(), in); err != nil {
+		b.Fatal(err)
+	}
+	var total float64
+	n := 0
+	var rep *report.Prove
+	b.ResetTimer()
+	for b.Loop() {
+		if rep, err = p.Prove(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+		total += rep.Summary.Seconds
+		n += len(rep.Obligations)
+	}
+	b.StopTimer()
+	p.Close()
+	if rep.Summary.Reused != rep.Summary.Obligations {
+		b.Fatalf("warm run re-checked: %+v", rep.Summary)
+	}
+	b.ReportMetric(1000*total/float64(n), "ms/obl")
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# bench.sh measures `ladder prove` over the repository's proofs on a
+# temporary copy: a cold run (empty cache), a warm run (no change) and a run
+# after one scripted edit of an action's effect. It prints one JSON line with
+# the wall-clock times, the re-checked and reused counts and the ratios
+# cold/warm and cold/edit.
+#
+# Usage: scripts/bench.sh [LADDER_BINARY]
+# Environment: JOBS (-j, default: the number of CPUs), EDIT_FILE, EDIT_FROM,
+# EDIT_TO (the scripted edit: replace the first line of EDIT_FILE equal to
+# EDIT_FROM by EDIT_TO; default: a semantics-preserving change of TMS2's
+# BeginInv effect).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+bin=${1:-}
+if [ -z "$bin" ]; then
+  bin=$tmp/ladder
+  (cd "$root" && go build -o "$bin" ./cmd/ladder)
+fi
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+
+jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+edit_file=${EDIT_FILE:-specs/TMS2.yaml}
+edit_from=${EDIT_FROM:-      beginIdx[t] := len(mems) - 1}
+edit_to=${EDIT_TO:-      beginIdx[t] := len(mems) - 1 + 0}
+
+mkdir "$tmp/repo"
+for d in specs algorithms proofs; do
+  [ -d "$root/$d" ] && cp -R "$root/$d" "$tmp/repo/$d"
+done
+cd "$tmp/repo"
+paths=$(for d in specs algorithms proofs; do [ -d "$d" ] && echo "$d"; done)
+
+now() { date +%s.%N; }
+
+# run NAME: prove with the shared cache, keep the JSON report in NAME.json and
+# the wall-clock time in NAME.time. Exit codes 0 and 1 (all proved, or some
+# refuted or unknown) are results; anything else is a failure.
+run() {
+  local start end code=0
+  start=$(now)
+  "$bin" prove $paths --json -j "$jobs" --cache-dir "$tmp/cache" >"$1.json" 2>"$1.err" || code=$?
+  end=$(now)
+  if [ "$code" -gt 1 ]; then
+    echo "bench: ladder prove ($1) exited with $code:" >&2
+    cat "$1.err" >&2
+    exit 1
+  fi
+  awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f", e - s }' >"$1.time"
+}
+
+# field NAME KEY prints a number from the report's summary object.
+field() {
+  awk -v key="\"$2\":" '
+    /^  "summary": \{/ { in_summary = 1; next }
+    in_summary && /^  \}/ { in_summary = 0 }
+    in_summary && $1 == key { gsub(/,/, "", $2); print $2 }' "$1.json"
+}
+
+run cold
+run warm
+if ! grep -qxF -- "$edit_from" "$edit_file"; then
+  echo "bench: $edit_file has no line '$edit_from'; set EDIT_FILE, EDIT_FROM and EDIT_TO" >&2
+  exit 1
+fi
+awk -v from="$edit_from" -v to="$edit_to" '!done && $0 == from { print to; done = 1; next } { print }' \
+  "$edit_file" >"$tmp/edited" && cp "$tmp/edited" "$edit_file"
+run edit
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "null" }'; }
+cold=$(cat cold.time) warm=$(cat warm.time) edit=$(cat edit.time)
+printf '{"obligations":%s,"jobs":%s,"cold_seconds":%s,"warm_seconds":%s,"edit_seconds":%s,' \
+  "$(field cold obligations)" "$jobs" "$cold" "$warm" "$edit"
+printf '"cold_solver_seconds":%s,"cold_proved":%s,"cold_unknown":%s,"cold_refuted":%s,' \
+  "$(field cold solver_seconds)" "$(field cold proved)" "$(field cold unknown)" "$(field cold refuted)"
+printf '"cold_rechecked":%s,"warm_rechecked":%s,"warm_reused":%s,"edit_rechecked":%s,"edit_reused":%s,' \
+  "$(field cold rechecked)" "$(field warm rechecked)" "$(field warm reused)" "$(field edit rechecked)" "$(field edit reused)"
+printf '"edit":"%s","cold_over_warm":%s,"cold_over_edit":%s}\n' \
+  "$edit_file" "$(ratio "$cold" "$warm")" "$(ratio "$cold" "$edit")"
