@@ -736,6 +736,8 @@ func (c *Checker) checkBinary(e *Binary, sc *Scope, hint *Sort) *Sort {
 		case xs.Kind == KSet && ys.Kind == KSet && compatible(xs, ys):
 		case isPartialMap(xs) && ys.Kind == KMap && Identical(xs.Key, ys.Key) && compatible(xs.Elem.Elem, ys.Elem):
 			// partial-map inclusion: p agrees with the total map m
+		case isPartialMap(xs) && isPartialMap(ys) && compatible(xs, ys):
+			// partial-map inclusion: every entry of p is an entry of q
 		default:
 			mismatch(xs, ys)
 		}
