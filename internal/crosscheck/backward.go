@@ -64,6 +64,7 @@ func (x *checker) newCandidates() (*candidates, error) {
 		cs.states = states
 		x.res.AbstractStates = len(states)
 		if !complete {
+			x.absLimit = fmt.Sprintf("abstract state limit %d (the candidate abstract post-states)", limit)
 			x.res.Notes = append(x.res.Notes, fmt.Sprintf("%s was explored only up to %d states: abstract post-states beyond them were not tried", a.Name, len(states)))
 		}
 		x.res.Notes = append(x.res.Notes, fmt.Sprintf("each step was checked from τ(cpost) and from every reachable state of %s (%d) that R relates to cpost; related abstract states that %s cannot reach in this instance were not tried", a.Name, len(states), a.Name))

@@ -38,6 +38,8 @@ type checker struct {
 
 	cases   map[*ioa.Action][]int64 // how often each case was taken
 	failure *Failure
+	// absLimit says why the backward candidates are incomplete, if they are.
+	absLimit string
 	// traceOf returns a shortest execution to the explored state with
 	// the given id, and (forward) the abstract steps matched to it.
 	traceOf func(id int) (*explore.Trace, []MatchedStep, error)

@@ -81,8 +81,8 @@ type Config struct {
 	Workers int
 	// Abstract selects the abstract post-states of the backward check.
 	Abstract AbstractMode
-	// MaxAbstractStates bounds the abstract states explored by the backward
-	// check (AbstractReachable) and by trace inclusion (0: the default,
+	// MaxAbstractStates bounds the abstract states enumerated or explored
+	// by the backward check and by trace inclusion (0: the default,
 	// DefaultMaxAbstractStates). Reaching it makes the result incomplete.
 	MaxAbstractStates int
 }
@@ -225,6 +225,9 @@ func Check(p *ioa.Proof, cfg Config) (res *Result, err error) {
 		}
 	}
 	x.res.Failure = x.failure
+	if x.res.Limit == "" && x.failure == nil {
+		x.res.Limit = x.absLimit
+	}
 	x.res.Complete = x.failure == nil && x.res.Limit == ""
 	x.res.Elapsed = time.Since(start).Seconds()
 	x.res.Cases = x.caseCounts()

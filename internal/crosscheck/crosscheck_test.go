@@ -173,6 +173,25 @@ func TestBackwardCandidates(t *testing.T) {
 	}
 }
 
+// TestAbstractLimit checks that candidates cut by the abstract state
+// limit make the backward result incomplete.
+func TestAbstractLimit(t *testing.T) {
+	p := loadProof(t, "testdata/choice/ok_backward.yaml")
+	cfg := bounds(t, "V=2")
+	cfg.Abstract, cfg.MaxAbstractStates = AbstractReachable, 2
+	res, err := Check(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Complete || !strings.Contains(res.Limit, "abstract state limit 2") {
+		t.Errorf("complete %v, limit %q", res.Complete, res.Limit)
+	}
+	cfg.Abstract = AbstractAll
+	if _, err := Check(p, cfg); err == nil || !strings.Contains(err.Error(), "more than 2 states") {
+		t.Errorf("all with a limit of 2: %v", err)
+	}
+}
+
 // TestCaseCounts checks that every case taken is counted.
 func TestCaseCounts(t *testing.T) {
 	p := loadProof(t, "testdata/chan/ok_simple.yaml")

@@ -29,10 +29,11 @@
 //   - backward: the concrete automaton is explored. Every reachable c must
 //     satisfy R_i(c, τ(c)) ("totality › R_i"). At every step, each
 //     candidate abstract post-state a related to cpost is tried: the
-//     totality witness τ(cpost) and, with AbstractReachable (the default),
-//     every reachable state of A in the same instance that R relates to
-//     cpost (found through an index on the relation's `a.x = e(c)`
-//     conjuncts). For each, the case's `pre:` witness apre must satisfy
+//     totality witness τ(cpost) and, depending on Config.Abstract, every
+//     state of A in the instance (AbstractAll, the default when A has few
+//     enough states) or every reachable one (AbstractReachable) that R
+//     relates to cpost, found through an index on the relation's conjuncts
+//     `a.x = e(c)`. For each, the case's `pre:` witness apre must satisfy
 //     every R_i(c, apre) ("relation(R_i)"), the abstract steps must be
 //     enabled from apre, end in a ("post(x)") and show the event. At a start
 //     state every candidate related to it must be a start state of A.
