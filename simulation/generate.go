@@ -24,6 +24,10 @@ type Config struct {
 	// Automata, when non-empty, restricts the invariant obligations to
 	// the automata with these names.
 	Automata []string
+	// Strategist, when set, is offered every invariant step and step
+	// correspondence obligation and may return a hint (strategy.go); nil
+	// generates the obligations as declared, ignoring strategies.
+	Strategist Strategist
 
 	_ struct{}
 }
@@ -52,6 +56,7 @@ func Generate(set *load.Set, cfg Config) ([]*Obligation, []*Edge, source.ErrorLi
 	for _, p := range set.LoadedProofs() {
 		g.edge(p)
 	}
+	g.finishHints() // strategy.go
 	return g.obls, g.edges, g.errs
 }
 
@@ -72,11 +77,17 @@ type generator struct {
 	edges  []*Edge
 	errs   source.ErrorList
 	ids    map[string]bool
+	// expanded maps the ID of a hinted obligation to the IDs of the
+	// obligations that replace it (strategy.go).
+	expanded map[string][]string
 }
 
 // add builds the problem of o from p and appends it. An encoding error is
 // reported at o.Pos (or the error's own position) and drops o.
 func (g *generator) add(o *Obligation, p *plan, d *deps, autos []*ioa.Automaton, shared [][2]*expr.Object) bool {
+	if g.cfg.Strategist != nil && p.hint == nil && g.strategize(o, p, d, autos, shared) {
+		return true // replaced by the hint's obligations (strategy.go)
+	}
 	if g.ids == nil {
 		g.ids = map[string]bool{}
 	}

@@ -29,6 +29,8 @@ type plan struct {
 	kase   int            // 0-based case index
 	j      int            // pre(β_j): 0-based step index; post(x): variable index
 	clause *ioa.Clause    // relation and totality clauses
+
+	hint *hintCase // a strategy's hint, applied after the rule (strategy.go)
 }
 
 // The rules.
@@ -143,6 +145,9 @@ func refs(rs []*ioa.InvariantRef) []*ioa.Invariant {
 
 // run computes the scenario of p in w.
 func run[S, V, B any](w world[S, V, B], p *plan) (*scenario[B], error) {
+	if p.hint != nil {
+		return runHinted(w, p) // strategy.go
+	}
 	s := &sc[S, V, B]{w: w, out: &scenario[B]{}}
 	switch p.rule {
 	case ruleInvStart, ruleInvStep:

@@ -369,7 +369,7 @@ func (al *autoLoader) actionParams(act *ioa.Action, n *yaml.Node) {
 }
 
 // invariants reads `invariants:`: `name: expr` or
-// `name: {body: expr, doc: text, assumes: [names]}`.
+// `name: {body: expr, doc: text, assumes: [names], strategy: [steps]}`.
 func (al *autoLoader) invariants(n *yaml.Node) {
 	es, _ := al.entries(n, `"invariants"`, "invariant")
 	type assume struct {
@@ -377,6 +377,7 @@ func (al *autoLoader) invariants(n *yaml.Node) {
 		node *yaml.Node
 	}
 	var assumes []assume
+	var strategies []func()
 	for _, e := range es {
 		if !al.checkName(e.key, "invariant") {
 			continue
@@ -385,7 +386,10 @@ func (al *autoLoader) invariants(n *yaml.Node) {
 		inv := &ioa.Invariant{Name: e.name(), Pos: al.f.pos(e.key)}
 		bodyNode := e.val
 		if e.val.Kind == yaml.MappingNode {
-			fs := al.fields(e.val, e.key, what, []string{"body", "doc", "assumes"}, []string{"body"})
+			fs := al.fields(e.val, e.key, what, []string{"body", "doc", "assumes", "strategy"}, []string{"body"})
+			if st, ok := fs["strategy"]; ok {
+				strategies = append(strategies, func() { al.invariantStrategy(inv, st) }) // strategy.go, once all invariants are known
+			}
 			bodyNode = fs["body"].val
 			if d, ok := fs["doc"]; ok {
 				inv.Doc = al.doc(d.val)
@@ -412,6 +416,9 @@ func (al *autoLoader) invariants(n *yaml.Node) {
 		if al.a.Invariant(as.node.Value) == nil {
 			al.errorf(as.node, source.ErrName, "unknown invariant %q in the assumptions of invariant %q", as.node.Value, as.inv.Name)
 		}
+	}
+	for _, read := range strategies {
+		read()
 	}
 }
 

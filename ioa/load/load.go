@@ -29,7 +29,8 @@ type Set struct {
 	Proofs     []*ProofFile     // proof files recognised (not loaded yet)
 	Files      []string         // every file read, in reading order
 
-	universe *expr.Scope
+	universe   *expr.Scope
+	strategies strategyTable // the `strategy:` lists (strategy.go)
 }
 
 // Automaton returns the loaded automaton with the given name, or nil.

@@ -91,7 +91,7 @@ func (l *loader) loadProof1(pf *ProofFile) (p *ioa.Proof) {
 
 // The keys of a proof file, in the order of docs/proofs.md.
 var proofKeys = []string{"proof", "kind", "concrete", "abstract", "doc", "assume", "relation", "mapping",
-	"start", "total", "steps", "theorems"}
+	"start", "total", "steps", "theorems", "strategy"}
 
 // proofSections says, per kind, which sections are required and which are
 // allowed (besides proof, kind, concrete, abstract, doc, assume, theorems).
@@ -193,6 +193,9 @@ func (pl *proofLoader) load(root *yaml.Node) *ioa.Proof {
 		pl.historyActions()
 	} else {
 		pl.steps(fs["steps"], nameNode)
+	}
+	if e, ok := fs["strategy"]; ok {
+		pl.proofStrategy(e) // strategy.go
 	}
 	return p
 }
@@ -655,7 +658,7 @@ func (pl *proofLoader) cases(act *ioa.Action, n *yaml.Node, sc *expr.Scope) []*i
 // caseMap reads one case `{when: guard, steps: calls, pre: witness}`.
 func (pl *proofLoader) caseMap(act *ioa.Action, n *yaml.Node, sc *expr.Scope, index int) *ioa.Case {
 	c := &ioa.Case{Index: index, Pos: pl.f.pos(n)}
-	allowed := []string{"when", "steps"}
+	allowed := []string{"when", "steps", "strategy"}
 	if pl.p.Kind == ioa.ProofBackward {
 		allowed = append(allowed, "pre")
 	}
@@ -671,6 +674,9 @@ func (pl *proofLoader) caseMap(act *ioa.Action, n *yaml.Node, sc *expr.Scope, in
 	}
 	if pre, ok := fs["pre"]; ok {
 		c.Pre = pl.stateMap(pre, pl.p.Abstract, sc, "pre-state witness", true)
+	}
+	if st, ok := fs["strategy"]; ok {
+		pl.caseStrategy(act, c, st, sc) // strategy.go
 	}
 	return c
 }

@@ -1,0 +1,830 @@
+// This file implements strategy declarations: the `strategy:` lists of
+// invariants, of proofs and of the cases of step correspondences
+// (docs/proofs.md, "Strategies"). The loader owns their syntax: it checks
+// the strategy names, resolves invariant names and sort-checks every
+// expression in the scope of each action the step applies to. Package
+// strategies gives them their meaning; package simulation applies the
+// resulting hints.
+
+package load
+
+import (
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"ladder/internal/source"
+	"ladder/ioa"
+	"ladder/ioa/expr"
+)
+
+// The strategy names.
+const (
+	StrategySplit        = "split"        // split: EXPR, a case split on a Bool, enum or Option expression
+	StrategyAssume       = "assume"       // assume: [names], the invariants the obligations assume
+	StrategyInstantiate  = "instantiate"  // instantiate: [inv(terms)], instances of quantified invariants
+	StrategyParametrized = "parametrized" // parametrized or parametrized: [names], seed 003's thread-indexed rule
+)
+
+// StrategyNames lists the strategy names in the order of docs/proofs.md.
+var StrategyNames = []string{StrategySplit, StrategyAssume, StrategyInstantiate, StrategyParametrized}
+
+// strategyActionsKey restricts a step of an invariant's or a proof's
+// strategy to some actions.
+const strategyActionsKey = "actions"
+
+// Strategy is a `strategy:` list: the steps a user asks for, in order.
+type Strategy struct {
+	Pos   source.Pos // the `strategy:` key
+	Steps []*StrategyStep
+}
+
+// StrategyStep is one item of a strategy list: a strategy name with its
+// arguments, resolved and sort-checked.
+type StrategyStep struct {
+	Name string     // one of StrategyNames
+	Pos  source.Pos // the name
+	// Actions are the actions the step is restricted to by `actions:`;
+	// nil means every action the list applies to.
+	Actions []*ioa.Action
+	// Text is the expression of a split as written, for obligation names.
+	Text string
+	// Invariants are the invariants an assume step lists.
+	Invariants []*StrategyInvariant
+	// Index are the names a parametrized step gives to the leading bound
+	// variables of the invariant, in order (ObjBound objects of their
+	// sorts; fewer than the binders when the list is shorter). Binders are
+	// those bound variables.
+	Index, Binders []*expr.Object
+	// Args are the expressions of a split or instantiate step, checked in
+	// the scope of each action the step applies to.
+	Args map[*ioa.Action]*StrategyArgs
+}
+
+// AppliesTo reports whether the step applies to obligations of act.
+func (st *StrategyStep) AppliesTo(act *ioa.Action) bool {
+	if st.Actions == nil {
+		return true
+	}
+	for _, a := range st.Actions {
+		if a == act {
+			return true
+		}
+	}
+	return false
+}
+
+// StrategyInvariant is an invariant named by a strategy.
+type StrategyInvariant struct {
+	Name      string // as written, e.g. "memStep" or "c.memStep"
+	Pos       source.Pos
+	Automaton *ioa.Automaton
+	Invariant *ioa.Invariant
+}
+
+// StrategyArgs are the expressions of one step in the scope of one action.
+type StrategyArgs struct {
+	Split     expr.Expr // split: a Bool, enum or Option expression
+	Instances []*StrategyInstance
+}
+
+// StrategyInstance is an instance inv(terms) of a quantified invariant:
+// its leading bound variables, in order, at the terms.
+type StrategyInstance struct {
+	Text      string // as written
+	Pos       source.Pos
+	Automaton *ioa.Automaton
+	Invariant *ioa.Invariant
+	// State is the state the invariant is instantiated in: c, cpost or a
+	// in a proof; nil in an invariant's strategy, where it is the
+	// pre-state of the step.
+	State *expr.Object
+	Args  []expr.Expr
+}
+
+// strategyTable holds the strategy declarations of a Set. Its zero value
+// is empty.
+type strategyTable struct {
+	invs   map[*ioa.Invariant]*Strategy
+	proofs map[*ioa.Proof]*Strategy
+	cases  map[*ioa.Case]*Strategy
+}
+
+// InvariantStrategy returns the strategy of invariant inv, or nil.
+func (s *Set) InvariantStrategy(inv *ioa.Invariant) *Strategy { return s.strategies.invs[inv] }
+
+// ProofStrategy returns the strategy of proof p (its top-level
+// `strategy:`), or nil.
+func (s *Set) ProofStrategy(p *ioa.Proof) *Strategy { return s.strategies.proofs[p] }
+
+// CaseStrategy returns the strategy of case c of a step correspondence,
+// or nil.
+func (s *Set) CaseStrategy(c *ioa.Case) *Strategy { return s.strategies.cases[c] }
+
+// ---- reading ----
+
+// strategyItem is an item of a strategy list before its arguments are
+// read.
+type strategyItem struct {
+	name       string
+	nameNode   *yaml.Node
+	arg        *yaml.Node // nil for a bare name
+	actionNode *yaml.Node // the `actions:` value, or nil
+}
+
+// strategyCtx says where a strategy list is and how its expressions are
+// checked.
+type strategyCtx struct {
+	what    string         // e.g. `the strategy of invariant "p"`
+	auto    *ioa.Automaton // invariant strategies: the automaton
+	inv     *ioa.Invariant // invariant strategies: the invariant
+	proof   *ioa.Proof     // proof and case strategies
+	actions []*ioa.Action  // the actions the list applies to, in order
+	scope   func(act *ioa.Action) *expr.Scope
+	single  bool           // a case's strategy: no `actions:`
+	index   []*expr.Object // parametrized index names, once read
+}
+
+// strategyItems reads the items of a strategy list: a sequence (or a
+// single item) of bare names and one-key mappings {name: args}, with an
+// optional `actions:` key.
+func (fl *fileLoader) strategyItems(n *yaml.Node, cx *strategyCtx) []strategyItem {
+	var out []strategyItem
+	for _, it := range fl.sequence(n, cx.what, true) {
+		if !fl.noAlias(it) {
+			continue
+		}
+		switch it.Kind {
+		case yaml.ScalarNode:
+			if isNull(it) {
+				fl.errorf(it, source.ErrModel, "expected a strategy in %s, found nothing", cx.what)
+				continue
+			}
+			if fl.strategyName(it, it.Value) {
+				out = append(out, strategyItem{name: it.Value, nameNode: it})
+			}
+		case yaml.MappingNode:
+			es, ok := fl.entries(it, cx.what, "key")
+			if !ok {
+				continue
+			}
+			var item strategyItem
+			bad := false
+			for _, e := range es {
+				if e.name() == strategyActionsKey {
+					if cx.single {
+						fl.errorf(e.key, source.ErrModel, "a case's strategy applies to its action only: %q is not allowed here", strategyActionsKey)
+						bad = true
+						continue
+					}
+					item.actionNode = e.val
+					continue
+				}
+				if !fl.strategyName(e.key, e.name()) {
+					bad = true
+					continue
+				}
+				if item.nameNode != nil {
+					fl.errorf(e.key, source.ErrModel, "one strategy per list item: %q follows %q (write each as its own `- name: args`)", e.name(), item.name)
+					bad = true
+					continue
+				}
+				item.name, item.nameNode, item.arg = e.name(), e.key, e.val
+			}
+			if item.nameNode == nil {
+				if !bad {
+					fl.errorf(it, source.ErrModel, "missing strategy name in %s: expected one of %s", cx.what, strings.Join(StrategyNames, ", "))
+				}
+				continue
+			}
+			if !bad {
+				out = append(out, item)
+			}
+		default:
+			fl.errorf(it, source.ErrModel, "expected a strategy (a name or `name: arguments`) in %s, found %s", cx.what, kindName(it))
+		}
+	}
+	return out
+}
+
+// strategyName reports an unknown strategy name at n.
+func (fl *fileLoader) strategyName(n *yaml.Node, name string) bool {
+	if contains(StrategyNames, name) {
+		return true
+	}
+	msg := fmt.Sprintf("unknown strategy %q: expected one of %s", name, strings.Join(StrategyNames, ", "))
+	if s := suggest(name, StrategyNames); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	fl.errorf(n, source.ErrName, "%s", msg)
+	return false
+}
+
+// strategy reads a strategy list in context cx.
+func (fl *fileLoader) strategy(key, n *yaml.Node, cx *strategyCtx) *Strategy {
+	items := fl.strategyItems(n, cx)
+	s := &Strategy{Pos: fl.f.pos(key)}
+	// parametrized first: its index names are in scope of the other steps.
+	var rest []strategyItem
+	for _, it := range items {
+		if it.name != StrategyParametrized {
+			rest = append(rest, it)
+			continue
+		}
+		if cx.inv == nil {
+			fl.errorf(it.nameNode, source.ErrModel, "strategy %q applies to invariants of the form forall x: S. P (S a parameter sort), not to %s", it.name, strings.TrimPrefix(cx.what, "the strategy of "))
+			continue
+		}
+		if cx.index != nil {
+			fl.errorf(it.nameNode, source.ErrModel, "duplicate strategy %q", it.name)
+			continue
+		}
+		if st := fl.parametrized(it, cx); st != nil {
+			s.Steps = append(s.Steps, st)
+		}
+	}
+	for _, it := range rest {
+		st := &StrategyStep{Name: it.name, Pos: fl.f.pos(it.nameNode)}
+		if it.actionNode != nil {
+			acts, ok := fl.strategyActions(it.actionNode, cx)
+			if !ok {
+				continue
+			}
+			st.Actions = acts
+		}
+		ok := false
+		switch it.name {
+		case StrategySplit:
+			ok = fl.splitStep(st, it, cx)
+		case StrategyAssume:
+			ok = fl.assumeStep(st, it, cx)
+		case StrategyInstantiate:
+			ok = fl.instantiateStep(st, it, cx)
+		}
+		if ok {
+			s.Steps = append(s.Steps, st)
+		}
+	}
+	return s
+}
+
+// strategyActions reads an `actions:` list.
+func (fl *fileLoader) strategyActions(n *yaml.Node, cx *strategyCtx) ([]*ioa.Action, bool) {
+	var out []*ioa.Action
+	ok := true
+	for _, it := range fl.sequence(n, "the actions of a strategy", true) {
+		name, good := fl.scalar(it, "an action name")
+		if !good {
+			ok = false
+			continue
+		}
+		var found *ioa.Action
+		var names []string
+		for _, a := range cx.actions {
+			names = append(names, a.Name)
+			if a.Name == name {
+				found = a
+			}
+		}
+		if found == nil {
+			msg := fmt.Sprintf("unknown action %q in the actions of a strategy", name)
+			if s := suggest(name, names); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			fl.errorf(it, source.ErrName, "%s", msg)
+			ok = false
+			continue
+		}
+		out = append(out, found)
+	}
+	if ok && len(out) == 0 {
+		fl.errorf(n, source.ErrModel, "empty actions list in a strategy: omit `actions:` to apply the step to every action")
+		ok = false
+	}
+	return out, ok
+}
+
+// stepActions returns the actions a step applies to.
+func stepActions(st *StrategyStep, cx *strategyCtx) []*ioa.Action {
+	if st.Actions != nil {
+		return st.Actions
+	}
+	return cx.actions
+}
+
+// scopeFor returns the scope of act's expressions in cx, with the index
+// names of a parametrized step.
+func (cx *strategyCtx) scopeFor(act *ioa.Action) *expr.Scope {
+	sc := cx.scope(act)
+	if len(cx.index) == 0 {
+		return sc
+	}
+	sc = expr.NewScope(sc)
+	for _, o := range cx.index {
+		sc.Insert(o)
+	}
+	return sc
+}
+
+// perAction parses the expression in scalar n once per action and runs
+// check on each copy in that action's scope, collecting its errors. An
+// error every action reports is reported once; the others name their
+// action. It returns the copies, or nil after a syntax error.
+func (fl *fileLoader) perAction(n *yaml.Node, what string, acts []*ioa.Action, cx *strategyCtx,
+	check func(act *ioa.Action, x expr.Expr, sc *expr.Scope, chk *expr.Checker, errs *source.ErrorList) bool) map[*ioa.Action]expr.Expr {
+	if fl.parseExpr(n, what) == nil {
+		return nil // syntax error, reported once
+	}
+	text := n.Value
+	out := map[*ioa.Action]expr.Expr{}
+	errsOf := map[*ioa.Action]source.ErrorList{}
+	count := map[source.Error]int{}
+	for _, act := range acts {
+		x, perrs := expr.ParseExpr(text, fl.f.mapper(n))
+		if len(perrs) > 0 || x == nil {
+			return nil
+		}
+		var errs source.ErrorList
+		if check(act, x, cx.scopeFor(act), NewChecker(&errs), &errs) && len(errs) == 0 {
+			out[act] = x
+		}
+		seen := map[source.Error]bool{}
+		for _, e := range errs {
+			if !seen[*e] {
+				seen[*e] = true
+				count[*e]++
+			}
+		}
+		errsOf[act] = errs
+	}
+	reported := map[source.Error]bool{}
+	for _, act := range acts {
+		for _, e := range errsOf[act] {
+			if count[*e] == len(acts) {
+				if !reported[*e] {
+					reported[*e] = true
+					fl.l.errs.Add(e.Pos, e.Code, "%s", e.Msg)
+				}
+				continue
+			}
+			fl.l.errs.Add(e.Pos, e.Code, "%s (in the scope of action %s)", e.Msg, act.Name)
+		}
+	}
+	if len(out) != len(acts) {
+		return nil
+	}
+	return out
+}
+
+// Splittable reports whether a case split on a value of sort s is
+// supported: Bool, an enum or an Option, whose values are those of a
+// finite set of constructors.
+func Splittable(s *expr.Sort) bool {
+	return s != nil && (s.Kind == expr.KBool || s.Kind == expr.KEnum || s.Kind == expr.KOption)
+}
+
+// splitStep reads `split: EXPR`.
+func (fl *fileLoader) splitStep(st *StrategyStep, it strategyItem, cx *strategyCtx) bool {
+	if it.arg == nil || it.arg.Kind != yaml.ScalarNode || isNull(it.arg) {
+		at := it.nameNode
+		if it.arg != nil {
+			at = it.arg
+		}
+		fl.errorf(at, source.ErrModel, "strategy split needs an expression: `split: EXPR` (a Bool, enum or Option expression)")
+		return false
+	}
+	st.Text = strings.TrimSpace(it.arg.Value)
+	xs := fl.perAction(it.arg, "the expression of a split", stepActions(st, cx), cx,
+		func(_ *ioa.Action, x expr.Expr, sc *expr.Scope, chk *expr.Checker, errs *source.ErrorList) bool {
+			s := chk.CheckExpr(x, sc, nil)
+			if s.IsInvalid() {
+				return false
+			}
+			if !Splittable(s) {
+				errs.Add(x.Pos(), source.ErrSort, "cannot split on %s of sort %s: a split expression must be Bool, an enum or an Option", shorten(st.Text), s)
+				return false
+			}
+			return true
+		})
+	if xs == nil {
+		return false
+	}
+	st.Args = map[*ioa.Action]*StrategyArgs{}
+	for act, x := range xs {
+		st.Args[act] = &StrategyArgs{Split: x}
+	}
+	return true
+}
+
+// names returns the scalar items of a name list (a sequence or a single
+// scalar).
+func (fl *fileLoader) names(n *yaml.Node, what string) []*yaml.Node {
+	var out []*yaml.Node
+	for _, it := range fl.sequence(n, what, true) {
+		if _, ok := fl.scalar(it, "a name"); ok {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// assumeStep reads `assume: [names]`.
+func (fl *fileLoader) assumeStep(st *StrategyStep, it strategyItem, cx *strategyCtx) bool {
+	if it.arg == nil {
+		fl.errorf(it.nameNode, source.ErrModel, "strategy assume needs a list of invariants: `assume: [name, ...]` (`assume: []` assumes none)")
+		return false
+	}
+	ok := true
+	for _, n := range fl.names(it.arg, "the invariants of assume") {
+		si := fl.strategyInvariant(n, cx)
+		if si == nil {
+			ok = false
+			continue
+		}
+		st.Invariants = append(st.Invariants, si)
+	}
+	return ok
+}
+
+// assumable reports whether invariant inv of automaton a may be assumed
+// in cx: by an invariant, the invariants it assumes (all, by default);
+// by a proof, those of its assume lists.
+func (cx *strategyCtx) assumable(a *ioa.Automaton, inv *ioa.Invariant) bool {
+	if cx.inv != nil {
+		if cx.inv.Assumes == nil {
+			return true
+		}
+		return contains(cx.inv.Assumes, inv.Name)
+	}
+	p := cx.proof
+	refs := p.AssumeConcrete
+	if a == p.Abstract && a != p.Concrete {
+		refs = p.AssumeAbstract
+	}
+	for _, r := range refs {
+		if r.Inv == inv {
+			return true
+		}
+	}
+	return false
+}
+
+// strategyInvariant resolves an invariant name of an assume list: in an
+// invariant's strategy an invariant of its automaton; in a proof's, an
+// invariant the proof assumes, written `name`, `c.name` or `a.name`.
+func (fl *fileLoader) strategyInvariant(n *yaml.Node, cx *strategyCtx) *StrategyInvariant {
+	name := strings.TrimSpace(n.Value)
+	si := &StrategyInvariant{Name: name, Pos: fl.f.pos(n)}
+	if cx.inv != nil {
+		si.Automaton, si.Invariant = cx.auto, cx.auto.Invariant(name)
+		if si.Invariant == nil {
+			fl.errorf(n, source.ErrName, "unknown invariant %q: %s has no invariant of that name", name, cx.auto.Name)
+			return nil
+		}
+		if !cx.assumable(si.Automaton, si.Invariant) {
+			fl.errorf(n, source.ErrModel, "invariant %q is not among the assumptions of invariant %q (its `assumes:` list)", name, cx.inv.Name)
+			return nil
+		}
+		return si
+	}
+	p := cx.proof
+	var cands []*ioa.Automaton
+	base := name
+	switch {
+	case strings.HasPrefix(name, ioa.StateC+"."):
+		cands, base = []*ioa.Automaton{p.Concrete}, strings.TrimPrefix(name, ioa.StateC+".")
+	case strings.HasPrefix(name, ioa.StateA+"."):
+		cands, base = []*ioa.Automaton{p.Abstract}, strings.TrimPrefix(name, ioa.StateA+".")
+	default:
+		cands = []*ioa.Automaton{p.Concrete, p.Abstract}
+	}
+	var found []*StrategyInvariant
+	for _, a := range cands {
+		if inv := a.Invariant(base); inv != nil && cx.assumable(a, inv) {
+			found = append(found, &StrategyInvariant{Name: name, Pos: si.Pos, Automaton: a, Invariant: inv})
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0]
+	case len(found) > 1:
+		fl.errorf(n, source.ErrName, "ambiguous invariant %q: both %s and %s assume an invariant of that name; write c.%s or a.%s", name, p.Concrete.Name, p.Abstract.Name, base, base)
+	default:
+		fl.errorf(n, source.ErrName, "invariant %q is not assumed by proof %s: a strategy may assume only invariants of its `assume:` lists", name, p.Name)
+	}
+	return nil
+}
+
+// instantiateStep reads `instantiate: [inv(terms), ...]`.
+func (fl *fileLoader) instantiateStep(st *StrategyStep, it strategyItem, cx *strategyCtx) bool {
+	if it.arg == nil {
+		fl.errorf(it.nameNode, source.ErrModel, "strategy instantiate needs a list of instances: `instantiate: [inv(term, ...)]`")
+		return false
+	}
+	if it.arg.Kind == yaml.SequenceNode && it.arg.Style&yaml.FlowStyle != 0 {
+		for _, x := range it.arg.Content {
+			if x.Kind == yaml.ScalarNode && strings.Count(x.Value, "(") != strings.Count(x.Value, ")") {
+				fl.errorf(it.arg, source.ErrSyntax, "in a YAML flow sequence [...] commas separate items, which splits instances with several terms: write one `- inv(terms)` per line")
+				return false
+			}
+		}
+	}
+	acts := stepActions(st, cx)
+	st.Args = map[*ioa.Action]*StrategyArgs{}
+	for _, act := range acts {
+		st.Args[act] = &StrategyArgs{}
+	}
+	ok := true
+	for _, n := range fl.names(it.arg, "the instances of instantiate") {
+		insts := map[*ioa.Action]*StrategyInstance{}
+		xs := fl.perAction(n, "an instance", acts, cx, func(act *ioa.Action, x expr.Expr, sc *expr.Scope, chk *expr.Checker, errs *source.ErrorList) bool {
+			inst := instanceOf(x, sc, chk, errs, cx)
+			if inst == nil {
+				return false
+			}
+			inst.Text = strings.TrimSpace(n.Value)
+			insts[act] = inst
+			return true
+		})
+		if xs == nil {
+			ok = false
+			continue
+		}
+		for _, act := range acts {
+			st.Args[act].Instances = append(st.Args[act].Instances, insts[act])
+		}
+	}
+	return ok
+}
+
+// instanceOf checks x, which should be `inv(terms)` (invariant strategies)
+// or `c.inv(terms)`, `cpost.inv(terms)`, `a.inv(terms)` (proofs), and
+// returns the instance. Errors go to errs.
+func instanceOf(x expr.Expr, sc *expr.Scope, chk *expr.Checker, errs *source.ErrorList, cx *strategyCtx) *StrategyInstance {
+	call, ok := x.(*expr.Call)
+	form := "inv(terms)"
+	if cx.proof != nil {
+		form = "c.inv(terms), cpost.inv(terms) or a.inv(terms)"
+	}
+	if !ok || call.Fun == nil {
+		errs.Add(x.Pos(), source.ErrModel, "expected an instance %s", form)
+		return nil
+	}
+	inst := &StrategyInstance{Pos: x.Pos()}
+	if cx.inv != nil {
+		if call.Recv != nil {
+			errs.Add(x.Pos(), source.ErrModel, "expected an instance inv(terms) of an invariant of %s, in its pre-state", cx.auto.Name)
+			return nil
+		}
+		inst.Automaton = cx.auto
+	} else {
+		p := cx.proof
+		if call.Recv == nil {
+			errs.Add(x.Pos(), source.ErrModel, "expected an instance %s: name the state the invariant holds in", form)
+			return nil
+		}
+		switch call.Recv.Name {
+		case ioa.StateC:
+			inst.Automaton, inst.State = p.Concrete, p.C
+		case ioa.StateCPost:
+			inst.Automaton, inst.State = p.Concrete, p.CPost
+		case ioa.StateA:
+			if p.Kind == ioa.ProofBackward {
+				errs.Add(call.Recv.Pos(), source.ErrModel, "a backward simulation assumes no abstract invariant: a is a witness, not a reachable state")
+				return nil
+			}
+			inst.Automaton, inst.State = p.Abstract, p.A
+		default:
+			errs.Add(call.Recv.Pos(), source.ErrModel, "cannot instantiate an invariant in %s: expected c, cpost or a", call.Recv.Name)
+			return nil
+		}
+	}
+	name := call.Fun.Name
+	inst.Invariant = inst.Automaton.Invariant(name)
+	if inst.Invariant == nil {
+		errs.Add(call.Fun.Pos(), source.ErrName, "unknown invariant %q: %s has no invariant of that name", name, inst.Automaton.Name)
+		return nil
+	}
+	if !cx.assumable(inst.Automaton, inst.Invariant) {
+		if cx.inv != nil {
+			errs.Add(call.Fun.Pos(), source.ErrModel, "invariant %q is not among the assumptions of invariant %q (its `assumes:` list)", name, cx.inv.Name)
+		} else {
+			errs.Add(call.Fun.Pos(), source.ErrModel, "invariant %q is not assumed by proof %s: a strategy may instantiate only invariants of its `assume:` lists", name, cx.proof.Name)
+		}
+		return nil
+	}
+	q, ok := inst.Invariant.Body.(*expr.Quant)
+	if !ok || !q.Forall {
+		errs.Add(call.Fun.Pos(), source.ErrModel, "cannot instantiate invariant %q: its body is not of the form forall x: S. P", name)
+		return nil
+	}
+	if len(call.Args) == 0 || len(call.Args) > len(q.Binders) {
+		errs.Add(x.Pos(), source.ErrModel, "invariant %q binds %d variable%s: give 1 to %d terms, found %d", name, len(q.Binders), plural(len(q.Binders)), len(q.Binders), len(call.Args))
+		return nil
+	}
+	good := true
+	for i, a := range call.Args {
+		b := q.Binders[i]
+		want := b.Var.Sort
+		if b.Lo != nil {
+			want = expr.IntSort
+		}
+		if why := InstantiableBinder(b); why != "" {
+			errs.Add(a.Pos(), source.ErrModel, "cannot instantiate %s of invariant %q: %s", b.Var.Name, name, why)
+			good = false
+			continue
+		}
+		if s := chk.CheckExpr(a, sc, want); s.IsInvalid() {
+			good = false
+		}
+		inst.Args = append(inst.Args, a)
+	}
+	if !good {
+		return nil
+	}
+	return inst
+}
+
+// InstantiableBinder returns why the bound variable of b cannot be
+// instantiated at a term, or "". A term denotes a well-formed value of its
+// sort, so an instance needs no side condition beyond the binder's range
+// (lo <= x < hi) or, for a Nat variable, x >= 0; other sorts with a Nat
+// inside would need the full Nat condition and are not supported.
+func InstantiableBinder(b *expr.Binder) string {
+	if b == nil || b.Var == nil || b.Var.Sort == nil {
+		return "malformed binder"
+	}
+	if b.Lo != nil || b.Hi != nil {
+		if b.Lo == nil || b.Hi == nil {
+			return "malformed range"
+		}
+		return ""
+	}
+	s := b.Var.Sort
+	if s.Kind != expr.KNat && sortHasNat(s) {
+		return fmt.Sprintf("its sort %s has a Nat inside", s)
+	}
+	return ""
+}
+
+// sortHasNat reports whether s mentions Nat.
+func sortHasNat(s *expr.Sort) bool {
+	if s == nil {
+		return false
+	}
+	switch s.Kind {
+	case expr.KNat:
+		return true
+	case expr.KRecord:
+		for _, f := range s.Fields {
+			if sortHasNat(f.Sort) {
+				return true
+			}
+		}
+	case expr.KMap:
+		return sortHasNat(s.Key) || sortHasNat(s.Elem)
+	case expr.KSet, expr.KSeq, expr.KOption:
+		return sortHasNat(s.Elem)
+	}
+	return false
+}
+
+// ParametrizedBinders returns the leading bound variables of a
+// transaction-indexed invariant body `forall x1: S1, …. P` (every Si a
+// parameter sort), or the reason the body is not of that form.
+func ParametrizedBinders(body expr.Expr) ([]*expr.Binder, string) {
+	q, ok := body.(*expr.Quant)
+	if !ok || !q.Forall {
+		return nil, "its body is not of the form forall x: S. P"
+	}
+	for _, b := range q.Binders {
+		if b == nil || b.Var == nil || b.Lo != nil || b.Var.Sort == nil || b.Var.Sort.Kind != expr.KParam {
+			name := "?"
+			if b != nil && b.Var != nil {
+				name = b.Var.Name
+			}
+			return nil, fmt.Sprintf("its bound variable %s does not range over a parameter sort", name)
+		}
+	}
+	return q.Binders, ""
+}
+
+// parametrized reads `parametrized` or `parametrized: [names]`.
+func (fl *fileLoader) parametrized(it strategyItem, cx *strategyCtx) *StrategyStep {
+	if it.actionNode != nil {
+		fl.errorf(it.actionNode, source.ErrModel, "strategy parametrized applies to every action: %q is not allowed with it", strategyActionsKey)
+		return nil
+	}
+	if cx.inv.Body == nil {
+		return nil
+	}
+	bs, why := ParametrizedBinders(cx.inv.Body)
+	if why != "" {
+		fl.errorf(it.nameNode, source.ErrModel, "strategy parametrized needs a transaction-indexed invariant: %s", why)
+		return nil
+	}
+	st := &StrategyStep{Name: it.name, Pos: fl.f.pos(it.nameNode)}
+	for _, b := range bs {
+		st.Binders = append(st.Binders, b.Var)
+	}
+	var names []*yaml.Node
+	if it.arg != nil && !isNull(it.arg) {
+		names = fl.names(it.arg, "the index names of parametrized")
+	}
+	if len(names) > len(bs) {
+		fl.errorf(names[len(bs)], source.ErrModel, "invariant %q binds %d variable%s: give at most %d index names", cx.inv.Name, len(bs), plural(len(bs)), len(bs))
+		return nil
+	}
+	seen := map[string]bool{}
+	for i, n := range names {
+		name := strings.TrimSpace(n.Value)
+		switch {
+		case !isIdent(name) || reserved(name):
+			fl.errorf(n, source.ErrName, "invalid index name %q", shorten(name))
+			return nil
+		case seen[name]:
+			fl.errorf(n, source.ErrName, "duplicate index name %q", name)
+			return nil
+		}
+		seen[name] = true
+		if old := cx.auto.Scope.Lookup(name); old != nil && old.Kind != expr.ObjSort {
+			fl.errorf(n, source.ErrName, "index name %q hides %s declared %s", name, objKindName(old), fl.where(old.Pos))
+			return nil
+		}
+		for _, act := range cx.actions {
+			if act.Scope != nil && act.Scope.LookupLocal(name) != nil {
+				fl.errorf(n, source.ErrName, "index name %q is also a parameter of action %s: choose another name", name, act.Name)
+				return nil
+			}
+		}
+		st.Index = append(st.Index, &expr.Object{Kind: expr.ObjBound, Name: name, Sort: bs[i].Var.Sort, Pos: fl.f.pos(n)})
+	}
+	cx.index = st.Index
+	if cx.index == nil {
+		cx.index = []*expr.Object{}
+	}
+	return st
+}
+
+// ---- the three places a strategy list may appear ----
+
+// invariantStrategy reads the `strategy:` of invariant inv of al's
+// automaton; it applies to the obligations of inv's inductive step, one
+// per action.
+func (al *autoLoader) invariantStrategy(inv *ioa.Invariant, e entry) {
+	a := al.a
+	cx := &strategyCtx{
+		what: fmt.Sprintf("the strategy of invariant %q", inv.Name), auto: a, inv: inv, actions: a.Actions,
+		scope: func(act *ioa.Action) *expr.Scope {
+			if act.Scope != nil {
+				return act.Scope
+			}
+			return a.Scope
+		},
+	}
+	if s := al.strategy(e.key, e.val, cx); s != nil {
+		t := &al.l.set.strategies
+		if t.invs == nil {
+			t.invs = map[*ioa.Invariant]*Strategy{}
+		}
+		t.invs[inv] = s
+	}
+}
+
+// proofStrategy reads the top-level `strategy:` of the proof; it applies
+// to the step obligations of every case of every concrete action.
+func (pl *proofLoader) proofStrategy(e entry) {
+	p := pl.p
+	if p.Kind == ioa.ProofHistory {
+		pl.errorf(e.key, source.ErrModel, "a history proof has no step cases: strategies apply to the steps of refinements, forward and backward simulations")
+		return
+	}
+	var acts []*ioa.Action
+	for _, sm := range p.Steps {
+		acts = append(acts, sm.Action)
+	}
+	cx := &strategyCtx{what: fmt.Sprintf("the strategy of proof %s", p.Name), proof: p, actions: acts,
+		scope: func(act *ioa.Action) *expr.Scope { return p.Step(act.Name).Scope }}
+	if s := pl.strategy(e.key, e.val, cx); s != nil {
+		t := &pl.l.set.strategies
+		if t.proofs == nil {
+			t.proofs = map[*ioa.Proof]*Strategy{}
+		}
+		t.proofs[p] = s
+	}
+}
+
+// caseStrategy reads the `strategy:` of case c of act's step
+// correspondence, whose expressions are checked in sc.
+func (pl *proofLoader) caseStrategy(act *ioa.Action, c *ioa.Case, e entry, sc *expr.Scope) {
+	cx := &strategyCtx{what: fmt.Sprintf("the strategy of case %d of action %s", c.Index, act.Name), proof: pl.p,
+		actions: []*ioa.Action{act}, single: true, scope: func(*ioa.Action) *expr.Scope { return sc }}
+	if s := pl.strategy(e.key, e.val, cx); s != nil {
+		t := &pl.l.set.strategies
+		if t.cases == nil {
+			t.cases = map[*ioa.Case]*Strategy{}
+		}
+		t.cases[c] = s
+	}
+}
