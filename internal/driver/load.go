@@ -10,11 +10,12 @@ import (
 	"ladder/internal/source"
 	"ladder/ioa/load"
 	"ladder/simulation"
+	"ladder/strategies"
 )
 
 // Load loads the YAML files and directories at paths (package ioa/load) and
 // generates the obligations of every invariant and edge (package
-// simulation). Loading or generation errors are returned, sorted, and the
+// simulation), applying their `strategy:` lists (package strategies). Loading or generation errors are returned, sorted, and the
 // input is then nil: a statement that did not load completely is not
 // proved.
 func Load(paths ...string) (*Input, source.ErrorList) {
@@ -22,7 +23,7 @@ func Load(paths ...string) (*Input, source.ErrorList) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	obs, edges, errs := simulation.Generate(set, simulation.Config{})
+	obs, edges, errs := simulation.Generate(set, simulation.Config{Strategist: strategies.For(set)})
 	if len(errs) > 0 {
 		errs.Sort()
 		return nil, errs
