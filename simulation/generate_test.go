@@ -26,14 +26,100 @@ func loadCounter(t *testing.T, proofs ...string) *load.Set {
 	return set
 }
 
-func TestGenerateSmoke(t *testing.T) {
+func TestGenerateNamesCountsDeps(t *testing.T) {
 	set := loadCounter(t, "ok_refinement.yaml", "ok_forward.yaml", "ok_backward.yaml", "ok_history.yaml", "ok_simple.yaml")
 	obls, edges, errs := Generate(set, Config{})
 	if len(errs) > 0 {
 		t.Fatalf("Generate: %v", errs)
 	}
+	byID := map[string]*Obligation{}
 	for _, o := range obls {
-		t.Logf("%s  deps=%v assumes=%v", o.ID, o.Deps, o.Assumes)
+		if byID[o.ID] != nil {
+			t.Errorf("duplicate ID %s", o.ID)
+		}
+		byID[o.ID] = o
+		if o.Problem == nil || o.Replay == nil || !o.Pos.IsValid() {
+			t.Errorf("%s: problem %v, replay %v, pos %v", o.ID, o.Problem != nil, o.Replay != nil, o.Pos)
+		}
 	}
-	t.Logf("%d obligations, %d edges", len(obls), len(edges))
+	// Counts per edge (see docs/proofs.md, "Obligations").
+	want := map[string]int{
+		// start; Stage: post(total); Flush: pre(Add), post(total), event
+		"Impl→Spec": 5,
+		// start init, start R1; Stage: relation(R1); Flush: 2 cases × (pre, relation, event)
+		"Impl→Spec [Impl-Spec-forward]": 9,
+		// start, totality R1; Stage: relation, post; Flush: relation, pre, post, event
+		"Impl→Spec [Impl-Spec-backward]": 8,
+		// 3 starts; Add: guard, commute, event
+		"Spec→SpecH": 6,
+		"Impl→Spec [Impl-Spec-simple]": 5,
+	}
+	for _, e := range edges {
+		if n, ok := want[e.Name]; !ok || len(e.Obligations) != n {
+			t.Errorf("edge %q: %d obligations %v; want %d", e.Name, len(e.Obligations), e.Obligations, n)
+		}
+	}
+	// Invariants: 2 of Impl × (start + 2 actions); SpecH: countNonNeg and count:Nat × (start + Add).
+	inv := 0
+	for _, o := range obls {
+		if o.Edge == "" {
+			inv++
+		}
+	}
+	if inv != 10 {
+		t.Errorf("%d invariant obligations; want 10", inv)
+	}
+	for _, c := range []struct {
+		id       string
+		clause   string
+		has, not []string
+		assumes  []string
+	}{
+		{"Impl › invariant bufRange › Stage", ClauseInvariant,
+			[]string{"automaton:Impl/action:Stage", "automaton:Impl/invariant:bufRange", "automaton:Impl/invariant:emptyBuf"},
+			[]string{"automaton:Impl/action:Flush", "automaton:Impl/init"},
+			[]string{"automaton:Impl/invariant:bufRange", "automaton:Impl/invariant:emptyBuf"}},
+		{"SpecH › invariant count:Nat › start", ClauseStart,
+			[]string{"automaton:SpecH/init", "automaton:SpecH/invariant:count:Nat"}, []string{"automaton:SpecH/action:Add"}, nil},
+		{"Impl→Spec › refinement › Stage › post(total)", ClausePost,
+			[]string{"automaton:Impl/action:Stage", "proof:Impl-Spec-refinement/mapping", "proof:Impl-Spec-refinement/step:Stage"},
+			[]string{"automaton:Spec/action:Add", "automaton:Impl/action:Flush", "automaton:Impl/view:Flush"},
+			[]string{"automaton:Impl/invariant:bufRange", "automaton:Impl/invariant:emptyBuf"}},
+		{"Impl→Spec [Impl-Spec-simple] › simple-refinement › Flush › event", ClauseEvent,
+			[]string{"automaton:Impl/definition:staged", "automaton:Impl/view:Flush", "automaton:Spec/view:Add"},
+			[]string{"automaton:Impl/invariant:bufRange"}, []string{"automaton:Impl/invariant:emptyBuf"}},
+		{"Impl→Spec [Impl-Spec-forward] › forward › Flush › case 2 › relation(R1)", ClauseRelation,
+			[]string{"proof:Impl-Spec-forward/clause:R1", "proof:Impl-Spec-forward/step:Flush", "automaton:Spec/action:Add"},
+			[]string{"automaton:Spec/view:Add"}, nil},
+		{"Impl→Spec [Impl-Spec-backward] › backward › totality › R1", ClauseTotality,
+			[]string{"proof:Impl-Spec-backward/total", "proof:Impl-Spec-backward/clause:R1"},
+			[]string{"automaton:Impl/action:Flush"}, nil},
+		{"Spec→SpecH › history › Add › commute", ClauseCommute,
+			[]string{"automaton:Spec/action:Add", "automaton:SpecH/action:Add", "proof:Spec-SpecH/mapping", "automaton:SpecH/invariant:countNonNeg"},
+			nil, []string{"automaton:SpecH/invariant:count:Nat", "automaton:SpecH/invariant:countNonNeg"}},
+	} {
+		id := c.id
+		o := byID[id]
+		if o == nil {
+			t.Errorf("no obligation %s", id)
+			continue
+		}
+		if o.Clause != c.clause {
+			t.Errorf("%s: clause %s; want %s", id, o.Clause, c.clause)
+		}
+		deps := strings.Join(o.Deps, " ")
+		for _, d := range c.has {
+			if !strings.Contains(" "+deps+" ", " "+d+" ") {
+				t.Errorf("%s: deps %v lack %s", id, o.Deps, d)
+			}
+		}
+		for _, d := range c.not {
+			if strings.Contains(" "+deps+" ", " "+d+" ") {
+				t.Errorf("%s: deps %v contain %s", id, o.Deps, d)
+			}
+		}
+		if c.assumes != nil && strings.Join(o.Assumes, " ") != strings.Join(c.assumes, " ") {
+			t.Errorf("%s: assumes %v; want %v", id, o.Assumes, c.assumes)
+		}
+	}
 }

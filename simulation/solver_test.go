@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"ladder/internal/smt"
+	"ladder/internal/source"
 	"ladder/internal/z3"
 	"ladder/ioa/load"
 )
@@ -170,3 +171,48 @@ func TestNegativeFixtures(t *testing.T) {
 }
 
 var _ = load.Files
+
+// TestReplayDisagreement replays the model of a refuted obligation against
+// an obligation that the same states satisfy: the evaluator must report
+// that the model does not replay, as an internal error, never a
+// counterexample.
+func TestReplayDisagreement(t *testing.T) {
+	bad := loadCounter(t, "testdata/counter/../bad/bad_refinement.yaml")
+	good := loadCounter(t, "ok_refinement.yaml")
+	const id = "Impl→Spec › refinement › Stage › post(total)"
+	find := func(set *load.Set) *Obligation {
+		obls, _, errs := Generate(set, Config{NoInvariants: true})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		for _, o := range obls {
+			if o.ID == id {
+				return o
+			}
+		}
+		t.Fatalf("no obligation %s", id)
+		return nil
+	}
+	ob, og := find(bad), find(good)
+	zc, err := z3.NewContext(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zc.Close()
+	r, err := smt.NewSession(zc).Check(context.Background(), ob.Problem, solverCfg)
+	if err != nil || r.Status != smt.Sat {
+		t.Fatalf("bad obligation: %v %v", r, err)
+	}
+	defer r.Model.Close()
+	if cex, err := ob.Replay(r.Model); err != nil || cex == nil {
+		t.Fatalf("the bad obligation's own model does not replay: %v", err)
+	}
+	cex, err := og.Replay(r.Model)
+	if cex != nil || err == nil {
+		t.Fatalf("replaying against the correct obligation: cex %v, err %v; want an internal error", cex, err)
+	}
+	se, ok := err.(*source.Error)
+	if !ok || se.Code != source.ErrInternal || !strings.Contains(se.Msg, "solver model does not replay") {
+		t.Errorf("error = %v; want [internal] solver model does not replay", err)
+	}
+}
