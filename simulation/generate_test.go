@@ -51,7 +51,7 @@ func TestGenerateNamesCountsDeps(t *testing.T) {
 		// start, totality R1; Stage: relation, post; Flush: relation, pre, post, event
 		"Impl→Spec [Impl-Spec-backward]": 8,
 		// 3 starts; Add: guard, commute, event
-		"Spec→SpecH": 6,
+		"Spec→SpecH":                   6,
 		"Impl→Spec [Impl-Spec-simple]": 5,
 	}
 	for _, e := range edges {
