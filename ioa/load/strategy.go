@@ -144,6 +144,8 @@ type strategyCtx struct {
 	scope   func(act *ioa.Action) *expr.Scope
 	single  bool           // a case's strategy: no `actions:`
 	index   []*expr.Object // parametrized index names, once read
+	// parametrized is set once a parametrized step is read.
+	parametrized bool
 }
 
 // strategyItems reads the items of a strategy list: a sequence (or a
@@ -236,10 +238,11 @@ func (fl *fileLoader) strategy(key, n *yaml.Node, cx *strategyCtx) *Strategy {
 			fl.errorf(it.nameNode, source.ErrModel, "strategy %q applies to invariants of the form forall x: S. P (S a parameter sort), not to %s", it.name, strings.TrimPrefix(cx.what, "the strategy of "))
 			continue
 		}
-		if cx.index != nil {
+		if cx.parametrized {
 			fl.errorf(it.nameNode, source.ErrModel, "duplicate strategy %q", it.name)
 			continue
 		}
+		cx.parametrized = true
 		if st := fl.parametrized(it, cx); st != nil {
 			s.Steps = append(s.Steps, st)
 		}
@@ -397,8 +400,9 @@ func (fl *fileLoader) splitStep(st *StrategyStep, it strategyItem, cx *strategyC
 	st.Text = strings.TrimSpace(it.arg.Value)
 	xs := fl.perAction(it.arg, "the expression of a split", stepActions(st, cx), cx,
 		func(_ *ioa.Action, x expr.Expr, sc *expr.Scope, chk *expr.Checker, errs *source.ErrorList) bool {
+			before := len(*errs)
 			s := chk.CheckExpr(x, sc, nil)
-			if s.IsInvalid() {
+			if s.IsInvalid() || len(*errs) > before {
 				return false
 			}
 			if !Splittable(s) {
@@ -761,9 +765,6 @@ func (fl *fileLoader) parametrized(it strategyItem, cx *strategyCtx) *StrategySt
 		st.Index = append(st.Index, &expr.Object{Kind: expr.ObjBound, Name: name, Sort: bs[i].Var.Sort, Pos: fl.f.pos(n)})
 	}
 	cx.index = st.Index
-	if cx.index == nil {
-		cx.index = []*expr.Object{}
-	}
 	return st
 }
 
