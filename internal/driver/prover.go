@@ -10,8 +10,10 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"ladder/internal/cache"
@@ -76,7 +78,8 @@ type Prover struct {
 	solver cache.SolverID
 	sel    selector
 
-	warnings []string // since the last report
+	mu       sync.Mutex // guards warnings; workers warn
+	warnings []string   // since the last report
 }
 
 // NewProver returns a prover for cfg. It opens the cache (unless NoCache);
@@ -118,6 +121,8 @@ func NewProver(cfg Config) (*Prover, error) {
 }
 
 func (p *Prover) warn(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.warnings = append(p.warnings, msg)
 	if p.cfg.Warn != nil {
 		p.cfg.Warn(msg)
@@ -147,6 +152,7 @@ type job struct {
 	done   bool // res is set
 	cached bool
 	secs   float64 // preparing, looking up and checking; not waiting
+	err    error   // an I/O error that stops the run
 }
 
 // Prove checks the selected obligations of in and returns the report, in a
@@ -174,51 +180,27 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 		return nil, err
 	}
 
-	// Prepare every query and consult the cache.
-	var todo []int
-	for i, j := range jobs {
-		t := time.Now()
-		q, err := p.kernel.Prepare(j.ob)
-		if err != nil {
-			j.res, j.done = kernel.Failed(err), true
-			j.secs = time.Since(t).Seconds()
-			continue
-		}
-		j.query = q
-		j.key = cache.KeyOf(q.Text(), p.solver)
-		if p.cfg.DumpSMT != "" && solve {
-			if _, err := q.WriteScript(p.cfg.DumpSMT); err != nil {
-				return nil, fmt.Errorf("--dump-smt: %v", err)
-			}
-		}
-		if r, ok := p.lookup(q, j.key); ok {
-			j.res, j.cached, j.done = r, true, true
-		} else {
-			todo = append(todo, i)
-		}
-		j.secs = time.Since(t).Seconds()
-	}
-	if !solve {
-		todo = nil
-	}
-
-	// Check the rest on the pool, one kernel session per
-	// worker. Results are stored by index: completion order never shows.
-	prog := newProgress(p.cfg.Progress, len(todo))
-	err = runPool(ctx, p.cfg.Jobs, len(todo),
+	// Every worker prepares its obligations (prints them), consults the
+	// cache and checks what it does not hold; a worker has one kernel
+	// session. Results are stored in the jobs: completion order never
+	// shows.
+	prog := newProgress(p.cfg.Progress, len(jobs))
+	err = runPool(ctx, p.cfg.Jobs, len(jobs),
 		p.kernel.NewSession,
 		(*kernel.Session).Close,
-		func(s *kernel.Session, n int) {
-			j := jobs[todo[n]]
-			prog.begin(j.ob.ID)
-			t := time.Now()
-			j.res, j.done = s.Check(j.query), true
-			j.secs += time.Since(t).Seconds()
+		func(s *kernel.Session, i int) {
+			prog.begin(jobs[i].ob.ID)
+			p.process(s, jobs[i], solve)
 			prog.end()
 		})
 	prog.finish()
 	if err != nil {
 		return nil, err
+	}
+	for _, j := range jobs {
+		if j.err != nil {
+			return nil, j.err
+		}
 	}
 	var done []*job
 	for _, j := range jobs {
@@ -228,9 +210,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	}
 	d := simulation.Derive(in.Obligations, in.Edges, verdicts(done))
 	if solve {
-		if err := p.record(in, done, d); err != nil {
-			return nil, err
-		}
+		p.record(in, done, d)
 	}
 	rep := assemble(in, done, d)
 	if solve && p.cfg.Only == "" {
@@ -249,9 +229,37 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 			}
 		}
 	}
+	p.mu.Lock()
 	rep.Warnings, p.warnings = p.warnings, nil
+	p.mu.Unlock()
 	rep.Summary.Seconds = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// process prepares one job, reuses its cached verdict or (when solve is
+// set) checks it with the session.
+func (p *Prover) process(s *kernel.Session, j *job, solve bool) {
+	t := time.Now()
+	defer func() { j.secs = time.Since(t).Seconds() }()
+	q, err := p.kernel.Prepare(j.ob)
+	if err != nil {
+		j.res, j.done = kernel.Failed(err), true
+		return
+	}
+	j.query, j.key = q, cache.KeyOf(q.Text(), p.solver)
+	if p.cfg.DumpSMT != "" && solve {
+		if _, err := q.WriteScript(p.cfg.DumpSMT); err != nil {
+			j.err = fmt.Errorf("--dump-smt: %v", err)
+			return
+		}
+	}
+	if r, ok := p.lookup(q, j.key); ok {
+		j.res, j.cached, j.done = r, true, true
+		return
+	}
+	if solve {
+		j.res, j.done = s.Check(q), true
+	}
 }
 
 // verdicts returns the verdict function of simulation.Derive: the status
@@ -320,10 +328,11 @@ func (p *Prover) lookup(q *kernel.Query, key string) (kernel.Result, bool) {
 }
 
 // record stores the new results and the dependency, edge and theorem
-// records in the cache.
-func (p *Prover) record(in *Input, jobs []*job, d *simulation.Derivation) error {
+// records in the cache. A record the cache rejects costs only reuse, so it
+// is a warning, not a failure of the run.
+func (p *Prover) record(in *Input, jobs []*job, d *simulation.Derivation) {
 	if p.cache == nil {
-		return nil
+		return
 	}
 	var errs []string
 	for _, j := range jobs {
@@ -341,6 +350,9 @@ func (p *Prover) record(in *Input, jobs []*job, d *simulation.Derivation) error 
 			if err != nil {
 				errs = append(errs, err.Error())
 			}
+		}
+		if key, items, ok := p.cache.Deps(j.ob.ID); ok && key == j.key && slices.Equal(items, j.ob.Deps) {
+			continue // recorded as is
 		}
 		if err := p.cache.RecordDeps(j.ob.ID, j.key, j.ob.Deps); err != nil {
 			errs = append(errs, err.Error())
@@ -362,9 +374,8 @@ func (p *Prover) record(in *Input, jobs []*job, d *simulation.Derivation) error 
 		}
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("cache: %s", strings.Join(errs, "; "))
+		p.warn(fmt.Sprintf("%d cache records not stored: %s", len(errs), strings.Join(errs, "; ")))
 	}
-	return nil
 }
 
 // invariantObligations groups invariant obligations by invariant key.
