@@ -3,13 +3,13 @@
 //
 // # Verdicts
 //
-// A Verdict is Proved, Refuted or Unknown; it is not an error. Kernel.Check
-// (through a Session, one per worker, which checks every obligation in a
-// fresh Z3 context so that no verdict depends on what was checked before) prints
-// the obligation's logic.Problem canonically, sends it to Z3 through
-// package smt under a deterministic Config (fixed random seed, Z3's
-// deterministic resource limit rlimit, and a wall-clock timeout as a safety
-// net), and decides:
+// A Verdict is Proved, Refuted or Unknown; it is not an error.
+// Kernel.Prepare prints the obligation's logic.Problem canonically;
+// Session.Check (one Session per worker) sends exactly that text to Z3
+// through package smt, in a fresh Z3 context so that no verdict depends on
+// what was checked before, under a deterministic Config (fixed random seed,
+// Z3's deterministic resource limit rlimit, and a wall-clock timeout as a
+// safety net), and decides:
 //
 //   - unsat: Proved.
 //   - sat: the obligation's Replay decodes the model into states and
