@@ -35,6 +35,7 @@ type answer struct {
 	timeout bool        // unknown: stopped by the wall-clock limit or an interrupt
 	rlimit  uint64      // resource units used
 	seconds float64     // wall-clock time of the solver's check alone
+	z3secs  float64     // wall-clock time of every Z3 call for the problem
 	release func()      // frees the model; may be nil
 }
 
@@ -156,6 +157,7 @@ func (s *Session) Check(q *Query) Result {
 	}
 	r.RLimitUsed = ans.rlimit
 	r.SolverSeconds = seconds(ans.seconds)
+	r.Z3Seconds = seconds(ans.z3secs)
 	if r.verdict == Unknown {
 		r.Dump = s.k.dump(q)
 	}

@@ -63,6 +63,11 @@ type Result struct {
 	// (not building the problem in Z3, not replaying a model); 0 for an
 	// admitted result.
 	SolverSeconds float64
+	// Z3Seconds is the wall-clock time of every Z3 call made for the
+	// query: creating and deleting the context, parsing, asserting,
+	// checking (SolverSeconds) and, on sat, building the model. The rest of
+	// the kernel's time is ladder's own (printing, hashing, replay).
+	Z3Seconds float64
 	// RLimitUsed is the resource count the solver used.
 	RLimitUsed uint64
 	// Timeout is set when the solver stopped at the wall-clock limit or

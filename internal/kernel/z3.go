@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"ladder/internal/logic"
 	"ladder/internal/smt"
@@ -40,6 +41,7 @@ func newZ3Solver() (solver, error) { return z3Solver{}, nil }
 
 func (z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
 	sc := smt.Config{RLimit: cfg.RLimit, Seed: cfg.Seed, TimeoutMS: uint(cfg.Timeout.Milliseconds())}
+	start := time.Now()
 	r, err := smt.CheckText(context.Background(), p, sc)
 	if err != nil {
 		return answer{}, err
@@ -60,6 +62,7 @@ func (z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
 		// are deterministic.
 		a.timeout = strings.Contains(r.Reason, "timeout")
 	}
+	a.z3secs = time.Since(start).Seconds()
 	return a, nil
 }
 
