@@ -597,28 +597,15 @@ func runHinted[S, V, B any](w world[S, V, B], p *plan) (*scenario[B], error) {
 			}
 		}
 	}
-	vars := map[*expr.Object]V{}
+	vars, at, err := indexValues(hw, p)
+	if err != nil {
+		return nil, err
+	}
 
 	// ∀-introduction: the goal at fresh values of its first bound
 	// variables.
 	if c.generalize > 0 {
 		q := p.inv.Body.(*expr.Quant) // checked by expand
-		idx := &ioa.Action{Name: "index of " + p.inv.Name, Kind: ioa.Internal, Params: q.Binders[:c.generalize]}
-		vs, err := hw.freshParams(idx, indexName)
-		if err != nil {
-			return nil, err
-		}
-		var at []string
-		for i, v := range vs {
-			b := q.Binders[i].Var
-			vars[b] = v
-			name := b.Name
-			if i < len(c.aliases) && c.aliases[i] != nil {
-				vars[c.aliases[i]] = v
-				name = c.aliases[i].Name
-			}
-			at = append(at, name+" = "+hw.show(v, b.Sort))
-		}
 		post, ok := rec.states["s'"]
 		if !ok {
 			return nil, fmt.Errorf("internal: no post-state to generalize the goal in")
@@ -692,6 +679,35 @@ func runHinted[S, V, B any](w world[S, V, B], p *plan) (*scenario[B], error) {
 		scn.hyps = append(scn.hyps, namedB[B]{cc.name, b})
 	}
 	return scn, nil
+}
+
+// indexValues returns the fresh values of the variables p's hint
+// generalizes, bound to the variables and their aliases, and their
+// descriptions ("u = T#1").
+func indexValues[S, V, B any](hw hintWorld[S, V, B], p *plan) (map[*expr.Object]V, []string, error) {
+	c := p.hint
+	vars := map[*expr.Object]V{}
+	if c.generalize == 0 {
+		return vars, nil, nil
+	}
+	q := p.inv.Body.(*expr.Quant) // checked by expand
+	idx := &ioa.Action{Name: "index of " + p.inv.Name, Kind: ioa.Internal, Params: q.Binders[:c.generalize]}
+	vs, err := hw.freshParams(idx, indexName)
+	if err != nil {
+		return nil, nil, err
+	}
+	var at []string
+	for i, v := range vs {
+		b := q.Binders[i].Var
+		vars[b] = v
+		name := b.Name
+		if i < len(c.aliases) && c.aliases[i] != nil {
+			vars[c.aliases[i]] = v
+			name = c.aliases[i].Name
+		}
+		at = append(at, name+" = "+hw.show(v, b.Sort))
+	}
+	return vars, at, nil
 }
 
 // assumeKey returns the invariant key of a hypothesis "assume A.P(s)"
