@@ -15,9 +15,9 @@ import (
 
 // Load loads the YAML files and directories at paths (package ioa/load) and
 // generates the obligations of every invariant and edge (package
-// simulation), applying their `strategy:` lists (package strategies). Loading or generation errors are returned, sorted, and the
-// input is then nil: a statement that did not load completely is not
-// proved.
+// simulation), applying their `strategy:` lists (package strategies).
+// Loading or generation errors are returned, sorted, and the input is then
+// nil: a statement that did not load completely is not proved.
 func Load(paths ...string) (*Input, source.ErrorList) {
 	set, errs := load.Files(paths...)
 	if len(errs) > 0 {
