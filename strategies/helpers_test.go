@@ -17,8 +17,9 @@ import (
 const specsDir = "../specs"
 
 // withStrategies loads specs files (names relative to specs/), after
-// inserting into each the given `strategy:` lines under the named
-// invariants ("TMS2.yaml/readRespValue" → "[parametrized: [u]]").
+// setting the given `strategy:` lines of the named invariants
+// ("TMS2.yaml/readRespValue" → "[parametrized: [u]]"). An invariant's
+// strategy must then be the first key of its mapping.
 func withStrategies(t *testing.T, files []string, strat map[string]string) (*load.Set, texts) {
 	t.Helper()
 	texts := map[string]string{}
@@ -40,7 +41,13 @@ func withStrategies(t *testing.T, files []string, strat map[string]string) (*loa
 		if !strings.Contains(text, line) {
 			t.Fatalf("%s: no invariant %s written as a mapping", file, inv)
 		}
-		texts[path] = strings.Replace(text, line, line+"    strategy: "+val+"\n", 1)
+		// Replace the invariant's strategy, or add one.
+		i := strings.Index(text, line) + len(line)
+		rest := text[i:]
+		if strings.HasPrefix(rest, "    strategy:") {
+			rest = rest[strings.Index(rest, "\n")+1:]
+		}
+		texts[path] = text[:i] + "    strategy: " + val + "\n" + rest
 	}
 	cfg := load.Config{ReadFile: func(name string) ([]byte, error) {
 		if s, ok := texts[filepath.Clean(name)]; ok {
