@@ -193,9 +193,7 @@ func (p *Prove) WriteJSON(w io.Writer) error {
 	if q.Edges == nil {
 		q.Edges = []Edge{}
 	}
-	if q.Theorems == nil {
-		q.Theorems = []Theorem{}
-	}
+	q.Theorems = append([]Theorem{}, q.Theorems...) // a copy: From is filled in below
 	for i, t := range q.Theorems {
 		if t.From == nil {
 			q.Theorems[i].From = []string{}
