@@ -55,14 +55,8 @@ type Kernel struct {
 	newSolver  func() (solver, error)
 }
 
-// Config returns the kernel's configuration, with the defaults filled in.
-func (k *Kernel) Config() Config { return k.cfg }
-
 // Identity returns the solver identity every query is checked under.
 func (k *Kernel) Identity() Identity { return k.identity }
-
-// UnknownDir returns the directory unknown queries are dumped to.
-func (k *Kernel) UnknownDir() string { return k.unknownDir }
 
 // newKernel validates cfg and returns a kernel using the given solver
 // factory and identity.

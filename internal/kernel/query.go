@@ -34,9 +34,6 @@ type Query struct {
 // ID returns the obligation's ID.
 func (q *Query) ID() string { return q.ob.ID }
 
-// Obligation returns the obligation.
-func (q *Query) Obligation() *simulation.Obligation { return q.ob }
-
 // Text returns the canonical SMT-LIB2 text of the obligation's problem,
 // exactly what the kernel checks and what the cache key is computed from.
 func (q *Query) Text() string { return q.text }
