@@ -4,6 +4,8 @@
 package strategies
 
 import (
+	"strings"
+
 	"ladder/ioa"
 	"ladder/ioa/load"
 	"ladder/simulation"
@@ -69,7 +71,7 @@ type builder struct {
 func (b *builder) level(s *load.Strategy, deps []string) {
 	var assumes []*load.StrategyStep
 	for _, st := range s.Steps {
-		if !st.AppliesTo(b.t.Action) {
+		if !st.AppliesTo(b.t.Action) || !st.AppliesToClause(clauseName(b.t)) {
 			continue
 		}
 		b.applied = true
@@ -120,6 +122,15 @@ func (b *builder) finish() *simulation.Hint {
 		}
 	}
 	return &h
+}
+
+// clauseName returns the clause of an edge obligation as its ID names it,
+// e.g. "relation(mem)": the ID's last component.
+func clauseName(t *simulation.Target) string {
+	if t.Proof == nil {
+		return ""
+	}
+	return t.ID[strings.LastIndex(t.ID, simulation.Sep)+len(simulation.Sep):]
 }
 
 func contains(xs []string, x string) bool {

@@ -227,8 +227,8 @@ func TestProofStrategies(t *testing.T) {
 	want := []string{
 		"Impl→Spec › forward › Flush › case 1 › event › case c.full=false",
 		"Impl→Spec › forward › Flush › case 1 › event › case c.full=true",
-		"Impl→Spec › forward › Flush › case 1 › pre(Add) › case c.full=false",
-		"Impl→Spec › forward › Flush › case 1 › pre(Add) › case c.full=true",
+		"Impl→Spec › forward › Flush › case 1 › pre(Add)", // clauses: excludes it from the split
+		"Impl→Spec › forward › Flush › case 2 › pre(Add) › case k = c.buf=true",
 		"Impl→Spec › forward › Flush › case 1 › relation(R1) › case c.full=false",
 		"Impl→Spec › forward › Flush › case 1 › relation(R1) › case c.full=true",
 		"Impl→Spec › forward › Flush › case 2 › event › case c.full=false › case k = c.buf=true",

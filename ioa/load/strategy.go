@@ -31,8 +31,12 @@ const (
 var StrategyNames = []string{StrategySplit, StrategyAssume, StrategyInstantiate, StrategyParametrized}
 
 // strategyActionsKey restricts a step of an invariant's or a proof's
-// strategy to some actions.
-const strategyActionsKey = "actions"
+// strategy to some actions; strategyClausesKey restricts a step of a
+// proof's or a case's strategy to some clauses.
+const (
+	strategyActionsKey = "actions"
+	strategyClausesKey = "clauses"
+)
 
 // Strategy is a `strategy:` list: the steps a user asks for, in order.
 type Strategy struct {
@@ -48,6 +52,11 @@ type StrategyStep struct {
 	// Actions are the actions the step is restricted to by `actions:`;
 	// nil means every action the list applies to.
 	Actions []*ioa.Action
+	// Clauses are the clauses of step correspondences the step is
+	// restricted to by `clauses:`, as obligation IDs name them:
+	// "relation(R)", "pre(β)", "pre(β#2)", "post(x)", "event"; nil means
+	// every clause.
+	Clauses []string
 	// Text is the expression of a split as written, for obligation names.
 	Text string
 	// Invariants are the invariants an assume step lists.
@@ -73,6 +82,12 @@ func (st *StrategyStep) AppliesTo(act *ioa.Action) bool {
 		}
 	}
 	return false
+}
+
+// AppliesToClause reports whether the step applies to obligations of the
+// named clause (the last component of their ID, e.g. "relation(mem)").
+func (st *StrategyStep) AppliesToClause(clause string) bool {
+	return st.Clauses == nil || contains(st.Clauses, clause)
 }
 
 // StrategyInvariant is an invariant named by a strategy.
@@ -131,6 +146,7 @@ type strategyItem struct {
 	nameNode   *yaml.Node
 	arg        *yaml.Node // nil for a bare name
 	actionNode *yaml.Node // the `actions:` value, or nil
+	clauseNode *yaml.Node // the `clauses:` value, or nil
 }
 
 // strategyCtx says where a strategy list is and how its expressions are
@@ -174,6 +190,15 @@ func (fl *fileLoader) strategyItems(n *yaml.Node, cx *strategyCtx) []strategyIte
 			var item strategyItem
 			bad := false
 			for _, e := range es {
+				if e.name() == strategyClausesKey {
+					if cx.proof == nil {
+						fl.errorf(e.key, source.ErrModel, "%q restricts a step of a proof's strategy to some clauses; an invariant's step has one clause", strategyClausesKey)
+						bad = true
+						continue
+					}
+					item.clauseNode = e.val
+					continue
+				}
 				if e.name() == strategyActionsKey {
 					if cx.single {
 						fl.errorf(e.key, source.ErrModel, "a case's strategy applies to its action only: %q is not allowed here", strategyActionsKey)
@@ -256,6 +281,13 @@ func (fl *fileLoader) strategy(key, n *yaml.Node, cx *strategyCtx) *Strategy {
 			}
 			st.Actions = acts
 		}
+		if it.clauseNode != nil {
+			cls, ok := fl.strategyClauses(it.clauseNode, cx)
+			if !ok {
+				continue
+			}
+			st.Clauses = cls
+		}
 		ok := false
 		switch it.name {
 		case StrategySplit:
@@ -306,6 +338,66 @@ func (fl *fileLoader) strategyActions(n *yaml.Node, cx *strategyCtx) ([]*ioa.Act
 		ok = false
 	}
 	return out, ok
+}
+
+// strategyClauses reads a `clauses:` list: clause names as obligation IDs
+// write them, for the relation clauses, abstract actions and variables
+// of the proof.
+func (fl *fileLoader) strategyClauses(n *yaml.Node, cx *strategyCtx) ([]string, bool) {
+	p := cx.proof
+	var out []string
+	ok := true
+	for _, it := range fl.sequence(n, "the clauses of a strategy", true) {
+		name, good := fl.scalar(it, "a clause name")
+		if !good {
+			ok = false
+			continue
+		}
+		name = strings.TrimSpace(name)
+		if why := clauseProblem(p, name); why != "" {
+			fl.errorf(it, source.ErrName, "unknown clause %q in the clauses of a strategy: %s", name, why)
+			ok = false
+			continue
+		}
+		out = append(out, name)
+	}
+	if ok && len(out) == 0 {
+		fl.errorf(n, source.ErrModel, "empty clauses list in a strategy: omit `clauses:` to apply the step to every clause")
+		ok = false
+	}
+	return out, ok
+}
+
+// clauseProblem returns why name is not a clause of p's step obligations,
+// or "".
+func clauseProblem(p *ioa.Proof, name string) string {
+	const want = "expected relation(R), pre(β), post(x) or event"
+	if name == "event" {
+		return ""
+	}
+	kind, arg, found := strings.Cut(name, "(")
+	if !found || !strings.HasSuffix(arg, ")") {
+		return want
+	}
+	arg = strings.TrimSuffix(arg, ")")
+	switch kind {
+	case "relation":
+		if p.Clause(arg) == nil {
+			return fmt.Sprintf("the proof has no relation clause %s", arg)
+		}
+	case "pre":
+		act, _, _ := strings.Cut(arg, "#")
+		if p.Abstract.Action(act) == nil {
+			return fmt.Sprintf("%s has no action %s", p.Abstract.Name, act)
+		}
+	case "post":
+		if p.Abstract.Var(arg) == nil {
+			return fmt.Sprintf("%s has no variable %s", p.Abstract.Name, arg)
+		}
+	default:
+		return want
+	}
+	return ""
 }
 
 // stepActions returns the actions a step applies to.
