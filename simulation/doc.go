@@ -17,6 +17,12 @@
 //   - Generate (generate.go) builds the obligations of every invariant
 //     (invariant.go) and every proof edge (edge.go), and the Edge records
 //     that group them.
+//   - A Strategist (Config.Strategist, package strategies) may return a
+//     Hint for an invariant step or step-correspondence obligation;
+//     strategy.go applies it only by sound transformations (weakening,
+//     instances of assumed invariants, exhaustive case splits computed
+//     here, generalization over fresh values) and records what the new
+//     obligations assume.
 //   - An Obligation's Replay (replay.go) decodes a satisfying model into
 //     states and re-checks it with the reference evaluator, so that a
 //     refutation is reported only when ladder's own semantics agrees with

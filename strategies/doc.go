@@ -7,7 +7,8 @@
 //
 // Package ioa/load reads a strategy list: it checks the names, resolves
 // the invariants it mentions and sort-checks its expressions in the scope
-// of every action it applies to. For obligation generation, For returns a
+// of every action it applies to (a step may be restricted to some actions
+// with `actions:` and, in proofs, to some clauses with `clauses:`). For obligation generation, For returns a
 // simulation.Strategist: package simulation offers it each obligation of
 // an invariant's inductive step and of a step correspondence's cases, and
 // the Strategist turns the strategy steps that apply to that obligation

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -123,7 +124,7 @@ func TestMeasureSpecs(t *testing.T) {
 // measure decides the step obligations of the named invariants of
 // automaton auto without and with strategies with the kernel, as ladder
 // prove does (default rlimit and seed, a fresh Z3 context per obligation,
-// 8 workers), and prints the resource use and solver time (Z3's check
+// 8 workers or LADDER_MEASURE_J), and prints the resource use and solver time (Z3's check
 // alone) per invariant and action, summed over the obligations.
 func measure(t *testing.T, plain, strat []*simulation.Obligation, invs []string, auto string) {
 	type row struct {
@@ -151,7 +152,11 @@ func measure(t *testing.T, plain, strat []*simulation.Obligation, invs []string,
 		}
 		jobs, results := make(chan *simulation.Obligation), make(chan result)
 		var wg sync.WaitGroup
-		for w := 0; w < 8; w++ {
+		workers := 8
+		if n, err := strconv.Atoi(os.Getenv("LADDER_MEASURE_J")); err == nil && n > 0 {
+			workers = n
+		}
+		for w := 0; w < workers; w++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

@@ -16,4 +16,7 @@
 // read when the automaton refers to it, once. Proof files (proof.go) are
 // loaded after every other file, and use the helpers of scope.go
 // (NewChecker, NewStateScope) and the node helpers of yaml.go and mapper.go.
+// The `strategy:` lists of invariants, proofs and cases are read by
+// strategy.go into the Set (Set.InvariantStrategy, ProofStrategy,
+// CaseStrategy), for package strategies.
 package load
