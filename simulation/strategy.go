@@ -605,7 +605,10 @@ func runHinted[S, V, B any](w world[S, V, B], p *plan) (*scenario[B], error) {
 	// ∀-introduction: the goal at fresh values of its first bound
 	// variables.
 	if c.generalize > 0 {
-		q := p.inv.Body.(*expr.Quant) // checked by expand
+		q, ok := p.inv.Body.(*expr.Quant) // checked by expand
+		if !ok {
+			return nil, fmt.Errorf("internal: invariant %s is not a forall", p.inv.Name)
+		}
 		post, ok := rec.states["s'"]
 		if !ok {
 			return nil, fmt.Errorf("internal: no post-state to generalize the goal in")
@@ -628,7 +631,10 @@ func runHinted[S, V, B any](w world[S, V, B], p *plan) (*scenario[B], error) {
 			}
 			ist, iname = s, in.State.Name
 		}
-		q := in.Invariant.Body.(*expr.Quant) // checked by expand
+		q, ok := in.Invariant.Body.(*expr.Quant) // checked by expand
+		if !ok || len(in.Args) > len(q.Binders) {
+			return nil, fmt.Errorf("internal: invariant %s cannot be instantiated", in.Invariant.Name)
+		}
 		ivars := map[*expr.Object]V{}
 		var guards []expr.Expr
 		for i, a := range in.Args {
@@ -690,7 +696,10 @@ func indexValues[S, V, B any](hw hintWorld[S, V, B], p *plan) (map[*expr.Object]
 	if c.generalize == 0 {
 		return vars, nil, nil
 	}
-	q := p.inv.Body.(*expr.Quant) // checked by expand
+	q, ok := p.inv.Body.(*expr.Quant) // checked by expand
+	if !ok || c.generalize > len(q.Binders) {
+		return nil, nil, fmt.Errorf("internal: cannot generalize invariant %s", p.inv.Name)
+	}
 	idx := &ioa.Action{Name: "index of " + p.inv.Name, Kind: ioa.Internal, Params: q.Binders[:c.generalize]}
 	vs, err := hw.freshParams(idx, indexName)
 	if err != nil {

@@ -46,8 +46,7 @@ func hintFor(set *load.Set, t *simulation.Target) (*simulation.Hint, error) {
 		}
 		if cs != nil {
 			b.h.Pos = cs.Pos
-			b.keep = nil // a case's assume list replaces the proof's
-			b.level(cs, nil)
+			b.level(cs, nil) // a case's assume steps replace the proof's
 		}
 	default:
 		return nil, nil
@@ -75,6 +74,9 @@ func (b *builder) level(s *load.Strategy, deps []string) {
 			continue
 		}
 		b.applied = true
+		if st.Name != load.StrategyAssume && st.Name != load.StrategyParametrized && st.Args[b.t.Action] == nil {
+			continue // not checked for this action: the loader reported why
+		}
 		switch st.Name {
 		case load.StrategySplit:
 			b.h.Splits = append(b.h.Splits, Split(st, b.t.Action))
@@ -130,7 +132,11 @@ func clauseName(t *simulation.Target) string {
 	if t.Proof == nil {
 		return ""
 	}
-	return t.ID[strings.LastIndex(t.ID, simulation.Sep)+len(simulation.Sep):]
+	i := strings.LastIndex(t.ID, simulation.Sep)
+	if i < 0 {
+		return t.ID
+	}
+	return t.ID[i+len(simulation.Sep):]
 }
 
 func contains(xs []string, x string) bool {

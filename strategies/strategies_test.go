@@ -259,8 +259,9 @@ func TestProofStrategies(t *testing.T) {
 			t.Errorf("%s: %v\n%v", id, st, cex)
 		}
 	}
-	// Stage: the proof's assume applies, its split (actions: [Flush]) not.
-	if o := m["Impl→Spec › forward › Stage › relation(R1)"]; o == nil || hypNames(o) != "assume Impl.emptyBuf(c); R1(c, a); pre Stage(c, p); goal (negated)" {
+	// Stage: the proof's assume applies (its case's strategy has none),
+	// the proof's split (actions: [Flush]) not, its case's split does.
+	if o := m["Impl→Spec › forward › Stage › relation(R1) › case c.full=false"]; o == nil || hypNames(o) != "assume Impl.emptyBuf(c); R1(c, a); pre Stage(c, p); case c.full=false; goal (negated)" {
 		t.Errorf("Stage: %v", o)
 	}
 	if got := strings.Join(e.Assumes, " "); got != "automaton:Impl/invariant:bufRange automaton:Impl/invariant:emptyBuf" {
