@@ -16,6 +16,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strings"
 )
@@ -98,6 +99,14 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case "version", "-version", "--version":
 		fmt.Fprintf(stdout, "ladder %s (%s %s/%s)\n", version, goVersion(), runtime.GOOS, runtime.GOARCH)
 		return exitOK
+	}
+	if path := e.getenv("LADDER_CPUPROFILE"); path != "" {
+		// A debug hook: profile the whole command.
+		if f, err := os.Create(path); err == nil {
+			if pprof.StartCPUProfile(f) == nil {
+				defer func() { pprof.StopCPUProfile(); f.Close() }()
+			}
+		}
 	}
 	c := commands[name]
 	if c == nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -171,6 +172,7 @@ type Cache struct {
 	// across processes.
 	saveMu sync.Mutex
 	closed atomic.Bool
+	dirty  atomic.Bool // rows changed since the last Open or Save
 
 	hits, misses, puts atomic.Uint64
 }
@@ -198,6 +200,7 @@ func Open(dir string, solver SolverID) (*Cache, []Warning, error) {
 
 	p, w := c.readSnapshot()
 	if w != nil {
+		c.dirty.Store(true) // the next Save replaces the bad snapshot
 		return c, []Warning{*w}, nil
 	}
 	if p != nil {
@@ -205,6 +208,7 @@ func Open(dir string, solver SolverID) (*Cache, []Warning, error) {
 		if err := insertPayload(txn, p, false); err != nil {
 			txn.Abort()
 			// Unreachable for a validated payload; still never trust it.
+			c.dirty.Store(true)
 			return c, []Warning{{Path: c.snapshotPath(), Kind: Corrupt, Reason: err.Error()}}, nil
 		}
 		txn.Commit()
@@ -365,13 +369,49 @@ func (c *Cache) RecordTheorem(thm string, edges []string) error {
 }
 
 func (c *Cache) insert(table string, row any) error {
+	if c.unchanged(table, row) {
+		return nil
+	}
 	txn := c.db.Txn(true)
 	if err := txn.Insert(table, row); err != nil {
 		txn.Abort()
 		return fmt.Errorf("cache: insert into %s: %w", table, err)
 	}
 	txn.Commit()
+	c.dirty.Store(true)
 	return nil
+}
+
+// unchanged reports whether a dependency, edge or theorem row equal to row
+// but for its date is stored already. Re-recording it would only move the
+// date, so the caller skips it and a run that changes nothing leaves the
+// snapshot alone.
+func (c *Cache) unchanged(table string, row any) bool {
+	var name string
+	switch r := row.(type) {
+	case *depRow:
+		name = r.Name
+	case *edgeRow:
+		name = r.Name
+	case *theoremRow:
+		name = r.Name
+	default:
+		return false
+	}
+	raw, err := c.db.Txn(false).First(table, indexID, name)
+	if err != nil || raw == nil {
+		return false
+	}
+	switch r := row.(type) {
+	case *depRow:
+		old := raw.(*depRow)
+		return old.Key == r.Key && slices.Equal(old.Items, r.Items)
+	case *edgeRow:
+		return slices.Equal(raw.(*edgeRow).Obligations, r.Obligations)
+	case *theoremRow:
+		return slices.Equal(raw.(*theoremRow).Edges, r.Edges)
+	}
+	return false
 }
 
 // Deps returns the recorded key and source items of obligation name.

@@ -400,3 +400,64 @@ func TestStaleTempFilesRemoved(t *testing.T) {
 		t.Error("recent temp file removed")
 	}
 }
+
+// TestSaveSkipsUnchanged checks that re-recording identical rows leaves the
+// snapshot untouched, that a real change is written, and that a corrupt
+// snapshot is replaced by the next Save even when nothing was added.
+func TestSaveSkipsUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	id := SolverID{Name: "z3", Version: "4.8.12", Params: "p"}
+	c, _, err := Open(dir, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := KeyOf("(assert false)", id)
+	if err := c.RecordDeps("ob", key, []string{"automaton:A/action:X"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, SnapshotFile)
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, _, _ := Open(dir, id)
+	if err := c2.RecordDeps("ob", key, []string{"automaton:A/action:X"}); err != nil {
+		t.Fatal(err)
+	}
+	if c2.dirty.Load() {
+		t.Fatal("re-recording an identical row marked the cache dirty")
+	}
+	if err := c2.Save(); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(path)
+	if string(after) != string(before) {
+		t.Error("Save rewrote the snapshot although nothing changed")
+	}
+	if err := c2.RecordDeps("ob", key, []string{"automaton:A/action:Y"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c2.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c3, _, _ := Open(dir, id)
+	if _, items, _ := c3.Deps("ob"); len(items) != 1 || items[0] != "automaton:A/action:Y" {
+		t.Errorf("changed row not saved: items = %v", items)
+	}
+	if err := os.WriteFile(path, []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c4, warns, _ := Open(dir, id)
+	if len(warns) != 1 {
+		t.Fatalf("corrupt snapshot gave %d warnings, want 1", len(warns))
+	}
+	if err := c4.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if _, warns, _ := Open(dir, id); len(warns) != 0 {
+		t.Errorf("corrupt snapshot not replaced by Save: %v", warns)
+	}
+}

@@ -32,6 +32,11 @@ func (c *Cache) Save() error {
 	}
 	c.saveMu.Lock()
 	defer c.saveMu.Unlock()
+	if !c.dirty.Load() {
+		if _, err := os.Stat(c.snapshotPath()); err == nil {
+			return nil // nothing changed since Open or the last Save
+		}
+	}
 
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		return fmt.Errorf("cache: %w", err)
@@ -63,6 +68,7 @@ func (c *Cache) Save() error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	removeStaleTemps(c.dir)
+	c.dirty.Store(false)
 	return nil
 }
 
