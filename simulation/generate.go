@@ -6,8 +6,12 @@ package simulation
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 
+	"ladder/internal/logic"
 	"ladder/internal/source"
 	"ladder/ioa"
 	"ladder/ioa/eval"
@@ -56,6 +60,7 @@ func Generate(set *load.Set, cfg Config) ([]*Obligation, []*Edge, source.ErrorLi
 	for _, p := range set.LoadedProofs() {
 		g.edge(p)
 	}
+	g.encodePending()
 	g.finishHints() // strategy.go
 	return g.obls, g.edges, g.errs
 }
@@ -80,6 +85,8 @@ type generator struct {
 	// expanded maps the ID of a hinted obligation to the IDs of the
 	// obligations that replace it (strategy.go).
 	expanded map[string][]string
+	// pending holds the obligations added but not yet encoded.
+	pending []*pendingObligation
 }
 
 // add builds the problem of o from p and appends it. An encoding error is
@@ -96,22 +103,68 @@ func (g *generator) add(o *Obligation, p *plan, d *deps, autos []*ioa.Automaton,
 		return false
 	}
 	g.ids[o.ID] = true
-	w, prob, _, err := symbolic(p, shared, autos)
-	if err != nil {
-		if se, ok := err.(*source.Error); ok && se.Pos.IsValid() {
-			g.errs.Add(se.Pos, source.ErrModel, "cannot encode %s: %s", o.ID, se.Msg)
-		} else {
-			g.errs.Add(o.Pos, source.ErrModel, "cannot encode %s: %v", o.ID, err)
-		}
-		return false
-	}
-	o.Problem = prob
-	o.Deps = d.list()
-	sort.Strings(o.Assumes)
-	r := &replayer{o: o, p: p, w: w, autos: autos, owners: g.owners}
-	o.Replay = r.replay
-	g.obls = append(g.obls, o)
+	g.pending = append(g.pending, &pendingObligation{o: o, p: p, d: d, autos: autos, shared: shared})
 	return true
+}
+
+// pendingObligation is an obligation whose problem is still to be encoded.
+type pendingObligation struct {
+	o      *Obligation
+	p      *plan
+	d      *deps
+	autos  []*ioa.Automaton
+	shared [][2]*expr.Object
+	w      *symWorld
+	prob   *logic.Problem
+	err    error
+}
+
+// encodePending encodes the problems of the pending obligations, on up to
+// GOMAXPROCS goroutines (each problem has its own encoder and shares only
+// the read-only model), then appends them to g.obls in the order they were
+// added; an encoding error is reported at o.Pos (or the error's own
+// position) and drops o.
+func (g *generator) encodePending() {
+	pend := g.pending
+	g.pending = nil
+	workers := runtime.GOMAXPROCS(0)
+	if workers > len(pend) {
+		workers = len(pend)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(pend) {
+					return
+				}
+				x := pend[i]
+				x.w, x.prob, _, x.err = symbolic(x.p, x.shared, x.autos)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, x := range pend {
+		o := x.o
+		if x.err != nil {
+			if se, ok := x.err.(*source.Error); ok && se.Pos.IsValid() {
+				g.errs.Add(se.Pos, source.ErrModel, "cannot encode %s: %s", o.ID, se.Msg)
+			} else {
+				g.errs.Add(o.Pos, source.ErrModel, "cannot encode %s: %v", o.ID, x.err)
+			}
+			continue
+		}
+		o.Problem = x.prob
+		o.Deps = x.d.list()
+		sort.Strings(o.Assumes)
+		r := &replayer{o: o, p: x.p, w: x.w, autos: x.autos, owners: g.owners}
+		o.Replay = r.replay
+		g.obls = append(g.obls, o)
+	}
 }
 
 // ---- invariants ----

@@ -100,6 +100,11 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stdout, "ladder %s (%s %s/%s)\n", version, goVersion(), runtime.GOOS, runtime.GOARCH)
 		return exitOK
 	}
+	if e.getenv("GOGC") == "" {
+		// ladder is a batch tool whose heap is mostly short-lived terms and
+		// texts: collect less often than Go's default (GOGC overrides).
+		debug.SetGCPercent(400)
+	}
 	if path := e.getenv("LADDER_CPUPROFILE"); path != "" {
 		// A debug hook: profile the whole command.
 		if f, err := os.Create(path); err == nil {

@@ -204,43 +204,45 @@ type Signature struct {
 // Signature checks the problem and returns its declarations in the order
 // Text prints them.
 func (p *Problem) Signature() (*Signature, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
-	return p.signature()
+	return p.check()
 }
 
 // Check reports the first problem with p: an ill-formed or non-Bool
 // assertion, an assertion with a free bound variable, a name declared
 // twice with different meanings, or an invalid name.
 func (p *Problem) Check() error {
+	_, err := p.check()
+	return err
+}
+
+// check is Check, returning the signature it computed on the way.
+func (p *Problem) check() (*Signature, error) {
 	for i, a := range p.Assertions {
 		if a.Term == nil {
-			return fmt.Errorf("assertion %d (%s): nil term", i, a.Name)
+			return nil, fmt.Errorf("assertion %d (%s): nil term", i, a.Name)
 		}
 		if a.Term.err != nil {
-			return fmt.Errorf("assertion %d (%s): %w", i, a.Name, a.Term.err)
+			return nil, fmt.Errorf("assertion %d (%s): %w", i, a.Name, a.Term.err)
 		}
 		if !Same(a.Term.sort, boolSort) {
-			return fmt.Errorf("assertion %d (%s) has sort %s", i, a.Name, a.Term.sort)
+			return nil, fmt.Errorf("assertion %d (%s) has sort %s", i, a.Name, a.Term.sort)
 		}
 		if len(a.Term.loose) > 0 {
-			return fmt.Errorf("assertion %d (%s) has a free bound variable %s", i, a.Name, a.Term.loose[0].name)
+			return nil, fmt.Errorf("assertion %d (%s) has a free bound variable %s", i, a.Name, a.Term.loose[0].name)
 		}
 		if strings.ContainsAny(a.Name, "\n\r") {
-			return fmt.Errorf("assertion %d: name contains a line break", i)
+			return nil, fmt.Errorf("assertion %d: name contains a line break", i)
 		}
 	}
 	for _, d := range p.Decls {
 		if d == nil || d.kind != KindConst {
-			return fmt.Errorf("declaration of a non-constant")
+			return nil, fmt.Errorf("declaration of a non-constant")
 		}
 		if d.err != nil {
-			return d.err
+			return nil, d.err
 		}
 	}
-	_, err := p.signature()
-	return err
+	return p.signature()
 }
 
 func (p *Problem) signature() (*Signature, error) {
