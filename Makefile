@@ -49,8 +49,11 @@ prove: build
 	./$(BIN) prove
 	./$(BIN) prove docs/examples
 
+# bench runs the Go benchmarks once each, then the prover benchmark over the
+# repository's proofs (cold, warm, after an edit), which prints one JSON line.
 bench: build
 	$(GO) test -run='^$$' -bench=. -benchtime=1x ./...
+	./scripts/bench.sh ./$(BIN)
 
 clean:
 	rm -rf bin .ladder
