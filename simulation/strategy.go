@@ -244,7 +244,9 @@ func (g *generator) finishHints() {
 		return
 	}
 	assumes := map[string][]string{}
+	present := map[string]bool{}
 	for _, o := range g.obls {
+		present[o.ID] = true
 		if o.Edge != "" {
 			assumes[o.Edge] = union(assumes[o.Edge], o.Assumes)
 		}
@@ -254,7 +256,11 @@ func (g *generator) finishHints() {
 		changed := false
 		for _, id := range e.Obligations {
 			if sub, ok := g.expanded[id]; ok {
-				ids = append(ids, sub...)
+				for _, s := range sub {
+					if present[s] { // not dropped by an encoding error
+						ids = append(ids, s)
+					}
+				}
 				changed = true
 				continue
 			}
