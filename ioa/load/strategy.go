@@ -27,8 +27,9 @@ const (
 	StrategyParametrized = "parametrized" // parametrized or parametrized: [names], seed 003's thread-indexed rule
 )
 
-// StrategyNames lists the strategy names in the order of docs/proofs.md.
-var StrategyNames = []string{StrategySplit, StrategyAssume, StrategyInstantiate, StrategyParametrized}
+// strategyNames lists the strategy names in the order of docs/proofs.md
+// (read-only).
+var strategyNames = []string{StrategySplit, StrategyAssume, StrategyInstantiate, StrategyParametrized}
 
 // strategyActionsKey restricts a step of an invariant's or a proof's
 // strategy to some actions; strategyClausesKey restricts a step of a
@@ -47,7 +48,7 @@ type Strategy struct {
 // StrategyStep is one item of a strategy list: a strategy name with its
 // arguments, resolved and sort-checked.
 type StrategyStep struct {
-	Name string     // one of StrategyNames
+	Name string     // StrategySplit, StrategyAssume, StrategyInstantiate or StrategyParametrized
 	Pos  source.Pos // the name
 	// Actions are the actions the step is restricted to by `actions:`;
 	// nil means every action the list applies to.
@@ -221,7 +222,7 @@ func (fl *fileLoader) strategyItems(n *yaml.Node, cx *strategyCtx) []strategyIte
 			}
 			if item.nameNode == nil {
 				if !bad {
-					fl.errorf(it, source.ErrModel, "missing strategy name in %s: expected one of %s", cx.what, strings.Join(StrategyNames, ", "))
+					fl.errorf(it, source.ErrModel, "missing strategy name in %s: expected one of %s", cx.what, strings.Join(strategyNames, ", "))
 				}
 				continue
 			}
@@ -237,11 +238,11 @@ func (fl *fileLoader) strategyItems(n *yaml.Node, cx *strategyCtx) []strategyIte
 
 // strategyName reports an unknown strategy name at n.
 func (fl *fileLoader) strategyName(n *yaml.Node, name string) bool {
-	if contains(StrategyNames, name) {
+	if contains(strategyNames, name) {
 		return true
 	}
-	msg := fmt.Sprintf("unknown strategy %q: expected one of %s", name, strings.Join(StrategyNames, ", "))
-	if s := suggest(name, StrategyNames); s != "" {
+	msg := fmt.Sprintf("unknown strategy %q: expected one of %s", name, strings.Join(strategyNames, ", "))
+	if s := suggest(name, strategyNames); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	fl.errorf(n, source.ErrName, "%s", msg)
