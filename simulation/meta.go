@@ -343,6 +343,9 @@ func InvariantStatus(obls []*Obligation, verdict func(id string) Status) map[str
 			if !ok {
 				s = Unchecked // assumed but never generated
 			}
+			if x != k {
+				s = viaAssumption(s)
+			}
 			st = worse(st, s, false)
 			for _, y := range assumes[x] {
 				if !seen[y] {
@@ -354,6 +357,16 @@ func InvariantStatus(obls []*Obligation, verdict func(id string) Status) map[str
 		out[k] = st
 	}
 	return out
+}
+
+// viaAssumption is the status a refuted assumption lends to what assumes
+// it: Unknown, since the assuming obligations themselves may all be proved
+// and only the assumption is refuted.
+func viaAssumption(s Status) Status {
+	if s == Refuted {
+		return Unknown
+	}
+	return s
 }
 
 func verdictOf(verdict func(string) Status, id string) Status {
@@ -392,7 +405,7 @@ func EdgeStatus(e *Edge, verdict func(id string) Status, invs map[string]Status)
 		if !ok {
 			s = Unchecked
 		}
-		st = worse(st, s, false)
+		st = worse(st, viaAssumption(s), false)
 	}
 	return st
 }

@@ -305,6 +305,11 @@ func TestInvariantStatusJointInduction(t *testing.T) {
 	if st[kp] != Unknown || st[kq] != Unknown || st[kr] != Unknown {
 		t.Errorf("statuses = %v; want all unknown", st)
 	}
+	// Q refuted: Q is refuted, and P and R, which assume it, are unknown.
+	st = InvariantStatus(obls, verdicts(map[string]Status{obls[1].ID: Refuted}))
+	if st[kp] != Unknown || st[kq] != Refuted || st[kr] != Unknown {
+		t.Errorf("statuses = %v; want P, R unknown and Q refuted", st)
+	}
 	// R refuted: P and Q are unaffected.
 	st = InvariantStatus(obls, verdicts(map[string]Status{obls[2].ID: Refuted}))
 	if st[kp] != Proved || st[kq] != Proved || st[kr] != Refuted {
@@ -322,7 +327,9 @@ func TestEdgeNeedsAssumedInvariants(t *testing.T) {
 		t.Errorf("not derived with the assumed invariant proved:\n%s", names(d))
 	}
 	d := Derive(obls, []*Edge{e}, verdicts(map[string]Status{obls[0].ID: Refuted}))
-	if d.Edges[e.Name] != Refuted || d.Theorem("C implements A") != nil {
+	// The edge's own obligations are not refuted: it is unknown, and no
+	// theorem follows from it.
+	if d.Edges[e.Name] != Unknown || d.Theorem("C implements A") != nil {
 		t.Errorf("edge assuming a refuted invariant: status %s, theorems:\n%s", d.Edges[e.Name], names(d))
 	}
 	// An assumption nobody generated leaves the edge unchecked.
