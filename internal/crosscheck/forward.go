@@ -15,13 +15,27 @@ import (
 	"ladder/ioa/expr"
 )
 
-// pairNode is a pair of the forward search and how it was found.
+// pairNode is a pair of the forward search and how it was found. The
+// states are kept encoded: key holds a length prefix, the concrete
+// state's encoding (key[cs:split]) and the abstract one's (key[split:]).
 type pairNode struct {
-	c, a   eval.State
-	parent int32 // -1 for a start pair
-	act    *ioa.Action
-	params []eval.Value
-	depth  int32
+	key       string
+	cs, split int32
+	parent    int32 // -1 for a start pair
+	act       *ioa.Action
+	params    []eval.Value
+	depth     int32
+}
+
+// decodePair returns the states of a pair.
+func (x *checker) decodePair(n *pairNode) (c, a eval.State, err error) {
+	if c, err = x.mC.DecodeState([]byte(n.key[n.cs:n.split])); err != nil {
+		return nil, nil, err
+	}
+	if a, err = x.mA.DecodeState([]byte(n.key[n.split:])); err != nil {
+		return nil, nil, err
+	}
+	return c, a, nil
 }
 
 // forward cross-checks a forward simulation. The abstract state of a
@@ -34,14 +48,16 @@ func (x *checker) forward() error {
 	index := map[string]int32{}
 	var nodes []pairNode
 	seenC, seenA := map[string]bool{}, map[string]bool{}
-	var kbuf []byte
-	key := func(c, a eval.State) (string, string, string) {
-		kbuf = x.mC.AppendState(kbuf[:0], c)
-		n := len(kbuf)
+	var cbuf, kbuf []byte
+	// key returns the key of (c, a) and where its two encodings start.
+	key := func(c, a eval.State) (string, int32, int32) {
+		cbuf = x.mC.AppendState(cbuf[:0], c)
+		kbuf = binary.AppendUvarint(kbuf[:0], uint64(len(cbuf)))
+		cs := int32(len(kbuf))
+		kbuf = append(kbuf, cbuf...)
+		split := int32(len(kbuf))
 		kbuf = x.mA.AppendState(kbuf, a)
-		ck, ak := string(kbuf[:n]), string(kbuf[n:])
-		var pre [binary.MaxVarintLen64]byte
-		return string(pre[:binary.PutUvarint(pre[:], uint64(n))]) + ck + ak, ck, ak
+		return string(kbuf), cs, split
 	}
 	x.traceOf = func(id int) (*explore.Trace, []MatchedStep, error) { return x.pairTrace(nodes, id) }
 	full := func() bool {
@@ -53,20 +69,20 @@ func (x *checker) forward() error {
 	}
 	// add inserts a pair; it checks the assumed invariants of its states
 	// the first time they are met.
-	add := func(n pairNode) (bool, error) {
-		k, ck, ak := key(n.c, n.a)
+	add := func(c, a eval.State, n pairNode) (bool, error) {
+		k, cs, split := key(c, a)
 		if _, ok := index[k]; ok {
 			return false, nil
 		}
 		id := len(nodes)
 		index[k] = int32(id)
-		n.c, n.a = n.c.Clone(), n.a.Clone()
+		n.key, n.cs, n.split = k, cs, split
 		nodes = append(nodes, n)
 		x.res.States++
 		x.res.MaxDepth = max(x.res.MaxDepth, int(n.depth))
-		if !seenC[ck] {
+		if ck := k[cs:split]; !seenC[ck] {
 			seenC[ck] = true
-			name, err := x.violated(false, n.c)
+			name, err := x.violated(false, c)
 			if err != nil {
 				return false, err
 			}
@@ -74,14 +90,14 @@ func (x *checker) forward() error {
 				return false, x.assumeFailure(id, p.Concrete, name, "", nil)
 			}
 		}
-		if !seenA[ak] {
+		if ak := k[split:]; !seenA[ak] {
 			seenA[ak] = true
-			name, err := x.violated(true, n.a)
+			name, err := x.violated(true, a)
 			if err != nil {
 				return false, err
 			}
 			if name != "" {
-				return false, x.assumeFailure(id, p.Abstract, name, "a", n.a)
+				return false, x.assumeFailure(id, p.Abstract, name, "a", a)
 			}
 		}
 		return true, nil
@@ -117,7 +133,7 @@ func (x *checker) forward() error {
 		if full() {
 			break
 		}
-		if _, err := add(pairNode{c: c0, a: a0, parent: -1}); err != nil {
+		if _, err := add(c0, a0, pairNode{parent: -1}); err != nil {
 			return err
 		}
 	}
@@ -133,8 +149,12 @@ func (x *checker) forward() error {
 			x.res.Limit = fmt.Sprintf("depth limit %d", x.cfg.MaxDepth)
 			break
 		}
+		c, a, err := x.decodePair(&n)
+		if err != nil {
+			return err
+		}
 		succs = succs[:0]
-		err := x.rC.Successors(n.c, func(act int, params []eval.Value, post eval.State) bool {
+		err = x.rC.Successors(c, func(act int, params []eval.Value, post eval.State) bool {
 			succs = append(succs, succ{act, append([]eval.Value(nil), params...), post})
 			return true
 		})
@@ -143,9 +163,9 @@ func (x *checker) forward() error {
 		}
 		for _, s := range succs {
 			x.res.Transitions++
-			tr := &explore.Transition{From: i, To: -1, Pre: n.c, Post: s.post, Action: p.Concrete.Actions[s.act], Params: s.params}
+			tr := &explore.Transition{From: i, To: -1, Pre: c, Post: s.post, Action: p.Concrete.Actions[s.act], Params: s.params}
 			var um eval.State
-			_, err := x.matchStepRun(tr, n.a, "a", func(r *run) (string, []string, []NamedState, error) {
+			_, err := x.matchStepRun(tr, a, "a", func(r *run) (string, []string, []NamedState, error) {
 				um = r.us[len(r.us)-1]
 				ok, err := x.relates(&env{c: s.post, a: um})
 				if err != nil || ok {
@@ -166,7 +186,7 @@ func (x *checker) forward() error {
 			if full() {
 				break
 			}
-			if _, err := add(pairNode{c: s.post, a: um, parent: int32(i), act: tr.Action, params: s.params, depth: n.depth + 1}); err != nil {
+			if _, err := add(s.post, um, pairNode{parent: int32(i), act: tr.Action, params: s.params, depth: n.depth + 1}); err != nil {
 				return err
 			}
 		}
@@ -201,21 +221,30 @@ func (x *checker) pairTrace(nodes []pairNode, id int) (*explore.Trace, []Matched
 			return nil, nil, fmt.Errorf("internal error: a cycle in the search tree")
 		}
 	}
-	root := nodes[path[len(path)-1]]
+	type pair struct{ c, a eval.State }
+	states := make([]pair, len(path))
+	for i, id := range path {
+		c, a, err := x.decodePair(&nodes[id])
+		if err != nil {
+			return nil, nil, err
+		}
+		states[i] = pair{c, a}
+	}
+	root := states[len(path)-1]
 	tr := newTrace(x.mC, root.c)
 	matched := []MatchedStep{{State: named("a₀", x.p.Abstract, root.a, "", nil)}}
 	prev := root
 	for i := len(path) - 2; i >= 0; i-- {
-		n := nodes[path[i]]
-		if err := addStep(tr, x.mC, n.act, n.params, n.c); err != nil {
+		n, cur := nodes[path[i]], states[i]
+		if err := addStep(tr, x.mC, n.act, n.params, cur.c); err != nil {
 			return nil, nil, err
 		}
-		ms := MatchedStep{State: named(fmt.Sprintf("a%d", len(matched)), x.p.Abstract, n.a, fmt.Sprintf("a%d", len(matched)-1), prev.a)}
+		ms := MatchedStep{State: named(fmt.Sprintf("a%d", len(matched)), x.p.Abstract, cur.a, fmt.Sprintf("a%d", len(matched)-1), prev.a)}
 		if ms.State.Base == "a0" {
 			ms.State.Base = "a₀"
 		}
 		if sc := x.steps[n.act]; sc != nil {
-			e := &env{c: prev.c, a: prev.a, cpost: n.c, params: n.params}
+			e := &env{c: prev.c, a: prev.a, cpost: cur.c, params: n.params}
 			k, err := x.selectCase(sc, func(int) (*env, error) { return e, nil })
 			if err == nil && k >= 0 {
 				ms.Case = k + 1
@@ -228,7 +257,7 @@ func (x *checker) pairTrace(nodes []pairNode, id int) (*explore.Trace, []Matched
 			ms.Steps = []string{}
 		}
 		matched = append(matched, ms)
-		prev = n
+		prev = cur
 	}
 	return tr, matched, nil
 }
