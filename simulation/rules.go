@@ -7,6 +7,7 @@ package simulation
 
 import (
 	"fmt"
+	"strings"
 
 	"ladder/ioa"
 	"ladder/ioa/eval"
@@ -444,7 +445,7 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 		st := cs.Steps[p.j]
 		b, err := w.pre(st.Action, us[p.j], args[p.j])
 		s.fail(err)
-		s.out.goal, s.out.what = b, fmt.Sprintf("pre %s(u%d)", st.Action.Name, p.j)
+		s.out.goal, s.out.what = b, stepPreName(st, p.j)
 	case ruleStepPost:
 		fpost, err := w.stateOf(pr.Mapping, "f(cpost)", newEnv[S, V](nil, pr.C, cpost))
 		if s.fail(err) {
@@ -558,7 +559,7 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 		st := cs.Steps[p.j]
 		b, err := w.pre(st.Action, us[p.j], args[p.j])
 		s.fail(err)
-		s.out.goal, s.out.what = b, fmt.Sprintf("pre %s(u%d)", st.Action.Name, p.j)
+		s.out.goal, s.out.what = b, stepPreName(st, p.j)
 	case ruleStepPost:
 		v := pr.Abstract.Vars[p.j]
 		s.out.goal = w.varEq(us[len(us)-1], a, p.j)
@@ -684,4 +685,19 @@ func historyRule[S, V, B any](s *sc[S, V, B], p *plan) {
 		eqs = append(eqs, w.varEq(fap, cp, i))
 	}
 	s.out.goal, s.out.what = w.and(eqs...), "f(Post_A(a, p)) = Post_C(f(a), p)"
+}
+
+// stepPreName describes the precondition goal of abstract step j of a case
+// for people: "precondition of Acquire(p) in a", or "… after abstract step j"
+// when earlier abstract steps of the case come first.
+func stepPreName(st *ioa.AbstractStep, j int) string {
+	args := make([]string, len(st.Args))
+	for i, a := range st.Args {
+		args[i] = expr.Print(a)
+	}
+	call := st.Action.Name + "(" + strings.Join(args, ", ") + ")"
+	if j == 0 {
+		return "precondition of " + call + " in a"
+	}
+	return fmt.Sprintf("precondition of %s after abstract step %d", call, j)
 }
