@@ -10,12 +10,13 @@ FUZZTIME ?= 10s
 all: build
 
 # deps installs the system packages ladder needs when they are missing:
-# libz3-dev (the cgo binding), z3 (the command line, for the .smt2 cross-check)
-# and graphviz (ladder graph --format svg).
+# libz3-dev and g++ (the cgo binding and its C++ shim), z3 (the command line,
+# for the .smt2 cross-check) and graphviz (ladder graph --format svg).
 deps:
 	@missing=""; \
 	[ -f /usr/include/z3.h ] || missing="$$missing libz3-dev"; \
 	command -v z3 >/dev/null 2>&1 || missing="$$missing z3"; \
+	command -v g++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
