@@ -6,6 +6,8 @@ package crosscheck
 
 import (
 	"fmt"
+	"hash/fnv"
+	"io"
 
 	"ladder/internal/explore"
 	"ladder/ioa/eval"
@@ -13,14 +15,15 @@ import (
 )
 
 // candidates finds the abstract states related to a concrete state: the
-// totality witness, and the reachable abstract states R relates to it,
+// totality witness, and the abstract states (all, or the reachable ones)
+// R relates to it,
 // looked up through an index on the relation's conjuncts `a.x = e(c)`.
 type candidates struct {
 	x       *checker
-	states  []eval.State       // the reachable abstract states (AbstractReachable)
+	enc     []string           // the abstract states, encoded (Machine.AppendState)
 	keyVars []int              // the variables of A the index pins
 	keyFns  []*eval.Func       // their values e(c)
-	index   map[string][]int32 // key → states
+	index   map[uint64][]int32 // hash of the key variables' values → states
 	cache   map[int][]int32    // concrete state id → the related states
 }
 
@@ -51,17 +54,19 @@ func (x *checker) newCandidates() (*candidates, error) {
 		if err != nil {
 			return nil, fmt.Errorf("enumerating the states of %s: %v", a.Name, err)
 		}
+		var buf []byte
 		for _, v := range vals {
-			cs.states = append(cs.states, eval.StateOf(v))
+			buf = x.mA.AppendState(buf[:0], eval.StateOf(v))
+			cs.enc = append(cs.enc, string(buf))
 		}
-		x.res.AbstractStates = len(cs.states)
-		x.res.Notes = append(x.res.Notes, fmt.Sprintf("each step was checked from τ(cpost) and from every state of %s in the instance (%d, reachable or not) that R relates to cpost", a.Name, len(cs.states)))
+		x.res.AbstractStates = len(cs.enc)
+		x.res.Notes = append(x.res.Notes, fmt.Sprintf("each step was checked from τ(cpost) and from every state of %s in the instance (%d, reachable or not) that R relates to cpost", a.Name, len(cs.enc)))
 	default:
 		states, complete, err := reachable(x.mA, limit)
 		if err != nil {
 			return nil, fmt.Errorf("exploring %s: %v", a.Name, err)
 		}
-		cs.states = states
+		cs.enc = states
 		x.res.AbstractStates = len(states)
 		if !complete {
 			x.absLimit = fmt.Sprintf("abstract state limit %d (the candidate abstract post-states)", limit)
@@ -85,8 +90,12 @@ func (x *checker) newCandidates() (*candidates, error) {
 			cs.keyFns = append(cs.keyFns, f)
 		}
 	}
-	cs.index = map[string][]int32{}
-	for i, a := range cs.states {
+	cs.index = map[uint64][]int32{}
+	for i := range cs.enc {
+		a, err := cs.state(int32(i))
+		if err != nil {
+			return nil, err
+		}
 		k := cs.keyOf(func(j int) eval.Value { return a[cs.keyVars[j]] })
 		cs.index[k] = append(cs.index[k], int32(i))
 	}
@@ -135,17 +144,24 @@ func mentions(e expr.Expr, o *expr.Object) bool {
 	return found
 }
 
-// keyOf returns the index key of the values val(j) of the key variables.
-func (cs *candidates) keyOf(val func(j int) eval.Value) string {
-	var b []byte
+// keyOf returns the index key of the values val(j) of the key variables:
+// a hash of their printed values (equal values print alike; a collision
+// only adds candidates, which the relation then filters out).
+func (cs *candidates) keyOf(val func(j int) eval.Value) uint64 {
+	h := fnv.New64a()
 	for j, v := range cs.keyVars {
-		b = append(b, eval.Format(val(j), cs.x.p.Abstract.Vars[v].Sort)...)
-		b = append(b, 0)
+		io.WriteString(h, eval.Format(val(j), cs.x.p.Abstract.Vars[v].Sort))
+		h.Write([]byte{0})
 	}
-	return string(b)
+	return h.Sum64()
 }
 
-// related returns the reachable abstract states R relates to concrete
+// state decodes abstract state i.
+func (cs *candidates) state(i int32) (eval.State, error) {
+	return cs.x.mA.DecodeState([]byte(cs.enc[i]))
+}
+
+// related returns the abstract states R relates to concrete
 // state c (with id, for the cache; -1: no cache).
 func (cs *candidates) related(id int, c eval.State) ([]int32, error) {
 	if cs.index == nil {
@@ -164,7 +180,11 @@ func (cs *candidates) related(id int, c eval.State) ([]int32, error) {
 	}
 	out := []int32{}
 	for _, i := range cs.index[cs.keyOf(func(j int) eval.Value { return vals[j] })] {
-		ok, err := cs.x.relates(&env{c: c, a: cs.states[i]})
+		a, err := cs.state(i)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := cs.x.relates(&env{c: c, a: a})
 		if err != nil {
 			return nil, err
 		}
@@ -194,10 +214,14 @@ func (cs *candidates) each(id int, c eval.State, fn func(a eval.State, i int) er
 		return err
 	}
 	for _, i := range rel {
-		if cs.states[i].Equal(tau) {
+		a, err := cs.state(i)
+		if err != nil {
+			return err
+		}
+		if a.Equal(tau) {
 			continue
 		}
-		if err := fn(cs.states[i], int(i)); err != nil {
+		if err := fn(a, int(i)); err != nil {
 			return err
 		}
 	}
@@ -356,15 +380,16 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 	return nil
 }
 
-// reachable returns the reachable states of m's automaton, breadth-first,
-// at most limit of them, and whether they are all of them.
-func reachable(m *eval.Machine, limit int) ([]eval.State, bool, error) {
+// reachable returns the reachable states of m's automaton, encoded, in
+// breadth-first order, at most limit of them, and whether they are all of
+// them.
+func reachable(m *eval.Machine, limit int) ([]string, bool, error) {
 	inits, err := m.Init()
 	if err != nil {
 		return nil, false, err
 	}
 	seen := map[string]bool{}
-	var out []eval.State
+	var out []string
 	var buf []byte
 	add := func(s eval.State) bool {
 		buf = m.AppendState(buf[:0], s)
@@ -374,8 +399,9 @@ func reachable(m *eval.Machine, limit int) ([]eval.State, bool, error) {
 		if len(out) >= limit {
 			return false
 		}
-		seen[string(buf)] = true
-		out = append(out, s)
+		k := string(buf)
+		seen[k] = true
+		out = append(out, k)
 		return true
 	}
 	for _, s := range inits {
@@ -384,9 +410,15 @@ func reachable(m *eval.Machine, limit int) ([]eval.State, bool, error) {
 		}
 	}
 	r := m.NewRunner()
+	r.SetScratch(true)
 	complete := true
 	for i := 0; i < len(out) && complete; i++ {
-		err := r.Successors(out[i], func(_ int, _ []eval.Value, post eval.State) bool {
+		r.Release()
+		s, err := r.Decode([]byte(out[i]))
+		if err != nil {
+			return nil, false, err
+		}
+		err = r.Successors(s, func(_ int, _ []eval.Value, post eval.State) bool {
 			complete = add(post)
 			return complete
 		})
