@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"ladder/internal/logic"
 	"ladder/simulation"
@@ -41,8 +42,15 @@ type answer struct {
 
 // solver is one worker's access to the SMT solver: package smt over a fresh
 // Z3 context per check in production, a scripted fake in the kernel's tests.
+// Both checks use cfg's Seed, RLimit and Timeout only.
 type solver interface {
+	// check decides p as the kernel's verdicts require (z3Solver: from
+	// its canonical text), with a model on sat.
 	check(p *logic.Problem, cfg Config) (answer, error)
+	// model decides p in one check that keeps the model on sat
+	// (z3Solver: through the API). The bounded search uses it: its
+	// answers are never a proof, so they need not come from the text.
+	model(p *logic.Problem, cfg Config) (answer, error)
 	close()
 }
 
@@ -129,29 +137,74 @@ func (s *Session) Check(q *Query) Result {
 	if q.identity != s.k.identity {
 		return internalResult("", "query prepared under another configuration")
 	}
-	ans, err := s.s.check(q.problem, s.k.cfg)
+	cfg := s.k.cfg
+	deadline := time.Now().Add(cfg.Timeout)
+	var cost searchResult // the costs of every check, summed
+
+	// 1. The problem, with the first resource limit.
+	first := cfg
+	first.RLimit = cfg.FirstRLimit
+	r := s.decide(q, first, deadline, &cost)
+	if r.verdict != Unknown || r.Internal || cfg.Search.Off {
+		return s.finish(q, r, cost)
+	}
+
+	// 2. The bounded search.
+	sr := s.search(q, deadline)
+	cost.rlimit += sr.rlimit
+	cost.seconds += sr.seconds
+	cost.z3secs += sr.z3secs
+	if sr.result != nil {
+		return s.finish(q, *sr.result, cost)
+	}
+
+	// 3. The problem again, with the full resource limit, unless the
+	// first check had it already or the clock ran out.
+	if cfg.FirstRLimit < cfg.RLimit && !r.Timeout && !sr.timeout {
+		r = s.decide(q, cfg, deadline, &cost)
+	}
+	if r.verdict == Unknown && !r.Internal {
+		if sr.note != "" {
+			r.Reason += "; " + sr.note
+		}
+		r.Timeout = r.Timeout || sr.timeout
+	}
+	return s.finish(q, r, cost)
+}
+
+// decide checks q's problem under cfg (its RLimit; the time left before
+// deadline) and turns the answer into a result, adding the costs to cost.
+func (s *Session) decide(q *Query, cfg Config, deadline time.Time, cost *searchResult) Result {
+	limits := cfg.Limits()
+	cfg.Timeout = remaining(deadline)
+	ans, err := s.s.check(q.problem, cfg)
 	if ans.release != nil {
 		defer ans.release()
 	}
-	var r Result
+	cost.rlimit += ans.rlimit
+	cost.seconds += seconds(ans.seconds)
+	cost.z3secs += seconds(ans.z3secs)
 	switch {
 	case err != nil:
-		r = internalResult(q.fingerprint, "solver error: %v", err)
+		return internalResult(q.fingerprint, "solver error: %v", err)
 	case ans.status == statusUnsat:
-		r = Result{verdict: Proved, fingerprint: q.fingerprint}
+		return Result{verdict: Proved, fingerprint: q.fingerprint}
 	case ans.status == statusSat:
-		r = replay(q, ans.model)
-	default:
-		reason := ans.reason
-		if reason == "" {
-			reason = "no reason given"
-		}
-		r = Result{verdict: Unknown, fingerprint: q.fingerprint, Timeout: ans.timeout,
-			Reason: fmt.Sprintf("z3: %s (%s)", reason, s.k.cfg.Limits())}
+		return replay(q, ans.model, "")
 	}
-	r.RLimitUsed = ans.rlimit
-	r.SolverSeconds = seconds(ans.seconds)
-	r.Z3Seconds = seconds(ans.z3secs)
+	reason := ans.reason
+	if reason == "" {
+		reason = "no reason given"
+	}
+	return Result{verdict: Unknown, fingerprint: q.fingerprint, Timeout: ans.timeout,
+		Reason: fmt.Sprintf("z3: %s (%s)", reason, limits)}
+}
+
+// finish fills in r's costs and dumps the query of an Unknown.
+func (s *Session) finish(q *Query, r Result, cost searchResult) Result {
+	r.RLimitUsed = cost.rlimit
+	r.SolverSeconds = seconds(cost.seconds)
+	r.Z3Seconds = seconds(cost.z3secs)
 	if r.verdict == Unknown {
 		r.Dump = s.k.dump(q)
 	}
@@ -159,8 +212,9 @@ func (s *Session) Check(q *Query) Result {
 }
 
 // replay asks the obligation to decode and re-check the model. Only a
-// replayed counterexample is a refutation.
-func replay(q *Query, m logic.Model) (r Result) {
+// replayed counterexample is a refutation. bounded names the bounded
+// instance the model comes from, "" for a model of the problem itself.
+func replay(q *Query, m logic.Model, bounded string) (r Result) {
 	const disagree = "solver model does not replay"
 	if q.ob.Replay == nil {
 		return internalResult(q.fingerprint, "%s: the obligation has no replay", disagree)
@@ -177,12 +231,14 @@ func replay(q *Query, m logic.Model) (r Result) {
 	case cex == nil:
 		return internalResult(q.fingerprint, "%s: no counterexample", disagree)
 	}
-	return Result{verdict: Refuted, fingerprint: q.fingerprint, Counterexample: render(cex)}
+	return Result{verdict: Refuted, fingerprint: q.fingerprint, Counterexample: render(cex, bounded)}
 }
 
 // render turns a replayed counterexample into its printable form: the text
 // of its String method and a JSON object with its fields (states as text).
-func render(c *simulation.Counterexample) *Counterexample {
+// A counterexample found by the bounded search names its instance in a last
+// line "found in the bounded instance …" and in the field "bounded".
+func render(c *simulation.Counterexample, bounded string) *Counterexample {
 	type state struct {
 		Name      string `json:"name"`
 		Automaton string `json:"automaton"`
@@ -199,8 +255,9 @@ func render(c *simulation.Counterexample) *Counterexample {
 		States    []state  `json:"states"`
 		Constants []string `json:"constants,omitempty"`
 		Instance  string   `json:"instance,omitempty"`
+		Bounded   string   `json:"bounded,omitempty"`
 	}{Clause: c.Clause, Action: c.Action, Case: c.Case, Goal: c.Goal, Step: c.Step,
-		Abstract: c.Abstract, Constants: c.Constants, Instance: c.Instance, States: []state{}}
+		Abstract: c.Abstract, Constants: c.Constants, Instance: c.Instance, Bounded: bounded, States: []state{}}
 	for _, s := range c.States {
 		st := state{Name: s.Name, Automaton: s.Automaton, Text: s.Text}
 		if s.Changed {
@@ -212,7 +269,11 @@ func render(c *simulation.Counterexample) *Counterexample {
 	if err != nil {
 		raw = nil // only strings: cannot happen
 	}
-	return &Counterexample{Text: strings.TrimRight(c.String(), "\n"), Data: raw}
+	text := strings.TrimRight(c.String(), "\n")
+	if bounded != "" {
+		text += "\n  found in the bounded instance " + bounded
+	}
+	return &Counterexample{Text: text, Data: raw}
 }
 
 // dump writes q's script into the unknown directory and returns its path,

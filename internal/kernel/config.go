@@ -14,17 +14,33 @@ import (
 // Format is the version of the kernel's certificate format and of the way
 // it drives the solver. Bump it whenever either changes: it is part of the
 // solver identity, so every cached result becomes a miss.
-const Format = 1
+const Format = 2
 
 // Default limits.
 const (
 	// DefaultRLimit is the default resource limit per obligation, in Z3's
-	// deterministic resource units (rlimit). Of the repository's 1510
-	// obligations (November 2026) the median proof uses about 500 units
-	// and 99% use under 100000; two need 56 and 64 million.
+	// deterministic resource units (rlimit). Of the repository's 1538
+	// obligations (November 2026) the median proof uses about 500 units,
+	// 99% use under 100000 and the largest 3.04 million.
 	DefaultRLimit = 100_000_000
+	// DefaultFirstRLimit is the default resource limit of an obligation's
+	// first check (see the package documentation): over three times what
+	// the repository's hardest proof needs, so that no proof of the
+	// repository reaches the bounded search.
+	DefaultFirstRLimit = 10_000_000
 	// DefaultTimeout is the default wall-clock safety net per obligation.
 	DefaultTimeout = 120 * time.Second
+)
+
+// Defaults of the bounded counterexample search (SearchConfig).
+const (
+	// DefaultSearchMaxSize is the largest universe tried for a sort.
+	DefaultSearchMaxSize = 3
+	// DefaultSearchRLimit is the resource limit of one bounded check.
+	DefaultSearchRLimit = 5_000_000
+	// DefaultSearchBudget is the resource limit of the whole search of one
+	// obligation, summed over its bounded checks.
+	DefaultSearchBudget = 30_000_000
 )
 
 // Config holds every solver setting that can change a verdict. All of it is
@@ -37,10 +53,34 @@ type Config struct {
 	// RLimit is Z3's deterministic resource limit per obligation, at most
 	// math.MaxUint32. 0 means DefaultRLimit.
 	RLimit uint64
+	// FirstRLimit is the resource limit of an obligation's first check,
+	// before the bounded search; it is lowered to RLimit when larger.
+	// 0 means DefaultFirstRLimit.
+	FirstRLimit uint64
 	// Timeout is the wall-clock limit per obligation, in whole
-	// milliseconds: a safety net, since unlike RLimit it depends on the
-	// machine. 0 means DefaultTimeout.
+	// milliseconds, over all its checks: a safety net, since unlike RLimit
+	// it depends on the machine. 0 means DefaultTimeout.
 	Timeout time.Duration
+	// Search configures the bounded counterexample search; the zero value
+	// means the defaults.
+	Search SearchConfig
+}
+
+// SearchConfig configures the bounded counterexample search (see the
+// package documentation). The zero value is the default search.
+type SearchConfig struct {
+	// Off disables the search: an obligation is checked once, with RLimit.
+	Off bool
+	// MaxSize is the largest number of elements tried for a sort, at most
+	// 8. 0 means DefaultSearchMaxSize.
+	MaxSize int
+	// RLimit is the resource limit of one bounded check. 0 means
+	// DefaultSearchRLimit.
+	RLimit uint64
+	// Budget is the resource limit of the whole search of one obligation:
+	// no bounded check starts once the checks so far used it up. 0 means
+	// DefaultSearchBudget.
+	Budget uint64
 }
 
 // withDefaults returns c with zero limits replaced by the defaults.
@@ -48,8 +88,28 @@ func (c Config) withDefaults() Config {
 	if c.RLimit == 0 {
 		c.RLimit = DefaultRLimit
 	}
+	if c.FirstRLimit == 0 {
+		c.FirstRLimit = DefaultFirstRLimit
+	}
+	if c.FirstRLimit > c.RLimit {
+		c.FirstRLimit = c.RLimit
+	}
 	if c.Timeout == 0 {
 		c.Timeout = DefaultTimeout
+	}
+	if c.Search.Off {
+		c.Search = SearchConfig{Off: true}
+		c.FirstRLimit = c.RLimit
+		return c
+	}
+	if c.Search.MaxSize == 0 {
+		c.Search.MaxSize = DefaultSearchMaxSize
+	}
+	if c.Search.RLimit == 0 {
+		c.Search.RLimit = DefaultSearchRLimit
+	}
+	if c.Search.Budget == 0 {
+		c.Search.Budget = DefaultSearchBudget
 	}
 	return c
 }
@@ -59,6 +119,10 @@ func (c Config) validate() error {
 	switch {
 	case c.RLimit > math.MaxUint32:
 		return fmt.Errorf("rlimit %d exceeds Z3's maximum %d", c.RLimit, uint64(math.MaxUint32))
+	case c.Search.RLimit > math.MaxUint32:
+		return fmt.Errorf("search rlimit %d exceeds Z3's maximum %d", c.Search.RLimit, uint64(math.MaxUint32))
+	case !c.Search.Off && (c.Search.MaxSize < 1 || c.Search.MaxSize > 8):
+		return fmt.Errorf("search size %d is not between 1 and 8", c.Search.MaxSize)
 	case c.Timeout < 0:
 		return fmt.Errorf("negative timeout %v", c.Timeout)
 	case c.Timeout%time.Millisecond != 0:
@@ -74,12 +138,22 @@ func (c Config) validate() error {
 // Format.
 func (c Config) Params() string {
 	c = c.withDefaults()
+	u := func(n uint64) string { return strconv.FormatUint(n, 10) }
 	kv := [][2]string{
+		{"first_rlimit", u(c.FirstRLimit)},
 		{"kernel", strconv.Itoa(Format)},
-		{"random_seed", strconv.FormatUint(uint64(c.Seed), 10)},
-		{"rlimit", strconv.FormatUint(c.RLimit, 10)},
-		{"timeout_ms", strconv.FormatInt(c.Timeout.Milliseconds(), 10)},
+		{"random_seed", u(uint64(c.Seed))},
+		{"rlimit", u(c.RLimit)},
 	}
+	if c.Search.Off {
+		kv = append(kv, [2]string{"search", "off"})
+	} else {
+		kv = append(kv,
+			[2]string{"search_budget", u(c.Search.Budget)},
+			[2]string{"search_max_size", strconv.Itoa(c.Search.MaxSize)},
+			[2]string{"search_rlimit", u(c.Search.RLimit)})
+	}
+	kv = append(kv, [2]string{"timeout_ms", strconv.FormatInt(c.Timeout.Milliseconds(), 10)})
 	var b strings.Builder
 	for i, p := range kv { // already sorted by key
 		if i > 0 {

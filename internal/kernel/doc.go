@@ -18,12 +18,91 @@
 //     with the solver, the result is Unknown with Internal set and the
 //     reason "[internal] solver model does not replay: …", and the query is
 //     dumped: a disagreement is a bug in ladder, never a verdict.
-//   - unknown: Unknown, with Z3's reason_unknown, the limits in force and
-//     the path of the dumped .smt2 file (Kernel.UnknownDir, by default
-//     .ladder/unknown/).
+//   - unknown: Unknown, with Z3's reason_unknown, the limits in force, what
+//     the bounded search (below) tried, and the path of the dumped .smt2
+//     file (Kernel.UnknownDir, by default .ladder/unknown/).
 //
 // Any other failure (an ill-formed problem, a Z3 error) is likewise Unknown
 // with Internal set and a reason starting with "[internal]".
+//
+// # The procedure for one obligation
+//
+// Check runs at most three steps, all under the one wall-clock Timeout:
+//
+//  1. The problem's text, with the resource limit Config.FirstRLimit
+//     (default 10 million, over three times what the repository's hardest
+//     proof uses). unsat and sat are decided as above.
+//  2. On unknown, the bounded counterexample search (below).
+//  3. If it finds nothing, the problem's text again with the full
+//     Config.RLimit, when that is larger. Z3 is deterministic under a
+//     fixed seed in a fresh context, so step 1 is the beginning of this
+//     run: every problem step 1 decides, step 3 would have decided the same
+//     way, and every proof the kernel made with RLimit alone it still makes.
+//
+// So only obligations that step 1 leaves unknown pay for the search, and
+// a wrong claim is refuted after FirstRLimit units rather than after RLimit.
+// SearchConfig.Off restores the single check with RLimit.
+//
+// # Bounded counterexample search
+//
+// Wrong invariants and buggy automata quantify over the parameter sorts
+// (uninterpreted in the encoding) and over Int, and Z3's model-based
+// quantifier instantiation often gives up on them ("incomplete
+// quantifiers"). Their counterexamples, though, live in small instances
+// (two transactions, one location, two values). The search re-checks the
+// problem restricted to small universes, in which Z3 decides it:
+//
+//   - Each uninterpreted sort S gets k elements (bound.go, the function
+//     bound): S is replaced by an enumeration, a datatype with k nullary
+//     constructors, in every symbol, array and datatype of the problem, and
+//     each quantifier over S is replaced by the conjunction (∀) or
+//     disjunction (∃) of its k instances. Z3 knows the enumeration is
+//     finite; the instances leave no quantifier over S.
+//   - Each quantifier over Int is split into its instances at 0 … 3 and
+//     the same quantifier restricted to the other integers. This is an
+//     equivalence, not a bound; it gives Z3 the instances small sequences
+//     need.
+//   - The instances are tried smallest first (by the total number of
+//     elements, every sort from 1 to SearchConfig.MaxSize elements), each
+//     with the resource limit SearchConfig.RLimit, until one is sat, 64
+//     instances were checked, or the search has used SearchConfig.Budget
+//     units. A sat instance whose model
+//     has a large integer constant is checked again with every integer
+//     constant within ±2, ±4 or ±8 (a bound, with a fifth of the resource
+//     limit), for a smaller counterexample; the first that is sat and
+//     replays replaces it.
+//
+// Soundness. Read each enumeration as the uninterpreted sort it replaces:
+// an interpretation of the bounded problem is then an interpretation of
+// the original problem in which S has exactly k elements, and over a
+// k-element sort a quantifier and the conjunction or disjunction of its k
+// instances have the same value; splitting a quantifier over Int and
+// bounding constants only add instances or assertions. So every model of
+// a bounded problem is a model of the original problem (hypotheses ∧
+// ¬goal), and the kernel reads it as one (boundedModel: the universe of
+// S is k elements, terms are translated into the bounded sorts before
+// evaluation and values translated back). It is then replayed by the
+// obligation's Replay, exactly like a model of step 1: only a replayed
+// counterexample gives Refuted, and a model that does not replay is an
+// internal error. The converse does not hold: the original problem may
+// have models only in larger universes. An unsat bounded instance
+// therefore proves nothing and never gives Proved; the verdict stays
+// Unknown, and its reason says what the search found: "bounded search: no
+// counterexample in 27 of 27 instances (none with L<=3, T<=3, V<=3)",
+// which is a fact about those universe sizes (with Int unbounded).
+//
+// A counterexample found this way ends with the line "found in the
+// bounded instance L=1, T=2, V=2" (with ", Int constants within ±4" when
+// the integers were bounded), and its JSON has the field "bounded".
+//
+// Determinism. The schedule, the bounded problems and the limits are
+// functions of the query's text and Config; every bounded check runs in a
+// fresh Z3 context with the fixed seed, and the budget is counted in
+// rlimit units. The search is part of the kernel's procedure for the
+// obligation and configuration: its parameters are in Config.Params, so
+// in the solver identity and every cache key, and a verdict it gives is
+// cached and admitted like any other. Only the wall-clock Timeout can cut
+// it short, and a result cut short that way is not cached.
 //
 // # Certificates and the cache
 //

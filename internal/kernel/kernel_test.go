@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -30,6 +31,10 @@ func (f *fakeSolver) check(p *logic.Problem, cfg Config) (answer, error) {
 		a.release = func() { *f.released++ }
 	}
 	return a, nil
+}
+
+func (f *fakeSolver) model(p *logic.Problem, cfg Config) (answer, error) {
+	return f.check(p, cfg)
 }
 
 func (f *fakeSolver) close() {}
@@ -238,7 +243,7 @@ func TestAdmit(t *testing.T) {
 	for _, bad := range []string{
 		``, `{}`, `not json`,
 		strings.Replace(string(data), `"proved"`, `"Proved"`, 1),
-		strings.Replace(string(data), `"kernel":1`, `"kernel":2`, 1),
+		strings.Replace(string(data), fmt.Sprintf(`"kernel":%d`, Format), fmt.Sprintf(`"kernel":%d`, Format+1), 1),
 		strings.Replace(string(data), `}`, `,"extra":1}`, 1),
 		string(data) + `{}`,
 		strings.Replace(string(data), `"proved"`, `"refuted"`, 1), // refuted without counterexample
@@ -256,11 +261,24 @@ func TestConfig(t *testing.T) {
 	if got, want := (Config{}).Params(), (Config{RLimit: DefaultRLimit, Timeout: DefaultTimeout}).Params(); got != want {
 		t.Errorf("zero Config params %s; want the defaults %s", got, want)
 	}
-	want := `"kernel"="1" "random_seed"="3" "rlimit"="10" "timeout_ms"="1500"`
+	want := `"first_rlimit"="10" "kernel"="2" "random_seed"="3" "rlimit"="10" "search_budget"="30000000" "search_max_size"="3" "search_rlimit"="5000000" "timeout_ms"="1500"`
 	if got := (Config{Seed: 3, RLimit: 10, Timeout: 1500 * time.Millisecond}).Params(); got != want {
 		t.Errorf("Params = %s; want %s", got, want)
 	}
-	for _, bad := range []Config{{RLimit: 1 << 33}, {Timeout: -time.Second}, {Timeout: 1500 * time.Microsecond}} {
+	want = `"first_rlimit"="200" "kernel"="2" "random_seed"="0" "rlimit"="200" "search"="off" "timeout_ms"="120000"`
+	if got := (Config{RLimit: 200, FirstRLimit: 100, Search: SearchConfig{Off: true, MaxSize: 2}}).Params(); got != want {
+		t.Errorf("Params = %s; want %s", got, want)
+	}
+	// Every search parameter is part of the identity.
+	base := (Config{}).Params()
+	for _, c := range []Config{{FirstRLimit: 5}, {Search: SearchConfig{Off: true}}, {Search: SearchConfig{MaxSize: 2}},
+		{Search: SearchConfig{RLimit: 7}}, {Search: SearchConfig{Budget: 9}}} {
+		if c.Params() == base {
+			t.Errorf("%+v has the default params", c)
+		}
+	}
+	for _, bad := range []Config{{RLimit: 1 << 33}, {Timeout: -time.Second}, {Timeout: 1500 * time.Microsecond},
+		{Search: SearchConfig{RLimit: 1 << 33}}, {Search: SearchConfig{MaxSize: 9}}, {Search: SearchConfig{MaxSize: -1}}} {
 		if _, err := newKernel(bad, "", "z3", "4.8.12", nil); err == nil {
 			t.Errorf("newKernel accepted %+v", bad)
 		}

@@ -89,4 +89,44 @@ func apiModel(p *logic.Problem, sc smt.Config) (logic.Model, func(), error) {
 	}, nil
 }
 
+// model checks p through the Z3 API in a fresh context and keeps the
+// model of a sat answer.
+func (z3Solver) model(p *logic.Problem, cfg Config) (answer, error) {
+	sc := smt.Config{RLimit: cfg.RLimit, Seed: cfg.Seed, TimeoutMS: uint(cfg.Timeout.Milliseconds()), Model: true}
+	start := time.Now()
+	ctx, err := z3.NewContext(nil)
+	if err != nil {
+		return answer{}, err
+	}
+	r, err := smt.NewSession(ctx).Check(context.Background(), p, sc)
+	if err != nil {
+		ctx.Close()
+		return answer{}, err
+	}
+	a := answer{rlimit: r.RLimitUsed, reason: r.Reason, seconds: r.Seconds}
+	switch r.Status {
+	case smt.Unsat:
+		a.status = statusUnsat
+	case smt.Sat:
+		if r.Model == nil {
+			ctx.Close()
+			return answer{}, fmt.Errorf("sat without a model")
+		}
+		a.status = statusSat
+		a.model = r.Model
+		a.release = func() {
+			r.Model.Close()
+			ctx.Close()
+		}
+	default:
+		a.status = statusUnknown
+		a.timeout = strings.Contains(r.Reason, "timeout")
+	}
+	if a.release == nil {
+		ctx.Close()
+	}
+	a.z3secs = time.Since(start).Seconds()
+	return a, nil
+}
+
 func (z3Solver) close() {}

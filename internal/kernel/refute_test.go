@@ -1,0 +1,148 @@
+package kernel
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ladder/ioa/load"
+	"ladder/simulation"
+)
+
+// obligationsOf loads files (relative to the repository root, with
+// specs/tm.yaml) and returns the obligations generated for them by ID.
+func obligationsOf(t *testing.T, cfg simulation.Config, files ...string) map[string]*simulation.Obligation {
+	t.Helper()
+	paths := []string{filepath.Join("..", "..", "specs", "tm.yaml")}
+	for _, f := range files {
+		paths = append(paths, filepath.Join("..", "..", filepath.FromSlash(f)))
+	}
+	set, errs := load.Files(paths...)
+	if len(errs) > 0 {
+		t.Fatalf("loading %v:\n%v", files, errs)
+	}
+	obs, _, errs := simulation.Generate(set, cfg)
+	if len(errs) > 0 {
+		t.Fatalf("generating %v:\n%v", files, errs)
+	}
+	byID := map[string]*simulation.Obligation{}
+	for _, ob := range obs {
+		byID[ob.ID] = ob
+	}
+	return byID
+}
+
+// TestBoundedRefutations checks that the negative fixtures of
+// specs/testdata (docs/tms2-family.md §8) are refuted in the obligation
+// each one is expected to fail, with a replayed counterexample that the
+// bounded search finds (Z3 answers unknown without it). The first check
+// gets a small resource limit to keep the test short; the search is the
+// default one.
+func TestBoundedRefutations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solver test")
+	}
+	const wrong = "specs/testdata/TMS2_wrong_invariant.yaml"
+	tests := []struct {
+		files []string
+		inv   string // the automaton whose invariants to generate, "" for edges only
+		id    string
+		want  []string // substrings of the counterexample text
+	}{
+		{[]string{wrong}, "TMS2WrongInvariant", "TMS2WrongInvariant › invariant readsAreCurrent › DoRead",
+			[]string{"counterexample to TMS2WrongInvariant › invariant readsAreCurrent › DoRead", "fails: invariant: readsAreCurrent(s')", "concrete step: DoRead(T#"}},
+		{[]string{wrong}, "TMS2WrongInvariant", "TMS2WrongInvariant › invariant readsAreCurrent › DoCommitWriter",
+			[]string{"fails: invariant: readsAreCurrent(s')", "concrete step: DoCommitWriter(T#"}},
+		{[]string{"internal/kernel/testdata/TMS2ReadIgnoresValidIdx-TMS2.yaml"}, "", "TMS2ReadIgnoresValidIdx→TMS2 › forward › DoRead › pre(DoRead)",
+			[]string{"fails: pre: precondition of DoRead", "concrete step: DoRead(T#"}},
+		{[]string{"internal/kernel/testdata/TxnOrdTMS2NoCommitValidation-TMS2.yaml"}, "", "TxnOrdTMS2NoCommitValidation→TMS2 › refinement › DoCommitWriter › pre(DoCommitWriter)",
+			[]string{"fails: pre: precondition of DoCommitWriter", "concrete step: DoCommitWriter(T#"}},
+		{[]string{"internal/kernel/testdata/ReservationTMS2UnstableCommit-TxnOrdTMS2WithFailures.yaml"}, "", "ReservationTMS2UnstableCommit→TxnOrdTMS2WithFailures › backward › CommitReserved › relation(validated)",
+			[]string{"fails: relation: validated", "concrete step: CommitReserved(T#"}},
+	}
+	k, err := New(Config{FirstRLimit: 1_000_000}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	loaded := map[string]map[string]*simulation.Obligation{}
+	for _, tt := range tests {
+		key := strings.Join(tt.files, ",") + "|" + tt.inv
+		obs := loaded[key]
+		if obs == nil {
+			cfg := simulation.Config{NoInvariants: tt.inv == ""}
+			if tt.inv != "" {
+				cfg.Automata = []string{tt.inv}
+			}
+			obs = obligationsOf(t, cfg, tt.files...)
+			loaded[key] = obs
+		}
+		ob := obs[tt.id]
+		if ob == nil {
+			t.Errorf("no obligation %s", tt.id)
+			continue
+		}
+		q, err := k.Prepare(ob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		r := s.Check(q)
+		t.Logf("%s: %v in %.1fs, rlimit %d", tt.id, r.Verdict(), time.Since(start).Seconds(), r.RLimitUsed)
+		if r.Verdict() != Refuted {
+			t.Errorf("%s: %v %s; want refuted", tt.id, r.Verdict(), r.Reason)
+			continue
+		}
+		text := r.Counterexample.Text
+		for _, w := range append(tt.want, "\n  found in the bounded instance ") {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: counterexample lacks %q:\n%s", tt.id, w, text)
+			}
+		}
+		if !r.Cacheable() {
+			t.Errorf("%s: a bounded refutation is not cacheable", tt.id)
+		}
+	}
+}
+
+// TestBoundedSearchNeverProves checks that a valid obligation the first
+// check cannot decide is not proved by the bounded search, whose instances
+// are all unsat, and is proved by the full check after it.
+func TestBoundedSearchNeverProves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solver test")
+	}
+	const id = "TMS2 › invariant emptyBeforeBegin › DoRead" // about 6300 rlimit units
+	ob := obligationsOf(t, simulation.Config{Automata: []string{"TMS2"}}, "specs/TMS2.yaml")[id]
+	if ob == nil {
+		t.Fatalf("no obligation %s", id)
+	}
+	for _, tt := range []struct {
+		cfg     Config
+		verdict Verdict
+		reason  string
+	}{
+		{Config{RLimit: 1000}, Unknown, "bounded search: no counterexample in 27 of 27 instances (none with L<=3, T<=3, V<=3)"},
+		{Config{FirstRLimit: 1000}, Proved, ""},
+	} {
+		k, err := New(tt.cfg, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := k.NewSession()
+		q, err := k.Prepare(ob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := s.Check(q)
+		s.Close()
+		if r.Verdict() != tt.verdict || !strings.Contains(r.Reason, tt.reason) {
+			t.Errorf("%+v: %v %q; want %v %q", tt.cfg, r.Verdict(), r.Reason, tt.verdict, tt.reason)
+		}
+	}
+}

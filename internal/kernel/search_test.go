@@ -1,0 +1,170 @@
+package kernel
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"ladder/internal/logic"
+	"ladder/internal/source"
+	"ladder/simulation"
+)
+
+// flowSolver scripts the kernel's procedure: full answers the checks of
+// the problem's text (by resource limit), bounded the API checks of
+// bounded problems (by the size of T).
+type flowSolver struct {
+	full    map[uint64]answer
+	bounded map[int]answer
+	log     *[]string
+}
+
+func (f *flowSolver) check(p *logic.Problem, cfg Config) (answer, error) {
+	*f.log = append(*f.log, "check "+itoa(cfg.RLimit))
+	a := f.full[cfg.RLimit]
+	if a.status == statusSat {
+		a.model = noModel{}
+	}
+	return a, nil
+}
+
+func (f *flowSolver) model(p *logic.Problem, cfg Config) (answer, error) {
+	sig, err := p.Signature()
+	if err != nil {
+		return answer{}, err
+	}
+	size := 0
+	for _, dt := range sig.Datatypes {
+		if dt.Name() == "bound!T" {
+			size = dt.NumConstructors()
+		}
+	}
+	*f.log = append(*f.log, "bounded T="+itoa(uint64(size)))
+	a := f.bounded[size]
+	if a.status == statusSat {
+		a.model = noModel{}
+	}
+	return a, nil
+}
+
+func (f *flowSolver) close() {}
+
+func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
+
+// noModel is a model in which nothing can be evaluated.
+type noModel struct{}
+
+func (noModel) Universe(*logic.Sort) ([]*logic.Term, error) { return nil, nil }
+func (noModel) Eval(*logic.Term) (*logic.Term, error)       { return nil, errors.New("no model") }
+
+// tProblem is a problem over the sort T.
+func tProblem() *logic.Problem {
+	x := logic.Var("x", sortT)
+	p := logic.Const("p", logic.ArraySort(sortT, logic.BoolSort()))
+	return &logic.Problem{Assertions: []logic.Named{
+		{Name: "hyp", Term: logic.Forall([]*logic.Term{x}, logic.Select(p, x))},
+		{Name: "goal", Term: logic.Not(logic.Select(p, logic.Const("c", sortT)))},
+	}}
+}
+
+func TestSearchProcedure(t *testing.T) {
+	unknown := answer{status: statusUnknown, reason: "incomplete quantifiers", rlimit: 10}
+	unsat := answer{status: statusUnsat, rlimit: 1}
+	sat := answer{status: statusSat, rlimit: 2}
+	good := func(logic.Model) (*simulation.Counterexample, error) {
+		return &simulation.Counterexample{Obligation: "o", Goal: "invariant: p(s')"}, nil
+	}
+	bad := func(logic.Model) (*simulation.Counterexample, error) { return nil, errors.New("goal holds") }
+	tests := []struct {
+		name     string
+		cfg      Config
+		full     map[uint64]answer
+		bounded  map[int]answer
+		replay   simulation.Replayer
+		verdict  Verdict
+		internal bool
+		reason   string // substring
+		text     string // substring of the counterexample
+		log      string
+	}{
+		{name: "proved first", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			full: map[uint64]answer{100: unsat}, replay: good, verdict: Proved, log: "check 100"},
+		{name: "refuted in T=2", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unsat, 2: sat}, replay: good,
+			verdict: Refuted, text: "found in the bounded instance T=2",
+			log: "check 100, bounded T=1, bounded T=2"},
+		{name: "bounded unsat is not a proof", cfg: Config{RLimit: 100, FirstRLimit: 100},
+			full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unsat, 2: unsat, 3: unsat}, replay: good,
+			verdict: Unknown, reason: "z3: incomplete quantifiers (rlimit 100, timeout 2m0s, seed 0); bounded search: no counterexample in 3 of 3 instances (none with T<=3)",
+			log: "check 100, bounded T=1, bounded T=2, bounded T=3"},
+		{name: "full check after the search", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			full: map[uint64]answer{100: unknown, 1000: unsat}, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
+			verdict: Proved, log: "check 100, bounded T=1, bounded T=2, bounded T=3, check 1000"},
+		{name: "unknown after all", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			full: map[uint64]answer{100: unknown, 1000: unknown}, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
+			verdict: Unknown, reason: "(rlimit 1000, timeout 2m0s, seed 0); bounded search: no counterexample in 2 of 3 instances; unknown in T=2",
+			log: "check 100, bounded T=1, bounded T=2, bounded T=3, check 1000"},
+		{name: "budget", cfg: Config{FirstRLimit: 100, RLimit: 100, Search: SearchConfig{Budget: 10}},
+			full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unknown}, replay: good,
+			verdict: Unknown, reason: "no counterexample in 0 of 3 instances; unknown in T=1; 2 not checked (search budget spent)",
+			log: "check 100, bounded T=1"},
+		{name: "bounded model does not replay", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: sat}, replay: bad,
+			verdict: Unknown, internal: true, reason: "[internal] solver model does not replay: goal holds (a model of the bounded instance T=1)",
+			log: "check 100, bounded T=1"},
+		{name: "search off", cfg: Config{FirstRLimit: 100, RLimit: 1000, Search: SearchConfig{Off: true}},
+			full: map[uint64]answer{1000: unknown}, replay: good, verdict: Unknown, reason: "z3: incomplete quantifiers (rlimit 1000",
+			log: "check 1000"},
+	}
+	for _, tt := range tests {
+		var log []string
+		k, err := newKernel(tt.cfg, t.TempDir(), "z3", "4.8.12", func() (solver, error) {
+			return &flowSolver{full: tt.full, bounded: tt.bounded, log: &log}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ob := &simulation.Obligation{ID: "o", Problem: tProblem(), Replay: tt.replay, Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}}
+		q, err := k.Prepare(ob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := k.NewSession()
+		r := s.Check(q)
+		s.Close()
+		if r.Verdict() != tt.verdict || r.Internal != tt.internal || !strings.Contains(r.Reason, tt.reason) {
+			t.Errorf("%s: %v internal=%v %q; want %v internal=%v reason~%q", tt.name, r.Verdict(), r.Internal, r.Reason, tt.verdict, tt.internal, tt.reason)
+		}
+		if got := strings.Join(log, ", "); got != tt.log {
+			t.Errorf("%s: checks %q; want %q", tt.name, got, tt.log)
+		}
+		if tt.verdict == Unknown && r.Dump == "" {
+			t.Errorf("%s: unknown without a dump", tt.name)
+		}
+		if tt.text == "" {
+			continue
+		}
+		if r.Counterexample == nil || !strings.Contains(r.Counterexample.Text, tt.text) {
+			t.Errorf("%s: counterexample %+v; want text ~%q", tt.name, r.Counterexample, tt.text)
+			continue
+		}
+		var data struct{ Bounded string }
+		if err := json.Unmarshal(r.Counterexample.Data, &data); err != nil || data.Bounded != "T=2" {
+			t.Errorf("%s: data %s: bounded = %q (%v); want T=2", tt.name, r.Counterexample.Data, data.Bounded, err)
+		}
+		// A refutation found by the search is cached and admitted like any other.
+		enc, err := r.Encode()
+		if err != nil {
+			t.Fatalf("%s: Encode: %v", tt.name, err)
+		}
+		a, err := k.Admit(q, enc)
+		if err != nil || a.Verdict() != Refuted || a.Counterexample.Text != r.Counterexample.Text {
+			t.Errorf("%s: admitted %v %v (%v)", tt.name, a.Verdict(), a.Counterexample, err)
+		}
+		if r.RLimitUsed != 10+1+2 {
+			t.Errorf("%s: RLimitUsed = %d; want the sum over the checks, 13", tt.name, r.RLimitUsed)
+		}
+	}
+}
