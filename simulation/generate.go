@@ -173,7 +173,7 @@ func (g *generator) encodePending() {
 func natKeys(a *ioa.Automaton) []string {
 	var out []string
 	for _, v := range a.Vars {
-		if hasNat(v.Sort) {
+		if v.Sort.HasNat() {
 			out = append(out, InvariantKey(a, eval.NatInvariant(v.Name)))
 		}
 	}
@@ -209,7 +209,7 @@ func (g *generator) invariants(a *ioa.Automaton) {
 		items = append(items, item{inv.Name, inv, -1, inv.Pos})
 	}
 	for i, v := range a.Vars {
-		if hasNat(v.Sort) {
+		if v.Sort.HasNat() {
 			items = append(items, item{eval.NatInvariant(v.Name), nil, i, v.Pos})
 		}
 	}

@@ -106,34 +106,12 @@ func (s *sc[S, V, B]) invariants(auto *ioa.Automaton, invs []*ioa.Invariant, st 
 // nats assumes the implicit Nat conditions of st.
 func (s *sc[S, V, B]) nats(auto *ioa.Automaton, st S, name string) {
 	for i, v := range auto.Vars {
-		if !hasNat(v.Sort) {
+		if !v.Sort.HasNat() {
 			continue
 		}
 		b, err := s.w.natFact(auto, st, i)
 		s.hyp(fmt.Sprintf("%s%s.%s(%s)", hypPrefixNat, auto.Name, eval.NatInvariant(v.Name), name), b, err)
 	}
-}
-
-// hasNat reports whether s mentions Nat.
-func hasNat(s *expr.Sort) bool {
-	if s == nil {
-		return false
-	}
-	switch s.Kind {
-	case expr.KNat:
-		return true
-	case expr.KRecord:
-		for _, f := range s.Fields {
-			if hasNat(f.Sort) {
-				return true
-			}
-		}
-	case expr.KMap:
-		return hasNat(s.Key) || hasNat(s.Elem)
-	case expr.KSet, expr.KSeq, expr.KOption:
-		return hasNat(s.Elem)
-	}
-	return false
 }
 
 func refs(rs []*ioa.InvariantRef) []*ioa.Invariant {

@@ -177,3 +177,26 @@ func (s *Sort) write(b *strings.Builder) {
 		b.WriteString("]")
 	}
 }
+
+// HasNat reports whether s is Nat or is built from a sort that mentions Nat
+// (a record field, a map key or value, an element sort).
+func (s *Sort) HasNat() bool {
+	if s == nil {
+		return false
+	}
+	switch s.Kind {
+	case KNat:
+		return true
+	case KRecord:
+		for _, f := range s.Fields {
+			if f.Sort.HasNat() {
+				return true
+			}
+		}
+	case KMap:
+		return s.Key.HasNat() || s.Elem.HasNat()
+	case KSet, KSeq, KOption:
+		return s.Elem.HasNat()
+	}
+	return false
+}

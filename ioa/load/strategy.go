@@ -759,32 +759,10 @@ func InstantiableBinder(b *expr.Binder) string {
 		return ""
 	}
 	s := b.Var.Sort
-	if s.Kind != expr.KNat && sortHasNat(s) {
+	if s.Kind != expr.KNat && s.HasNat() {
 		return fmt.Sprintf("its sort %s has a Nat inside", s)
 	}
 	return ""
-}
-
-// sortHasNat reports whether s mentions Nat.
-func sortHasNat(s *expr.Sort) bool {
-	if s == nil {
-		return false
-	}
-	switch s.Kind {
-	case expr.KNat:
-		return true
-	case expr.KRecord:
-		for _, f := range s.Fields {
-			if sortHasNat(f.Sort) {
-				return true
-			}
-		}
-	case expr.KMap:
-		return sortHasNat(s.Key) || sortHasNat(s.Elem)
-	case expr.KSet, expr.KSeq, expr.KOption:
-		return sortHasNat(s.Elem)
-	}
-	return false
 }
 
 // ParametrizedBinders returns the leading bound variables of a
