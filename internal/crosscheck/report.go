@@ -145,29 +145,8 @@ func writeTrace(ew *errWriter, t *explore.Trace, matched []MatchedStep) {
 		return
 	}
 	for i, st := range t.Steps {
-		if i == 0 {
-			ew.printf("  0: start state\n")
-			for _, v := range st.Vars {
-				ew.printf("       %s = %s\n", v.Name, v.Value)
-			}
-		} else {
-			ew.printf("%3d: %s", i, st.Action)
-			if st.Event != "" {
-				ew.printf("    [event %s]", st.Event)
-			}
-			ew.printf("\n")
-			changed := map[string]bool{}
-			for _, c := range st.Changed {
-				changed[c] = true
-			}
-			if len(st.Changed) == 0 {
-				ew.printf("       (no change)\n")
-			}
-			for _, v := range st.Vars {
-				if changed[v.Name] {
-					ew.printf("       %s = %s\n", v.Name, v.Value)
-				}
-			}
+		if ew.err == nil {
+			ew.err = st.WriteText(ew.w, i)
 		}
 		if i < len(matched) {
 			m := matched[i]

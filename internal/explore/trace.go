@@ -138,29 +138,8 @@ func (t *Trace) WriteText(w io.Writer) error {
 		return ew.err
 	}
 	for i, st := range t.Steps {
-		if i == 0 {
-			ew.printf("  0: start state\n")
-			for _, v := range st.Vars {
-				ew.printf("       %s = %s\n", v.Name, v.Value)
-			}
-			continue
-		}
-		ew.printf("%3d: %s", i, st.Action)
-		if st.Event != "" {
-			ew.printf("    [event %s]", st.Event)
-		}
-		ew.printf("\n")
-		changed := map[string]bool{}
-		for _, c := range st.Changed {
-			changed[c] = true
-		}
-		if len(st.Changed) == 0 {
-			ew.printf("       (no change)\n")
-		}
-		for _, v := range st.Vars {
-			if changed[v.Name] {
-				ew.printf("       %s = %s\n", v.Name, v.Value)
-			}
+		if ew.err == nil {
+			ew.err = st.WriteText(w, i)
 		}
 	}
 	switch {
@@ -193,6 +172,38 @@ func (r *Result) WriteText(w io.Writer) error {
 	default:
 		n := len(r.Invariants)
 		ew.printf("OK: all %d invariant(s) and the Nat conditions hold in every reachable state\n", n)
+	}
+	return ew.err
+}
+
+// WriteText writes step i of a trace as Trace.WriteText does: the whole
+// state for the start state (i = 0), otherwise the action, its event and
+// the variables it changed.
+func (st *Step) WriteText(w io.Writer, i int) error {
+	ew := &errWriter{w: w}
+	if i == 0 {
+		ew.printf("  0: start state\n")
+		for _, v := range st.Vars {
+			ew.printf("       %s = %s\n", v.Name, v.Value)
+		}
+		return ew.err
+	}
+	ew.printf("%3d: %s", i, st.Action)
+	if st.Event != "" {
+		ew.printf("    [event %s]", st.Event)
+	}
+	ew.printf("\n")
+	changed := map[string]bool{}
+	for _, c := range st.Changed {
+		changed[c] = true
+	}
+	if len(st.Changed) == 0 {
+		ew.printf("       (no change)\n")
+	}
+	for _, v := range st.Vars {
+		if changed[v.Name] {
+			ew.printf("       %s = %s\n", v.Name, v.Value)
+		}
 	}
 	return ew.err
 }
