@@ -53,6 +53,8 @@ func (c *Counterexample) String() string {
 	fmt.Fprintf(&b, "  fails: %s\n", c.Goal)
 	if c.Step != "" {
 		fmt.Fprintf(&b, "  concrete step: %s\n", c.Step)
+		// A step obligation's pre-state need only satisfy its hypotheses.
+		b.WriteString("  (a counterexample to induction: the pre-state satisfies every hypothesis but need not be reachable)\n")
 	}
 	if len(c.Abstract) > 0 {
 		fmt.Fprintf(&b, "  abstract steps: %s\n", strings.Join(c.Abstract, ", "))
