@@ -43,7 +43,7 @@ func (in instance) String() string {
 }
 
 // boundPrefix begins every name the bounding introduces. Package encode
-// never makes a name with it, and bounded refuses a problem that has one.
+// never makes a name with it, and bound refuses a problem that has one.
 const boundPrefix = "bound!"
 
 // elemName is the name of the i-th element of sort s in a bounded problem:
@@ -54,7 +54,6 @@ func elemName(s string, i int) string { return boundPrefix + s + "!" + strconv.I
 // boundedProblem is an obligation's problem restricted to an instance,
 // with what is needed to read its models in the original sorts.
 type boundedProblem struct {
-	in      instance
 	problem *logic.Problem // over the enumerations
 	tr      *translator
 }
@@ -65,17 +64,21 @@ type boundedProblem struct {
 // exactly these k distinct elements), every sort built from S (arrays,
 // datatypes) by the same sort built from the enumeration, and every
 // quantifier over S by the conjunction (∀) or disjunction (∃) of its k
-// instances. Nothing else changes: the assertions are p's, in p's order,
-// with p's names.
+// instances. With in.Split > 0, each quantifier over Int is split
+// (translator.splitInts); with in.Ints > 0, the assertions
+// "bound: |c| <= n" for the integer constants c follow. Otherwise the
+// assertions are p's, in p's order, with p's names.
 //
 // Soundness (for refutation only): an interpretation of the bounded
 // problem is an interpretation of p in which S has k elements (read each
-// enumeration as the uninterpreted sort it replaces), and over a k-element
-// sort a quantifier and its expansion have the same value. So every model
-// of the bounded problem is, read back this way (translator), a model of p
-// with universes of those sizes. The converse does not hold: p may have
-// models only in larger universes, so an unsat bounded problem says
-// nothing about p.
+// enumeration as the uninterpreted sort it replaces), over a k-element
+// sort a quantifier and its expansion have the same value, a split
+// quantifier is equivalent to the original, and the bounds on constants
+// only remove models. So every model of the bounded problem is, read back
+// this way (translator, boundedModel), a model of p with universes of
+// those sizes. The converse does not hold: p may have models only in
+// larger universes or with larger integers, so an unsat bounded problem
+// says nothing about p.
 func bound(p *logic.Problem, in instance) (*boundedProblem, error) {
 	sig, err := p.Signature()
 	if err != nil {
@@ -150,7 +153,7 @@ func bound(p *logic.Problem, in instance) (*boundedProblem, error) {
 	if err := out.Check(); err != nil {
 		return nil, fmt.Errorf("bounded problem: %w", err)
 	}
-	return &boundedProblem{in: in, problem: out, tr: tr}, nil
+	return &boundedProblem{problem: out, tr: tr}, nil
 }
 
 // translator maps terms of the original problem to the bounded problem

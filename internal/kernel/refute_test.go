@@ -61,7 +61,7 @@ func TestBoundedRefutations(t *testing.T) {
 		{[]string{"internal/kernel/testdata/ReservationTMS2UnstableCommit-TxnOrdTMS2WithFailures.yaml"}, "", "ReservationTMS2UnstableCommit→TxnOrdTMS2WithFailures › backward › CommitReserved › relation(validated)",
 			[]string{"fails: relation: validated", "concrete step: CommitReserved(T#"}},
 	}
-	k, err := New(Config{FirstRLimit: 1_000_000}, t.TempDir())
+	k, err := New(Config{FirstRLimit: 200_000}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

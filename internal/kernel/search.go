@@ -135,7 +135,7 @@ func (s *Session) search(q *Query, deadline time.Time) searchResult {
 		sr.note = "no bounded search: the problem has no parameter sort"
 		return sr
 	}
-	var unsat, unknown int
+	var unsat int
 	var unknowns []string
 	done := 0
 	for _, in := range insts {
@@ -158,7 +158,6 @@ func (s *Session) search(q *Query, deadline time.Time) searchResult {
 			unsat++
 			continue
 		case statusUnknown:
-			unknown++
 			unknowns = append(unknowns, in.String())
 			if ans.timeout {
 				sr.timeout = true
@@ -176,6 +175,8 @@ func (s *Session) search(q *Query, deadline time.Time) searchResult {
 				break
 			}
 			tight := instance{Sizes: in.Sizes, Split: in.Split, Ints: n}
+			// A failure here only loses a smaller counterexample: the
+			// same instance without the bound gave one.
 			a2, bp2, err := s.attempt(q, tight, cfg.RLimit/minimizeShare, deadline, &sr)
 			if err != nil || a2.status != statusSat {
 				if a2.release != nil {
