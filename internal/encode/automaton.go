@@ -447,10 +447,10 @@ func (e *Encoder) Problem(hyps []logic.Named, goal *logic.Term) (*logic.Problem,
 		distinct = append(distinct, logic.Named{Name: "distinct " + s + "#i", Term: logic.Distinct(cs...)})
 	}
 	p := &logic.Problem{Assertions: append(append(distinct, bg...), main...)}
-	if err := p.Check(); err != nil {
-		return nil, err
-	}
 	// Z3 4.8.12 mishandles lambda terms (see logic.LiftLambdas): replace
-	// them by constants with quantified definitions.
+	// them by constants with quantified definitions. The problem is
+	// well-formed by construction of its terms (each carries its own sort
+	// error, checked above); Problem.Text, which the kernel prints every
+	// problem with, checks the rest (declarations, names, loose variables).
 	return logic.LiftLambdas(p, "lambda!")
 }

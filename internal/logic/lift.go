@@ -25,8 +25,22 @@ import (
 // by a quantified definition is decided correctly. Package encode lifts
 // every problem it builds; package smt refuses problems with lambdas.
 func LiftLambdas(p *Problem, prefix string) (*Problem, error) {
-	if err := p.Check(); err != nil {
-		return nil, err
+	lambdas := false
+	for _, a := range p.Assertions {
+		if a.Term == nil {
+			return nil, fmt.Errorf("assertion %s: nil term", a.Name)
+		}
+		if HasLambda(a.Term) {
+			lambdas = true
+			break
+		}
+	}
+	if !lambdas {
+		// Nothing to lift: p itself, checked as the result would be.
+		if err := p.Check(); err != nil {
+			return nil, err
+		}
+		return p, nil
 	}
 	l := &lifter{prefix: prefix, memo: map[*Term]*Term{}, in: interner{}, names: map[*Term]*Term{}}
 	var main []Named
