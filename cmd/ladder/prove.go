@@ -15,6 +15,7 @@ import (
 	"ladder/internal/driver"
 	"ladder/internal/kernel"
 	"ladder/internal/report"
+	"ladder/ioa/load"
 )
 
 func init() {
@@ -128,7 +129,7 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 	if paths = defaultPaths(paths); len(paths) == 0 {
 		return e.usageError("prove", "no paths given, and none of specs/, algorithms/, proofs/ exists here")
 	}
-	in, errs := driver.Load(paths...)
+	set, errs := load.Files(paths...)
 	if len(errs) > 0 {
 		printErrors(e.stderr, errs, false)
 		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
@@ -141,7 +142,26 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 	if err != nil {
 		return e.usageError("prove", "%v", err)
 	}
-	rep, err := p.Prove(context.Background(), in)
+	// A run identical to the last complete, fully proved one (same ladder,
+	// files and configuration) is answered from the cache (driver/memo.go).
+	fp := p.Fingerprint(set.Files)
+	rep, replayed := p.Replay(fp)
+	if !replayed {
+		var in *driver.Input
+		in, errs = driver.Generate(set)
+		if len(errs) > 0 {
+			p.Close()
+			printErrors(e.stderr, errs, false)
+			fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
+			return exitUsage
+		}
+		rep, err = p.Prove(context.Background(), in)
+		if err == nil {
+			if merr := p.Remember(fp, rep); merr != nil {
+				fmt.Fprintf(e.stderr, "ladder: warning: %v\n", merr)
+			}
+		}
+	}
 	if cerr := p.Close(); cerr != nil {
 		fmt.Fprintf(e.stderr, "ladder: warning: %v\n", cerr)
 	}

@@ -23,6 +23,11 @@ func Load(paths ...string) (*Input, source.ErrorList) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	return Generate(set)
+}
+
+// Generate generates the obligations of a loaded set, as Load does.
+func Generate(set *load.Set) (*Input, source.ErrorList) {
 	obs, edges, errs := simulation.Generate(set, simulation.Config{Strategist: strategies.For(set)})
 	if len(errs) > 0 {
 		errs.Sort()

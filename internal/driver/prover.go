@@ -80,6 +80,10 @@ type Prover struct {
 
 	mu       sync.Mutex // guards warnings; workers warn
 	warnings []string   // since the last report
+
+	// keys maps the ID of every obligation of the last complete run
+	// (no --only) to its cache key; see Remember.
+	keys map[string]string
 }
 
 // NewProver returns a prover for cfg. It opens the cache (unless NoCache);
@@ -211,6 +215,13 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	d := simulation.Derive(in.Obligations, in.Edges, verdicts(done))
 	if solve {
 		p.record(in, done, d)
+	}
+	p.keys = nil
+	if solve && p.cfg.Only == "" && len(done) == len(jobs) {
+		p.keys = make(map[string]string, len(jobs))
+		for _, j := range jobs {
+			p.keys[j.ob.ID] = j.key
+		}
 	}
 	rep := assemble(in, done, d)
 	if solve && p.cfg.Only == "" {

@@ -1,0 +1,161 @@
+// This file implements the run memo: a whole `ladder prove` run that
+// changed nothing since the last complete, fully proved run is answered
+// from the cache without generating its obligations again.
+
+package driver
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"time"
+
+	"ladder/internal/cache"
+	"ladder/internal/report"
+)
+
+// memoFormat is the version of run memo files; bump it when their meaning
+// changes.
+const memoFormat = 1
+
+// runMemo is the content of a memo file.
+type runMemo struct {
+	Format      int               `json:"format"`
+	Fingerprint string            `json:"fingerprint"`
+	Keys        map[string]string `json:"keys"` // obligation ID → cache key
+	Report      *report.Prove     `json:"report"`
+}
+
+// Fingerprint returns the fingerprint of a run over the given input files:
+// the SHA-256 of the running ladder executable (the code that generates and
+// prints obligations), the solver identity and configuration, the prover's
+// selection, and the path and bytes of every file. Obligation generation is
+// deterministic, so two runs with one fingerprint generate the same
+// obligations with the same texts and cache keys. It returns "" when the
+// executable cannot be read (the memo is then not used).
+func (p *Prover) Fingerprint(files []string) string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	field := func(s string) { io.WriteString(h, strconv.Itoa(len(s))+":"+s) }
+	field("ladder-run/v" + strconv.Itoa(memoFormat))
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	eh := sha256.New()
+	_, err = io.Copy(eh, f)
+	f.Close()
+	if err != nil {
+		return ""
+	}
+	field(hex.EncodeToString(eh.Sum(nil)))
+	field(p.solver.String())
+	field(p.cfg.Only)
+	sorted := append([]string(nil), files...)
+	sort.Strings(sorted)
+	for _, name := range sorted {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return ""
+		}
+		field(name)
+		field(string(data))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (p *Prover) memoPath(fp string) string {
+	return filepath.Join(p.cfg.CacheDir, "runs", fp+".json")
+}
+
+// Replay returns the report of the run with fingerprint fp when a memo of
+// it exists, is intact, and the cache still holds a proved verdict under
+// every key it lists. Every obligation is then reported as reused. A
+// missing, corrupt or stale memo is ignored: the caller proves as usual.
+func (p *Prover) Replay(fp string) (*report.Prove, bool) {
+	if p.cache == nil || fp == "" || p.cfg.DumpSMT != "" {
+		return nil, false
+	}
+	start := time.Now()
+	data, err := os.ReadFile(p.memoPath(fp))
+	if err != nil {
+		return nil, false
+	}
+	sum, payload, ok := bytes.Cut(data, []byte("\n"))
+	digest := sha256.Sum256(payload)
+	if !ok || string(sum) != "sha256:"+hex.EncodeToString(digest[:]) {
+		return nil, false
+	}
+	var m runMemo
+	if err := json.Unmarshal(payload, &m); err != nil || m.Format != memoFormat || m.Fingerprint != fp || m.Report == nil {
+		return nil, false
+	}
+	rep := m.Report
+	if len(m.Keys) != len(rep.Obligations) || !rep.OK() {
+		return nil, false
+	}
+	for i := range rep.Obligations {
+		o := &rep.Obligations[i]
+		key, ok := m.Keys[o.ID]
+		if !ok {
+			return nil, false
+		}
+		if r, hit := p.cache.Lookup(key); !hit || r.Verdict != cache.Proved {
+			return nil, false
+		}
+		o.Cached = true
+		o.Seconds, o.SolverSeconds = 0, 0
+	}
+	rep.Summary.Reused, rep.Summary.Rechecked = len(rep.Obligations), 0
+	rep.Summary.SolverSeconds = 0
+	rep.Warnings = nil
+	rep.Summary.Seconds = time.Since(start).Seconds()
+	return rep, true
+}
+
+// Remember writes the memo of the run just proved, when it was complete
+// (every obligation, no --only), fully proved, and the cache is in use.
+// The file is written atomically; failing to write it only costs reuse.
+func (p *Prover) Remember(fp string, rep *report.Prove) error {
+	if p.cache == nil || fp == "" || p.keys == nil || !rep.OK() || len(p.keys) != len(rep.Obligations) {
+		return nil
+	}
+	payload, err := json.Marshal(runMemo{Format: memoFormat, Fingerprint: fp, Keys: p.keys, Report: rep})
+	if err != nil {
+		return fmt.Errorf("run memo: %v", err)
+	}
+	digest := sha256.Sum256(payload)
+	data := append([]byte("sha256:"+hex.EncodeToString(digest[:])+"\n"), payload...)
+	dir := filepath.Dir(p.memoPath(fp))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("run memo: %v", err)
+	}
+	tmp, err := os.CreateTemp(dir, fp+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("run memo: %v", err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("run memo: %v", err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("run memo: %v", err)
+	}
+	if err := os.Rename(tmp.Name(), p.memoPath(fp)); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("run memo: %v", err)
+	}
+	return nil
+}
