@@ -74,3 +74,16 @@ func copyFile(t *testing.T, from, to string) {
 	t.Helper()
 	writeFile(t, to, readFile(t, from))
 }
+
+// TestExploreProofAlias checks that explore --proof and --implements run
+// the cross-checks.
+func TestExploreProofAlias(t *testing.T) {
+	code, out, stderr := runLadder("explore", "--proof", "../../docs/examples/mutex/TicketLock-Mutex.yaml", "../../docs/examples/mutex", "--bound", "P=2")
+	if code != exitOK || !strings.Contains(out, "OK: every obligation holds") {
+		t.Errorf("explore --proof = %d:\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = runLadder("explore", "--implements", "Mutex", "../../docs/examples/mutex/TicketLock.yaml", "../../docs/examples/mutex", "--bound", "P=2")
+	if code != exitOK || !strings.Contains(out, "traces of TicketLock ⊆ traces of Mutex") {
+		t.Errorf("explore --implements = %d:\n%s%s", code, out, stderr)
+	}
+}

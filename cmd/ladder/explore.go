@@ -24,6 +24,10 @@ of the instance given by --bound breadth-first, checking every invariant and
 the implicit Nat conditions in each state. A bound NAME=N gives a parameter
 sort N elements, or an Int, Nat or parameter-sort constant the value N.
 
+With --proof, FILE is a proof file and explore cross-checks its edges on the
+instance; with --implements ABSTRACT it checks trace inclusion: both are
+` + "`ladder crosscheck`" + `, described there.
+
 It exits with 0 when no state violates a condition (also when a limit
 stopped the search: the output says INCOMPLETE), 1 on a violation, which it
 prints as a shortest trace, or on errors, and 2 on usage errors.`,
@@ -32,7 +36,14 @@ prints as a shortest trace, or on errors, and 2 on usage errors.`,
 			o.define(fs)
 			maxStates := fs.Int("max-states", 0, "stop after this many states (0: no limit)")
 			maxDepth := fs.Int("max-depth", 0, "stop at this depth (0: no limit)")
+			proof := fs.Bool("proof", false, "FILE is a proof file (or a directory of them): cross-check its edges on the instance, as `ladder crosscheck` does")
+			implements := fs.String("implements", "", "check that every trace of FILE's automaton is a trace of this automaton on the instance, as `ladder crosscheck --implements` does")
 			return func(e *env, args []string) int {
+				if *proof || *implements != "" {
+					c := &crosscheckFlags{bound: o.bound, maxStates: *maxStates, maxDepth: *maxDepth,
+						abstract: "auto", implements: *implements, automaton: o.automaton, workers: o.workers, json: o.json}
+					return c.run(e, args)
+				}
 				cfg, a, code := o.prepare(e, "explore", args)
 				if a == nil {
 					return code
