@@ -231,6 +231,19 @@ func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 			status[e.Group] += ", assuming " + strings.Join(e.Assumes, ", ")
 		}
 	}
+	// A group whose own obligations are all proved but which is not proved
+	// fails through an assumption: say so.
+	failing := map[string]bool{}
+	for _, o := range p.Obligations {
+		if o.Verdict != Proved {
+			failing[o.Group] = true
+		}
+	}
+	for g, s := range status {
+		if (s == Unknown || s == Refuted) && !failing[g] {
+			status[g] = s + " (its obligations are proved; an invariant it assumes is not)"
+		}
+	}
 	width := 0
 	for _, o := range p.Obligations {
 		width = max(width, len([]rune(o.ID)))
