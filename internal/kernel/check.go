@@ -144,7 +144,11 @@ func (s *Session) Check(q *Query) Result {
 	// 1. The problem, with the first resource limit.
 	first := cfg
 	first.RLimit = cfg.FirstRLimit
-	r := s.decide(q, first, deadline, &cost)
+	r, ext := s.decide(q, first, deadline, &cost)
+	if r.verdict == Refuted && !cfg.Search.Off && ext.large() {
+		// 1a. A smaller counterexample, from the bounded search.
+		r = s.minimize(q, r, ext, deadline, &cost)
+	}
 	if r.verdict != Unknown || r.Internal || cfg.Search.Off {
 		return s.finish(q, r, cost)
 	}
@@ -161,7 +165,7 @@ func (s *Session) Check(q *Query) Result {
 	// 3. The problem again, with the full resource limit, unless the
 	// first check had it already or the clock ran out.
 	if cfg.FirstRLimit < cfg.RLimit && !r.Timeout && !sr.timeout {
-		r = s.decide(q, cfg, deadline, &cost)
+		r, _ = s.decide(q, cfg, deadline, &cost)
 	}
 	if r.verdict == Unknown && !r.Internal {
 		if sr.note != "" {
@@ -174,7 +178,8 @@ func (s *Session) Check(q *Query) Result {
 
 // decide checks q's problem under cfg (its RLimit; the time left before
 // deadline) and turns the answer into a result, adding the costs to cost.
-func (s *Session) decide(q *Query, cfg Config, deadline time.Time, cost *searchResult) Result {
+// On sat it also returns the extent of the model (see extentOf).
+func (s *Session) decide(q *Query, cfg Config, deadline time.Time, cost *searchResult) (Result, extent) {
 	limits := cfg.Limits()
 	cfg.Timeout = remaining(deadline)
 	ans, err := s.s.check(q.problem, cfg)
@@ -186,18 +191,18 @@ func (s *Session) decide(q *Query, cfg Config, deadline time.Time, cost *searchR
 	cost.z3secs += seconds(ans.z3secs)
 	switch {
 	case err != nil:
-		return internalResult(q.fingerprint, "solver error: %v", err)
+		return internalResult(q.fingerprint, "solver error: %v", err), extent{}
 	case ans.status == statusUnsat:
-		return Result{verdict: Proved, fingerprint: q.fingerprint}
+		return Result{verdict: Proved, fingerprint: q.fingerprint}, extent{}
 	case ans.status == statusSat:
-		return replay(q, ans.model, "")
+		return replay(q, ans.model, "", ""), extentOf(q.problem, ans.model)
 	}
 	reason := ans.reason
 	if reason == "" {
 		reason = "no reason given"
 	}
 	return Result{verdict: Unknown, fingerprint: q.fingerprint, Timeout: ans.timeout,
-		Reason: fmt.Sprintf("z3: %s (%s)", reason, limits)}
+		Reason: fmt.Sprintf("z3: %s (%s)", reason, limits)}, extent{}
 }
 
 // finish fills in r's costs and dumps the query of an Unknown.
@@ -213,8 +218,10 @@ func (s *Session) finish(q *Query, r Result, cost searchResult) Result {
 
 // replay asks the obligation to decode and re-check the model. Only a
 // replayed counterexample is a refutation. bounded names the bounded
-// instance the model comes from, "" for a model of the problem itself.
-func replay(q *Query, m logic.Model, bounded string) (r Result) {
+// instance the model comes from, "" for a model of the problem itself;
+// from, when not "", the extent of the larger counterexample of the
+// problem itself that the bounded one replaces (see Session.minimize).
+func replay(q *Query, m logic.Model, bounded, from string) (r Result) {
 	const disagree = "solver model does not replay"
 	if q.ob.Replay == nil {
 		return internalResult(q.fingerprint, "%s: the obligation has no replay", disagree)
@@ -231,14 +238,17 @@ func replay(q *Query, m logic.Model, bounded string) (r Result) {
 	case cex == nil:
 		return internalResult(q.fingerprint, "%s: no counterexample", disagree)
 	}
-	return Result{verdict: Refuted, fingerprint: q.fingerprint, Counterexample: render(cex, bounded)}
+	return Result{verdict: Refuted, fingerprint: q.fingerprint, Counterexample: render(cex, bounded, from)}
 }
 
 // render turns a replayed counterexample into its printable form: the text
 // of its String method and a JSON object with its fields (states as text).
 // A counterexample found by the bounded search names its instance in a last
-// line "found in the bounded instance …" and in the field "bounded".
-func render(c *simulation.Counterexample, bounded string) *Counterexample {
+// line "found in the bounded instance …" and in the field "bounded"; one
+// that replaces a larger counterexample of the problem itself adds
+// "(minimized: the solver's first counterexample had …)" to that line and
+// the field "minimized_from".
+func render(c *simulation.Counterexample, bounded, from string) *Counterexample {
 	type state struct {
 		Name      string `json:"name"`
 		Automaton string `json:"automaton"`
@@ -256,8 +266,9 @@ func render(c *simulation.Counterexample, bounded string) *Counterexample {
 		Constants []string `json:"constants,omitempty"`
 		Instance  string   `json:"instance,omitempty"`
 		Bounded   string   `json:"bounded,omitempty"`
+		Minimized string   `json:"minimized_from,omitempty"`
 	}{Clause: c.Clause, Action: c.Action, Case: c.Case, Goal: c.Goal, Step: c.Step,
-		Abstract: c.Abstract, Constants: c.Constants, Instance: c.Instance, Bounded: bounded, States: []state{}}
+		Abstract: c.Abstract, Constants: c.Constants, Instance: c.Instance, Bounded: bounded, Minimized: from, States: []state{}}
 	for _, s := range c.States {
 		st := state{Name: s.Name, Automaton: s.Automaton, Text: s.Text}
 		if s.Changed {
@@ -272,6 +283,9 @@ func render(c *simulation.Counterexample, bounded string) *Counterexample {
 	text := strings.TrimRight(c.String(), "\n")
 	if bounded != "" {
 		text += "\n  found in the bounded instance " + bounded
+		if from != "" {
+			text += " (minimized: the solver's first counterexample had " + from + ")"
+		}
 	}
 	return &Counterexample{Text: text, Data: raw}
 }

@@ -14,7 +14,7 @@ import (
 // Format is the version of the kernel's certificate format and of the way
 // it drives the solver. Bump it whenever either changes: it is part of the
 // solver identity, so every cached result becomes a miss.
-const Format = 2
+const Format = 3
 
 // Default limits.
 const (

@@ -43,6 +43,20 @@
 // a wrong claim is refuted after FirstRLimit units rather than after RLimit.
 // SearchConfig.Off restores the single check with RLimit.
 //
+// When step 1 refutes the obligation with a large model (a parameter sort
+// with more than 2 elements, or an integer constant beyond ±8; Z3's direct
+// models often have L=10, T=4, V=16), the kernel minimizes the
+// counterexample (minimize.go): it runs the bounded search below over the
+// instances whose total size is at most the model's, smallest first, under
+// the same SearchConfig limits and Budget, and stops at the first
+// counterexample. That one is a model of the problem replayed by the
+// obligation's Replay, exactly like the first (see Soundness below), so it
+// is equally a genuine counterexample; it is reported instead when it is
+// smaller (fewer elements in all, or as many and smaller integer
+// constants), and the original is kept otherwise, also when the search
+// finds nothing. A bounded model that does not replay is an internal
+// error, as in the search. Proved obligations never pay for this.
+//
 // # Bounded counterexample search
 //
 // Wrong invariants and buggy automata quantify over the parameter sorts
@@ -93,7 +107,11 @@
 //
 // A counterexample found this way ends with the line "found in the
 // bounded instance L=1, T=2, V=2" (with ", Int constants within ±4" when
-// the integers were bounded), and its JSON has the field "bounded".
+// the integers were bounded), and its JSON has the field "bounded". One
+// that replaces a larger counterexample of step 1 adds what it was
+// minimized from: "found in the bounded instance L=1, T=1, V=1
+// (minimized: the solver's first counterexample had L=10, T=4, V=16, Int
+// constants up to 3)", and its JSON the field "minimized_from".
 //
 // Determinism. The schedule, the bounded problems and the limits are
 // functions of the query's text and Config; every bounded check runs in a
@@ -102,7 +120,9 @@
 // obligation and configuration: its parameters are in Config.Params, so
 // in the solver identity and every cache key, and a verdict it gives is
 // cached and admitted like any other. Only the wall-clock Timeout can cut
-// it short, and a result cut short that way is not cached.
+// it short, and a result cut short that way is not cached (also a
+// refutation whose minimization it cut short). Format 3 marks the kernel
+// that minimizes: results cached by earlier kernels are misses.
 //
 // # Certificates and the cache
 //

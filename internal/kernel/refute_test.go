@@ -1,7 +1,9 @@
 package kernel
 
 import (
+	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -144,5 +146,74 @@ func TestBoundedSearchNeverProves(t *testing.T) {
 		if r.Verdict() != tt.verdict || !strings.Contains(r.Reason, tt.reason) {
 			t.Errorf("%+v: %v %q; want %v %q", tt.cfg, r.Verdict(), r.Reason, tt.verdict, tt.reason)
 		}
+	}
+}
+
+// TestMinimizedRefutation checks that the counterexample to the wrong
+// invariant committedWrote, which Z3 finds directly over large universes
+// (L=10, T=4, V=16 with Z3 4.8.12), is replaced by one the bounded search
+// finds with at most two elements per parameter sort, that it is replayed
+// (Refuted, cacheable) and that its text names the invariant and what it
+// was minimized from.
+func TestMinimizedRefutation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solver test")
+	}
+	const id = "TMS2WrongInvariant › invariant committedWrote › CommitResp"
+	ob := obligationsOf(t, simulation.Config{Automata: []string{"TMS2WrongInvariant"}}, "specs/testdata/TMS2_wrong_invariant.yaml")[id]
+	if ob == nil {
+		t.Fatalf("no obligation %s", id)
+	}
+	k, err := New(Config{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	q, err := k.Prepare(ob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	r := s.Check(q)
+	t.Logf("%s: %v in %.1fs, rlimit %d", id, r.Verdict(), time.Since(start).Seconds(), r.RLimitUsed)
+	if r.Verdict() != Refuted {
+		t.Fatalf("%v %s; want refuted", r.Verdict(), r.Reason)
+	}
+	text := r.Counterexample.Text
+	for _, w := range []string{"committedWrote", "\n  found in the bounded instance ", "(minimized: the solver's first counterexample had "} {
+		if !strings.Contains(text, w) {
+			t.Errorf("counterexample lacks %q:\n%s", w, text)
+		}
+	}
+	var data struct {
+		Bounded   string `json:"bounded"`
+		Minimized string `json:"minimized_from"`
+	}
+	if err := json.Unmarshal(r.Counterexample.Data, &data); err != nil {
+		t.Fatalf("data %s: %v", r.Counterexample.Data, err)
+	}
+	if data.Minimized == "" {
+		t.Errorf("data %s: no minimized_from", r.Counterexample.Data)
+	}
+	sizes := 0
+	for _, part := range strings.Split(data.Bounded, ", ") {
+		name, n, ok := strings.Cut(part, "=")
+		if !ok || strings.HasPrefix(name, "Int") {
+			continue
+		}
+		sizes++
+		if k, err := strconv.Atoi(n); err != nil || k > 2 {
+			t.Errorf("bounded instance %q: %s has %q elements; want at most 2", data.Bounded, name, n)
+		}
+	}
+	if sizes != 3 {
+		t.Errorf("bounded instance %q: want the sizes of L, T and V", data.Bounded)
+	}
+	if !r.Cacheable() {
+		t.Errorf("a minimized refutation is not cacheable")
 	}
 }

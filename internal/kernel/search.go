@@ -36,10 +36,9 @@ var minimizeInts = []int{2, 4, 8}
 const minimizeShare = 5
 
 // largestInt returns the largest absolute value of an integer constant of
-// the bounded problem in the model m (0 when it has none or on an
-// evaluation error).
-func largestInt(bp *boundedProblem, m logic.Model) int64 {
-	sig, err := bp.problem.Signature()
+// p in the model m (0 when it has none or on an evaluation error).
+func largestInt(p *logic.Problem, m logic.Model) int64 {
+	sig, err := p.Signature()
 	if err != nil {
 		return 0
 	}
@@ -102,39 +101,56 @@ func schedule(sorts []string, maxSize int) []instance {
 
 // searchResult is the outcome of a bounded search.
 type searchResult struct {
-	result  *Result // a refutation, or an internal failure; nil if neither
-	note    string  // what was searched, for an Unknown's reason
+	result  *Result  // a refutation, or an internal failure; nil if neither
+	note    string   // what was searched, for an Unknown's reason
+	found   instance // the instance of a refutation
+	big     int64    // the largest integer constant of a refutation
 	rlimit  uint64
 	seconds float64
 	z3secs  float64
 	timeout bool // the wall clock ran out
 }
 
-// search looks for a counterexample to q in the instances of schedule, in
-// order, each checked with the search's resource limit, until one is sat,
-// the budget is spent or the deadline passes. A sat instance is replayed
-// like any model (the models of a bounded problem are models of q's
-// problem, bound.go); it is then checked again with the integer constants
-// bounded (minimizeInts), and the first of those that is sat and replays
-// gives the counterexample instead, being smaller.
+// search looks for a counterexample to q in the instances of schedule
+// (see run).
 func (s *Session) search(q *Query, deadline time.Time) searchResult {
-	cfg := s.k.cfg.Search
-	var sr searchResult
-	sig, err := q.problem.Signature()
+	insts, err := s.instances(q)
 	if err != nil {
 		r := internalResult(q.fingerprint, "bounded search: %v", err)
-		sr.result = &r
-		return sr
+		return searchResult{result: &r}
+	}
+	if len(insts) == 0 {
+		return searchResult{note: "no bounded search: the problem has no parameter sort"}
+	}
+	return s.run(q, insts, deadline, "")
+}
+
+// instances returns the schedule of the search over the parameter sorts
+// of q's problem, nil when it has none.
+func (s *Session) instances(q *Query) ([]instance, error) {
+	sig, err := q.problem.Signature()
+	if err != nil {
+		return nil, err
 	}
 	var sorts []string
 	for _, st := range sig.Sorts {
 		sorts = append(sorts, st.Name())
 	}
-	insts := schedule(sorts, cfg.MaxSize)
-	if len(insts) == 0 {
-		sr.note = "no bounded search: the problem has no parameter sort"
-		return sr
-	}
+	return schedule(sorts, s.k.cfg.Search.MaxSize), nil
+}
+
+// run looks for a counterexample to q in the instances insts, in order,
+// each checked with the search's resource limit, until one is sat, the
+// budget is spent, maxInstances were checked or the deadline passes. A sat
+// instance is replayed like any model (the models of a bounded problem
+// are models of q's problem, bound.go); it is then checked again with the
+// integer constants bounded (minimizeInts), and the first of those that
+// is sat and replays gives the counterexample instead, being smaller.
+// from is passed to replay: the extent of the counterexample a found one
+// replaces, "" when there is none.
+func (s *Session) run(q *Query, insts []instance, deadline time.Time, from string) searchResult {
+	cfg := s.k.cfg.Search
+	var sr searchResult
 	var unsat int
 	var unknowns []string
 	done := 0
@@ -165,11 +181,12 @@ func (s *Session) search(q *Query, deadline time.Time) searchResult {
 			continue
 		}
 		// sat: replay, then look for a smaller model
-		big := largestInt(bp, ans.model)
-		r := replayBounded(q, bp, ans.model, in)
+		big := largestInt(bp.problem, ans.model)
+		r := replayBounded(q, bp, ans.model, in, from)
 		if ans.release != nil {
 			ans.release()
 		}
+		sr.found, sr.big = in, big
 		for _, n := range minimizeInts {
 			if r.verdict != Refuted || int64(n) >= big || sr.rlimit >= cfg.Budget || time.Until(deadline) <= 0 {
 				break
@@ -184,12 +201,14 @@ func (s *Session) search(q *Query, deadline time.Time) searchResult {
 				}
 				continue
 			}
-			r2 := replayBounded(q, bp2, a2.model, tight)
+			big2 := largestInt(bp2.problem, a2.model)
+			r2 := replayBounded(q, bp2, a2.model, tight, from)
 			if a2.release != nil {
 				a2.release()
 			}
 			if r2.verdict == Refuted || r2.Internal {
 				r = r2
+				sr.found, sr.big = tight, big2
 				break
 			}
 		}
@@ -223,8 +242,8 @@ func (s *Session) attempt(q *Query, in instance, rlimit uint64, deadline time.Ti
 // replayBounded replays a model of the bounded problem bp as a model of
 // q's problem and, on success, records the instance in the
 // counterexample.
-func replayBounded(q *Query, bp *boundedProblem, m logic.Model, in instance) Result {
-	r := replay(q, boundedModel{tr: bp.tr, m: m}, in.String())
+func replayBounded(q *Query, bp *boundedProblem, m logic.Model, in instance, from string) Result {
+	r := replay(q, boundedModel{tr: bp.tr, m: m}, in.String(), from)
 	if r.Internal {
 		r.Reason += fmt.Sprintf(" (a model of the bounded instance %s)", in)
 	}

@@ -16,9 +16,10 @@ import (
 // the problem's text (by resource limit), bounded the API checks of
 // bounded problems (by the size of T).
 type flowSolver struct {
-	full    map[uint64]answer
-	bounded map[int]answer
-	log     *[]string
+	full     map[uint64]answer
+	bounded  map[int]answer
+	log      *[]string
+	universe int // > 0: the universe of T in a model of the problem's text
 }
 
 func (f *flowSolver) check(p *logic.Problem, cfg Config) (answer, error) {
@@ -26,6 +27,9 @@ func (f *flowSolver) check(p *logic.Problem, cfg Config) (answer, error) {
 	a := f.full[cfg.RLimit]
 	if a.status == statusSat {
 		a.model = noModel{}
+		if f.universe > 0 {
+			a.model = sizedModel{f.universe}
+		}
 	}
 	return a, nil
 }
@@ -58,6 +62,19 @@ type noModel struct{}
 
 func (noModel) Universe(*logic.Sort) ([]*logic.Term, error) { return nil, nil }
 func (noModel) Eval(*logic.Term) (*logic.Term, error)       { return nil, errors.New("no model") }
+
+// sizedModel is a model in which T has n elements and nothing can be
+// evaluated.
+type sizedModel struct{ n int }
+
+func (m sizedModel) Universe(*logic.Sort) ([]*logic.Term, error) {
+	u := make([]*logic.Term, m.n)
+	for i := range u {
+		u[i] = logic.Const("T!"+strconv.Itoa(i), sortT)
+	}
+	return u, nil
+}
+func (sizedModel) Eval(*logic.Term) (*logic.Term, error) { return nil, errors.New("no model") }
 
 // tProblem is a problem over the sort T.
 func tProblem() *logic.Problem {
@@ -165,6 +182,94 @@ func TestSearchProcedure(t *testing.T) {
 		}
 		if r.RLimitUsed != 10+1+2 {
 			t.Errorf("%s: RLimitUsed = %d; want the sum over the checks, 13", tt.name, r.RLimitUsed)
+		}
+	}
+}
+
+// TestMinimizeProcedure checks when a counterexample from the first check
+// is minimized by the bounded search, and what is reported.
+func TestMinimizeProcedure(t *testing.T) {
+	unsat := answer{status: statusUnsat, rlimit: 1}
+	sat := answer{status: statusSat, rlimit: 2}
+	unknown := answer{status: statusUnknown, reason: "incomplete quantifiers", rlimit: 10}
+	good := func(logic.Model) (*simulation.Counterexample, error) {
+		return &simulation.Counterexample{Obligation: "o", Goal: "invariant: p(s')"}, nil
+	}
+	// goodDirect replays a model of the text only: a bounded model (of
+	// another type) does not replay.
+	goodDirect := func(m logic.Model) (*simulation.Counterexample, error) {
+		if _, ok := m.(sizedModel); !ok {
+			return nil, errors.New("goal holds")
+		}
+		return good(m)
+	}
+	const minimized = "found in the bounded instance T=2 (minimized: the solver's first counterexample had T=5)"
+	tests := []struct {
+		name     string
+		cfg      Config
+		universe int
+		bounded  map[int]answer
+		replay   simulation.Replayer
+		internal bool
+		text     string // substring of the counterexample; "-" for none found by the search
+		log      string
+		rlimit   uint64
+		cache    bool
+	}{
+		{name: "minimized to T=2", universe: 5, bounded: map[int]answer{1: unsat, 2: sat}, replay: good,
+			text: minimized, log: "check 100, bounded T=1, bounded T=2", rlimit: 2 + 1 + 2, cache: true},
+		{name: "small: not minimized", universe: 2, bounded: map[int]answer{1: sat}, replay: good,
+			text: "-", log: "check 100", rlimit: 2, cache: true},
+		{name: "nothing smaller: the original stays", universe: 3, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
+			text: "-", log: "check 100, bounded T=1, bounded T=2, bounded T=3", rlimit: 2 + 1 + 10 + 1, cache: true},
+		{name: "only instances no larger", universe: 3, bounded: map[int]answer{1: unsat, 2: unsat, 3: sat}, replay: good,
+			text: "-", log: "check 100, bounded T=1, bounded T=2, bounded T=3", rlimit: 2 + 1 + 1 + 2, cache: true},
+		{name: "budget", cfg: Config{Search: SearchConfig{Budget: 5}}, universe: 5, bounded: map[int]answer{1: unknown, 2: sat}, replay: good,
+			text: "-", log: "check 100, bounded T=1", rlimit: 2 + 10, cache: true},
+		{name: "bounded model does not replay", universe: 5, bounded: map[int]answer{1: sat}, replay: goodDirect,
+			internal: true, log: "check 100, bounded T=1", rlimit: 2 + 2},
+		{name: "search off", cfg: Config{Search: SearchConfig{Off: true}}, universe: 5, bounded: map[int]answer{1: sat}, replay: good,
+			text: "-", log: "check 100", rlimit: 2, cache: true},
+	}
+	for _, tt := range tests {
+		var log []string
+		tt.cfg.RLimit, tt.cfg.FirstRLimit = 100, 100
+		k, err := newKernel(tt.cfg, t.TempDir(), "z3", "4.8.12", func() (solver, error) {
+			return &flowSolver{full: map[uint64]answer{100: sat}, bounded: tt.bounded, log: &log, universe: tt.universe}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ob := &simulation.Obligation{ID: "o", Problem: tProblem(), Replay: tt.replay, Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}}
+		q, err := k.Prepare(ob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := k.NewSession()
+		r := s.Check(q)
+		s.Close()
+		if got := strings.Join(log, ", "); got != tt.log {
+			t.Errorf("%s: checks %q; want %q", tt.name, got, tt.log)
+		}
+		if r.RLimitUsed != tt.rlimit || r.Cacheable() != tt.cache {
+			t.Errorf("%s: RLimitUsed = %d, cacheable %v; want %d, %v", tt.name, r.RLimitUsed, r.Cacheable(), tt.rlimit, tt.cache)
+		}
+		if tt.internal {
+			if !r.Internal || !strings.Contains(r.Reason, "(a model of the bounded instance T=1)") {
+				t.Errorf("%s: %v %q; want an internal failure of the bounded model", tt.name, r.Verdict(), r.Reason)
+			}
+			continue
+		}
+		if r.Verdict() != Refuted || r.Counterexample == nil {
+			t.Errorf("%s: %v %q; want refuted", tt.name, r.Verdict(), r.Reason)
+			continue
+		}
+		text := r.Counterexample.Text
+		switch {
+		case tt.text == "-" && strings.Contains(text, "found in the bounded instance"):
+			t.Errorf("%s: counterexample %q; want the first check's", tt.name, text)
+		case tt.text != "-" && !strings.Contains(text, tt.text):
+			t.Errorf("%s: counterexample %q; want ~%q", tt.name, text, tt.text)
 		}
 	}
 }
