@@ -15,7 +15,6 @@ import (
 	"ladder/internal/driver"
 	"ladder/internal/kernel"
 	"ladder/internal/report"
-	"ladder/ioa/load"
 )
 
 func init() {
@@ -129,7 +128,8 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 	if paths = defaultPaths(paths); len(paths) == 0 {
 		return e.usageError("prove", "no paths given, and none of specs/, algorithms/, proofs/ exists here")
 	}
-	set, errs := load.Files(paths...)
+	var inputs driver.Inputs
+	set, errs := inputs.LoadConfig().Files(paths...)
 	if len(errs) > 0 {
 		printErrors(e.stderr, errs, false)
 		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
@@ -144,7 +144,7 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 	}
 	// A run identical to the last complete, fully proved one (same ladder,
 	// files and configuration) is answered from the cache (driver/memo.go).
-	fp := p.Fingerprint(set.Files)
+	fp := p.Fingerprint(&inputs)
 	rep, replayed := p.Replay(fp)
 	if !replayed {
 		var in *driver.Input

@@ -15,10 +15,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	"ladder/internal/cache"
 	"ladder/internal/report"
+	"ladder/ioa/load"
 )
 
 // memoFormat is the version of run memo files; bump it when their meaning
@@ -33,21 +35,53 @@ type runMemo struct {
 	Report      *report.Prove     `json:"report"`
 }
 
-// Fingerprint returns the fingerprint of a run over the given input files:
-// the SHA-256 of the running ladder executable (the code that generates and
-// prints obligations), the solver identity and configuration, the prover's
-// selection, and the path and bytes of every file. Obligation generation is
-// deterministic, so two runs with one fingerprint generate the same
-// obligations with the same texts and cache keys. It returns "" when the
-// executable cannot be read (the memo is then not used).
-func (p *Prover) Fingerprint(files []string) string {
+// Inputs records the bytes of every file a load reads, so that a run's
+// fingerprint covers exactly what its obligations were generated from (an
+// edit made while a run is under way cannot slip into the fingerprint). The
+// zero value is ready to use; it is safe for concurrent use.
+type Inputs struct {
+	mu   sync.Mutex
+	sums map[string][sha256.Size]byte
+}
+
+// LoadConfig returns a loader configuration that reads files from disk and
+// records them in in.
+func (in *Inputs) LoadConfig() load.Config {
+	return load.Config{
+		ReadFile: func(name string) ([]byte, error) {
+			data, err := os.ReadFile(name)
+			if err == nil {
+				in.mu.Lock()
+				if in.sums == nil {
+					in.sums = map[string][sha256.Size]byte{}
+				}
+				in.sums[name] = sha256.Sum256(data)
+				in.mu.Unlock()
+			}
+			return data, err
+		},
+		ReadDir: os.ReadDir,
+	}
+}
+
+// Fingerprint returns the fingerprint of a run over the files recorded in
+// in: the SHA-256 of the running ladder executable (the code that generates
+// and prints obligations), the solver identity and configuration, the
+// prover's selection, and the name and content hash of every file read.
+// Obligation generation is deterministic, so two runs with one fingerprint
+// generate the same obligations with the same texts and cache keys. It
+// returns "" when the executable cannot be read or no file was recorded
+// (the memo is then not used).
+func (p *Prover) Fingerprint(in *Inputs) string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if len(in.sums) == 0 {
+		return ""
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
 	}
-	h := sha256.New()
-	field := func(s string) { io.WriteString(h, strconv.Itoa(len(s))+":"+s) }
-	field("ladder-run/v" + strconv.Itoa(memoFormat))
 	f, err := os.Open(exe)
 	if err != nil {
 		return ""
@@ -58,18 +92,21 @@ func (p *Prover) Fingerprint(files []string) string {
 	if err != nil {
 		return ""
 	}
+	h := sha256.New()
+	field := func(s string) { io.WriteString(h, strconv.Itoa(len(s))+":"+s) }
+	field("ladder-run/v" + strconv.Itoa(memoFormat))
 	field(hex.EncodeToString(eh.Sum(nil)))
 	field(p.solver.String())
 	field(p.cfg.Only)
-	sorted := append([]string(nil), files...)
-	sort.Strings(sorted)
-	for _, name := range sorted {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return ""
-		}
+	names := make([]string, 0, len(in.sums))
+	for name := range in.sums {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		sum := in.sums[name]
 		field(name)
-		field(string(data))
+		field(hex.EncodeToString(sum[:]))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -6,18 +6,18 @@ import (
 	"path/filepath"
 	"testing"
 
-	"ladder/ioa/load"
 )
 
 // memoRun loads dir and proves it as `ladder prove` does: answered from a
 // run memo when there is one, otherwise generated, proved and remembered.
 func memoRun(t *testing.T, p *Prover, dir string) (replayed bool, proved, reused int) {
 	t.Helper()
-	set, errs := load.Files(dir)
+	var inputs Inputs
+	set, errs := inputs.LoadConfig().Files(dir)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	fp := p.Fingerprint(set.Files)
+	fp := p.Fingerprint(&inputs)
 	if fp == "" {
 		t.Fatal("no fingerprint")
 	}
@@ -94,8 +94,9 @@ func TestRunMemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	set, _ := load.Files(dir)
-	if _, ok := r.Replay(r.Fingerprint(set.Files)); ok {
+	var inputs Inputs
+	inputs.LoadConfig().Files(dir)
+	if _, ok := r.Replay(r.Fingerprint(&inputs)); ok {
 		t.Error("a memo was replayed although the cache holds none of its verdicts")
 	}
 }
@@ -110,7 +111,8 @@ func TestRunMemoSelective(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	set, errs := load.Files(dir)
+	var inputs Inputs
+	set, errs := inputs.LoadConfig().Files(dir)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -121,7 +123,7 @@ func TestRunMemoSelective(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Remember(p.Fingerprint(set.Files), rep); err != nil {
+	if err := p.Remember(p.Fingerprint(&inputs), rep); err != nil {
 		t.Fatal(err)
 	}
 	if runs, _ := filepath.Glob(filepath.Join(cacheDir, "runs", "*.json")); len(runs) != 0 {
@@ -139,7 +141,8 @@ func TestRunMemoNotForFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	set, _ := load.Files(dir)
+	var inputs Inputs
+	set, _ := inputs.LoadConfig().Files(dir)
 	in, _ := Generate(set)
 	rep, err := p.Prove(context.Background(), in)
 	if err != nil {
@@ -147,10 +150,40 @@ func TestRunMemoNotForFailures(t *testing.T) {
 	}
 	rep.Obligations[0].Verdict = "refuted"
 	rep.Summarize()
-	if err := p.Remember(p.Fingerprint(set.Files), rep); err != nil {
+	if err := p.Remember(p.Fingerprint(&inputs), rep); err != nil {
 		t.Fatal(err)
 	}
 	if runs, _ := filepath.Glob(filepath.Join(cacheDir, "runs", "*.json")); len(runs) != 0 {
 		t.Errorf("a run with a refuted obligation wrote a memo: %v", runs)
+	}
+}
+
+// TestRunMemoEditDuringRun checks that the fingerprint covers the bytes the
+// run loaded: a file edited after loading does not make the next run, over
+// the edited file, replay the memo of the old content.
+func TestRunMemoEditDuringRun(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	p, err := NewProver(Config{CacheDir: cacheDir, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var inputs Inputs
+	set, errs := inputs.LoadConfig().Files(dir)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	edit(t, filepath.Join(dir, "impl.yaml"), "Stage an amount", "Stage one amount")
+	in, _ := Generate(set)
+	rep, err := p.Prove(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Remember(p.Fingerprint(&inputs), rep); err != nil {
+		t.Fatal(err)
+	}
+	if replayed, _, _ := memoRun(t, p, dir); replayed {
+		t.Error("the memo of the content loaded before an edit was replayed for the edited file")
 	}
 }
