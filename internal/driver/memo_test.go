@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
 )
 
 // memoRun loads dir and proves it as `ladder prove` does: answered from a
