@@ -18,7 +18,7 @@
 //
 // # Trust
 //
-// This package is untrusted (shared/reference/style.md): strategies
+// This package is untrusted (ARCHITECTURE.md, the trust boundary): strategies
 // suggest hints and never create verdicts. Package simulation applies a
 // hint only through transformations that are sound whatever the hint
 // says: dropping hypotheses, adding instances of invariants the obligation

@@ -87,7 +87,8 @@ func Instantiate(st *load.StrategyStep, act *ioa.Action) []simulation.Instance {
 // whose acting parameter is t: T into quantifier-free obligations
 // (quantifier-free when φ, Pre_α, Post_α and the support invariants are),
 // following Sánchez and Sánchez, "Parametrized Invariance for Infinite
-// State Processes" (seed 003), rule P-INV (Fig. 4), premises S2 and S3:
+// State Processes" (SS in docs/references.md), rule P-INV (Fig. 4),
+// premises S2 and S3:
 //
 //	S2. φ ▷ τ^(i) → φ'                               for all τ and all i ∈ k̄
 //	S3. φ ▷ (⋀_{x ∈ Var(φ)} j ≠ x ∧ τ^(j) → φ')       for all τ and one fresh j ∉ k̄

@@ -74,8 +74,7 @@
 // Proofs are what must succeed; on the inductive ∀i property, the shape of
 // most sequence invariants, the sequence theory does not terminate, while
 // the array encoding only loses on finding counterexamples for a false
-// claim (an unknown, never a wrong verdict). Arrays it is
-// (tm-automata.md §11 recommends them too).
+// claim (an unknown, never a wrong verdict). Arrays it is.
 //
 // # Total semantics (docs/language.md)
 //

@@ -61,8 +61,8 @@ var statusColor = map[string]string{
 
 // WriteDot writes the graph in Graphviz dot. Edges point from the concrete
 // automaton to the abstract one (for a history mapping, in the direction of
-// the forward simulation, as in seed 002's Figure 3), labelled with the kind
-// and the status.
+// the forward simulation, as in Figure 3 of LLM12, docs/references.md),
+// labelled with the kind and the status.
 func (g *Graph) WriteDot(w io.Writer) error {
 	nodes, edges := g.sorted()
 	var b bytes.Buffer
