@@ -134,6 +134,17 @@ func (a *Automaton) Var(name string) *StateVar {
 	return nil
 }
 
+// VarIndex returns the index of the named variable in Vars (its field in
+// StateSort), or -1.
+func (a *Automaton) VarIndex(name string) int {
+	for i, v := range a.Vars {
+		if v.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
 // Invariant returns the named invariant, or nil.
 func (a *Automaton) Invariant(name string) *Invariant {
 	for _, v := range a.Invariants {

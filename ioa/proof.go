@@ -132,11 +132,48 @@ type Proof struct {
 }
 
 // InvariantRef names an invariant in an `assume:` list.
+//
+// A qualified name `X.P` names an invariant P of another automaton X,
+// assumed by invariant transfer (LLM12 §5.3): Chain is the unique chain of
+// refinement mappings, each a proof file, from the automaton the
+// invariant is assumed of (the proof's concrete or abstract automaton) to
+// X, and the assumption is P∘g, g the composition of their mappings. The
+// edge counts as proved only when P is proved of X and every proof of the
+// chain is proved (docs/proofs.md, "Invariants by transfer").
 type InvariantRef struct {
 	Name     string
 	Pos      source.Pos // of the name in the list; the invariant's own when Implicit
-	Inv      *Invariant
-	Implicit bool // assumed by default, not listed
+	Inv      *Invariant // the invariant (of Source when Source is set)
+	Implicit bool       // assumed by default, not listed
+
+	Source *Automaton // the automaton X of a qualified name X.P, or nil
+	Chain  []*Proof   // the refinement chain to Source, set once every proof is loaded
+}
+
+// Transferred reports whether r names an invariant of another automaton.
+func (r *InvariantRef) Transferred() bool { return r.Source != nil }
+
+// MapsTo returns the automaton whose states p's mapping gives, and the
+// state object the mapping is written over: for a refinement C → A, A and
+// c; for a history mapping C → A (whose mapping gives C over a), C and a.
+// ok is false for the other kinds, which are not refinement mappings.
+func (p *Proof) MapsTo() (target *Automaton, over *expr.Object, ok bool) {
+	switch {
+	case p.Kind.IsRefinement():
+		return p.Abstract, p.C, true
+	case p.Kind == ProofHistory:
+		return p.Concrete, p.A, true
+	}
+	return nil, nil, false
+}
+
+// MapsFrom returns the automaton whose states p's mapping is written over
+// (see MapsTo).
+func (p *Proof) MapsFrom() *Automaton {
+	if p.Kind == ProofHistory {
+		return p.Abstract
+	}
+	return p.Concrete
 }
 
 // Clause is a named conjunct of a relation, e.g. `R3: c.status = a.status`.

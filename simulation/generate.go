@@ -7,6 +7,7 @@ package simulation
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -301,15 +302,34 @@ func (x *edgeCtx) deps(concrete, abstract bool) *deps {
 	d.state(x.p.Abstract)
 	if concrete {
 		for _, r := range x.p.AssumeConcrete {
-			d.invariant(x.p.Concrete, r.Inv)
+			x.assumedDeps(d, x.p.Concrete, r)
 		}
 	}
 	if abstract {
 		for _, r := range x.p.AssumeAbstract {
-			d.invariant(x.p.Abstract, r.Inv)
+			x.assumedDeps(d, x.p.Abstract, r)
 		}
 	}
 	return d
+}
+
+// assumedDeps records the items an assumed invariant of auto brings: the
+// invariant, and for one assumed by transfer the invariant of its source
+// and the mappings of its chain.
+func (x *edgeCtx) assumedDeps(d *deps, auto *ioa.Automaton, r *ioa.InvariantRef) {
+	if !r.Transferred() {
+		d.invariant(auto, r.Inv)
+		return
+	}
+	d.invariant(r.Source, r.Inv)
+	for _, q := range r.Chain {
+		d.state(q.Concrete)
+		d.state(q.Abstract)
+		d.add(proofItem(q, "mapping"))
+		for _, e := range q.Mapping.Entries {
+			d.expr(e.Value)
+		}
+	}
 }
 
 func (x *edgeCtx) add(o *Obligation, p *plan, d *deps) {
@@ -344,6 +364,37 @@ func (x *edgeCtx) witness(d *deps, item string, m *ioa.StateMap) {
 	}
 }
 
+// transfers records the invariants the edge assumes by transfer
+// (Edge.Transfers), and adds the automata of their chains to the edge's
+// automata, with the constants that each refinement of a chain shares
+// (their obligations equate them, as this edge's do).
+func (x *edgeCtx) transfers() {
+	for _, side := range []struct {
+		refs  []*ioa.InvariantRef
+		owner *ioa.Automaton
+	}{{x.p.AssumeConcrete, x.p.Concrete}, {x.p.AssumeAbstract, x.p.Abstract}} {
+		for _, r := range side.refs {
+			if !r.Transferred() {
+				continue
+			}
+			x.e.Transfers = append(x.e.Transfers, &TransferAssumption{Key: InvariantKey(side.owner, r.Name),
+				Name: side.owner.Name + " satisfies " + r.Name, Source: InvariantKey(r.Source, r.Inv.Name), Chain: r.Chain})
+			for _, q := range r.Chain {
+				for _, a := range []*ioa.Automaton{q.Concrete, q.Abstract} {
+					if !slices.Contains(x.autos, a) {
+						x.autos = append(x.autos, a)
+					}
+				}
+				for _, pair := range sharedConsts(q.Concrete, q.Abstract) {
+					if !slices.Contains(x.shared, pair) {
+						x.shared = append(x.shared, pair)
+					}
+				}
+			}
+		}
+	}
+}
+
 // edge generates the obligations of proof p.
 func (g *generator) edge(p *ioa.Proof) {
 	e := &Edge{Name: EdgeName(p), Proof: p}
@@ -356,6 +407,7 @@ func (g *generator) edge(p *ioa.Proof) {
 	}
 	x := &edgeCtx{g: g, p: p, e: e, group: join(e.Name, p.Kind.String()),
 		autos: []*ioa.Automaton{p.Concrete, p.Abstract}, shared: sharedConsts(p.Concrete, p.Abstract)}
+	x.transfers()
 	g.edges = append(g.edges, e)
 	switch {
 	case p.Kind == ioa.ProofHistory:

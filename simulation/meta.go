@@ -7,6 +7,7 @@ package simulation
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -410,6 +411,53 @@ func EdgeStatus(e *Edge, verdict func(id string) Status, invs map[string]Status)
 	return st
 }
 
+// edgeStatuses returns a function computing the status of each edge
+// (EdgeStatus) into d.Edges, where an invariant the edge assumes by
+// transfer has the status of its source invariant combined with that of
+// every edge of its chain: P∘g is an invariant once P is and g is a
+// refinement (LLM12 §5.3). An edge whose chains lead back to itself is
+// not proved through them: the statuses are the least fixpoint.
+func edgeStatuses(edges []*Edge, verdict func(id string) Status, d *Derivation) func(*Edge) Status {
+	byProof := map[*ioa.Proof]*Edge{}
+	for _, e := range edges {
+		byProof[e.Proof] = e
+	}
+	visiting := map[*Edge]bool{}
+	var status func(e *Edge) Status
+	status = func(e *Edge) Status {
+		if st, ok := d.Edges[e.Name]; ok {
+			return st
+		}
+		if visiting[e] {
+			return Unchecked
+		}
+		visiting[e] = true
+		defer delete(visiting, e)
+		invs := d.Invariants
+		if len(e.Transfers) > 0 {
+			invs = maps.Clone(d.Invariants)
+			for _, t := range e.Transfers {
+				st, ok := d.Invariants[t.Source]
+				if !ok {
+					st = Unchecked
+				}
+				for _, q := range t.Chain {
+					if qe := byProof[q]; qe != nil {
+						st = worse(st, viaAssumption(status(qe)), false)
+					} else {
+						st = worse(st, Unchecked, false)
+					}
+				}
+				invs[t.Key] = st
+			}
+		}
+		st := EdgeStatus(e, verdict, invs)
+		d.Edges[e.Name] = st
+		return st
+	}
+	return status
+}
+
 // Derive computes the statuses of invariants and edges from the verdicts
 // of the obligations, and saturates the set of theorems under the rules:
 // induction for every proved invariant, refinement-mapping and
@@ -456,9 +504,9 @@ func Derive(obls []*Obligation, edges []*Edge, verdict func(id string) Status) *
 	}
 	sorted := append([]*Edge(nil), edges...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	status := edgeStatuses(edges, verdict, d)
 	for _, e := range sorted {
-		st := EdgeStatus(e, verdict, d.Invariants)
-		d.Edges[e.Name] = st
+		st := status(e)
 		if t, err := EdgeRefinement(e, st); err == nil {
 			add(t)
 		}

@@ -78,6 +78,20 @@ type Edge struct {
 	// Assumes are the keys of every invariant its obligations assume,
 	// sorted: the edge is proved only when they are.
 	Assumes []string
+	// Transfers describe the keys of Assumes that name invariants assumed
+	// by transfer.
+	Transfers []*TransferAssumption
+}
+
+// TransferAssumption is an invariant X.P an edge assumes by invariant transfer
+// along a chain of refinement mappings (ioa.InvariantRef). It holds when
+// P is proved of X and every proof of the chain is proved (the rules
+// refinement-composition and invariant-transfer, LLM12 §5.3).
+type TransferAssumption struct {
+	Key    string       // the key among the edge's Assumes: InvariantKey(owner, "X.P")
+	Name   string       // the theorem it stands for, "C satisfies X.P"
+	Source string       // the key of P, an invariant of X
+	Chain  []*ioa.Proof // the refinements from the owner to X
 }
 
 // EdgeName returns the name of the edge C → A: "C→A".

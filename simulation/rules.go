@@ -114,12 +114,28 @@ func (s *sc[S, V, B]) nats(auto *ioa.Automaton, st S, name string) {
 	}
 }
 
-func refs(rs []*ioa.InvariantRef) []*ioa.Invariant {
-	out := make([]*ioa.Invariant, len(rs))
-	for i, r := range rs {
-		out[i] = r.Inv
+// assumed assumes each invariant a proof lists for auto in state st: its
+// body, or, for an invariant X.P assumed by transfer, P∘g (Transferred;
+// LLM12 §5.3), which holds in every reachable state of auto once g's chain
+// of refinements and P are proved (Derive checks both before the edge
+// counts as proved).
+func (s *sc[S, V, B]) assumed(auto *ioa.Automaton, rs []*ioa.InvariantRef, st S, name string) {
+	for _, r := range rs {
+		hname := fmt.Sprintf("%s%s.%s(%s)", hypPrefixAssume, auto.Name, r.Name, name)
+		if !r.Transferred() {
+			b, err := s.w.invariant(r.Inv.Body, st)
+			s.hyp(hname, b, err)
+			continue
+		}
+		obj := &expr.Object{Kind: expr.ObjState, Name: "s", Sort: auto.StateSort}
+		body, err := Transferred(r, auto, obj)
+		if err != nil {
+			s.hyp(hname, s.w.tt(), err)
+			continue
+		}
+		b, err := s.w.holds(body, newEnv[S, V](nil, obj, st))
+		s.hyp(hname, b, err)
 	}
-	return out
 }
 
 // run computes the scenario of p in w.
@@ -217,7 +233,7 @@ func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
 		return
 	}
 	if p.rule == ruleBwdTotal {
-		s.invariants(pr.Concrete, refs(pr.AssumeConcrete), c, "c")
+		s.assumed(pr.Concrete, pr.AssumeConcrete, c, "c")
 		s.nats(pr.Concrete, c, "c")
 		tau, err := w.stateOf(pr.Total, "τ(c)", newEnv[S, V](nil, pr.C, c))
 		if s.fail(err) {
@@ -254,7 +270,7 @@ func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
 		s.fail(err)
 		s.out.goal, s.out.what = b, p.clause.Name+"(c, a₀)"
 	case ruleBwdStart:
-		s.invariants(pr.Concrete, refs(pr.AssumeConcrete), c, "c")
+		s.assumed(pr.Concrete, pr.AssumeConcrete, c, "c")
 		a, err := w.freshState(pr.Abstract, "a")
 		if s.fail(err) {
 			return
@@ -374,9 +390,9 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	if s.fail(err) {
 		return
 	}
-	s.invariants(pr.Concrete, refs(pr.AssumeConcrete), c, "c")
+	s.assumed(pr.Concrete, pr.AssumeConcrete, c, "c")
 	s.nats(pr.Concrete, c, "c")
-	s.invariants(pr.Abstract, refs(pr.AssumeAbstract), a, "a")
+	s.assumed(pr.Abstract, pr.AssumeAbstract, a, "a")
 	s.nats(pr.Abstract, a, "a")
 	if pr.Kind == ioa.ProofForward {
 		for _, cl := range pr.Relation {
@@ -467,7 +483,7 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	if s.fail(err) {
 		return
 	}
-	s.invariants(pr.Concrete, refs(pr.AssumeConcrete), c, "c")
+	s.assumed(pr.Concrete, pr.AssumeConcrete, c, "c")
 	s.nats(pr.Concrete, c, "c")
 	b, err := w.pre(p.action, c, ps)
 	s.hyp(hypNamePreConcrete+p.action.Name+"(c, p)", b, err)
@@ -478,7 +494,7 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	if s.fail(err) {
 		return
 	}
-	s.invariants(pr.Concrete, refs(pr.AssumeConcrete), cpost, "cpost")
+	s.assumed(pr.Concrete, pr.AssumeConcrete, cpost, "cpost")
 	s.nats(pr.Concrete, cpost, "cpost")
 	for _, cl := range pr.Relation {
 		b, err := w.holds(cl.Body, newEnv[S, V](nil, pr.C, cpost, pr.A, a))
@@ -627,9 +643,9 @@ func historyRule[S, V, B any](s *sc[S, V, B], p *plan) {
 	if s.fail(err) {
 		return
 	}
-	s.invariants(pr.Abstract, refs(pr.AssumeAbstract), a, "a")
+	s.assumed(pr.Abstract, pr.AssumeAbstract, a, "a")
 	s.nats(pr.Abstract, a, "a")
-	s.invariants(pr.Concrete, refs(pr.AssumeConcrete), fa, "f(a)")
+	s.assumed(pr.Concrete, pr.AssumeConcrete, fa, "f(a)")
 	s.nats(pr.Concrete, fa, "f(a)")
 	preA, err := w.pre(aa, a, ps)
 	if s.fail(err) {

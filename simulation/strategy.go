@@ -176,7 +176,12 @@ func target(o *Obligation, p *plan) *Target {
 		pr := p.proof
 		t := &Target{ID: o.ID, Clause: o.Clause, Action: p.action, Proof: pr, Step: p.step, Case: p.step.Cases[p.kase]}
 		backward := pr.Kind == ioa.ProofBackward
+		// An invariant assumed by transfer is not offered to strategies:
+		// its hypothesis is P∘g, not an invariant of either automaton.
 		for _, r := range pr.AssumeConcrete {
+			if r.Transferred() {
+				continue
+			}
 			t.Assumed = append(t.Assumed, Assumed{Automaton: pr.Concrete, Invariant: r.Inv, State: pr.C})
 			if backward {
 				t.Assumed = append(t.Assumed, Assumed{Automaton: pr.Concrete, Invariant: r.Inv, State: pr.CPost})
@@ -184,6 +189,9 @@ func target(o *Obligation, p *plan) *Target {
 		}
 		if !backward {
 			for _, r := range pr.AssumeAbstract {
+				if r.Transferred() {
+					continue
+				}
 				t.Assumed = append(t.Assumed, Assumed{Automaton: pr.Abstract, Invariant: r.Inv, State: pr.A})
 			}
 		}

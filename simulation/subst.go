@@ -7,6 +7,8 @@
 package simulation
 
 import (
+	"fmt"
+
 	"ladder/internal/source"
 	"ladder/ioa"
 	"ladder/ioa/expr"
@@ -205,4 +207,39 @@ func (s *substituter) fields(fs []*expr.FieldInit) []*expr.FieldInit {
 		out[i] = &nf
 	}
 	return out
+}
+
+// Transferred returns the predicate an invariant assumed by transfer
+// stands for (LLM12 §5.3; docs/proofs.md, "Invariants by transfer"): for
+// r = X.P assumed of automaton owner along the chain of refinement
+// mappings f_1 … f_n from owner to X, the body of P with f_n, …, f_1
+// substituted in turn, so P∘(f_n∘…∘f_1), written over the state object
+// target (of owner's state sort). Definitions of every automaton on the
+// chain are inlined, as in Composition and Transfer.
+func Transferred(r *ioa.InvariantRef, owner *ioa.Automaton, target *expr.Object) (expr.Expr, error) {
+	if !r.Transferred() || len(r.Chain) == 0 {
+		return nil, fmt.Errorf("%s is not an invariant assumed by transfer along a chain of refinements", r.Name)
+	}
+	if r.Chain[0].MapsFrom() != owner {
+		return nil, fmt.Errorf("the chain of %s does not start at %s", r.Name, owner.Name)
+	}
+	body := r.Inv.Body
+	var recv *expr.Object // the state object body is over; nil: bare variables of X
+	for i := len(r.Chain) - 1; i >= 0; i-- {
+		q := r.Chain[i]
+		to, over, ok := q.MapsTo()
+		if !ok || q.Mapping == nil {
+			return nil, fmt.Errorf("proof %s of the chain of %s is not a refinement mapping", q.Name, r.Name)
+		}
+		body = newSubstituter(to, recv, mapValue(q.Mapping)).expr(body)
+		recv = over
+	}
+	field := func(v *ioa.StateVar) expr.Expr {
+		id := sorted(&expr.Ident{Name: target.Name, Obj: target}, body)
+		id.SetSort(target.Sort)
+		sel := sorted(&expr.FieldSel{X: id, Name: v.Name, Field: owner.VarIndex(v.Name)}, body)
+		sel.SetSort(v.Sort)
+		return sel
+	}
+	return newSubstituter(owner, recv, field).expr(body), nil
 }

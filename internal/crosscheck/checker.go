@@ -12,6 +12,7 @@ import (
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
+	"ladder/simulation"
 )
 
 // checker holds one cross-check of an edge.
@@ -33,8 +34,11 @@ type checker struct {
 	relation []*eval.Func   // per clause of p.Relation
 	steps    map[*ioa.Action]*stepCode
 
-	invC, invA   []int // the indices of the assumed invariants
-	initC, initA *initCode
+	invC, invA []int // the indices of the assumed invariants
+	// transC and transA are the invariants assumed by transfer, P∘g
+	// (simulation.Transferred), over a state of C or A.
+	transC, transA []transferred
+	initC, initA   *initCode
 
 	cases   map[*ioa.Action][]int64 // how often each case was taken
 	failure *Failure
@@ -160,6 +164,12 @@ func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
 		if i := x.mA.InvariantIndex(r.Name); i >= 0 {
 			x.invA = append(x.invA, i)
 		}
+	}
+	if x.transC, err = x.compileTransfers(p.AssumeConcrete, p.Concrete); err != nil {
+		return nil, err
+	}
+	if x.transA, err = x.compileTransfers(p.AssumeAbstract, p.Abstract); err != nil {
+		return nil, err
 	}
 	if x.invC == nil {
 		x.invC = []int{}
@@ -423,13 +433,55 @@ func (x *checker) eventCheck(act *ioa.Action, ps []eval.Value, cc *caseCode, r *
 	return fmt.Sprintf("the concrete step shows %s but the abstract step %s shows %s", cev, x.call(r, j), aev), nil
 }
 
+// transferred is an invariant assumed by transfer, compiled over one
+// state.
+type transferred struct {
+	name string
+	f    *eval.Func
+}
+
+// compileTransfers compiles the predicates P∘g of the invariants of refs,
+// assumed of owner by transfer.
+func (x *checker) compileTransfers(refs []*ioa.InvariantRef, owner *ioa.Automaton) ([]transferred, error) {
+	var out []transferred
+	for _, r := range refs {
+		if !r.Transferred() {
+			continue
+		}
+		obj := &expr.Object{Kind: expr.ObjState, Name: "s", Sort: owner.StateSort}
+		body, err := simulation.Transferred(r, owner, obj)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", r.Pos, err)
+		}
+		f, err := eval.Compile(body, x.inst, obj)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", r.Pos, err)
+		}
+		out = append(out, transferred{name: r.Name, f: f})
+	}
+	return out, nil
+}
+
 // violated returns the first assumed invariant or Nat condition that s, a
 // state of the concrete (abstract) automaton, violates, or "".
 func (x *checker) violated(abstract bool, s eval.State) (string, error) {
+	r, invs, trans := x.rC, x.invC, x.transC
 	if abstract {
-		return x.rA.Violated(s, x.invA)
+		r, invs, trans = x.rA, x.invA, x.transA
 	}
-	return x.rC.Violated(s, x.invC)
+	if name, err := r.Violated(s, invs); name != "" || err != nil {
+		return name, err
+	}
+	for _, t := range trans {
+		v, err := t.f.Eval(nil, nil, s.AsValue())
+		if err != nil {
+			return "", err
+		}
+		if !v.Bool() {
+			return t.name, nil
+		}
+	}
+	return "", nil
 }
 
 // countCase records that a step of act took case k.

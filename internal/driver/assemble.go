@@ -73,12 +73,18 @@ func provenance(t *simulation.Theorem) []string {
 	return out
 }
 
-// invariantNames turns invariant keys into the names people write, "A.p".
+// invariantNames turns invariant keys into the names people write, "A.p",
+// and an invariant X.P assumed of A by transfer into the theorem it
+// stands for, "A satisfies X.P".
 func invariantNames(keys []string) []string {
 	var out []string
 	for _, k := range keys {
 		if auto, name := splitInvariantKey(k); auto != "" {
-			k = auto + "." + name
+			if strings.Contains(name, ".") {
+				k = auto + " satisfies " + name
+			} else {
+				k = auto + "." + name
+			}
 		}
 		out = append(out, k)
 	}

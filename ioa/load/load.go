@@ -88,7 +88,8 @@ func (c Config) Files(paths ...string) (*Set, source.ErrorList) {
 			l.load(file, source.Pos{})
 		}
 	}
-	l.loadProofs() // proof files, once every automaton is known (proof.go)
+	l.loadProofs()       // proof files, once every automaton is known (proof.go)
+	l.resolveTransfers() // chains of refinements for transferred invariants (proof.go)
 	l.errs.Sort()
 	return l.set, dedup(l.errs)
 }
