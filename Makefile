@@ -42,11 +42,13 @@ test: deps fmt-check vet
 fuzz:
 	./scripts/fuzz.sh $(FUZZTIME)
 
-# prove checks, explores and proves everything shipped in the repository.
+# prove checks, explores, cross-checks and proves everything shipped in the
+# repository.
 prove: build
 	./$(BIN) check
 	./$(BIN) check docs/examples
 	./scripts/explore-all.sh ./$(BIN)
+	./scripts/crosscheck-all.sh ./$(BIN)
 	./$(BIN) prove
 	./$(BIN) prove docs/examples
 

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# crosscheck-all.sh LADDER: cross-checks every proof edge of proofs/ on a
+# small instance (T=2,L=1,V=2): every obligation of the edge is evaluated at
+# every reachable state and step of the instance, the cheapest way to find a
+# counterexample. Exits non-zero on the first failure or error.
+set -euo pipefail
+ladder=${1:-bin/ladder}
+bound=${BOUND:-T=2,L=1,V=2}
+for f in proofs/*.yaml; do
+  echo "== ladder crosscheck $f --bound $bound"
+  "$ladder" crosscheck "$f" specs/ algorithms/ proofs/ --bound "$bound"
+done
