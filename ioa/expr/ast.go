@@ -113,6 +113,11 @@ type Object struct {
 	Owner  any        // the declaring automaton or proof (*ioa.Automaton, ...), when there is one
 }
 
+// Ambiguous is the Owner of an ObjBad object that stands for a name two
+// declarations share in one scope (a proof's concrete and abstract
+// automata): every use of the name reports the message.
+type Ambiguous string
+
 // Scope maps names to objects. Lookups walk to the parent. The zero value is
 // an empty scope with no parent.
 type Scope struct {

@@ -125,6 +125,9 @@ func (c *Checker) checkCall1(e *Call, sc *Scope, hint *Sort) *Sort {
 	case ObjEvent:
 		c.errorf(e.P, source.ErrSort, "event %q cannot be used inside an expression", name)
 	case ObjBad:
+		if msg, ok := obj.Owner.(Ambiguous); ok {
+			c.errorf(e.Fun.P, source.ErrName, "%s", string(msg))
+		}
 	default:
 		c.errorf(e.Fun.P, source.ErrSort, "%q is not a function", name)
 	}

@@ -643,6 +643,10 @@ func (c *Checker) checkIdent(e *Ident, sc *Scope, hint *Sort) *Sort {
 		return InvalidSort
 	case ObjEvent:
 		c.errorf(e.P, source.ErrSort, "event %q is not a value", e.Name)
+	case ObjBad:
+		if msg, ok := obj.Owner.(Ambiguous); ok {
+			c.errorf(e.P, source.ErrName, "%s", string(msg))
+		}
 	case ObjSort:
 		c.errorf(e.P, source.ErrSort, "%q is a sort, not a value", e.Name)
 	}

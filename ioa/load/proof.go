@@ -109,8 +109,10 @@ type proofLoader struct {
 	chk  *expr.Checker
 	p    *ioa.Proof
 	root *expr.Scope // sorts, enum constants and constants of C and A
-	// ambiguous lists the names C and A declare differently.
+	// ambiguous lists the names C and A declare differently, ambiguity
+	// the error each use of one reports.
 	ambiguous []string
+	ambiguity []string
 }
 
 // load builds the proof whose top-level mapping is root. It returns nil
@@ -291,6 +293,8 @@ func (pl *proofLoader) scopes() {
 			if old.Kind != expr.ObjBad && (old.Kind != o.Kind || !expr.Identical(old.Sort, o.Sort)) {
 				// Scope has no removal: shadow both in a fresh root.
 				pl.ambiguous = append(pl.ambiguous, o.Name)
+				pl.ambiguity = append(pl.ambiguity, fmt.Sprintf("%q is ambiguous in this proof: %s declares it as %s, %s as %s; rename one of them (give the algorithm's own names, e.g. its pc values, a prefix)",
+					o.Name, p.Concrete.Name, describeObj(old), p.Abstract.Name, describeObj(o)))
 			}
 		}
 	}
@@ -300,9 +304,13 @@ func (pl *proofLoader) scopes() {
 		for _, n := range pl.ambiguous {
 			amb[n] = true
 		}
+		msg := map[string]string{}
+		for i, n := range pl.ambiguous {
+			msg[n] = pl.ambiguity[i]
+		}
 		for _, o := range pl.root.Objects() {
 			if amb[o.Name] {
-				root.Insert(&expr.Object{Kind: expr.ObjBad, Name: o.Name, Sort: expr.InvalidSort, Pos: o.Pos})
+				root.Insert(&expr.Object{Kind: expr.ObjBad, Name: o.Name, Sort: expr.InvalidSort, Pos: o.Pos, Owner: expr.Ambiguous(msg[o.Name])})
 			} else {
 				root.Insert(o)
 			}
@@ -316,6 +324,18 @@ func (pl *proofLoader) scopes() {
 	p.APre = &expr.Object{Kind: expr.ObjState, Name: ioa.StateAPre, Sort: p.Abstract.StateSort, Pos: p.AbstractPos, Owner: p.Abstract}
 	p.Scope.Insert(p.C)
 	p.Scope.Insert(p.A)
+}
+
+// describeObj describes a sort, enum constant or constant for the
+// ambiguity error.
+func describeObj(o *expr.Object) string {
+	switch o.Kind {
+	case expr.ObjSort:
+		return "a sort"
+	case expr.ObjEnum:
+		return "a constant of the enum " + o.Sort.String()
+	}
+	return "a constant of sort " + o.Sort.String()
 }
 
 // stateScope returns a scope over the root declaring only the given states.

@@ -164,3 +164,41 @@ func TestProofOrder(t *testing.T) {
 		t.Errorf("errors %v, %d proofs", errs, len(set.LoadedProofs()))
 	}
 }
+
+// TestAmbiguousNames checks that a name both automata of an edge declare
+// differently (an enum constant of two enums, constants of two sorts) is
+// reported at every use in a proof, in relations, witnesses, guards and
+// mappings, with the two declarations; a name only one of them declares
+// (S1) stays usable.
+func TestAmbiguousNames(t *testing.T) {
+	dir := "testdata/ambiguous/"
+	_, errs := Files(dir+"iface.yaml", dir+"spec.yaml", dir+"impl.yaml", dir+"forward.yaml", dir+"refinement.yaml")
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Error())
+	}
+	const ready = `"Ready" is ambiguous in this proof: Impl declares it as a constant of the enum Pc, Spec as a constant of the enum PC; rename one of them`
+	const k0 = `"k0" is ambiguous in this proof: Impl declares it as a constant of sort Bool, Spec as a constant of sort Int`
+	want := []string{
+		"forward.yaml:6:15: " + ready, // relation, concrete side
+		"forward.yaml:6:32: " + ready, // relation, abstract side
+		"forward.yaml:7:6: " + k0,
+		"forward.yaml:13:20: " + ready,   // a case guard
+		"refinement.yaml:6:17: " + ready, // a mapping's guard
+		"refinement.yaml:6:28: " + ready, // a mapping's value
+	}
+	for _, w := range want {
+		found := false
+		for _, g := range got {
+			if strings.HasPrefix(g, dir+w) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("missing %q in:\n%s", w, strings.Join(got, "\n"))
+		}
+	}
+	if len(got) != len(want)+1 { // k0 twice on line 7
+		t.Errorf("%d errors, want %d:\n%s", len(got), len(want)+1, strings.Join(got, "\n"))
+	}
+}
