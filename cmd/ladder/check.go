@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
+	"ladder/internal/driver"
 	"ladder/internal/source"
 	"ladder/ioa/load"
 )
@@ -67,6 +69,29 @@ func toErrorJSON(errs source.ErrorList) []errorJSON {
 	return out
 }
 
+// libraryDirs returns the directories searched for an automaton that a
+// proof names but none of the given files declares (load.Config.Library):
+// specs/ and algorithms/ at the repository root of the working directory.
+func libraryDirs() []string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	root := driver.FindRoot(wd)
+	var out []string
+	for _, d := range []string{"specs", "algorithms"} {
+		dir := filepath.Join(root, d)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		if rel, err := filepath.Rel(wd, dir); err == nil {
+			dir = rel
+		}
+		out = append(out, dir)
+	}
+	return out
+}
+
 func check(e *env, paths []string, jsonOut, all bool) int {
 	if len(paths) == 0 {
 		for _, d := range defaultDirs {
@@ -78,7 +103,7 @@ func check(e *env, paths []string, jsonOut, all bool) int {
 			return e.usageError("check", "no paths given, and none of specs/, algorithms/, proofs/ exists here")
 		}
 	}
-	set, errs := load.Files(paths...)
+	set, errs := load.Config{Library: libraryDirs()}.Files(paths...)
 	if jsonOut {
 		out := checkJSON{
 			Files:      nonNil(set.Files),

@@ -225,7 +225,7 @@ func (o *crosscheckFlags) runImplements(e *env, args []string, cfg crosscheck.Co
 
 // loadFiles loads paths, printing the errors.
 func loadFiles(e *env, paths []string) (*load.Set, bool) {
-	set, errs := load.Files(paths...)
+	set, errs := load.Config{Library: libraryDirs()}.Files(paths...)
 	if len(errs) > 0 {
 		printErrors(e.stderr, errs, false)
 		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))

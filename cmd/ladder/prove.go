@@ -129,7 +129,9 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 		return e.usageError("prove", "no paths given, and none of specs/, algorithms/, proofs/ exists here")
 	}
 	var inputs driver.Inputs
-	set, errs := inputs.LoadConfig().Files(paths...)
+	lc := inputs.LoadConfig()
+	lc.Library = libraryDirs()
+	set, errs := lc.Files(paths...)
 	if len(errs) > 0 {
 		printErrors(e.stderr, errs, false)
 		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))

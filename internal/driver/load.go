@@ -6,8 +6,10 @@ package driver
 import (
 	"os"
 	"path/filepath"
+	"slices"
 
 	"ladder/internal/source"
+	"ladder/ioa"
 	"ladder/ioa/load"
 	"ladder/simulation"
 	"ladder/strategies"
@@ -26,9 +28,15 @@ func Load(paths ...string) (*Input, source.ErrorList) {
 	return Generate(set)
 }
 
-// Generate generates the obligations of a loaded set, as Load does.
+// Generate generates the obligations of a loaded set, as Load does. The
+// invariants of an automaton loaded only to resolve a name a proof uses
+// (load.Set.Resolved) are proved only when an edge assumes them.
 func Generate(set *load.Set) (*Input, source.ErrorList) {
-	obs, edges, errs := simulation.Generate(set, simulation.Config{Strategist: strategies.For(set)})
+	cfg := simulation.Config{Strategist: strategies.For(set)}
+	if names := needed(set); names != nil {
+		cfg.Automata, cfg.NoInvariants = names, len(names) == 0
+	}
+	obs, edges, errs := simulation.Generate(set, cfg)
 	if len(errs) > 0 {
 		errs.Sort()
 		return nil, errs
@@ -40,6 +48,41 @@ func Generate(set *load.Set) (*Input, source.ErrorList) {
 		Edges:       edges,
 		Files:       set.Files,
 	}, nil
+}
+
+// needed returns the names of the automata whose invariants a run over set
+// proves: all of them, unless some were loaded from the library; then
+// those given, and those whose invariants an edge assumes (of its concrete
+// or abstract automaton, or by transfer). nil means all.
+func needed(set *load.Set) []string {
+	if len(set.Resolved) == 0 {
+		return nil
+	}
+	want := map[*ioa.Automaton]bool{}
+	for _, a := range set.Automata {
+		want[a] = !slices.Contains(set.Resolved, a)
+	}
+	for _, p := range set.LoadedProofs() {
+		for _, side := range []struct {
+			refs  []*ioa.InvariantRef
+			owner *ioa.Automaton
+		}{{p.AssumeConcrete, p.Concrete}, {p.AssumeAbstract, p.Abstract}} {
+			for _, r := range side.refs {
+				if r.Transferred() {
+					want[r.Source] = true
+				} else {
+					want[side.owner] = true
+				}
+			}
+		}
+	}
+	names := []string{}
+	for _, a := range set.Automata {
+		if want[a] {
+			names = append(names, a.Name)
+		}
+	}
+	return names
 }
 
 // FindRoot returns the repository root for dir: the nearest ancestor of dir

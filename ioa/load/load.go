@@ -28,6 +28,9 @@ type Set struct {
 	Automata   []*ioa.Automaton // in load order, each once
 	Proofs     []*ProofFile     // proof files recognised (not loaded yet)
 	Files      []string         // every file read, in reading order
+	// Resolved are the automata loaded from Config.Library because a
+	// proof named them, in load order.
+	Resolved []*ioa.Automaton
 
 	universe   *expr.Scope
 	strategies strategyTable // the `strategy:` lists (strategy.go)
@@ -61,6 +64,12 @@ type Config struct {
 	// ReadDir lists a directory; nil means os.ReadDir when ReadFile is nil
 	// too, and otherwise that every path names a file.
 	ReadDir func(name string) ([]fs.DirEntry, error)
+	// Library lists files and directories searched, in order, for an
+	// automaton that a proof names but no loaded file declares: the first
+	// file whose top-level `automaton:` is that name is loaded (with its
+	// interface) and recorded in Set.Resolved. Nothing else in them is
+	// read.
+	Library []string
 }
 
 // Files loads the files and directories at paths with the default Config.

@@ -235,6 +235,9 @@ func (pl *proofLoader) automaton(n *yaml.Node, role string) (*ioa.Automaton, sou
 	if a := pl.l.autoName[name]; a != nil {
 		return a, pos
 	}
+	if a := pl.l.fromLibrary(name, pos); a != nil {
+		return a, pos
+	}
 	var known []string
 	for n := range pl.l.autoName {
 		known = append(known, n)
