@@ -329,8 +329,34 @@ func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 		fmt.Fprintf(&b, "; %.2f s", s.Seconds)
 	}
 	b.WriteByte('\n')
+	if e, i := p.notChecked(); e+i > 0 {
+		fmt.Fprintf(&b, "not checked: %d %s and %d %s, some of whose obligations or assumptions were not selected or not decided; no theorem rests on them\n",
+			e, plural(e, "edge", "edges"), i, plural(i, "invariant", "invariants"))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// notChecked counts the edges and invariants whose status is NotChecked.
+func (p *Prove) notChecked() (edges, invariants int) {
+	for _, e := range p.Edges {
+		if e.Status == NotChecked {
+			edges++
+		}
+	}
+	for _, inv := range p.Invariants {
+		if inv.Status == NotChecked {
+			invariants++
+		}
+	}
+	return edges, invariants
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func writeIndented(b *strings.Builder, text, indent string) {

@@ -133,3 +133,33 @@ func TestWriteJSONProve(t *testing.T) {
 		t.Errorf("empty report writes null lists:\n%s", b.String())
 	}
 }
+
+// TestWriteTextNotChecked checks that a run that leaves an edge or an
+// invariant not checked (e.g. --only) says so after the summary line,
+// though every selected obligation is proved.
+func TestWriteTextNotChecked(t *testing.T) {
+	p := &Prove{
+		Obligations: []Obligation{{ID: "C→A › forward › Inc › event", Group: "C→A › forward", Verdict: Proved}},
+		Invariants:  []Invariant{{Automaton: "A", Name: "bounded", Group: "A › invariant bounded", Status: NotChecked}},
+		Edges:       []Edge{{Name: "C→A", Concrete: "C", Abstract: "A", Kind: "forward", Group: "C→A › forward", Status: NotChecked}},
+	}
+	p.Sort()
+	p.Summarize()
+	var b bytes.Buffer
+	if err := p.WriteText(&b, TextOptions{NoTimes: true}); err != nil {
+		t.Fatal(err)
+	}
+	const want = "1 obligations: 1 proved, 0 refuted, 0 unknown; reused 0, re-checked 1\n" +
+		"not checked: 1 edge and 1 invariant, some of whose obligations or assumptions were not selected or not decided; no theorem rests on them\n"
+	if !strings.HasSuffix(b.String(), want) {
+		t.Errorf("WriteText ends\n%s\nwant\n%s", b.String(), want)
+	}
+	p.Edges[0].Status, p.Invariants[0].Status = Proved, Proved
+	b.Reset()
+	if err := p.WriteText(&b, TextOptions{NoTimes: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "not checked:") {
+		t.Errorf("a fully checked run says not checked:\n%s", b.String())
+	}
+}
