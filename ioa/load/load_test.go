@@ -232,6 +232,11 @@ func TestExactErrors(t *testing.T) {
 			want:  []string{"a.yaml:3:1: malformed YAML: did not find expected ',' or ']'"},
 		},
 		{
+			name:  "a call with brackets in a flow sequence",
+			files: map[string]string{"a.yaml": "proof: P\nsteps:\n  Go: [Go()]\n  Read: [DoRead(t, c.addr[t], 0)]\ntheorems: []\n"},
+			want:  []string{"a.yaml:4:9: malformed YAML: a call inside a YAML flow sequence [...]: YAML reads its brackets and commas as the sequence's own; write the calls as a block sequence, one `- Act(args)` per line"},
+		},
+		{
 			name:  "yaml syntax error on the first line",
 			files: map[string]string{"a.yaml": "automaton: A: B\n"},
 			want:  []string{"a.yaml:1:1: malformed YAML: mapping values are not allowed in this context (an expression containing \": \", such as `forall t: T. p`, must be quoted or written as a block scalar: `key: |`)"},

@@ -89,12 +89,28 @@ func (f *yfile) yamlError(err error, errs *source.ErrorList) {
 	if line < 1 {
 		line = 1
 	}
+	if strings.HasPrefix(msg, "did not find expected ',' or ']'") {
+		// The usual cause: a call with brackets inside a flow sequence,
+		// `Read: [DoRead(t, c.addr[t], n)]`, reported at the next line.
+		for l := line; l >= 1 && l >= line-1; l-- {
+			if m := flowCallRE.FindStringIndex(f.lines[l-1]); m != nil {
+				col := strings.IndexByte(f.lines[l-1][m[0]:], '[') + m[0] + 1
+				errs.Add(source.Pos{File: f.path, Line: l, Col: col}, source.ErrSyntax,
+					"malformed YAML: a call inside a YAML flow sequence [...]: YAML reads its brackets and commas as the sequence's own; write the calls as a block sequence, one `- Act(args)` per line")
+				return
+			}
+		}
+	}
 	if msg == "mapping values are not allowed in this context" {
 		// The usual cause: a binder `x: S` in a plain scalar.
 		msg += " (an expression containing \": \", such as `forall t: T. p`, must be quoted or written as a block scalar: `key: |`)"
 	}
 	errs.Add(source.Pos{File: f.path, Line: line, Col: 1}, source.ErrSyntax, "malformed YAML: %s", msg)
 }
+
+// flowCallRE matches a flow sequence that starts with a call, as in
+// `Read: [DoRead(t, c.addr[t])]`.
+var flowCallRE = regexp.MustCompile(`:\s*\[\s*[A-Za-z_][A-Za-z0-9_]*\s*\(`)
 
 // splitLines splits data into lines, dropping "\n" and "\r\n" terminators.
 func splitLines(data []byte) []string {
