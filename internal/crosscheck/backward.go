@@ -251,7 +251,7 @@ func (x *checker) backward() error {
 			}
 			x.failure = &Failure{Obligation: join(x.group, "totality", bad[0]), Clause: "totality › " + bad[0], Trace: tr,
 				Message: fmt.Sprintf("%s(c, τ(c)) is false in the last state c: the totality witness is not related to it", bad[0]),
-				Details: x.clauseDetails(bad), States: []NamedState{named("τ(c)", p.Abstract, tau, "", nil)}}
+				Details: x.clauseDetailsIn(bad, &env{c: c, a: tau}), States: []NamedState{named("τ(c)", p.Abstract, tau, "", nil)}}
 			return errFailed
 		}
 		if !root {
@@ -352,7 +352,7 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 		}
 		return x.stepFailure(tr, sc, k, "relation("+bad[0]+")",
 			fmt.Sprintf("%s(c, apre) is false: the pre-state witness is not related to the concrete pre-state", bad[0]),
-			x.clauseDetails(bad), states(nil), nil)
+			x.clauseDetailsIn(bad, &env{c: tr.Pre, a: e.apre}), states(nil), nil)
 	}
 	r, err := x.runSteps(cc, e.apre, e)
 	if err != nil {

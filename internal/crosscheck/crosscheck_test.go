@@ -469,3 +469,27 @@ func TestRepositoryProofs(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainQuantifiedClause checks that a failing quantified relation
+// clause is explained: the binding of its variable, the antecedent that
+// holds and the conjunct that fails, with the value of its side.
+func TestExplainQuantifiedClause(t *testing.T) {
+	p := loadProof(t, "testdata/explain/NOrecPcWrong.yaml", "../../specs")
+	res, err := Check(p, bounds(t, "T=2,L=1,V=2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failure == nil {
+		t.Fatal("the wrong status correspondence passed")
+	}
+	var out bytes.Buffer
+	res.WriteText(&out)
+	for _, want := range []string{
+		"FAILED: NOrecAtomicCommitValidate→TMS2 › forward › BeginResp › relation(pc)",
+		"      at t = T#0\n      holds: c.pc[t] = Active\n      false: a.pc[t] = ReadPending, where a.pc[t] = Ready\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("missing %q in:\n%s", want, out.String())
+		}
+	}
+}

@@ -128,7 +128,7 @@ func (x *checker) forward() error {
 			return err
 		}
 		if len(bad) > 0 {
-			return fail(bad[0], fmt.Sprintf("%s(c, a₀) is false at the start state c", bad[0]), x.clauseDetails(bad))
+			return fail(bad[0], fmt.Sprintf("%s(c, a₀) is false at the start state c", bad[0]), x.clauseDetailsIn(bad, &env{c: c0, a: a0}))
 		}
 		if full() {
 			break
@@ -178,7 +178,7 @@ func (x *checker) forward() error {
 				if err != nil {
 					return "", nil, nil, err
 				}
-				return "relation(" + bad[0], x.clauseDetails(bad), nil, nil
+				return "relation(" + bad[0], x.clauseDetailsIn(bad, &env{c: s.post, a: um}), nil, nil
 			})
 			if err != nil {
 				return err
@@ -192,6 +192,18 @@ func (x *checker) forward() error {
 		}
 	}
 	return nil
+}
+
+// clauseDetailsIn lists the failing clauses with their text and, for the
+// first, why it is false in en (explain).
+func (x *checker) clauseDetailsIn(names []string, en *env) []string {
+	out := x.clauseDetails(names)
+	if cl := x.p.Clause(names[0]); cl != nil {
+		for _, l := range x.explain(cl.Body, en) {
+			out = append(out, "  "+l)
+		}
+	}
+	return out
 }
 
 // clauseDetails lists the failing clauses with their text.
