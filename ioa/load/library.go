@@ -5,7 +5,6 @@ package load
 
 import (
 	"bytes"
-	"path/filepath"
 	"regexp"
 
 	"ladder/internal/source"
@@ -22,7 +21,7 @@ var automatonLine = regexp.MustCompile(`(?m)^automaton:[ \t]*"?([A-Za-z_][A-Za-z
 func (l *loader) fromLibrary(name string, ref source.Pos) *ioa.Automaton {
 	for _, root := range l.cfg.Library {
 		for _, path := range l.expandQuiet(root) {
-			if _, loaded := l.files[filepath.Clean(path)]; loaded {
+			if _, loaded := l.files[fileKey(path)]; loaded {
 				continue
 			}
 			data, err := l.readFile(path)
