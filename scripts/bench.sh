@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # bench.sh measures `ladder prove` over the repository's proofs on a
-# temporary copy: a cold run (empty cache), a warm run (no change) and a run
-# after one scripted edit of an action's effect. It prints one JSON line with
-# the wall-clock times, the re-checked and reused counts and the ratios
-# cold/warm and cold/edit.
+# temporary copy: a cold run (empty cache) of the repository without the
+# refactored NOrec pseudocode and its edge, a warm run (no change), a run
+# after adding them back (LLM12 §4.2: a refactored pseudocode is proved with
+# one new edge, nothing above it re-checked) and a run after one scripted
+# edit of an action's effect. It prints one JSON line with the wall-clock
+# times, the re-checked and reused counts and the ratios cold/warm and
+# cold/edit.
 #
 # Usage: scripts/bench.sh [LADDER_BINARY]
-# Environment: JOBS (-j, default: the number of CPUs), EDIT_FILE, EDIT_FROM,
+# Environment: JOBS (-j, default: the number of CPUs), REFACTOR (the files
+# added for the refactoring run; default: algorithms/NOrecRSTM.yaml and
+# proofs/NOrecRSTM-NOrec.yaml, those that exist), EDIT_FILE, EDIT_FROM,
 # EDIT_TO (the scripted edit: replace the first line of EDIT_FILE equal to
 # EDIT_FROM by EDIT_TO; default: a semantics-preserving change of TMS2's
 # BeginInv effect).
@@ -33,6 +38,14 @@ for d in specs algorithms proofs; do
   [ -d "$root/$d" ] && cp -R "$root/$d" "$tmp/repo/$d"
 done
 cd "$tmp/repo"
+refactor=${REFACTOR:-algorithms/NOrecRSTM.yaml proofs/NOrecRSTM-NOrec.yaml}
+mkdir "$tmp/refactor"
+for f in $refactor; do
+  if [ -e "$f" ]; then
+    mkdir -p "$tmp/refactor/$(dirname "$f")"
+    mv "$f" "$tmp/refactor/$f"
+  fi
+done
 paths=$(for d in specs algorithms proofs; do [ -d "$d" ] && echo "$d"; done)
 
 now() { date +%s.%N; }
@@ -63,6 +76,10 @@ field() {
 
 run cold
 run warm
+(cd "$tmp/refactor" && find . -type f) | while read -r f; do
+  mkdir -p "$(dirname "$f")" && cp "$tmp/refactor/$f" "$f"
+done
+run refactor
 if ! grep -qxF -- "$edit_from" "$edit_file"; then
   echo "bench: $edit_file has no line '$edit_from'; set EDIT_FILE, EDIT_FROM and EDIT_TO" >&2
   exit 1
@@ -72,12 +89,14 @@ awk -v from="$edit_from" -v to="$edit_to" '!done && $0 == from { print to; done 
 run edit
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "null" }'; }
-cold=$(cat cold.time) warm=$(cat warm.time) edit=$(cat edit.time)
+cold=$(cat cold.time) warm=$(cat warm.time) edit=$(cat edit.time) refactor=$(cat refactor.time)
 printf '{"obligations":%s,"jobs":%s,"cold_seconds":%s,"warm_seconds":%s,"edit_seconds":%s,' \
   "$(field cold obligations)" "$jobs" "$cold" "$warm" "$edit"
 printf '"cold_solver_seconds":%s,"cold_proved":%s,"cold_unknown":%s,"cold_refuted":%s,' \
   "$(field cold solver_seconds)" "$(field cold proved)" "$(field cold unknown)" "$(field cold refuted)"
 printf '"cold_rechecked":%s,"warm_rechecked":%s,"warm_reused":%s,"edit_rechecked":%s,"edit_reused":%s,' \
   "$(field cold rechecked)" "$(field warm rechecked)" "$(field warm reused)" "$(field edit rechecked)" "$(field edit reused)"
+printf '"refactor_seconds":%s,"refactor_rechecked":%s,"refactor_reused":%s,' \
+  "$refactor" "$(field refactor rechecked)" "$(field refactor reused)"
 printf '"edit":"%s","cold_over_warm":%s,"cold_over_edit":%s}\n' \
   "$edit_file" "$(ratio "$cold" "$warm")" "$(ratio "$cold" "$edit")"
