@@ -160,7 +160,7 @@ func printErrors(w io.Writer, errs source.ErrorList, all bool) {
 					more++
 				}
 			}
-			fmt.Fprintf(w, "%s: too many errors (%d more; use --all-errors to see them)\n", err.Pos.File, more-maxErrorsPerFile)
+			fmt.Fprintf(w, "%s: too many errors (%d more; use --all-errors to see them)\n", source.Quote(err.Pos.File), more-maxErrorsPerFile)
 		}
 	}
 }

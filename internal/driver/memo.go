@@ -49,7 +49,7 @@ type Inputs struct {
 func (in *Inputs) LoadConfig() load.Config {
 	return load.Config{
 		ReadFile: func(name string) ([]byte, error) {
-			data, err := os.ReadFile(name)
+			data, err := load.ReadFile(name)
 			if err == nil {
 				in.mu.Lock()
 				if in.sums == nil {

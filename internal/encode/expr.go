@@ -478,6 +478,9 @@ func (e *Encoder) freshSymbols(s *expr.Sort, name string, nat bool) (Value, erro
 }
 
 func (e *Encoder) binary(x *expr.Binary, env *Env) (Value, error) {
+	if x.Op == expr.OpAnd || x.Op == expr.OpOr {
+		return e.junction(x, env)
+	}
 	s := x.Sort()
 	a, err := e.expr(x.X, env)
 	if err != nil {
@@ -940,4 +943,43 @@ func withSortMap(s, fallback *expr.Sort) *expr.Sort {
 		return s
 	}
 	return fallback
+}
+
+// junction encodes a chain a1 op a2 op ... op an of one connective (and,
+// or), which the parser nests to the left, with one logic.And (logic.Or)
+// of the n operands: folding the binary nodes one by one would copy the
+// growing flattened conjunction at every step, quadratic in n. The operands
+// are encoded in the same order, and the term is the same, since And and
+// Or flatten nested applications of themselves.
+func (e *Encoder) junction(x *expr.Binary, env *Env) (Value, error) {
+	var rights []expr.Expr // the right operands, from the top node down
+	cur := x
+	for {
+		rights = append(rights, cur.Y)
+		l, ok := cur.X.(*expr.Binary)
+		if !ok || l.Op != x.Op {
+			break
+		}
+		if l.Sort().IsInvalid() {
+			return Value{}, errAt(l.Pos(), "cannot encode an ill-sorted expression")
+		}
+		cur = l
+	}
+	terms := make([]*logic.Term, 0, len(rights)+1)
+	a, err := e.expr(cur.X, env)
+	if err != nil {
+		return Value{}, err
+	}
+	terms = append(terms, a.leaf)
+	for i := len(rights) - 1; i >= 0; i-- {
+		b, err := e.expr(rights[i], env)
+		if err != nil {
+			return Value{}, err
+		}
+		terms = append(terms, b.leaf)
+	}
+	if x.Op == expr.OpAnd {
+		return leafValue(x.Sort(), logic.And(terms...)), nil
+	}
+	return leafValue(x.Sort(), logic.Or(terms...)), nil
 }

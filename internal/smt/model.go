@@ -34,6 +34,26 @@ func (m *Model) Universe(s *logic.Sort) ([]*logic.Term, error) {
 	if !ok {
 		return nil, nil // the problem does not mention s
 	}
+	// The solver leaves out of the model the sorts that no term of the
+	// model needs an element of (a sort that appears only as the index of
+	// constant arrays): Z3 then has no universe for s, and asking for one is
+	// an error. No term of the model depends on the elements of s, so the
+	// model is one for any non-empty universe of s; the empty answer lets
+	// the caller choose (the decoder takes one element).
+	present, err := m.m.Sorts()
+	if err != nil {
+		return nil, err
+	}
+	found := false
+	for _, p := range present {
+		if p.Equal(zs) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return nil, nil
+	}
 	us, err := m.m.SortUniverse(zs)
 	if err != nil {
 		return nil, err
@@ -280,7 +300,13 @@ func (m *Model) elements(s *logic.Sort) ([]*logic.Term, error) {
 	case logic.SortBool:
 		return []*logic.Term{logic.False(), logic.True()}, nil
 	case logic.SortUninterpreted:
-		return m.Universe(s)
+		u, err := m.Universe(s)
+		if err == nil && len(u) == 0 {
+			// the model gives no universe of s: there is no finite set
+			// of elements to expand over
+			return nil, fmt.Errorf("the model has no universe of %s", s)
+		}
+		return u, err
 	case logic.SortDatatype:
 		dt := s.Datatype()
 		var out []*logic.Term

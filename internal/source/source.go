@@ -11,6 +11,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Pos is a position in a source file. Line and Col are 1-based; Col counts
@@ -27,17 +31,61 @@ var NoPos = Pos{}
 // IsValid reports whether p carries a line number.
 func (p Pos) IsValid() bool { return p.Line > 0 }
 
-// String returns "file:line:col", "file:line", "file" or "-" depending on what is known.
+// String returns "file:line:col", "file:line", "file" or "-" depending on
+// what is known. A file name with control characters or invalid UTF-8 is
+// quoted as Go's %q does (see Quote), so that no name can forge a line.
 func (p Pos) String() string {
+	file := Quote(p.File)
 	switch {
 	case p.File == "" && !p.IsValid():
 		return "-"
 	case !p.IsValid():
-		return p.File
+		return file
 	case p.Col <= 0:
-		return fmt.Sprintf("%s:%d", p.File, p.Line)
+		return fmt.Sprintf("%s:%d", file, p.Line)
 	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Col)
+}
+
+// Quote returns s unchanged when it is valid UTF-8 without control
+// characters, and otherwise s quoted as Go's %q does ("a\nb"). Every file
+// name and value printed in a message goes through it.
+func Quote(s string) string {
+	if !needsQuote(s) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// Escape returns s with each control character and invalid byte written
+// as in a Go string literal (\n, \x00), without adding quotes: it keeps a
+// message on one line whatever values it contains.
+func Escape(s string) string {
+	if !needsQuote(s) {
+		return s
+	}
+	q := strconv.Quote(s)
+	q = q[1 : len(q)-1]
+	// strconv.Quote escapes the quote and the backslash too: undo those.
+	var b strings.Builder
+	for i := 0; i < len(q); i++ {
+		if q[i] == '\\' && i+1 < len(q) && (q[i+1] == '"' || q[i+1] == '\\') {
+			b.WriteByte(q[i+1])
+			i++
+			continue
+		}
+		b.WriteByte(q[i])
+	}
+	return b.String()
+}
+
+func needsQuote(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return true
+		}
+	}
+	return false
 }
 
 // Before reports whether p comes before q in file order.
@@ -129,12 +177,13 @@ type Error struct {
 	Msg  string // lower-case, no trailing period
 }
 
-// Error returns "file:line:col: message".
+// Error returns "file:line:col: message", with the control characters of
+// the message escaped (Escape): a message is one line.
 func (e *Error) Error() string {
 	if e.Pos == NoPos {
-		return e.Msg
+		return Escape(e.Msg)
 	}
-	return e.Pos.String() + ": " + e.Msg
+	return e.Pos.String() + ": " + Escape(e.Msg)
 }
 
 // ErrorList is a list of diagnostics. The zero value is an empty list ready to use.

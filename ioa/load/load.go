@@ -15,6 +15,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"ladder/internal/safeio"
 	"ladder/internal/source"
 	"ladder/ioa"
 	"ladder/ioa/expr"
@@ -59,7 +60,8 @@ func (s *Set) Interface(name string) *ioa.Interface {
 // Config says how files are read. The zero value reads the operating
 // system's files.
 type Config struct {
-	// ReadFile reads a file; nil means os.ReadFile.
+	// ReadFile reads a file; nil means ReadFile (regular files of at most
+	// safeio.MaxInputSize bytes).
 	ReadFile func(name string) ([]byte, error)
 	// ReadDir lists a directory; nil means os.ReadDir when ReadFile is nil
 	// too, and otherwise that every path names a file.
@@ -138,7 +140,14 @@ func (l *loader) readFile(name string) ([]byte, error) {
 	if l.cfg.ReadFile != nil {
 		return l.cfg.ReadFile(name)
 	}
-	return os.ReadFile(name)
+	return ReadFile(name)
+}
+
+// ReadFile reads an input file as the loader does by default: a regular
+// file of at most safeio.MaxInputSize bytes. A named pipe, device, socket
+// or larger file is an error that says so (and never blocks).
+func ReadFile(name string) ([]byte, error) {
+	return safeio.ReadFile(name, safeio.MaxInputSize)
 }
 
 // isDir reports whether name is a directory that can be listed.
@@ -167,8 +176,11 @@ func (l *loader) expand(path string) []string {
 		return []string{path}
 	}
 	var out []string
-	var walk func(dir string, depth int)
-	walk = func(dir string, depth int) {
+	// Every depth is walked. Symbolic links to directories are not
+	// followed (a DirEntry of one is not a directory), so the walk cannot
+	// cycle.
+	var walk func(dir string)
+	walk = func(dir string) {
 		ents, err := l.readDir(dir)
 		if err != nil {
 			l.errs.Add(source.Pos{File: dir}, source.ErrIO, "cannot read directory: %s", ioMessage(err))
@@ -182,8 +194,8 @@ func (l *loader) expand(path string) []string {
 			}
 			full := filepath.Join(dir, name)
 			if e.IsDir() {
-				if name != "testdata" && depth < 100 {
-					walk(full, depth+1)
+				if name != "testdata" {
+					walk(full)
 				}
 				continue
 			}
@@ -192,8 +204,17 @@ func (l *loader) expand(path string) []string {
 			}
 		}
 	}
-	walk(path, 0)
+	walk(path)
 	return out
+}
+
+// fileKey identifies a file by its absolute path, so that a file named
+// by two different relative or absolute paths is loaded once.
+func fileKey(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
 }
 
 // ioMessage returns the reason of a file error without the file name.
@@ -209,7 +230,7 @@ func ioMessage(err error) string {
 // reference that asked for it (NoPos for files named by the caller): errors
 // reading the file are reported there.
 func (l *loader) load(path string, ref source.Pos) *loadedFile {
-	key := filepath.Clean(path)
+	key := fileKey(path)
 	if lf, ok := l.files[key]; ok {
 		if lf.busy {
 			l.errs.Add(ref, source.ErrModel, "%s refers back to itself", path)

@@ -27,6 +27,10 @@ type yfile struct {
 	data  []byte
 	lines []string // the raw lines, without line terminators
 	root  *yaml.Node
+	// per line, computed when a position on it is first asked for: 0 not
+	// yet known, 1 ASCII, 2 not (starts holds its character offsets)
+	ascii  []int8
+	starts [][]int32
 }
 
 // yamlErrRE matches the errors of the YAML library: "yaml: line N: msg" or "yaml: msg".
@@ -130,24 +134,58 @@ func (f *yfile) pos(n *yaml.Node) source.Pos {
 	return source.Pos{File: f.path, Line: n.Line, Col: f.byteCol(n.Line, n.Column)}
 }
 
-// byteCol converts a 1-based character column on a 1-based line to a byte column.
+// byteCol converts a 1-based character column on a 1-based line to a byte
+// column. It costs O(1) on an ASCII line and, after one pass over the line,
+// O(1) on others: a file with many nodes on one line loads in linear time.
 func (f *yfile) byteCol(line, col int) int {
 	if line < 1 || line > len(f.lines) || col < 1 {
 		return col
 	}
+	starts := f.runeStarts(line)
+	if starts == nil { // ASCII: characters are bytes
+		return col
+	}
+	if col-1 < len(starts) {
+		return int(starts[col-1]) + 1
+	}
 	s := f.lines[line-1]
-	off := 0
-	for i := 1; i < col && off < len(s); i++ {
+	return col + (len(s) - len(starts))
+}
+
+// runeStarts returns the byte offset of each character of a line, or nil
+// for an ASCII line; it is computed once per line.
+func (f *yfile) runeStarts(line int) []int32 {
+	if f.starts == nil {
+		f.starts = make([][]int32, len(f.lines))
+		f.ascii = make([]int8, len(f.lines))
+	}
+	switch f.ascii[line-1] {
+	case 1:
+		return nil
+	case 2:
+		return f.starts[line-1]
+	}
+	s := f.lines[line-1]
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		f.ascii[line-1] = 1
+		return nil
+	}
+	starts := make([]int32, 0, len(s))
+	for off := 0; off < len(s); {
+		starts = append(starts, int32(off))
 		_, size := utf8.DecodeRuneInString(s[off:])
 		off += size
 	}
-	if off >= len(s) {
-		return col + (len(s) - runeCount(s))
-	}
-	return off + 1
+	f.starts[line-1], f.ascii[line-1] = starts, 2
+	return starts
 }
-
-func runeCount(s string) int { return utf8.RuneCountInString(s) }
 
 // ---- walking nodes ----
 
