@@ -1,0 +1,79 @@
+package main
+
+import (
+	"regexp"
+	"testing"
+)
+
+// TestNOrecPseudoFixtures checks that each seeded bug of the pseudocode-level
+// NOrec (algorithms/testdata/NOrecPseudo*.yaml, each a copy of
+// algorithms/NOrecPaperPseudocode.yaml with one bug) is caught twice: on a
+// small instance, by `ladder explore` (an invariant the fixture keeps is
+// violated) or by `ladder crosscheck --implements` (a trace TMS2 cannot
+// produce); and by `ladder prove`, which refutes the forward simulation to
+// NOrec (the fixture's proof file) at the buggy step, naming the clause.
+//
+// The prove runs lower Z3's resource limit: on these quantified obligations
+// Z3 answers unknown after spending the whole limit, and the counterexample
+// comes from the kernel's bounded search either way, so a small limit only
+// makes the answer arrive sooner.
+func TestNOrecPseudoFixtures(t *testing.T) {
+	const td = "../../algorithms/testdata/"
+	const norec = "../../algorithms/NOrec.yaml"
+	const tms2 = "../../specs/TMS2.yaml"
+	bound := []string{"--bound", "T=2,L=1,V=2"}
+	tests := []struct {
+		fixture  string
+		caught   []string // explore or crosscheck arguments after the fixture file
+		caughtRE string   // what they print
+		only     string   // the refuted obligation of the forward simulation (regexp)
+		proveRE  string   // the counterexample's failing clause
+	}{
+		{"NOrecPseudoReadNoCheck", []string{"--implements", tms2},
+			`(?s)FAILED: TMS2 cannot produce this trace of NOrecPseudoReadNoCheck .*ReadInv\(T#0, L#0\), ReadResp\(T#0, V#0\), ReadInv\(T#0, L#0\), .*ReadResp\(T#0, V#1\)\n.*offer: .*ReadResp\(T#0, V#0\)`,
+			`Read4 › relation\(pc\)`, `fails: relation: pc\(cpost, u1\)\n\s+concrete step: Read4\(T#0\)`},
+		{"NOrecPseudoValidateNoWait", nil,
+			`VIOLATION of timeEven after \d+ steps`,
+			`Validate4 › relation\(pc\)`, `fails: relation: pc\(cpost, u0\)\n\s+concrete step: Validate4\(T#0\)`},
+		{"NOrecPseudoCommitNoCAS", []string{"--implements", tms2},
+			`(?s)FAILED: TMS2 cannot produce this trace of NOrecPseudoCommitNoCAS .*ReadResp\(T#0, V#0\), .*CommitResp\(T#1\), CommitInv\(T#0\), CommitResp\(T#0\)\n.*offer: Abort\(T#0\)\n`,
+			`Commit3 › relation\(shared\)`, `fails: relation: shared\(cpost, u1\)\n\s+concrete step: Commit3\(T#0\)`},
+		{"NOrecPseudoWriteBackEarly", nil,
+			`(?s)Commit6\(T#\d, L#0\)\n.*The last state violates snapshotValid\.`,
+			`Commit2 › relation\(pc\)`, `fails: relation: pc\(cpost, u1\)\n\s+concrete step: Commit2\(T#0\)`},
+		{"NOrecPseudoReleaseOdd", nil,
+			`(?s)Commit7\(T#\d\)\n.*The last state violates lockHeld\.`,
+			`Commit7 › relation\(shared\)`, `fails: relation: shared\(cpost, u1\)\n\s+concrete step: Commit7\(T#0\)`},
+		{"NOrecPseudoBeginNoWait", nil,
+			`(?s)Begin4\(T#\d\)\n.*The last state violates snapshotEven\.`,
+			`Begin4 › relation\(pc\)`, `fails: relation: pc\(cpost, u0\)\n\s+concrete step: Begin4\(T#0\)`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.fixture, func(t *testing.T) {
+			file := td + tc.fixture + ".yaml"
+			var args []string
+			if tc.caught == nil {
+				args = append([]string{"explore", file}, bound...)
+			} else {
+				args = append(append(append([]string{"crosscheck"}, tc.caught...), file), bound...)
+			}
+			expectRefuted(t, args, tc.caughtRE)
+			id := tc.fixture + `→NOrec › forward › ` + tc.only
+			expectRefuted(t, []string{"prove", "--no-cache", "-j", "1", "--rlimit", "2000000", "--only", id,
+				file, td + tc.fixture + "-NOrec.yaml", norec},
+				`(?s)`+tc.only+`\s+refuted.*counterexample to `+id+`\n\s+`+tc.proveRE+`.*0 proved, 1 refuted, 0 unknown`)
+		})
+	}
+}
+
+// expectRefuted runs ladder with args and expects exit code 1 and stdout matching re.
+func expectRefuted(t *testing.T, args []string, re string) {
+	t.Helper()
+	code, stdout, stderr := runLadder(args...)
+	if code != exitFailure {
+		t.Errorf("ladder %v: exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", args, code, exitFailure, stdout, stderr)
+	}
+	if !regexp.MustCompile(re).MatchString(stdout) {
+		t.Errorf("ladder %v: stdout does not match %s:\n%s", args, re, stdout)
+	}
+}
