@@ -186,17 +186,18 @@ doc: |
   external actions (the invocations and responses of the TM interface, with
   their view), whose shape the proof file relies on.
 
-  The program counter's constants are named apart from TMS2's status
-  constants (Idle, not NotStarted; Active, not Ready; Done, not Committed;
-  Failed, not Aborted): a name that the two automata of an edge declare
-  differently is ambiguous in the proof file.
+  The program counter ranges over the labels of the pseudocode (the enum
+  Label), named apart from TMS2's status enum PC and its constants (Idle,
+  not NotStarted; Active, not Ready; Done, not Committed; Failed, not
+  Aborted): a name that the two automata of an edge declare differently is
+  ambiguous in the proof file.
 constants:
   v0: V          # the initial value of every location (as in TMS2)
   l0: L          # initial value of the addr registers (never read before set)
 sorts:
-  # TODO(you): one constant per step of your pseudocode (B1, R1, R2, ...).
-  PC: {enum: [Idle, B1, B2, Active, R1, RResp, W1, W2, E1, E2, Done,
-              AbortPending, Failed]}
+  # TODO(you): one constant per label of your pseudocode (B1, R1, R2, ...).
+  Label: {enum: [Idle, B1, B2, Active, R1, RResp, W1, W2, E1, E2, Done,
+                 AbortPending, Failed]}
 definitions:
   holdsLock:
     params: {t: T}
@@ -207,7 +208,7 @@ state:
   # and its per-transaction state (snapshots, read and write sets, ...).
   busy: {sort: Bool, init: false}
   mem:  {sort: "Map[L, V]", init: const(v0)}
-  pc:   {sort: "Map[T, PC]", init: const(Idle)}
+  pc:   {sort: "Map[T, Label]", init: const(Idle)}
   addr: {sort: "Map[T, L]", init: const(l0)}
   val:  {sort: "Map[T, V]", init: const(v0)}
 actions:
@@ -344,7 +345,7 @@ relation:
     forall t: T. c.holdsLock(t) => c.mem = override(last(a.mems), a.wrSet[t])
   holderReads: |
     forall t: T. c.holdsLock(t) => a.rdSet[t] subset last(a.mems)
-  # The status correspondence: one line per constant of {{NAME}}'s PC.
+  # The status correspondence: one line per constant of {{NAME}}'s Label.
   pc: |
     forall t: T.
       (c.pc[t] = Idle => a.pc[t] = NotStarted)
