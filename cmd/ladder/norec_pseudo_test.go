@@ -77,3 +77,19 @@ func expectRefuted(t *testing.T, args []string, re string) {
 		t.Errorf("ladder %v: stdout does not match %s:\n%s", args, re, stdout)
 	}
 }
+
+// TestNOrecPseudoRoundDown checks the claim of algorithms/NOrecRSTM.yaml about
+// RSTM's round-down Begin (algorithms/testdata/NOrecPseudoRoundDown.yaml):
+// its traces are NOrec's on a small instance, but the forward simulation of
+// the pseudocode to NOrec fails at Begin2, where NOrec's B1 keeps waiting on
+// an odd glb.
+func TestNOrecPseudoRoundDown(t *testing.T) {
+	const td = "../../algorithms/testdata/"
+	file := td + "NOrecPseudoRoundDown.yaml"
+	code, stdout, stderr := runLadder("crosscheck", "--implements", "../../algorithms/NOrec.yaml", file, "--bound", "T=2,L=1,V=2")
+	if code != 0 || !regexp.MustCompile(`OK: every trace of NOrecPseudoRoundDown in the instance is a trace of NOrec`).MatchString(stdout) {
+		t.Errorf("crosscheck --implements NOrec: exit code %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	expectRefuted(t, []string{"crosscheck", td + "NOrecPseudoRoundDown-NOrec.yaml", file, "../../algorithms/NOrec.yaml", "--bound", "T=2,L=1,V=2"},
+		`(?s)FAILED: NOrecPseudoRoundDown→NOrec › forward › Begin2 › relation\(regs\)\n.*\(2 clauses fail: regs, pc\)`)
+}
