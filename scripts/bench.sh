@@ -10,8 +10,8 @@
 #
 # Usage: scripts/bench.sh [LADDER_BINARY]
 # Environment: JOBS (-j, default: the number of CPUs), REFACTOR (the files
-# added for the refactoring run; default: algorithms/NOrecRSTM.yaml and
-# proofs/NOrecRSTM-NOrec.yaml, those that exist), EDIT_FILE, EDIT_FROM,
+# added for the refactoring run; default: algorithms/NOrecDoWhileRead.yaml and
+# proofs/NOrecDoWhileRead-NOrec.yaml, those that exist), EDIT_FILE, EDIT_FROM,
 # EDIT_TO (the scripted edit: replace the first line of EDIT_FILE equal to
 # EDIT_FROM by EDIT_TO; default: a semantics-preserving change of TMS2's
 # BeginInv effect).
@@ -38,7 +38,7 @@ for d in specs algorithms proofs; do
   [ -d "$root/$d" ] && cp -R "$root/$d" "$tmp/repo/$d"
 done
 cd "$tmp/repo"
-refactor=${REFACTOR:-algorithms/NOrecRSTM.yaml proofs/NOrecRSTM-NOrec.yaml}
+refactor=${REFACTOR:-algorithms/NOrecDoWhileRead.yaml proofs/NOrecDoWhileRead-NOrec.yaml}
 mkdir "$tmp/refactor"
 for f in $refactor; do
   if [ -e "$f" ]; then

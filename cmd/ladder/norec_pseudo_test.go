@@ -78,7 +78,7 @@ func expectRefuted(t *testing.T, args []string, re string) {
 	}
 }
 
-// TestNOrecPseudoRoundDown checks the claim of algorithms/NOrecRSTM.yaml about
+// TestNOrecPseudoRoundDown checks the claim of algorithms/NOrecDoWhileRead.yaml about
 // RSTM's round-down Begin (algorithms/testdata/NOrecPseudoRoundDown.yaml):
 // its traces are NOrec's on a small instance, but the forward simulation of
 // the pseudocode to NOrec fails at Begin2, where NOrec's B1 keeps waiting on
