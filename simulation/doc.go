@@ -8,9 +8,9 @@
 // Each rule's doc comment cites the definition it implements: Lynch and
 // Vaandrager, "Forward and backward simulations, Part I: untimed systems",
 // Information and Computation 121(2), 1995 (LV95); Lesani, Luchangco and
-// Moir, CONCUR 2012 (LLM12, the seed 002 of the project); and the sections
-// of shared/reference/tm-automata.md. docs/proofs.md is the user-facing
-// contract and lists the same obligations.
+// Moir, CONCUR 2012 (LLM12); and the Isabelle/HOLCF IOA theories
+// (HOLCF/IOA). docs/references.md lists them; docs/proofs.md is the
+// user-facing contract and lists the same obligations.
 //
 // # Phases
 //
@@ -39,5 +39,6 @@
 // assumes is proved too (invariants by joint induction: the set closed
 // under assumption must be proved as a whole). Abstract invariants may be
 // assumed by forward simulations and history mappings only, where the
-// related abstract state is reachable (tm-automata.md §9.3).
+// related abstract state is reachable (LV95 §3: only those conditions
+// may be weakened to invariants).
 package simulation

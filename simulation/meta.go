@@ -1,6 +1,6 @@
 // This file implements the metatheorems: the built-in rules that derive
 // end-to-end results from the edges and invariants whose obligations the
-// kernel has proved (tm-automata.md §9.3–9.4, LLM12 §5.3, docs/proofs.md
+// kernel has proved (LV95 §3 and §5, LLM12 §5.3, docs/proofs.md
 // "Metatheorems").
 
 package simulation
@@ -47,25 +47,25 @@ type Rule string
 const (
 	// RuleInduction: an invariant of A whose start and step obligations,
 	// and those of every invariant they assume, are proved (invariant
-	// induction, LLM12 Fig. 1 `invariantInduction`; tm-automata.md §10.2).
+	// induction, LLM12 Fig. 1 `invariantInduction`).
 	RuleInduction Rule = "invariant-induction"
 	// RuleRefinementEdge: a proved refinement edge C → A is a refinement
 	// mapping C → A; a proved history edge C → A gives the refinement
-	// mapping A → C (its mapping f; LV95 §5, tm-automata.md §9.2 item 4).
+	// mapping A → C (its mapping f; LV95 §5, HOLCF/IOA is_history_relation).
 	RuleRefinementEdge Rule = "refinement-mapping"
 	// RuleTraceInclusion: a proved edge C → A of any kind gives
 	// traces(C) ⊆ traces(A) (finite traces; LV95 Thms. 3.4, 3.6, 3.12;
-	// tm-automata.md §9.3); a history edge gives inclusion both ways.
+	// LLM12 Lemma 1); a history edge gives inclusion both ways.
 	RuleTraceInclusion Rule = "trace-inclusion"
 	// RuleTransitivity: C implements B and B implements A give C
-	// implements A (transitivity of ⊆; tm-automata.md §9.3 "Hierarchy").
+	// implements A (transitivity of ⊆).
 	RuleTransitivity Rule = "transitivity"
 	// RuleComposition: refinements f: C → B and g: B → A give the
-	// refinement g∘f: C → A (LLM12 §5.3; tm-automata.md §9.4).
+	// refinement g∘f: C → A (LLM12 §5.3).
 	RuleComposition Rule = "refinement-composition"
 	// RuleTransfer: a refinement f: C → A and an invariant P of A give the
 	// invariant P∘f of C, because f maps reachable states of C to
-	// reachable states of A (LLM12 §5.3; tm-automata.md §9.4).
+	// reachable states of A (LLM12 §5.3).
 	RuleTransfer Rule = "invariant-transfer"
 )
 
@@ -131,8 +131,8 @@ func (t *Theorem) Provenance() string {
 
 // SameInterface reports whether automata c and a have the same external
 // event vocabulary: the same interface (by name), or neither has external
-// actions. Trace inclusion is meaningful only then (tm-automata.md §9.1:
-// the AFP soundness theorems assume ext A = ext B).
+// actions. Trace inclusion is meaningful only then (LV95 §2: the
+// soundness theorems assume ext(C) = ext(A)).
 func SameInterface(c, a *ioa.Automaton) bool {
 	ci, ai := c.Interface, a.Interface
 	if ci == nil || ai == nil {

@@ -167,7 +167,7 @@ func run[S, V, B any](w world[S, V, B], p *plan) (*scenario[B], error) {
 }
 
 // invariantRule is invariant induction (LLM12 Fig. 1, `invariantInduction`;
-// LV95 §2; tm-automata.md §10.2):
+// LV95 §2):
 //
 //	I0 (start):  Init(s) ⇒ P(s)
 //	I1 (step α): J(s) ∧ Nat(s) ∧ Pre_α(s, p) ⇒ P(Post_α(s, p))
@@ -220,11 +220,11 @@ func invariantRule[S, V, B any](s *sc[S, V, B], p *plan) {
 // simulations:
 //
 //	refinement (LV95 Def. 3.3):   Init_C(c) ⇒ Init_A(f(c))
-//	forward (LV95 Def. 3.5; tm-automata.md §10.2 F0):
+//	forward (LV95 Def. 3.5, start condition):
 //	                              Init_C(c) ⇒ Init_A(a₀),  Init_C(c) ⇒ R_i(c, a₀)
-//	backward (LV95 Def. 3.11; tm-automata.md §10.3 B0):
+//	backward (LV95 Def. 3.11, start condition):
 //	                              Init_C(c) ∧ I_C(c) ∧ R(c, a) ⇒ Init_A(a)
-//	totality (LV95 Def. 3.11; tm-automata.md §10.3 B2):
+//	totality (LV95 Def. 3.11, totality of R):
 //	                              I_C(c) ∧ Nat(c) ⇒ R_i(c, τ(c))
 func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
 	w, pr := s.w, p.proof
@@ -360,7 +360,7 @@ func eventGoal[S, V, B any](s *sc[S, V, B], act *ioa.Action, ps []V, c *ioa.Case
 
 // forwardStep is the step condition of refinements and forward
 // simulations, per concrete action α, case k and clause (LV95 Def. 3.3
-// and 3.5; tm-automata.md §10.2 F1):
+// and 3.5, step condition):
 //
 //	I_C(c) ∧ Nat(c) ∧ I_A(a) ∧ Nat(a) ∧ [R(c, a)] ∧ Pre_α(c, p) ∧ G_k
 //	  ⇒ Pre_β1(u_0, θ_1) ∧ … ∧ Pre_βm(u_{m−1}, θ_m)
@@ -458,7 +458,7 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 }
 
 // backwardStep is the step condition of backward simulations, per concrete
-// action α, case k and clause (LV95 Def. 3.11; tm-automata.md §10.3 B1):
+// action α, case k and clause (LV95 Def. 3.11, step condition):
 //
 //	I_C(c) ∧ Nat(c) ∧ Pre_α(c, p) ∧ I_C(cpost) ∧ Nat(cpost) ∧ R(cpost, a) ∧ G_k
 //	  ⇒ R_i(c, apre)                                  (per clause)
@@ -467,8 +467,8 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 //	    ∧ event arguments agree
 //
 // where apre is case k's pre-state witness. I_C(cpost) may be assumed
-// because cpost is reachable (tm-automata.md §10.3). No abstract
-// invariant is assumed: a and apre need not be reachable (§9.3).
+// because cpost is reachable. No abstract invariant is assumed: a and
+// apre need not be reachable.
 func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	w, pr := s.w, p.proof
 	c, err := w.freshState(pr.Concrete, "c")
@@ -565,7 +565,7 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 
 // historyRule is the combined rule for history mappings (LV95 §5: a
 // history relation is a forward simulation C → A whose inverse f is a
-// refinement A → C; LLM12 §4.1; tm-automata.md §9.2 item 4):
+// refinement A → C; LLM12 §4.1; HOLCF/IOA is_history_relation):
 //
 //	start › refinement:  Init_A(a) ⇒ Init_C(f(a))
 //	start › init:        Init_C(c) ⇒ Init_A(a₀)

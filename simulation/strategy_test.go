@@ -303,7 +303,7 @@ func TestHintKeepAndInstance(t *testing.T) {
 	}
 }
 
-// parametrizedHint is the hint of seed 003's rule for an invariant of Txn
+// parametrizedHint is the hint of SS's rule P-INV for an invariant of Txn
 // at an action with parameter t, written by hand: index u, cases u = t
 // and u ≠ t, support invariants instantiated at t and u.
 func parametrizedHint(t *testing.T, a *ioa.Automaton, inv, act string, support ...string) *Hint {

@@ -31,11 +31,6 @@ var (
 	barePath = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./-])((?:docs/[A-Za-z0-9_./-]+\.md|(?:specs|algorithms|proofs)/[A-Za-z0-9_./-]+\.ya?ml|scripts/[A-Za-z0-9_./-]+))`)
 )
 
-// pending lists directories whose files are still being edited elsewhere
-// and are exempt from the check for outside references until they are
-// cleaned up. Findings there are logged, not failed.
-var pending = []string{"simulation/", "ioa/"}
-
 // tracked returns the repository root and its git-tracked files, or skips
 // the test when git cannot list them.
 func tracked(t *testing.T) (string, []string) {
@@ -97,19 +92,9 @@ func TestNoOutsideReferences(t *testing.T) {
 		if !isText(f) {
 			continue
 		}
-		exempt := false
-		for _, p := range pending {
-			if strings.HasPrefix(f, p) {
-				exempt = true
-			}
-		}
 		for i, line := range lines(t, root, f) {
 			for _, re := range outside {
 				if m := re.FindString(line); m != "" {
-					if exempt {
-						t.Logf("%s:%d: still refers to %q (exempt for now)", f, i+1, m)
-						continue
-					}
 					t.Errorf("%s:%d: refers to %q, outside the repository; cite the paper by its short name (docs/references.md) or a page in docs/", f, i+1, m)
 				}
 			}

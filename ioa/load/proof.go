@@ -254,7 +254,7 @@ func (pl *proofLoader) automaton(n *yaml.Node, role string) (*ioa.Automaton, sou
 }
 
 // checkInterfaces reports automata whose events are not shared: trace
-// inclusion compares traces over one event vocabulary (tm-automata.md §9.1).
+// inclusion compares traces over one event vocabulary (LV95 §2: ext(C) = ext(A)).
 func (pl *proofLoader) checkInterfaces() {
 	c, a := pl.p.Concrete, pl.p.Abstract
 	if c.Interface == a.Interface {
@@ -362,7 +362,7 @@ func (pl *proofLoader) assume(e entry) {
 		if x, ok := fs["abstract"]; ok {
 			aNode = x.val
 			if p.Kind == ioa.ProofBackward && len(pl.sequence(x.val, "", true)) > 0 {
-				pl.errorf(x.key, source.ErrModel, "a backward simulation may not assume abstract invariants: the abstract states it relates need not be reachable (tm-automata.md §9.3); make them part of the relation")
+				pl.errorf(x.key, source.ErrModel, "a backward simulation may not assume abstract invariants: the abstract states it relates need not be reachable (docs/proofs.md, \"Edges\"); make them part of the relation")
 				aNode = nil
 			}
 		}
@@ -888,7 +888,7 @@ func (pl *proofLoader) call(n *yaml.Node, sc *expr.Scope) *ioa.AbstractStep {
 
 // checkEvents checks that a case matches the concrete action's event: an
 // external action needs exactly one external abstract step, mapped to the
-// same event; an internal action needs none (tm-automata.md §10.2, F1).
+// same event; an internal action needs none (LV95 Def. 3.5, move).
 // The equality of the event arguments is an obligation (clause event).
 func (pl *proofLoader) checkEvents(act *ioa.Action, c *ioa.Case) {
 	var ext []*ioa.AbstractStep

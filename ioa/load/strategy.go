@@ -24,7 +24,7 @@ const (
 	StrategySplit        = "split"        // split: EXPR, a case split on a Bool, enum or Option expression
 	StrategyAssume       = "assume"       // assume: [names], the invariants the obligations assume
 	StrategyInstantiate  = "instantiate"  // instantiate: [inv(terms)], instances of quantified invariants
-	StrategyParametrized = "parametrized" // parametrized or parametrized: [names], seed 003's thread-indexed rule
+	StrategyParametrized = "parametrized" // parametrized or parametrized: [names], SS's thread-indexed rule P-INV
 )
 
 // strategyNames lists the strategy names in the order of docs/proofs.md
