@@ -93,3 +93,14 @@ func TestNOrecPseudoRoundDown(t *testing.T) {
 	expectRefuted(t, []string{"crosscheck", td + "NOrecPseudoRoundDown-NOrec.yaml", file, "../../algorithms/NOrec.yaml", "--bound", "T=2,L=1,V=2"},
 		`(?s)FAILED: NOrecPseudoRoundDown→NOrec › forward › Begin2 › relation\(regs\)\n.*\(2 clauses fail: regs, pc\)`)
 }
+
+// TestSatWithoutAPIModel checks an obligation whose SMT-LIB text Z3 finds
+// sat while the same problem built through the API is unknown (Z3 4.8.12):
+// with no model to replay nothing is refuted by the first check, and the
+// kernel's bounded search then finds and replays a counterexample, instead
+// of the run ending in an internal error.
+func TestSatWithoutAPIModel(t *testing.T) {
+	const id = "NOrecPseudoReadNoCheck › invariant readLogged › Read4"
+	expectRefuted(t, []string{"prove", "--no-cache", "-j", "1", "--only", id, "../../algorithms/testdata/NOrecPseudoReadNoCheck.yaml"},
+		`(?s)counterexample to `+id+`\n\s+fails: invariant: readLogged\(s'\).*found in the bounded instance.*0 proved, 1 refuted, 0 unknown`)
+}

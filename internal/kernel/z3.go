@@ -5,6 +5,7 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -35,14 +36,29 @@ func New(cfg Config, unknownDir string) (*Kernel, error) {
 // the API (smt.Session.Check), again in a fresh context, for a model to
 // replay; if that check does not say sat too, the kernel reports an
 // internal error.
-type z3Solver struct{}
+//
+// A session's solver stops a check when the context of the running
+// Session.CheckContext is done (Z3 answers unknown, "canceled").
+type z3Solver struct {
+	ctx context.Context // the context of the running check; nil: none
+}
 
-func newZ3Solver() (solver, error) { return z3Solver{}, nil }
+func newZ3Solver() (solver, error) { return &z3Solver{}, nil }
 
-func (z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
+// setContext sets the context of the checks that follow.
+func (z *z3Solver) setContext(ctx context.Context) { z.ctx = ctx }
+
+func (z *z3Solver) context() context.Context {
+	if z.ctx == nil {
+		return context.Background()
+	}
+	return z.ctx
+}
+
+func (z *z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
 	sc := smt.Config{RLimit: cfg.RLimit, Seed: cfg.Seed, TimeoutMS: uint(cfg.Timeout.Milliseconds())}
 	start := time.Now()
-	r, err := smt.CheckText(context.Background(), p, sc)
+	r, err := smt.CheckText(z.context(), p, sc)
 	if err != nil {
 		return answer{}, err
 	}
@@ -52,7 +68,14 @@ func (z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
 		a.status = statusUnsat
 	case smt.Sat:
 		a.status = statusSat
-		if a.model, a.release, err = apiModel(p, sc); err != nil {
+		a.model, a.release, err = apiModel(z.context(), p, sc)
+		if errors.Is(err, errNoModel) {
+			// No model to replay: nothing is refuted, and the bounded
+			// search may still find a counterexample.
+			a.status, a.reason = statusUnknown, err.Error()
+			break
+		}
+		if err != nil {
 			return answer{}, err
 		}
 	default:
@@ -66,22 +89,26 @@ func (z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
 	return a, nil
 }
 
+// errNoModel is the error of apiModel when the API gives no model for a
+// problem whose text is sat (Z3 4.8.12 can answer unknown there).
+var errNoModel = errors.New("no model")
+
 // apiModel checks p through the Z3 API in a fresh context and returns the
 // model of a sat answer and the function that frees it.
-func apiModel(p *logic.Problem, sc smt.Config) (logic.Model, func(), error) {
+func apiModel(goctx context.Context, p *logic.Problem, sc smt.Config) (logic.Model, func(), error) {
 	ctx, err := z3.NewContext(nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	sc.Model = true
-	r, err := smt.NewSession(ctx).Check(context.Background(), p, sc)
+	r, err := smt.NewSession(ctx).Check(goctx, p, sc)
 	switch {
 	case err != nil:
 		ctx.Close()
 		return nil, nil, err
 	case r.Status != smt.Sat || r.Model == nil:
 		ctx.Close()
-		return nil, nil, fmt.Errorf("the problem's text is sat but the problem built through the API is %s", r.Status)
+		return nil, nil, fmt.Errorf("%w: the problem's text is sat but the problem built through the API is %s", errNoModel, r.Status)
 	}
 	return r.Model, func() {
 		r.Model.Close()
@@ -91,14 +118,14 @@ func apiModel(p *logic.Problem, sc smt.Config) (logic.Model, func(), error) {
 
 // model checks p through the Z3 API in a fresh context and keeps the
 // model of a sat answer.
-func (z3Solver) model(p *logic.Problem, cfg Config) (answer, error) {
+func (z *z3Solver) model(p *logic.Problem, cfg Config) (answer, error) {
 	sc := smt.Config{RLimit: cfg.RLimit, Seed: cfg.Seed, TimeoutMS: uint(cfg.Timeout.Milliseconds()), Model: true}
 	start := time.Now()
 	ctx, err := z3.NewContext(nil)
 	if err != nil {
 		return answer{}, err
 	}
-	r, err := smt.NewSession(ctx).Check(context.Background(), p, sc)
+	r, err := smt.NewSession(ctx).Check(z.context(), p, sc)
 	if err != nil {
 		ctx.Close()
 		return answer{}, err
@@ -129,4 +156,4 @@ func (z3Solver) model(p *logic.Problem, cfg Config) (answer, error) {
 	return a, nil
 }
 
-func (z3Solver) close() {}
+func (*z3Solver) close() {}
