@@ -269,7 +269,8 @@ func (c *Checker) CheckExpr(e Expr, sc *Scope, want *Sort) (s *Sort) {
 	}
 	s = c.check(e, sc, want)
 	if want != nil && !Assignable(s, want) {
-		c.errorf(e.Pos(), source.ErrSort, "expected %s, found %s", want, s)
+		w, f := Distinct(want, s)
+		c.errorf(e.Pos(), source.ErrSort, "expected %s, found %s", w, f)
 	}
 	return s
 }
@@ -659,7 +660,8 @@ func (c *Checker) checkBinary(e *Binary, sc *Scope, hint *Sort) *Sort {
 		pos = e.P
 	}
 	mismatch := func(xs, ys *Sort) {
-		c.errorf(pos, source.ErrSort, "mismatched sorts %s and %s in %s", xs, ys, e.Op)
+		x, y := Distinct(xs, ys)
+		c.errorf(pos, source.ErrSort, "mismatched sorts %s and %s in %s", x, y, e.Op)
 	}
 	switch e.Op {
 	case OpIff, OpImplies, OpOr, OpAnd:

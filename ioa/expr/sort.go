@@ -3,6 +3,7 @@
 package expr
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -106,8 +107,26 @@ func Identical(a, b *Sort) bool {
 		return false
 	}
 	switch a.Kind {
-	case KEnum, KParam, KRecord:
+	case KParam:
 		return a.Name == b.Name
+	case KEnum:
+		// Two declarations of one name are one sort only when they declare
+		// the same constants in the same order (two automata may each
+		// declare an enum PC of their own).
+		return a.Name == b.Name && slices.Equal(a.Elems, b.Elems)
+	case KRecord:
+		if a.Name != b.Name || len(a.Fields) != len(b.Fields) {
+			return false
+		}
+		if a.State != nil || b.State != nil {
+			return a.State == b.State
+		}
+		for i := range a.Fields {
+			if a.Fields[i].Name != b.Fields[i].Name || !Identical(a.Fields[i].Sort, b.Fields[i].Sort) {
+				return false
+			}
+		}
+		return true
 	case KMap:
 		return Identical(a.Key, b.Key) && Identical(a.Elem, b.Elem)
 	case KSet, KSeq, KOption:
@@ -142,11 +161,26 @@ func Assignable(from, to *Sort) bool {
 // String returns the sort in the language's notation, e.g. "Map[T, Option[V]]".
 func (s *Sort) String() string {
 	var b strings.Builder
-	s.write(&b)
+	s.write(&b, false)
 	return b.String()
 }
 
-func (s *Sort) write(b *strings.Builder) {
+// Distinct returns the spellings of a and b for a message about both: their
+// names, or, when two different sorts print alike (an enum of one name
+// declared by two automata), their names with every enum's constants.
+func Distinct(a, b *Sort) (string, string) {
+	x, y := a.String(), b.String()
+	if x != y || Identical(a, b) {
+		return x, y
+	}
+	var bx, by strings.Builder
+	a.write(&bx, true)
+	b.write(&by, true)
+	return bx.String(), by.String()
+}
+
+// write spells s; with elems, an enum's constants follow its name.
+func (s *Sort) write(b *strings.Builder, elems bool) {
 	if s == nil {
 		b.WriteString("<nil>")
 		return
@@ -164,16 +198,19 @@ func (s *Sort) write(b *strings.Builder) {
 		b.WriteString("event")
 	case KEnum, KParam, KRecord:
 		b.WriteString(s.Name)
+		if elems && s.Kind == KEnum {
+			b.WriteString(" {" + strings.Join(s.Elems, ", ") + "}")
+		}
 	case KMap:
 		b.WriteString("Map[")
-		s.Key.write(b)
+		s.Key.write(b, elems)
 		b.WriteString(", ")
-		s.Elem.write(b)
+		s.Elem.write(b, elems)
 		b.WriteString("]")
 	case KSet, KSeq, KOption:
 		b.WriteString([...]string{KSet: "Set", KSeq: "Seq", KOption: "Option"}[s.Kind])
 		b.WriteString("[")
-		s.Elem.write(b)
+		s.Elem.write(b, elems)
 		b.WriteString("]")
 	}
 }

@@ -336,7 +336,7 @@ func describeObj(o *expr.Object) string {
 	case expr.ObjSort:
 		return "a sort"
 	case expr.ObjEnum:
-		return "a constant of the enum " + o.Sort.String()
+		return "a constant of the enum " + o.Sort.String() + " {" + strings.Join(o.Sort.Elems, ", ") + "}"
 	}
 	return "a constant of sort " + o.Sort.String()
 }

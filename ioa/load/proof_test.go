@@ -177,7 +177,7 @@ func TestAmbiguousNames(t *testing.T) {
 	for _, e := range errs {
 		got = append(got, e.Error())
 	}
-	const ready = `"Ready" is ambiguous in this proof: Impl declares it as a constant of the enum Pc, Spec as a constant of the enum PC; rename one of them`
+	const ready = `"Ready" is ambiguous in this proof: Impl declares it as a constant of the enum Pc {Start, Ready}, Spec as a constant of the enum PC {Idle, Ready}; rename one of them`
 	const k0 = `"k0" is ambiguous in this proof: Impl declares it as a constant of sort Bool, Spec as a constant of sort Int`
 	want := []string{
 		"forward.yaml:6:15: " + ready, // relation, concrete side
@@ -200,5 +200,30 @@ func TestAmbiguousNames(t *testing.T) {
 	}
 	if len(got) != len(want)+1 { // k0 twice on line 7
 		t.Errorf("%d errors, want %d:\n%s", len(got), len(want)+1, strings.Join(got, "\n"))
+	}
+}
+
+// TestSameNamedEnums checks that two automata that each declare an enum of
+// one name (PC) with different constants have two different sorts: a
+// mapping between them is a sort error that shows both, and their shared
+// constant is ambiguous. (They were once one sort, and the encoder failed.)
+func TestSameNamedEnums(t *testing.T) {
+	dir := "testdata/ambiguous/"
+	_, errs := Files(dir+"iface.yaml", dir+"spec.yaml", dir+"impl2.yaml", dir+"samename.yaml")
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		dir + "samename.yaml:6:7: expected PC {Idle, Ready}, found PC {Start, Ready}",
+		dir + `samename.yaml:10:20: "Ready" is ambiguous in this proof: Impl2 declares it as a constant of the enum PC {Start, Ready}, Spec as a constant of the enum PC {Idle, Ready}`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d errors, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("error %d = %q, want prefix %q", i, got[i], w)
+		}
 	}
 }
