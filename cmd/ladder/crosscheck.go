@@ -60,6 +60,7 @@ type crosscheckFlags struct {
 	automaton   string
 	workers     int
 	json        bool
+	budget      budgetFlags
 }
 
 func (o *crosscheckFlags) define(fs *flag.FlagSet) {
@@ -72,6 +73,7 @@ func (o *crosscheckFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.automaton, "automaton", "", "with --implements: the concrete automaton, when FILE holds several")
 	fs.IntVar(&o.workers, "workers", -1, "goroutines computing successors (-1: one per CPU); results do not depend on it")
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON on stdout")
+	o.budget.define(fs)
 }
 
 func (o *crosscheckFlags) run(e *env, args []string) int {
@@ -93,11 +95,23 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 	if err != nil {
 		return e.usageError(cmd, "--abstract: %v", err)
 	}
-	cfg := crosscheck.Config{Instance: inst, MaxStates: o.maxStates, MaxDepth: o.maxDepth, Workers: o.workers,
+	cfg := crosscheck.Config{Instance: inst, MaxStates: o.maxStates, MaxDepth: o.maxDepth, Workers: e.capWorkers(cmd, o.workers),
 		Abstract: mode, MaxAbstractStates: o.maxAbstract}
+	budget, done, code := o.budget.budget(e, cmd)
+	if done == nil {
+		return code
+	}
+	defer done()
+	cfg.Budget = budget
 	if o.implements != "" {
+		var clear func()
+		cfg.Progress, clear = e.progressLine("pairs")
+		defer clear()
 		return o.runImplements(e, args, cfg)
 	}
+	var clear func()
+	cfg.Progress, clear = e.progressLine("states")
+	defer clear()
 	paths := args
 	if len(args) == 1 {
 		for _, d := range []string{"specs", "algorithms"} {
@@ -120,17 +134,16 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 		e.errorf(cmd, "%s: no proof file", args[0])
 		return exitUsage
 	}
-	code := exitOK
+	code = exitOK
 	var results []*crosscheck.Result
 	for i, p := range proofs {
 		res, err := crosscheck.Check(p, cfg)
 		if err != nil {
-			e.errorf(cmd, "%s: %v", p.Name, err)
-			code = exitFailure
+			code = max(code, e.searchError(cmd, p.Name, err))
 			continue
 		}
 		results = append(results, res)
-		if res.Failure != nil {
+		if res.Failure != nil || res.Exhausted {
 			code = exitFailure
 		}
 		if !o.json {
@@ -166,6 +179,15 @@ func (o *crosscheckFlags) runImplements(e *env, args []string, cfg crosscheck.Co
 	absFile := isFileArg(o.implements)
 	if absFile && !containsPath(paths, o.implements) {
 		paths = append(paths, o.implements)
+	}
+	if !absFile {
+		// A specification named by its name is found like the automata
+		// proof files name: among the given files, else in the library.
+		if set, errs := (load.Config{}).Files(paths...); len(errs) == 0 && set.Automaton(o.implements) == nil {
+			if f := (load.Config{Library: libraryDirs()}).Find(o.implements); f != "" {
+				paths = append(paths, f)
+			}
+		}
 	}
 	set, ok := loadFiles(e, paths)
 	if !ok {
@@ -205,8 +227,7 @@ func (o *crosscheckFlags) runImplements(e *env, args []string, cfg crosscheck.Co
 	}
 	res, err := crosscheck.Implements(c, a, cfg)
 	if err != nil {
-		e.errorf(cmd, "%v", err)
-		return exitFailure
+		return e.searchError(cmd, "", err)
 	}
 	if o.json {
 		err = writeJSON(e.stdout, res)
@@ -217,7 +238,7 @@ func (o *crosscheckFlags) runImplements(e *env, args []string, cfg crosscheck.Co
 		e.errorf(cmd, "%v", err)
 		return exitFailure
 	}
-	if res.Failure != nil {
+	if res.Failure != nil || res.Exhausted {
 		return exitFailure
 	}
 	return exitOK

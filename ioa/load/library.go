@@ -14,6 +14,24 @@ import (
 // automatonLine matches a top-level `automaton: NAME` line.
 var automatonLine = regexp.MustCompile(`(?m)^automaton:[ \t]*"?([A-Za-z_][A-Za-z0-9_]*)"?[ \t]*(?:#.*)?$`)
 
+// Find returns the first file of the library that declares automaton name
+// (by its `automaton:` line), or "" when there is none.
+func (c Config) Find(name string) string {
+	l := &loader{cfg: c, files: map[string]*loadedFile{}, set: &Set{}}
+	for _, root := range c.Library {
+		for _, path := range l.expandQuiet(root) {
+			data, err := l.readFile(path)
+			if err != nil {
+				continue
+			}
+			if m := automatonLine.FindSubmatch(data); m != nil && string(m[1]) == name {
+				return path
+			}
+		}
+	}
+	return ""
+}
+
 // fromLibrary loads the first library file that declares automaton name,
 // and returns the automaton, or nil when there is none. A library file is
 // recognised by its `automaton:` line alone, so that a search does not
