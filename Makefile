@@ -4,8 +4,9 @@ GO      ?= go
 BIN     := bin/ladder
 SUDO    := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 FUZZTIME ?= 10s
+FUZZLONG ?= 5m
 
-.PHONY: all deps build test vet fmt-check fuzz prove bench clean
+.PHONY: all deps build test vet fmt-check fuzz fuzz-long prove bench clean
 
 all: build
 
@@ -33,7 +34,10 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
-# test runs formatting and vet checks, every Go test, and each fuzz target briefly.
+# test runs formatting and vet checks, every Go test (among them the
+# hostile-input suite, cmd/ladder/hostile_test.go: special files, absurd
+# bounds and flags, exhausted memory and time, cache faults, each with a
+# deadline), and each fuzz target briefly.
 test: deps fmt-check vet
 	$(GO) test -count=1 ./...
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME)
@@ -41,6 +45,10 @@ test: deps fmt-check vet
 # fuzz runs every fuzz target for FUZZTIME each.
 fuzz:
 	./scripts/fuzz.sh $(FUZZTIME)
+
+# fuzz-long runs every fuzz target for minutes each (FUZZLONG, default 5m).
+fuzz-long:
+	./scripts/fuzz.sh $(FUZZLONG)
 
 # prove checks, explores, cross-checks and proves everything shipped in the
 # repository.

@@ -30,7 +30,7 @@ func TestCrosscheck(t *testing.T) {
 		{"no arguments", []string{"crosscheck"}, exitUsage, "", `expected a PROOF`},
 		{"bad mode", []string{"crosscheck", td + "chan/ok_refinement.yaml", "--abstract", "some"}, exitUsage, "", `unknown abstract mode "some"`},
 		{"automaton without implements", []string{"crosscheck", td + "chan/ok_refinement.yaml", "--automaton", "Relay"}, exitUsage, "", `--automaton needs --implements`},
-		{"bad bound", []string{"crosscheck", td + "chan/ok_refinement.yaml", "--bound", "W=1"}, exitFailure, "", `bound W names neither`},
+		{"bad bound", []string{"crosscheck", td + "chan/ok_refinement.yaml", "--bound", "W=1"}, exitUsage, "", `bound W names neither`},
 		{"no proof", []string{"crosscheck", td + "chan/relay.yaml"}, exitUsage, "", `no proof file`},
 		{"unknown abstract", []string{"crosscheck", "--implements", "Nope", td + "chan"}, exitUsage, "", `no automaton Nope is loaded`},
 		{"several concrete", []string{"crosscheck", "--implements", "Queue1", td + "chan"}, exitUsage, "", `choose one with --automaton`},

@@ -4,11 +4,14 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"ladder/internal/explore"
+	"ladder/internal/source"
 	"ladder/ioa"
 	"ladder/ioa/load"
 )
@@ -16,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		name:  "explore",
-		args:  "FILE [--automaton NAME] [--bound T=2,L=2,V=2] [--max-states N] [--max-depth N] [--invariants a,b] [--json]",
+		args:  "FILE [--automaton NAME] [--bound T=2,L=2,V=2] [--max-states N] [--max-depth N] [--invariants a,b] [--max-memory SIZE] [--timeout D] [--json]",
 		short: "search every reachable state of a finite instance, checking invariants",
 		long: `Explore loads FILE (an automaton file, or a file or directory holding several
 automata, one of which --automaton selects) and searches the reachable states
@@ -28,12 +31,15 @@ With --proof, FILE is a proof file and explore cross-checks its edges on the
 instance; with --implements ABSTRACT it checks trace inclusion: both are
 ` + "`ladder crosscheck`" + `, described there.
 
-It exits with 0 when no state violates a condition (also when a limit
-stopped the search: the output says INCOMPLETE), 1 on a violation, which it
-prints as a shortest trace, or on errors, and 2 on usage errors.`,
+It exits with 0 when no state violates a condition (also when --max-states
+or --max-depth stopped the search: the output says INCOMPLETE), 1 on a
+violation, which it prints as a shortest trace, on errors, or when
+--max-memory, --timeout or an interrupt stopped the search (INCOMPLETE, with
+the figures reached), and 2 on usage errors, including a bad --bound.`,
 		setup: func(fs *flag.FlagSet) func(*env, []string) int {
 			o := &exploreFlags{}
 			o.define(fs)
+			o.budget.define(fs)
 			maxStates := fs.Int("max-states", 0, "stop after this many states (0: no limit)")
 			maxDepth := fs.Int("max-depth", 0, "stop at this depth (0: no limit)")
 			proof := fs.Bool("proof", false, "FILE is a proof file (or a directory of them): cross-check its edges on the instance, as `ladder crosscheck` does")
@@ -41,7 +47,8 @@ prints as a shortest trace, or on errors, and 2 on usage errors.`,
 			return func(e *env, args []string) int {
 				if *proof || *implements != "" {
 					c := &crosscheckFlags{bound: o.bound, maxStates: *maxStates, maxDepth: *maxDepth,
-						abstract: "auto", implements: *implements, automaton: o.automaton, workers: o.workers, json: o.json}
+						abstract: "auto", implements: *implements, automaton: o.automaton, workers: o.workers, json: o.json,
+						budget: o.budget}
 					return c.run(e, args)
 				}
 				cfg, a, code := o.prepare(e, "explore", args)
@@ -52,10 +59,18 @@ prints as a shortest trace, or on errors, and 2 on usage errors.`,
 					return e.usageError("explore", "--max-states and --max-depth must not be negative")
 				}
 				cfg.MaxStates, cfg.MaxDepth = *maxStates, *maxDepth
+				budget, done, code := o.budget.budget(e, "explore")
+				if done == nil {
+					return code
+				}
+				cfg.Budget = budget
+				var clear func()
+				cfg.Progress, clear = e.progressLine("states")
 				res, err := explore.Explore(a, cfg)
+				clear()
+				done()
 				if err != nil {
-					e.errorf("explore", "%s: %v", a.Name, err)
-					return exitFailure
+					return e.searchError("explore", a.Name, err)
 				}
 				if o.json {
 					err = writeJSON(e.stdout, res)
@@ -66,7 +81,7 @@ prints as a shortest trace, or on errors, and 2 on usage errors.`,
 					e.errorf("explore", "%v", err)
 					return exitFailure
 				}
-				if res.Violation != nil {
+				if res.Violation != nil || res.Exhausted {
 					return exitFailure
 				}
 				return exitOK
@@ -97,8 +112,7 @@ or that enables no action (exit code 0).`,
 				}
 				tr, err := explore.Run(a, cfg, *steps, *seed)
 				if err != nil {
-					e.errorf("run", "%s: %v", a.Name, err)
-					return exitFailure
+					return e.searchError("run", a.Name, err)
 				}
 				if o.json {
 					err = writeJSON(e.stdout, tr)
@@ -125,6 +139,7 @@ type exploreFlags struct {
 	invariants string
 	workers    int
 	json       bool
+	budget     budgetFlags // explore only
 }
 
 func (o *exploreFlags) define(fs *flag.FlagSet) {
@@ -147,7 +162,7 @@ func (o *exploreFlags) prepare(e *env, cmd string, args []string) (explore.Confi
 		return cfg, nil, e.usageError(cmd, "--bound: %v", err)
 	}
 	cfg.Instance = inst
-	cfg.Workers = o.workers
+	cfg.Workers = e.capWorkers(cmd, o.workers)
 	if o.invariants != "" {
 		for _, name := range strings.Split(o.invariants, ",") {
 			cfg.Invariants = append(cfg.Invariants, strings.TrimSpace(name))
@@ -193,4 +208,43 @@ func pick(set *load.Set, name string) (*ioa.Automaton, error) {
 		return nil, fmt.Errorf("no automaton to explore")
 	}
 	return nil, fmt.Errorf("several automata (%s): choose one with --automaton", strings.Join(names, ", "))
+}
+
+// capWorkers returns the number of workers to use for --workers n: more
+// goroutines than CPUs cannot compute successors faster, so a larger n is
+// capped, with a note on stderr.
+func (e *env) capWorkers(cmd string, n int) int {
+	cpus := runtime.NumCPU()
+	if n > cpus {
+		e.errorf(cmd, "--workers %d is more than the %d CPU(s) of this machine; using %d", n, cpus, cpus)
+		return cpus
+	}
+	return n
+}
+
+// searchError reports an error of an exploration or cross-check of name
+// and returns the exit code: 2 for a bad --bound (explore.BoundError), 3
+// for an internal error, 1 otherwise (an automaton that cannot be explored
+// in the instance).
+func (e *env) searchError(cmd, name string, err error) int {
+	var be *explore.BoundError
+	if errors.As(err, &be) {
+		prefix := ""
+		if name != "" {
+			prefix = name + ": "
+		}
+		return e.usageError(cmd, "--bound: %s%v", prefix, be)
+	}
+	var se *source.Error
+	if errors.As(err, &se) && se.Code == source.ErrInternal {
+		fmt.Fprintf(e.stderr, "ladder: internal error: %s: %v\n", name, err)
+		fmt.Fprintln(e.stderr, "(please report the bug)")
+		return exitInternal
+	}
+	if name != "" {
+		e.errorf(cmd, "%s: %v", name, err)
+	} else {
+		e.errorf(cmd, "%v", err)
+	}
+	return exitFailure
 }

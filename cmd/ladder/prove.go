@@ -9,7 +9,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"ladder/internal/driver"
@@ -157,7 +159,11 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 			fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
 			return exitUsage
 		}
-		rep, err = p.Prove(context.Background(), in)
+		// SIGINT or SIGTERM stops the run; the verdicts decided so far
+		// are saved in the cache before ladder exits.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		rep, err = p.Prove(ctx, in)
+		stop()
 		if err == nil {
 			if merr := p.Remember(fp, rep); merr != nil {
 				fmt.Fprintf(e.stderr, "ladder: warning: %v\n", merr)
@@ -169,7 +175,7 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 	}
 	if err != nil {
 		e.errorf("prove", "%v", err)
-		if errors.Is(err, driver.ErrNoObligations) {
+		if errors.Is(err, driver.ErrNoObligations) || errors.Is(err, driver.ErrInterrupted) {
 			return exitFailure
 		}
 		return exitInternal

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"ladder/internal/driver"
 )
@@ -48,7 +49,7 @@ func watch(e *env, paths []string, o *proveFlags) int {
 		return e.usageError("watch", "%v", err)
 	}
 	defer p.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	w := &driver.Watcher{Paths: paths, Prover: p, Out: e.stdout}
 	if err := w.Run(ctx); err != nil {

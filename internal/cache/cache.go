@@ -3,6 +3,7 @@ package cache
 import (
 	"errors"
 	"fmt"
+	"ladder/internal/safeio"
 	"math"
 	"os"
 	"path/filepath"
@@ -222,13 +223,18 @@ func (c *Cache) Dir() string { return c.dir }
 // Solver returns the solver configuration the cache was opened for.
 func (c *Cache) Solver() SolverID { return c.solver }
 
+// MaxSnapshotSize is the largest snapshot read: a larger file, or one that
+// is not a regular file (a named pipe, a device), is unreadable, and the
+// next Save replaces it.
+const MaxSnapshotSize = 1 << 30
+
 func (c *Cache) snapshotPath() string { return filepath.Join(c.dir, SnapshotFile) }
 
 // readSnapshot reads and validates the snapshot on disk. It returns
 // (nil, nil) when there is none.
 func (c *Cache) readSnapshot() (*payload, *Warning) {
 	path := c.snapshotPath()
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path, MaxSnapshotSize)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil

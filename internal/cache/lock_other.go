@@ -14,3 +14,6 @@ func lockFile(path string) (func(), error) {
 	}
 	return func() { f.Close() }, nil
 }
+
+// lockExcludes says that lockFile does not exclude other writers.
+const lockExcludes = false

@@ -33,7 +33,7 @@ func (c *Cache) Save() error {
 	c.saveMu.Lock()
 	defer c.saveMu.Unlock()
 	if !c.dirty.Load() {
-		if _, err := os.Stat(c.snapshotPath()); err == nil {
+		if _, err := os.Stat(c.snapshotPath()); err == nil && !hasTemps(c.dir) {
 			return nil // nothing changed since Open or the last Save
 		}
 	}
@@ -64,10 +64,12 @@ func (c *Cache) Save() error {
 	if err != nil {
 		return err
 	}
+	// Under the lock no other writer is between create and rename: every
+	// temporary snapshot there is left from a writer that died.
+	removeStaleTemps(c.dir, lockExcludes)
 	if err := writeAtomic(c.dir, SnapshotFile, data); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	removeStaleTemps(c.dir)
 	c.dirty.Store(false)
 	return nil
 }
@@ -118,9 +120,11 @@ func syncDir(dir string) error {
 }
 
 // removeStaleTemps deletes temporary snapshots left behind by crashed
-// writers. Only files older than staleTemp are touched, so a writer that
-// does not hold the lock (see lock_other.go) is never disturbed.
-func removeStaleTemps(dir string) {
+// writers (killed between create and rename). With all, which the caller
+// passes when it holds an exclusive lock, every one is; otherwise only
+// files older than staleTemp are touched, so that a writer that does not
+// hold the lock (see lock_other.go) is never disturbed.
+func removeStaleTemps(dir string, all bool) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -129,8 +133,22 @@ func removeStaleTemps(dir string) {
 		if !strings.HasPrefix(e.Name(), tempPrefix) {
 			continue
 		}
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleTemp {
+		if info, err := e.Info(); err == nil && (all || time.Since(info.ModTime()) > staleTemp) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// hasTemps reports whether dir holds a temporary snapshot.
+func hasTemps(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), tempPrefix) {
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,7 @@ package crosscheck
 
 import (
 	"fmt"
+	"time"
 
 	"ladder/internal/explore"
 	"ladder/ioa"
@@ -98,10 +99,10 @@ func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
 		x.res.Explored = "states of " + p.Concrete.Name
 	}
 	if x.mC, err = explore.Machine(p.Concrete, explore.Config{Instance: x.instC}); err != nil {
-		return nil, fmt.Errorf("%s: %v", p.Concrete.Name, err)
+		return nil, fmt.Errorf("%s: %w", p.Concrete.Name, err)
 	}
 	if x.mA, err = explore.Machine(p.Abstract, explore.Config{Instance: x.instA}); err != nil {
-		return nil, fmt.Errorf("%s: %v", p.Abstract.Name, err)
+		return nil, fmt.Errorf("%s: %w", p.Abstract.Name, err)
 	}
 	x.rC, x.rA = x.mC.NewRunner(), x.mA.NewRunner()
 	for _, o := range []*expr.Object{p.C, p.A, p.CPost, p.APre} {
@@ -537,4 +538,29 @@ func diffs(a *ioa.Automaton, sName string, s eval.State, tName string, t eval.St
 		out = append(out, fmt.Sprintf("%s.%s = %s but %s.%s = %s", sName, v.Name, eval.Format(s[i], v.Sort), tName, v.Name, eval.Format(t[i], v.Sort)))
 	}
 	return first, out
+}
+
+// progress calls a Config.Progress function about once per second.
+type progress struct {
+	f     func(explore.Progress)
+	meter *explore.Meter
+	last  time.Time
+}
+
+func newProgress(f func(explore.Progress), m *explore.Meter) *progress {
+	return &progress{f: f, meter: m, last: time.Now()}
+}
+
+func (p *progress) report(states int, transitions int64, depth, queued int) {
+	if p.f == nil {
+		return
+	}
+	now := time.Now()
+	if now.Sub(p.last) < time.Second {
+		return
+	}
+	p.last = now
+	mem, _ := p.meter.Memory()
+	p.f(explore.Progress{States: states, Transitions: transitions, Depth: depth, Queued: queued,
+		Elapsed: p.meter.Elapsed(), Memory: mem})
 }

@@ -85,6 +85,12 @@ type Config struct {
 	// by the backward check and by trace inclusion (0: the default,
 	// DefaultMaxAbstractStates). Reaching it makes the result incomplete.
 	MaxAbstractStates int
+	// Budget bounds the memory and time of the search (see
+	// explore.Budget); reaching a bound makes the result incomplete, with
+	// Exhausted set.
+	Budget explore.Budget
+	// Progress, if set, is called about once per second during the search.
+	Progress func(explore.Progress)
 }
 
 func (c *Config) maxAbstract() int {
@@ -116,6 +122,10 @@ type Result struct {
 	AbstractStates int    `json:"abstractStates,omitempty"`
 	Complete       bool   `json:"complete"`        // every reachable state (pair) was checked
 	Limit          string `json:"limit,omitempty"` // why the search stopped early, if it did
+	// Exhausted is set when a bound of Config.Budget (memory, time, an
+	// interrupt) stopped the search; Limit then says which.
+	Exhausted       bool  `json:"exhausted,omitempty"`
+	PeakMemoryBytes int64 `json:"peakMemoryBytes"` // the most memory in use at a sample
 	// Cases lists, per concrete action and case, how many checked steps
 	// took the case: a case taken 0 times was not tested.
 	Cases   []CaseCount `json:"cases"`
@@ -296,11 +306,12 @@ func instances(autos []*ioa.Automaton, inst *eval.Instance) (each []*eval.Instan
 		}
 	}
 	sort.Strings(names)
+	var elems []*expr.Object // the parameter-sort constants bound
 	for _, k := range names {
 		v := inst.Sizes[k]
 		if params[k] {
-			if v < 1 {
-				return nil, nil, fmt.Errorf("size of %s must be at least 1, not %d", k, v)
+			if err := explore.CheckSize(k, v); err != nil {
+				return nil, nil, err
 			}
 			all.Sizes[k] = v
 			continue
@@ -312,13 +323,22 @@ func instances(autos []*ioa.Automaton, inst *eval.Instance) (each []*eval.Instan
 			for _, a := range autos {
 				an = append(an, a.Name)
 			}
-			return nil, nil, fmt.Errorf("bound %s names neither a parameter sort nor a constant of %s", k, strings.Join(an, " or "))
+			return nil, nil, &explore.BoundError{Msg: fmt.Sprintf("bound %s names neither a parameter sort nor a constant of %s", k, strings.Join(an, " or "))}
 		case c.Sort != nil && c.Sort.IsNumeric():
+			if c.Sort.Kind == expr.KNat && v < 0 {
+				return nil, nil, &explore.BoundError{Msg: fmt.Sprintf("bound %s=%d: constant %s is a Nat", k, v, k)}
+			}
 			all.Consts[k] = eval.Int(int64(v))
 		case c.Sort != nil && c.Sort.Kind == expr.KParam:
 			all.Consts[k] = eval.Elem(v)
+			elems = append(elems, c)
 		default:
-			return nil, nil, fmt.Errorf("bound %s: constant %s has sort %s; only Int, Nat and parameter-sort constants can be bound", k, k, c.Sort)
+			return nil, nil, &explore.BoundError{Msg: fmt.Sprintf("bound %s: constant %s has sort %s; only Int, Nat and parameter-sort constants can be bound", k, k, c.Sort)}
+		}
+	}
+	for _, c := range elems {
+		if err := explore.CheckElem(c.Name, c.Sort, inst.Sizes[c.Name], all.Sizes[c.Sort.Name]); err != nil {
+			return nil, nil, err
 		}
 	}
 	for _, a := range autos {

@@ -60,13 +60,20 @@ func (x *checker) forward() error {
 		return string(kbuf), cs, split
 	}
 	x.traceOf = func(id int) (*explore.Trace, []MatchedStep, error) { return x.pairTrace(nodes, id) }
+	meter := explore.NewMeter(x.cfg.Budget)
+	defer func() { _, x.res.PeakMemoryBytes = meter.Memory() }()
 	full := func() bool {
 		if x.cfg.MaxStates > 0 && len(nodes) >= x.cfg.MaxStates {
 			x.res.Limit = fmt.Sprintf("state limit %d", x.cfg.MaxStates)
 			return true
 		}
+		if why := meter.Exceeded(0); why != "" {
+			x.res.Limit, x.res.Exhausted = why, true
+			return true
+		}
 		return false
 	}
+	prog := newProgress(x.cfg.Progress, meter)
 	// add inserts a pair; it checks the assumed invariants of its states
 	// the first time they are met.
 	add := func(c, a eval.State, n pairNode) (bool, error) {
@@ -149,17 +156,30 @@ func (x *checker) forward() error {
 			x.res.Limit = fmt.Sprintf("depth limit %d", x.cfg.MaxDepth)
 			break
 		}
+		if full() {
+			break
+		}
+		prog.report(len(nodes), x.res.Transitions, int(n.depth), len(nodes)-i)
 		c, a, err := x.decodePair(&n)
 		if err != nil {
 			return err
 		}
 		succs = succs[:0]
+		over := false
 		err = x.rC.Successors(c, func(act int, params []eval.Value, post eval.State) bool {
 			succs = append(succs, succ{act, append([]eval.Value(nil), params...), post})
+			if len(succs)&63 == 0 && meter.Over() {
+				over = true
+				return false
+			}
 			return true
 		})
 		if err != nil {
 			return err
+		}
+		if over { // the successors are incomplete: stop
+			x.res.Limit, x.res.Exhausted = meter.Stop(), true
+			break
 		}
 		for _, s := range succs {
 			x.res.Transitions++

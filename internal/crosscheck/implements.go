@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ladder/internal/explore"
+	"ladder/internal/safeio"
 	"ladder/ioa"
 	"ladder/ioa/eval"
 )
@@ -24,15 +25,19 @@ type TraceResult struct {
 	Instance string `json:"instance"`
 	// Pairs counts the pairs (c, S) explored: a reachable state of C and
 	// the set of states A can be in after the same events.
-	Pairs          int     `json:"pairs"`
-	ConcreteStates int     `json:"concreteStates"` // distinct states of C among the pairs
-	AbstractStates int     `json:"abstractStates"` // distinct states of A met
-	AbstractSets   int     `json:"abstractSets"`   // distinct sets S
-	Transitions    int64   `json:"transitions"`    // steps of C followed
-	MaxDepth       int     `json:"maxDepth"`       // the longest execution of C explored
-	Complete       bool    `json:"complete"`       // every trace of C in the instance was checked
-	Limit          string  `json:"limit,omitempty"`
-	Elapsed        float64 `json:"elapsedSeconds"`
+	Pairs          int    `json:"pairs"`
+	ConcreteStates int    `json:"concreteStates"` // distinct states of C among the pairs
+	AbstractStates int    `json:"abstractStates"` // distinct states of A met
+	AbstractSets   int    `json:"abstractSets"`   // distinct sets S
+	Transitions    int64  `json:"transitions"`    // steps of C followed
+	MaxDepth       int    `json:"maxDepth"`       // the longest execution of C explored
+	Complete       bool   `json:"complete"`       // every trace of C in the instance was checked
+	Limit          string `json:"limit,omitempty"`
+	// Exhausted is set when a bound of Config.Budget (memory, time, an
+	// interrupt) stopped the search; Limit then says which.
+	Exhausted       bool    `json:"exhausted,omitempty"`
+	PeakMemoryBytes int64   `json:"peakMemoryBytes"` // the most memory in use at a sample
+	Elapsed         float64 `json:"elapsedSeconds"`
 	// Failure is a shortest execution of C whose trace A cannot produce.
 	Failure *TraceFailure `json:"failure,omitempty"`
 }
@@ -254,11 +259,11 @@ func Implements(c, a *ioa.Automaton, cfg Config) (*TraceResult, error) {
 	}
 	mC, err := explore.Machine(c, explore.Config{Instance: each[0]})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", c.Name, err)
+		return nil, fmt.Errorf("%s: %w", c.Name, err)
 	}
 	mA, err := explore.Machine(a, explore.Config{Instance: each[1]})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", a.Name, err)
+		return nil, fmt.Errorf("%s: %w", a.Name, err)
 	}
 	res := &TraceResult{Concrete: c.Name, Abstract: a.Name, Instance: all.String()}
 	abs := &absSide{m: mA, r: mA.NewRunner(), limit: cfg.maxAbstract(), index: map[string]int32{},
@@ -296,13 +301,20 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 	type pairKey struct{ c, set int32 }
 	seen := map[pairKey]bool{}
 	var nodes []traceNode
+	meter := explore.NewMeter(cfg.Budget)
+	defer func() { _, res.PeakMemoryBytes = meter.Memory() }()
 	full := func() bool {
 		if cfg.MaxStates > 0 && len(nodes) >= cfg.MaxStates {
 			res.Limit = fmt.Sprintf("state limit %d", cfg.MaxStates)
 			return true
 		}
+		if why := meter.Exceeded(0); why != "" {
+			res.Limit, res.Exhausted = why, true
+			return true
+		}
 		return false
 	}
+	prog := newProgress(cfg.Progress, meter)
 	add := func(n traceNode) {
 		k := pairKey{n.c, n.set}
 		if seen[k] {
@@ -382,13 +394,26 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 			res.Limit = fmt.Sprintf("depth limit %d", cfg.MaxDepth)
 			break
 		}
+		if full() {
+			break
+		}
+		prog.report(len(nodes), res.Transitions, int(n.depth), len(nodes)-i)
 		succs = succs[:0]
+		over := false
 		err := r.Successors(cStates[n.c], func(act int, params []eval.Value, post eval.State) bool {
 			succs = append(succs, succ{mC.A.Actions[act], append([]eval.Value(nil), params...), post})
+			if len(succs)&63 == 0 && meter.Over() {
+				over = true
+				return false
+			}
 			return true
 		})
 		if err != nil {
 			return err
+		}
+		if over { // the successors are incomplete: stop
+			res.Limit, res.Exhausted = meter.Stop(), true
+			break
 		}
 		for _, s := range succs {
 			res.Transitions++
@@ -445,6 +470,9 @@ func (r *TraceResult) WriteText(w io.Writer) error {
 		ew.printf("after the other events %s can be in %d state(s), which offer: %s\n", r.Abstract, f.Candidates, strings.Join(f.Offered, ", "))
 		ew.printf("a shortest execution of %s with this trace:\n", r.Concrete)
 		writeTrace(ew, f.Trace, nil)
+	case r.Exhausted:
+		ew.printf("INCOMPLETE: stopped at the %s after %d pairs, depth %d, %.1fs, peak memory %s; every trace checked is a trace of %s\n",
+			r.Limit, r.Pairs, r.MaxDepth, r.Elapsed, safeio.FormatBytes(r.PeakMemoryBytes), r.Abstract)
 	case r.Limit != "":
 		ew.printf("INCOMPLETE: stopped at the %s; every trace checked is a trace of %s\n", r.Limit, r.Abstract)
 	default:

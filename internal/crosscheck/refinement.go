@@ -66,11 +66,12 @@ func (x *checker) search(abstract bool, state func(id int, root bool, s eval.Sta
 		},
 	}
 	res, err := explore.Explore(auto, explore.Config{Instance: inst, MaxStates: x.cfg.MaxStates,
-		MaxDepth: x.cfg.MaxDepth, Invariants: []string{}, Workers: x.cfg.Workers, Visitor: vis})
+		MaxDepth: x.cfg.MaxDepth, Invariants: []string{}, Workers: x.cfg.Workers, Visitor: vis,
+		Budget: x.cfg.Budget, Progress: x.cfg.Progress})
 	if err != nil {
 		return err
 	}
-	x.res.Limit = res.Limit
+	x.res.Limit, x.res.Exhausted, x.res.PeakMemoryBytes = res.Limit, res.Exhausted, res.PeakMemoryBytes
 	if res.Violation != nil && x.failure == nil {
 		// A Nat condition the explorer found before the visitor saw the
 		// transition.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"ladder/internal/explore"
+	"ladder/internal/safeio"
 )
 
 // errWriter writes until the first error.
@@ -49,6 +50,9 @@ func (r *Result) WriteText(w io.Writer) error {
 		if ew.err == nil {
 			ew.err = r.Failure.WriteText(w)
 		}
+	case r.Exhausted:
+		ew.printf("INCOMPLETE: stopped at the %s after %d states, depth %d, %.1fs, peak memory %s; every step checked holds\n",
+			r.Limit, r.States, r.MaxDepth, r.Elapsed, safeio.FormatBytes(r.PeakMemoryBytes))
 	case r.Limit != "":
 		ew.printf("INCOMPLETE: stopped at the %s; every step checked holds\n", r.Limit)
 	default:

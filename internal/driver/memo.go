@@ -15,11 +15,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"ladder/internal/cache"
 	"ladder/internal/report"
+	"ladder/internal/safeio"
 	"ladder/ioa/load"
 )
 
@@ -124,7 +126,8 @@ func (p *Prover) Replay(fp string) (*report.Prove, bool) {
 		return nil, false
 	}
 	start := time.Now()
-	data, err := os.ReadFile(p.memoPath(fp))
+	removeStaleMemoTemps(filepath.Dir(p.memoPath(fp)))
+	data, err := safeio.ReadFile(p.memoPath(fp), maxMemoSize)
 	if err != nil {
 		return nil, false
 	}
@@ -177,7 +180,7 @@ func (p *Prover) Remember(fp string, rep *report.Prove) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("run memo: %v", err)
 	}
-	tmp, err := os.CreateTemp(dir, fp+".tmp-*")
+	tmp, err := os.CreateTemp(dir, fp+memoTempMark+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return fmt.Errorf("run memo: %v", err)
 	}
@@ -195,4 +198,45 @@ func (p *Prover) Remember(fp string, rep *report.Prove) error {
 		return fmt.Errorf("run memo: %v", err)
 	}
 	return nil
+}
+
+// maxMemoSize is the largest run memo read; a larger one, or one that is not
+// a regular file, is ignored like a corrupt one.
+const maxMemoSize = 256 << 20
+
+// memoTempMark is in the name of a memo being written, followed by the
+// writer's process id: fp.tmp-PID-random.
+const memoTempMark = ".tmp-"
+
+// staleMemoTemp is the age after which a temporary memo whose writer cannot
+// be identified is removed.
+const staleMemoTemp = time.Hour
+
+// removeStaleMemoTemps deletes the temporary memos in dir left by writers
+// that died between create and rename: those whose process is gone, and
+// any older than staleMemoTemp.
+func removeStaleMemoTemps(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		i := strings.Index(name, memoTempMark)
+		if i < 0 || e.IsDir() {
+			continue
+		}
+		rest := name[i+len(memoTempMark):]
+		pidText, _, _ := strings.Cut(rest, "-")
+		stale := false
+		if pid, err := strconv.Atoi(pidText); err == nil && pid > 0 {
+			stale = pid != os.Getpid() && !processAlive(pid)
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleMemoTemp {
+			stale = true
+		}
+		if stale {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
 }

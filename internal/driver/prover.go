@@ -30,6 +30,11 @@ const DefaultCacheDir = ".ladder"
 // yields no obligation at all: proving nothing is not a success.
 var ErrNoObligations = errors.New("no obligations to prove")
 
+// ErrInterrupted is returned (wrapped, with the counts) when the context of
+// Prove is done before every obligation was decided. The verdicts decided
+// before are in the cache, which is saved.
+var ErrInterrupted = errors.New("interrupted")
+
 // Config configures a Prover. The zero value proves everything with the
 // default limits, one worker per CPU, and the cache in .ladder/.
 type Config struct {
@@ -194,10 +199,13 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 		(*kernel.Session).Close,
 		func(s *kernel.Session, i int) {
 			prog.begin(jobs[i].ob.ID)
-			p.process(s, jobs[i], solve)
+			p.process(ctx, s, jobs[i], solve)
 			prog.end()
 		})
 	prog.finish()
+	if ctx.Err() != nil {
+		return nil, p.interrupted(in, jobs, solve)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -247,9 +255,32 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	return rep, nil
 }
 
+// interrupted saves the verdicts decided before ctx was done and returns
+// the ErrInterrupted that says how many there are.
+func (p *Prover) interrupted(in *Input, jobs []*job, solve bool) error {
+	var done []*job
+	for _, j := range jobs {
+		if j.done && j.err == nil {
+			done = append(done, j)
+		}
+	}
+	p.keys = nil
+	saved := ""
+	if solve && p.cache != nil {
+		p.record(in, done, simulation.Derive(in.Obligations, in.Edges, verdicts(done)))
+		if err := p.cache.Save(); err != nil {
+			p.warn(err.Error())
+		} else {
+			saved = "; their verdicts are saved in the cache"
+		}
+	}
+	return fmt.Errorf("%w: %d of %d obligations decided%s", ErrInterrupted, len(done), len(jobs), saved)
+}
+
 // process prepares one job, reuses its cached verdict or (when solve is
-// set) checks it with the session.
-func (p *Prover) process(s *kernel.Session, j *job, solve bool) {
+// set) checks it with the session. A check that ctx interrupts leaves the
+// job undecided.
+func (p *Prover) process(ctx context.Context, s *kernel.Session, j *job, solve bool) {
 	t := time.Now()
 	defer func() { j.secs = time.Since(t).Seconds() }()
 	q, err := p.kernel.Prepare(j.ob)
@@ -269,7 +300,11 @@ func (p *Prover) process(s *kernel.Session, j *job, solve bool) {
 		return
 	}
 	if solve {
-		j.res, j.done = s.Check(q), true
+		r := s.CheckContext(ctx, q)
+		if ctx.Err() != nil {
+			return // interrupted: the answer may be the interrupt's
+		}
+		j.res, j.done = r, true
 	}
 }
 

@@ -39,6 +39,10 @@ type Config struct {
 	Visitor *Visitor
 	// Progress, if set, is called about once per second during the search.
 	Progress func(Progress)
+	// Budget bounds the memory and time of the search, and lets a context
+	// interrupt it; reaching a bound ends the search as incomplete, with
+	// Result.Exhausted set.
+	Budget Budget
 }
 
 // Progress is a snapshot of a running search.
@@ -48,6 +52,7 @@ type Progress struct {
 	Depth       int           // the BFS level being expanded
 	Queued      int           // states found but not yet expanded
 	Elapsed     time.Duration // since the search started
+	Memory      int64         // bytes in use, as Budget.MaxMemory counts them
 }
 
 // Visitor receives the states and transitions of a search. The functions
@@ -78,21 +83,25 @@ type Transition struct {
 
 // Result is the outcome of Explore. Its exported fields marshal to JSON.
 type Result struct {
-	Automaton       string   `json:"automaton"`           // the automaton's name
-	Instance        string   `json:"instance"`            // the instance, as "L=2,T=2,V=2"
-	Invariants      []string `json:"invariants"`          // the invariants checked, Nat conditions excluded
-	States          int      `json:"states"`              // distinct states found
-	InitialStates   int      `json:"initialStates"`       // distinct start states
-	Transitions     int64    `json:"transitions"`         // enabled transitions of the expanded states
-	Deadlocks       int      `json:"deadlocks"`           // expanded states with no enabled transition
-	MaxDepth        int      `json:"maxDepth"`            // the largest BFS depth of a state found
-	Complete        bool     `json:"complete"`            // every reachable state was found and checked
-	Limit           string   `json:"limit,omitempty"`     // why the search stopped early, if it did
-	Elapsed         float64  `json:"elapsedSeconds"`      // wall-clock time of the search
-	StatesPerSecond float64  `json:"statesPerSecond"`     // States / Elapsed
-	Workers         int      `json:"workers"`             // goroutines computing successors
-	MemoryBytes     int64    `json:"memoryBytes"`         // approximate size of the visited-state store
-	Violation       *Trace   `json:"violation,omitempty"` // a shortest trace to a violation, if one was found
+	Automaton       string   `json:"automaton"`       // the automaton's name
+	Instance        string   `json:"instance"`        // the instance, as "L=2,T=2,V=2"
+	Invariants      []string `json:"invariants"`      // the invariants checked, Nat conditions excluded
+	States          int      `json:"states"`          // distinct states found
+	InitialStates   int      `json:"initialStates"`   // distinct start states
+	Transitions     int64    `json:"transitions"`     // enabled transitions of the expanded states
+	Deadlocks       int      `json:"deadlocks"`       // expanded states with no enabled transition
+	MaxDepth        int      `json:"maxDepth"`        // the largest BFS depth of a state found
+	Complete        bool     `json:"complete"`        // every reachable state was found and checked
+	Limit           string   `json:"limit,omitempty"` // why the search stopped early, if it did
+	Elapsed         float64  `json:"elapsedSeconds"`  // wall-clock time of the search
+	StatesPerSecond float64  `json:"statesPerSecond"` // States / Elapsed
+	Workers         int      `json:"workers"`         // goroutines computing successors
+	MemoryBytes     int64    `json:"memoryBytes"`     // approximate size of the visited-state store
+	PeakMemoryBytes int64    `json:"peakMemoryBytes"` // the most memory in use (as Budget.MaxMemory counts it) at a sample
+	// Exhausted is set when a bound of Config.Budget (memory, time, an
+	// interrupt) stopped the search; Limit then says which.
+	Exhausted bool   `json:"exhausted,omitempty"`
+	Violation *Trace `json:"violation,omitempty"` // a shortest trace to a violation, if one was found
 }
 
 // ParseBounds parses "T=2,L=2,V=2" into an instance whose Sizes hold every
@@ -155,11 +164,12 @@ func resolveInstance(a *ioa.Automaton, inst *eval.Instance) (*eval.Instance, err
 		names = append(names, k)
 	}
 	sort.Strings(names)
+	var elems []*expr.Object // the parameter-sort constants bound
 	for _, k := range names {
 		v := inst.Sizes[k]
 		if params[k] {
-			if v < 1 {
-				return nil, fmt.Errorf("size of %s must be at least 1, not %d", k, v)
+			if err := CheckSize(k, v); err != nil {
+				return nil, err
 			}
 			out.Sizes[k] = v
 			continue
@@ -172,13 +182,22 @@ func resolveInstance(a *ioa.Automaton, inst *eval.Instance) (*eval.Instance, err
 		}
 		switch {
 		case c == nil:
-			return nil, fmt.Errorf("bound %s names neither a parameter sort nor a constant of %s", k, a.Name)
+			return nil, boundErrorf("bound %s names neither a parameter sort nor a constant of %s", k, a.Name)
 		case c.Sort.IsNumeric():
+			if c.Sort.Kind == expr.KNat && v < 0 {
+				return nil, boundErrorf("bound %s=%d: constant %s is a Nat", k, v, k)
+			}
 			out.Consts[k] = eval.Int(int64(v))
 		case c.Sort != nil && c.Sort.Kind == expr.KParam:
 			out.Consts[k] = eval.Elem(v)
+			elems = append(elems, c)
 		default:
-			return nil, fmt.Errorf("bound %s: constant %s has sort %s; only Int, Nat and parameter-sort constants can be bound", k, k, c.Sort)
+			return nil, boundErrorf("bound %s: constant %s has sort %s; only Int, Nat and parameter-sort constants can be bound", k, k, c.Sort)
+		}
+	}
+	for _, c := range elems {
+		if err := CheckElem(c.Name, c.Sort, inst.Sizes[c.Name], out.Sizes[c.Sort.Name]); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
@@ -192,6 +211,7 @@ type explorer struct {
 	st      *store
 	res     *Result
 	start   time.Time
+	meter   *Meter
 	lastRep time.Time
 	trans   Transition
 	runners []*eval.Runner // parallel workers, in scratch mode
@@ -231,6 +251,9 @@ func Machine(a *ioa.Automaton, cfg Config) (*eval.Machine, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkStates(a, inst); err != nil {
+		return nil, err
+	}
 	return eval.NewMachine(a, inst)
 }
 
@@ -239,7 +262,7 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &explorer{m: m, cfg: cfg, st: newStore(), start: time.Now()}
+	x := &explorer{m: m, cfg: cfg, st: newStore(), start: time.Now(), meter: NewMeter(cfg.Budget)}
 	x.res = &Result{Automaton: a.Name, Instance: m.Inst.String()}
 	if cfg.Invariants == nil {
 		for _, inv := range a.Invariants {
@@ -302,6 +325,10 @@ func (x *explorer) run() error {
 			x.res.Limit = fmt.Sprintf("depth limit %d", x.cfg.MaxDepth)
 			break
 		}
+		if why := x.meter.Check(0); why != "" {
+			x.res.Limit, x.res.Exhausted = why, true
+			break
+		}
 		depth++
 		var next []int32
 		var err error
@@ -331,8 +358,15 @@ func (x *explorer) full() bool {
 		x.res.Limit = fmt.Sprintf("state limit %d", limit)
 		return true
 	}
+	if why := x.meter.Exceeded(x.st.pendingGrowth()); why != "" {
+		x.res.Limit, x.res.Exhausted = why, true
+		return true
+	}
 	return false
 }
+
+// errOverBudget stops a worker whose successors outgrow the budget.
+var errOverBudget = errors.New("over the budget")
 
 // found handles a new state: the visitor, the depth and the checks. It
 // reports whether the search must stop.
@@ -386,7 +420,8 @@ func (x *explorer) progress(queued, depth int) {
 		return
 	}
 	x.lastRep = now
-	x.cfg.Progress(Progress{States: x.st.len(), Transitions: x.res.Transitions, Depth: depth, Queued: queued, Elapsed: now.Sub(x.start)})
+	mem, _ := x.meter.Memory()
+	x.cfg.Progress(Progress{States: x.st.len(), Transitions: x.res.Transitions, Depth: depth, Queued: queued, Elapsed: now.Sub(x.start), Memory: mem})
 }
 
 // pending is a successor of the state being expanded, awaiting insertion.
@@ -406,11 +441,16 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 	var next []int32
 	succs, kbuf, pbuf, hs := x.succs[:0], x.kbuf[:0], x.pbuf[:0], x.hs[:0]
 	defer func() { x.succs, x.kbuf, x.pbuf, x.hs = succs, kbuf, pbuf, hs }()
+	over := false
 	collect := func(act int, params []eval.Value, post eval.State) bool {
 		k0, p0 := len(kbuf), len(pbuf)
 		kbuf = r.Encode(kbuf, post)
 		pbuf = append(pbuf, params...)
 		succs = append(succs, pending{act: act, p0: p0, p1: len(pbuf), k0: k0, k1: len(kbuf), post: post})
+		if len(succs)&63 == 0 && x.meter.Over() {
+			over = true
+			return false
+		}
 		return true
 	}
 	for k, it := range cur {
@@ -423,6 +463,11 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 		succs, kbuf, pbuf, hs = succs[:0], kbuf[:0], pbuf[:0], hs[:0]
 		if err := r.Successors(pre, collect); err != nil {
 			return nil, err
+		}
+		if over {
+			// the successors of this state are incomplete: stop
+			x.res.Limit, x.res.Exhausted = x.meter.Stop(), true
+			return next, nil
 		}
 		if len(succs) == 0 {
 			x.res.Deadlocks++
@@ -515,6 +560,7 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 						return
 					}
 					pres[i] = pre
+					over := false
 					err = r.Successors(pre, func(act int, params []eval.Value, post eval.State) bool {
 						counts[i]++
 						start := len(arena)
@@ -523,8 +569,15 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 						p0 := len(pbuf)
 						pbuf = append(pbuf, params...)
 						parts[k] = append(parts[k], succ{act: act, p0: p0, p1: len(pbuf), post: post, key: key, hash: x.st.hash(key)})
+						if counts[i]&63 == 0 && x.meter.Over() {
+							over = true
+							return false
+						}
 						return true
 					})
+					if err == nil && over {
+						err = errOverBudget
+					}
 					if err != nil {
 						errs[k] = err
 						return
@@ -534,7 +587,14 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 		}
 		wg.Wait()
 		for _, err := range errs {
-			if err != nil {
+			if errors.Is(err, errOverBudget) {
+				// this batch is incomplete: none of it is kept
+				x.res.Limit, x.res.Exhausted = x.meter.Stop(), true
+				return next, nil
+			}
+		}
+		for _, err := range errs {
+			if err != nil && !errors.Is(err, errOverBudget) {
 				return nil, err
 			}
 		}
@@ -650,6 +710,8 @@ func (x *explorer) finish(err error) error {
 		r.StatesPerSecond = float64(r.States) / el.Seconds()
 	}
 	r.MemoryBytes = x.st.bytes()
+	x.meter.sample()
+	_, r.PeakMemoryBytes = x.meter.Memory()
 	r.Complete = r.Violation == nil && r.Limit == ""
 	return nil
 }

@@ -171,6 +171,15 @@ func (st *store) grow() {
 	st.slots, st.mask = slots, mask
 }
 
+// pendingGrowth returns the bytes the next growth of the hash table will
+// allocate when it is near (the table is at least 40% full), else 0.
+func (st *store) pendingGrowth() int64 {
+	if 5*len(st.start) < 2*len(st.slots) {
+		return 0
+	}
+	return 16 * int64(len(st.slots))
+}
+
 // path returns the ids from a start state to id.
 func (st *store) path(id int) []int {
 	var p []int

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"ladder/internal/safeio"
 	"ladder/ioa"
 	"ladder/ioa/eval"
 )
@@ -167,6 +168,9 @@ func (r *Result) WriteText(w io.Writer) error {
 		if ew.err == nil {
 			ew.err = r.Violation.WriteText(w)
 		}
+	case r.Exhausted:
+		ew.printf("INCOMPLETE: stopped at the %s after %d states, depth %d, %.1fs, peak memory %s; no violation among the states found\n",
+			r.Limit, r.States, r.MaxDepth, r.Elapsed, safeio.FormatBytes(r.PeakMemoryBytes))
 	case r.Limit != "":
 		ew.printf("INCOMPLETE: stopped at the %s; no violation among the states found\n", r.Limit)
 	default:

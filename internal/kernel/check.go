@@ -4,6 +4,7 @@
 package kernel
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -129,6 +130,18 @@ func (s *Session) Close() {
 		s.s.close()
 		s.s = nil
 	}
+}
+
+// CheckContext is Check that stops when ctx is done: the solver is
+// interrupted, and the result (Unknown, or an internal error) must then be
+// discarded by the caller, not recorded; Proved still requires an unsat
+// answer and Refuted a replayed model.
+func (s *Session) CheckContext(ctx context.Context, q *Query) Result {
+	if c, ok := s.s.(interface{ setContext(context.Context) }); ok {
+		c.setContext(ctx)
+		defer c.setContext(nil)
+	}
+	return s.Check(q)
 }
 
 // Check decides q (see the package documentation). It never returns Proved

@@ -3,6 +3,7 @@ package load
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"ladder/internal/source"
@@ -19,6 +20,16 @@ func FuzzLoad(f *testing.F) {
 		if data, err := os.ReadFile(s); err == nil {
 			f.Add(data)
 		}
+	}
+	// hostile inputs: control characters in names and values, a wide
+	// line with non-ASCII characters, a reference to an unbounded device
+	for _, h := range []string{
+		"automaton: \"A\\0B\"\nstate: {\"x\\ny\": {sort: Int, init: 0}}\nactions: {}\n",
+		"automaton: A\nsorts:\n  E: {enum: [É1, É2, É3, \"\\x01\"]}\nstate: {x: {sort: E, init: É1}}\nactions: {}\n",
+		"automaton: Z\ninterface: /dev/zero\nstate: {}\nactions: {}\n",
+		"automaton: A\u2028B\nstate: {}\nactions: {}\n",
+	} {
+		f.Add([]byte(h))
 	}
 	iface, err := os.ReadFile("testdata/ok/counter-events.yaml")
 	if err != nil {
@@ -44,6 +55,9 @@ func FuzzLoad(f *testing.F) {
 			}
 			if e.Pos.File == "" || e.Pos.IsValid() && e.Pos.Col < 1 {
 				t.Errorf("error without a proper position: %v", e)
+			}
+			if msg := e.Error(); strings.ContainsAny(msg, "\x00\n\r\u2028") {
+				t.Errorf("a message with a control character: %q", msg)
 			}
 		}
 		if len(errs) == 0 && len(set.Automata)+len(set.Interfaces)+len(set.Proofs) == 0 {
