@@ -41,6 +41,9 @@ type Step struct {
 type Var struct {
 	Name  string `json:"name"`  // the variable
 	Value string `json:"value"` // its value, printed
+	// Text is the line of text reports: `name = value`, or a small map
+	// entry by entry (eval.FormatVar).
+	Text string `json:"-"`
 }
 
 // Len returns the number of steps after the start state (0 for a trace
@@ -73,7 +76,7 @@ func makeStep(m *eval.Machine, prev eval.State, act *ioa.Action, params []eval.V
 		st.Action = m.FormatAction(act, params)
 	}
 	for i, v := range m.A.Vars {
-		st.Vars = append(st.Vars, Var{Name: v.Name, Value: eval.Format(s[i], v.Sort)})
+		st.Vars = append(st.Vars, Var{Name: v.Name, Value: eval.Format(s[i], v.Sort), Text: eval.FormatVar(v.Name, s[i], v.Sort)})
 		if prev == nil || !eval.Equal(prev[i], s[i]) {
 			st.Changed = append(st.Changed, v.Name)
 		}
@@ -188,7 +191,7 @@ func (st *Step) WriteText(w io.Writer, i int) error {
 	if i == 0 {
 		ew.printf("  0: start state\n")
 		for _, v := range st.Vars {
-			ew.printf("       %s = %s\n", v.Name, v.Value)
+			ew.printf("       %s\n", v.text())
 		}
 		return ew.err
 	}
@@ -206,10 +209,18 @@ func (st *Step) WriteText(w io.Writer, i int) error {
 	}
 	for _, v := range st.Vars {
 		if changed[v.Name] {
-			ew.printf("       %s = %s\n", v.Name, v.Value)
+			ew.printf("       %s\n", v.text())
 		}
 	}
 	return ew.err
+}
+
+// text is the line of a variable in text reports.
+func (v Var) text() string {
+	if v.Text != "" {
+		return v.Text
+	}
+	return v.Name + " = " + v.Value
 }
 
 type errWriter struct {

@@ -555,3 +555,29 @@ func TestMalformedValues(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatVar checks that a small map that is not constant is printed
+// entry by entry, every key in order, and that constant and larger maps
+// and other values keep Format's notation.
+func TestFormatVar(t *testing.T) {
+	inst := testInst()
+	m0 := konstMap(sT, elem(sV, 0))
+	cases := []struct {
+		e    expr.Expr
+		want string
+	}{
+		{upd(m0, elem(sT, 1), elem(sV, 2)), "x[T#0] = V#0, x[T#1] = V#2"},
+		{m0, "x = const(V#0)"},
+		{upd(upd(konstMap(sS, elem(sV, 0)), elem(sS, 0), elem(sV, 1)), elem(sS, 1), elem(sV, 1)), "x[S#0] = V#1, x[S#1] = V#1, x[S#2] = V#0"},
+		{n(3), "x = 3"},
+	}
+	for _, c := range cases {
+		v, err := Eval(c.e, &Env{Inst: inst})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := FormatVar("x", v, c.e.Sort()); got != c.want {
+			t.Errorf("FormatVar = %q, want %q", got, c.want)
+		}
+	}
+}

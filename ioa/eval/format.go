@@ -261,3 +261,33 @@ func (s State) Format(a *ioa.Automaton) string {
 	b.WriteString("}")
 	return b.String()
 }
+
+// smallMap is the largest number of keys of a map that FormatVar prints
+// entry by entry.
+const smallMap = 3
+
+// FormatVar returns the text of state variable name = v, of sort s: for a
+// map over at most smallMap keys whose entries are not all equal, one
+// equation per key in key order (`pc[T#0] = Idle, pc[T#1] = B1`), so that
+// each entry can be read off; otherwise `name = ` and Format(v, s).
+func FormatVar(name string, v Value, s *expr.Sort) string {
+	if s != nil && s.Kind == expr.KMap {
+		var keys, leaves []Value
+		ok := fentries(s.Key, v, func(k, leaf Value) {
+			keys = append(keys, k)
+			leaves = append(leaves, leaf)
+		})
+		differ := false
+		for _, l := range leaves {
+			differ = differ || !Equal(l, leaves[0])
+		}
+		if ok && differ && len(keys) <= smallMap {
+			parts := make([]string, len(keys))
+			for i := range keys {
+				parts[i] = name + "[" + Format(keys[i], s.Key) + "] = " + Format(leaves[i], s.Elem)
+			}
+			return strings.Join(parts, ", ")
+		}
+	}
+	return name + " = " + Format(v, s)
+}
