@@ -137,6 +137,11 @@ func check(e *env, paths []string, jsonOut, all bool) int {
 			fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
 		}
 	}
+	for _, err := range errs {
+		if err.Code == source.ErrInternal {
+			return exitInternal // a bug in ladder, as docs/cli.md says
+		}
+	}
 	if len(errs) > 0 {
 		return exitFailure
 	}

@@ -110,6 +110,9 @@ or that enables no action (exit code 0).`,
 				if *steps < 0 {
 					return e.usageError("run", "--steps must not be negative")
 				}
+				if *steps > maxRunSteps {
+					return e.usageError("run", "--steps %d: at most %d (the execution is kept in memory to be printed)", *steps, maxRunSteps)
+				}
 				tr, err := explore.Run(a, cfg, *steps, *seed)
 				if err != nil {
 					return e.searchError("run", a.Name, err)
@@ -131,6 +134,9 @@ or that enables no action (exit code 0).`,
 		},
 	})
 }
+
+// maxRunSteps is the longest execution `ladder run` prints.
+const maxRunSteps = 1 << 20
 
 // exploreFlags are the flags explore and run share.
 type exploreFlags struct {

@@ -234,6 +234,9 @@ func TestHostileWorkers(t *testing.T) {
 	chanDir := repoPath(t, "internal", "crosscheck", "testdata", "chan")
 	c = hostile(t, dir, time.Minute, "crosscheck", filepath.Join(chanDir, "ok_refinement.yaml"), chanDir, "--bound", "V=2", "--workers", "99999999999")
 	c.expect(t, exitOK, `--workers 99999999999 is more than`)
+	c = hostile(t, dir, 2*time.Minute, "prove", "-j", "99999999999", "--cache-dir", filepath.Join(dir, "cache"), "reg.yaml")
+	c.expect(t, exitOK, `-j 99999999999 is more than 4 workers per CPU`)
+	hostile(t, dir, time.Minute, "run", "reg.yaml", "--bound", "V=2", "--steps", "99999999999").expect(t, exitUsage, `--steps 99999999999: at most 1048576`)
 }
 
 // Bounded searches stop at their memory budget or deadline as INCOMPLETE

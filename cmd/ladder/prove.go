@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -74,6 +75,12 @@ func (o *proveFlags) define(fs *flag.FlagSet) {
 func (o *proveFlags) config(e *env) (driver.Config, error) {
 	if o.jobs < 0 {
 		return driver.Config{}, errors.New("-j must not be negative")
+	}
+	if most := 4 * runtime.NumCPU(); o.jobs > most {
+		// every worker holds a Z3 context: more than a few per CPU only
+		// costs memory
+		fmt.Fprintf(e.stderr, "ladder prove: -j %d is more than 4 workers per CPU (%d CPUs); using %d\n", o.jobs, runtime.NumCPU(), most)
+		o.jobs = most
 	}
 	if o.rlimit == 0 {
 		return driver.Config{}, errors.New("--rlimit must be positive")
