@@ -398,23 +398,32 @@ func (pl *proofLoader) invariantRefs(n *yaml.Node, auto *ioa.Automaton, role str
 			}
 			continue
 		}
-		inv := auto.Invariant(name)
+		inv := pl.invariantOf(item, auto, name)
 		if inv == nil {
-			var names []string
-			for _, i := range auto.Invariants {
-				names = append(names, i.Name)
-			}
-			msg := fmt.Sprintf("unknown invariant %q: %s has no such invariant", name, auto.Name)
-			if s := suggest(name, names); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			pl.errorf(item, source.ErrName, "%s", msg)
 			continue
 		}
 		seen[name] = true
 		out = append(out, &ioa.InvariantRef{Name: name, Pos: pl.f.pos(item), Inv: inv})
 	}
 	return out
+}
+
+// invariantOf returns the invariant name of auto, or reports at item that
+// there is none (with a suggestion) and returns nil.
+func (pl *proofLoader) invariantOf(item *yaml.Node, auto *ioa.Automaton, name string) *ioa.Invariant {
+	if inv := auto.Invariant(name); inv != nil {
+		return inv
+	}
+	var names []string
+	for _, i := range auto.Invariants {
+		names = append(names, i.Name)
+	}
+	msg := fmt.Sprintf("unknown invariant %q: %s has no such invariant", name, auto.Name)
+	if s := suggest(name, names); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	pl.errorf(item, source.ErrName, "%s", msg)
+	return nil
 }
 
 // transferRef resolves a qualified name X.P of an assume list: the
@@ -431,17 +440,8 @@ func (pl *proofLoader) transferRef(item *yaml.Node, auto *ioa.Automaton, x, name
 		pl.errorf(item, source.ErrName, "%q is an invariant of %s itself: write %q", x+"."+name, auto.Name, name)
 		return nil
 	}
-	inv := src.Invariant(name)
+	inv := pl.invariantOf(item, src, name)
 	if inv == nil {
-		var names []string
-		for _, i := range src.Invariants {
-			names = append(names, i.Name)
-		}
-		msg := fmt.Sprintf("unknown invariant %q: %s has no such invariant", name, src.Name)
-		if s := suggest(name, names); s != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", s)
-		}
-		pl.errorf(item, source.ErrName, "%s", msg)
 		return nil
 	}
 	return &ioa.InvariantRef{Name: x + "." + name, Pos: pl.f.pos(item), Inv: inv, Source: src}
