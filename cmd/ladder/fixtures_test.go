@@ -1,0 +1,18 @@
+package main
+
+import (
+	"regexp"
+	"testing"
+)
+
+// expectRefuted runs ladder with args and expects exit code 1 and stdout matching re.
+func expectRefuted(t *testing.T, args []string, re string) {
+	t.Helper()
+	code, stdout, stderr := runLadder(args...)
+	if code != exitFailure {
+		t.Errorf("ladder %v: exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", args, code, exitFailure, stdout, stderr)
+	}
+	if !regexp.MustCompile(re).MatchString(stdout) {
+		t.Errorf("ladder %v: stdout does not match %s:\n%s", args, re, stdout)
+	}
+}
