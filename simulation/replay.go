@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"ladder/internal/counterexample"
 	"ladder/internal/encode"
 	"ladder/internal/logic"
 	"ladder/internal/source"
@@ -20,67 +21,12 @@ import (
 	"ladder/ioa/expr"
 )
 
-// Counterexample is a replayed refutation of an obligation: the states and
-// parameters of the model, the states computed from them, and the goal
-// that fails. It is data; String renders it in the language's notation.
-type Counterexample struct {
-	Obligation string // the obligation's ID
-	Clause     string // its clause (Obligation.Clause)
-	Action     string // the concrete action, or ""
-	Case       string // "case k", or ""
-	Goal       string // the goal that fails, e.g. "R2(cpost, u0)"
-	Step       string // the concrete step, e.g. "Flush(2)", or ""
-	Abstract   []string
-	States     []CexState
-	Constants  []string // "v0 = V#0", sorted
-	Instance   string   // the sizes of the parameter sorts, e.g. "T=2,V=1"
-}
+// Counterexample is a replayed refutation of an obligation (package
+// counterexample holds the type, which the kernel renders).
+type Counterexample = counterexample.Counterexample
 
 // CexState is one state of a counterexample.
-type CexState struct {
-	Name      string     // "c", "a", "cpost", "u1", "apre", ...
-	Automaton string     // its automaton
-	Value     eval.State // every variable
-	Text      string     // rendered: all variables, or for a computed post-state only those that changed
-	Changed   bool       // Text lists only the variables that differ from Base
-	Base      string     // the state it was computed from by a step, or ""
-}
-
-// String renders the counterexample, one item per line.
-func (c *Counterexample) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "counterexample to %s\n", c.Obligation)
-	fmt.Fprintf(&b, "  fails: %s\n", c.Goal)
-	if c.Step != "" {
-		fmt.Fprintf(&b, "  concrete step: %s\n", c.Step)
-		// A step obligation's pre-state need only satisfy its hypotheses.
-		b.WriteString("  (a counterexample to induction: the pre-state satisfies every hypothesis but need not be reachable)\n")
-	}
-	if len(c.Abstract) > 0 {
-		fmt.Fprintf(&b, "  abstract steps: %s\n", strings.Join(c.Abstract, ", "))
-	}
-	w := 0
-	for _, s := range c.States {
-		w = max(w, len([]rune(s.Name)))
-	}
-	for _, s := range c.States {
-		pad := strings.Repeat(" ", w-len([]rune(s.Name)))
-		if s.Changed && strings.HasSuffix(s.Text, "{}") {
-			fmt.Fprintf(&b, "  %s%s = %s (unchanged)\n", s.Name, pad, s.Base)
-		} else if s.Changed {
-			fmt.Fprintf(&b, "  %s%s = %s (otherwise as %s)\n", s.Name, pad, s.Text, s.Base)
-		} else {
-			fmt.Fprintf(&b, "  %s%s = %s\n", s.Name, pad, s.Text)
-		}
-	}
-	if len(c.Constants) > 0 {
-		fmt.Fprintf(&b, "  constants: %s\n", strings.Join(c.Constants, ", "))
-	}
-	if c.Instance != "" {
-		fmt.Fprintf(&b, "  instance: %s\n", c.Instance)
-	}
-	return b.String()
-}
+type CexState = counterexample.State
 
 // replayer holds what replaying one obligation needs: the symbolic world
 // it was built in (its fresh symbols) and its plan.

@@ -167,7 +167,7 @@ func measure(t *testing.T, plain, strat []*simulation.Obligation, invs []string,
 				}
 				defer ss.Close()
 				for o := range jobs {
-					q, err := k.Prepare(o)
+					q, err := k.Prepare(&kernel.Obligation{ID: o.ID, Pos: o.Pos, Problem: o.Problem, Replay: o.Replay})
 					if err != nil {
 						t.Error(err)
 						continue

@@ -283,7 +283,7 @@ func (p *Prover) interrupted(in *Input, jobs []*job, solve bool) error {
 func (p *Prover) process(ctx context.Context, s *kernel.Session, j *job, solve bool) {
 	t := time.Now()
 	defer func() { j.secs = time.Since(t).Seconds() }()
-	q, err := p.kernel.Prepare(j.ob)
+	q, err := p.kernel.Prepare(KernelObligation(j.ob))
 	if err != nil {
 		j.res, j.done = kernel.Failed(err), true
 		return
@@ -433,4 +433,10 @@ func invariantObligations(obs []*simulation.Obligation) map[string][]string {
 		}
 	}
 	return m
+}
+
+// KernelObligation is what the kernel needs of a generated obligation: its
+// name, position, problem and replay.
+func KernelObligation(o *simulation.Obligation) *kernel.Obligation {
+	return &kernel.Obligation{ID: o.ID, Pos: o.Pos, Problem: o.Problem, Replay: o.Replay}
 }

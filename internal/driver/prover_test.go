@@ -255,8 +255,8 @@ func TestForgedEntryNotAdmitted(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := p.Kernel()
-	q0, _ := k.Prepare(in.Obligations[0])
-	q1, _ := k.Prepare(in.Obligations[1])
+	q0, _ := k.Prepare(KernelObligation(in.Obligations[0]))
+	q1, _ := k.Prepare(KernelObligation(in.Obligations[1]))
 	solver := cache.SolverID{Name: k.Identity().Name, Version: k.Identity().Version, Params: k.Identity().Params}
 	proved, _ := p.cache.Lookup(cache.KeyOf(q0.Text(), solver)) // p0's genuine proved record
 	if err := p.cache.Put(cache.KeyOf(q1.Text(), solver), proved); err != nil {

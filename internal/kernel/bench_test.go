@@ -39,7 +39,7 @@ func BenchmarkCheck(b *testing.B) {
 	for b.Loop() {
 		for _, ob := range obs {
 			start := time.Now()
-			q, err := k.Prepare(ob)
+			q, err := k.Prepare(fromSim(ob))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -12,8 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"ladder/internal/counterexample"
 	"ladder/internal/logic"
-	"ladder/simulation"
+	"ladder/internal/source"
 )
 
 // DefaultUnknownDir is where unknown queries are dumped unless the kernel
@@ -85,12 +86,26 @@ func newKernel(cfg Config, unknownDir, name, version string, newSolver func() (s
 	}, nil
 }
 
+// Obligation is what the kernel decides: one problem, whose unsat answer
+// proves the obligation, and the replay of a model of it by the reference
+// evaluator, whose counterexample refutes it. Package simulation generates
+// them; the kernel needs nothing else of it.
+type Obligation struct {
+	ID      string     // the stable name, printed in dumps and reports
+	Pos     source.Pos // the YAML it is blamed on
+	Problem *logic.Problem
+	// Replay decodes a model of Problem and re-checks it with the
+	// evaluator: a counterexample, or an error when the model does not
+	// replay (then the verdict is an internal error, never Refuted).
+	Replay func(logic.Model) (*counterexample.Counterexample, error)
+}
+
 // Prepare prints ob's problem canonically and returns the query to check or
 // admit. The query keeps its own copy of the problem's declaration and
 // assertion lists (terms are immutable), so the problem checked is the one
 // printed even if ob is modified afterwards. An error means the problem is
 // ill-formed, a bug in the generator (report it with Failed).
-func (k *Kernel) Prepare(ob *simulation.Obligation) (*Query, error) {
+func (k *Kernel) Prepare(ob *Obligation) (*Query, error) {
 	if ob == nil || ob.Problem == nil {
 		return nil, errors.New("obligation without a problem")
 	}
@@ -261,7 +276,7 @@ func replay(q *Query, m logic.Model, bounded, from string) (r Result) {
 // that replaces a larger counterexample of the problem itself adds
 // "(minimized: the solver's first counterexample had …)" to that line and
 // the field "minimized_from".
-func render(c *simulation.Counterexample, bounded, from string) *Counterexample {
+func render(c *counterexample.Counterexample, bounded, from string) *Counterexample {
 	type state struct {
 		Name      string `json:"name"`
 		Automaton string `json:"automaton"`

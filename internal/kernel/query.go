@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"ladder/internal/logic"
-	"ladder/simulation"
 )
 
 // fingerprintDomain separates kernel fingerprints from other SHA-256 uses.
@@ -23,7 +22,7 @@ const fingerprintDomain = "ladder-kernel-query/v1"
 // identity it will be checked under. Kernel.Prepare builds it; its
 // fingerprint binds a Result to exactly this text and identity.
 type Query struct {
-	ob          *simulation.Obligation
+	ob          *Obligation
 	problem     *logic.Problem // a private copy of ob.Problem's lists
 	text        string         // logic.Problem.Text, exactly as checked
 	identity    Identity

@@ -89,7 +89,7 @@ func TestBoundedRefutations(t *testing.T) {
 			t.Errorf("no obligation %s", tt.id)
 			continue
 		}
-		q, err := k.Prepare(ob)
+		q, err := k.Prepare(fromSim(ob))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func TestBoundedSearchNeverProves(t *testing.T) {
 			t.Fatal(err)
 		}
 		s, _ := k.NewSession()
-		q, err := k.Prepare(ob)
+		q, err := k.Prepare(fromSim(ob))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +173,7 @@ func TestMinimizedRefutation(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	q, err := k.Prepare(ob)
+	q, err := k.Prepare(fromSim(ob))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"ladder/internal/counterexample"
 	"ladder/internal/logic"
 	"ladder/internal/source"
-	"ladder/simulation"
 )
 
 // flowSolver scripts the kernel's procedure: full answers the checks of
@@ -90,16 +90,16 @@ func TestSearchProcedure(t *testing.T) {
 	unknown := answer{status: statusUnknown, reason: "incomplete quantifiers", rlimit: 10}
 	unsat := answer{status: statusUnsat, rlimit: 1}
 	sat := answer{status: statusSat, rlimit: 2}
-	good := func(logic.Model) (*simulation.Counterexample, error) {
-		return &simulation.Counterexample{Obligation: "o", Goal: "invariant: p(s')"}, nil
+	good := func(logic.Model) (*counterexample.Counterexample, error) {
+		return &counterexample.Counterexample{Obligation: "o", Goal: "invariant: p(s')"}, nil
 	}
-	bad := func(logic.Model) (*simulation.Counterexample, error) { return nil, errors.New("goal holds") }
+	bad := func(logic.Model) (*counterexample.Counterexample, error) { return nil, errors.New("goal holds") }
 	tests := []struct {
 		name     string
 		cfg      Config
 		full     map[uint64]answer
 		bounded  map[int]answer
-		replay   simulation.Replayer
+		replay   replayer
 		verdict  Verdict
 		internal bool
 		reason   string // substring
@@ -143,7 +143,7 @@ func TestSearchProcedure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ob := &simulation.Obligation{ID: "o", Problem: tProblem(), Replay: tt.replay, Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}}
+		ob := &Obligation{ID: "o", Problem: tProblem(), Replay: tt.replay, Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}}
 		q, err := k.Prepare(ob)
 		if err != nil {
 			t.Fatal(err)
@@ -192,12 +192,12 @@ func TestMinimizeProcedure(t *testing.T) {
 	unsat := answer{status: statusUnsat, rlimit: 1}
 	sat := answer{status: statusSat, rlimit: 2}
 	unknown := answer{status: statusUnknown, reason: "incomplete quantifiers", rlimit: 10}
-	good := func(logic.Model) (*simulation.Counterexample, error) {
-		return &simulation.Counterexample{Obligation: "o", Goal: "invariant: p(s')"}, nil
+	good := func(logic.Model) (*counterexample.Counterexample, error) {
+		return &counterexample.Counterexample{Obligation: "o", Goal: "invariant: p(s')"}, nil
 	}
 	// goodDirect replays a model of the text only: a bounded model (of
 	// another type) does not replay.
-	goodDirect := func(m logic.Model) (*simulation.Counterexample, error) {
+	goodDirect := func(m logic.Model) (*counterexample.Counterexample, error) {
 		if _, ok := m.(sizedModel); !ok {
 			return nil, errors.New("goal holds")
 		}
@@ -209,7 +209,7 @@ func TestMinimizeProcedure(t *testing.T) {
 		cfg      Config
 		universe int
 		bounded  map[int]answer
-		replay   simulation.Replayer
+		replay   replayer
 		internal bool
 		text     string // substring of the counterexample; "-" for none found by the search
 		log      string
@@ -240,7 +240,7 @@ func TestMinimizeProcedure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ob := &simulation.Obligation{ID: "o", Problem: tProblem(), Replay: tt.replay, Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}}
+		ob := &Obligation{ID: "o", Problem: tProblem(), Replay: tt.replay, Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}}
 		q, err := k.Prepare(ob)
 		if err != nil {
 			t.Fatal(err)

@@ -5,75 +5,117 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// trusted are the packages whose correctness the soundness of a Proved
-// verdict rests on (style.md, "Trust").
-var trusted = []string{
-	"internal/source",
-	"internal/logic",
-	"internal/z3",
-	"internal/smt",
-	"internal/encode",
-	"internal/kernel",
-	"simulation",
-	"ioa/expr",
-	"ioa/eval",
+// allowed lists, per trusted package, every package of the module its
+// dependency closure may contain (ARCHITECTURE.md, "The trust boundary").
+// A Proved verdict rests on the kernel's closure alone: it may import no
+// module from outside the standard library (noModules), and in particular
+// neither the YAML loader nor yaml.v3. The other trusted packages decide
+// what statement an obligation states; their closures are listed as they
+// are.
+var allowed = map[string][]string{
+	"internal/kernel": {"internal/kernel", "internal/logic", "internal/smt", "internal/z3",
+		"internal/counterexample", "internal/source", "ioa", "ioa/expr", "ioa/eval"},
+	"internal/counterexample": {"internal/counterexample", "internal/source", "ioa", "ioa/expr", "ioa/eval"},
+	"internal/smt":            {"internal/smt", "internal/logic", "internal/z3"},
+	"internal/logic":          {"internal/logic"},
+	"internal/z3":             {"internal/z3"},
+	"internal/encode":         {"internal/encode", "internal/logic", "internal/source", "ioa", "ioa/expr", "ioa/eval"},
+	"ioa/eval":                {"ioa/eval", "internal/source", "ioa", "ioa/expr"},
+	"ioa/expr":                {"ioa/expr", "internal/source"},
+	"internal/source":         {"internal/source"},
+	"simulation": {"simulation", "internal/counterexample", "internal/encode", "internal/logic", "internal/source",
+		"internal/safeio", "ioa", "ioa/expr", "ioa/eval", "ioa/load"},
 }
 
-// forbidden are the untrusted packages (and trees) no trusted package may
-// import, directly or not.
-var forbidden = []string{
-	"internal/cache",
-	"internal/report",
-	"internal/driver",
-	"strategies",
-	"cmd",
-}
+// noModules are the trusted packages whose closure must be the module and
+// the standard library only.
+var noModules = []string{"internal/kernel", "internal/counterexample", "internal/smt", "internal/logic",
+	"internal/z3", "internal/encode", "ioa/eval", "ioa/expr", "internal/source"}
 
 // TestTrustedImports runs `go list -deps` on every trusted package and fails
-// if any of them imports an untrusted one: then a bug in the cache, the
-// report, the driver, the strategies or the command could reach a verdict.
+// if its closure holds a package of the module that is not on its
+// allowlist, or (for the packages of noModules) any package from outside the
+// module and the standard library.
 func TestTrustedImports(t *testing.T) {
 	root := moduleRoot(t)
-	for _, p := range trusted {
-		if matches, _ := filepath.Glob(filepath.Join(root, p, "*.go")); len(matches) == 0 {
-			t.Logf("trusted package %s is not in the tree yet", p)
-			continue
-		}
-		bad, err := violations(root, "ladder/"+p)
+	for p, allow := range allowed {
+		deps, err := closure(root, "ladder/"+p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, dep := range bad {
-			t.Errorf("trusted package ladder/%s imports %s", p, dep)
+		for _, bad := range disallowed(deps, allow, slices.Contains(noModules, p)) {
+			t.Errorf("trusted package ladder/%s depends on %s, which is not on its allowlist", p, bad)
 		}
 	}
 }
 
-// TestViolationsDetected makes sure the check can fail: listed through the
-// same code, the cache package itself is a forbidden dependency.
-func TestViolationsDetected(t *testing.T) {
+// TestAllowlistRejects shows that the check fails when the loader or
+// yaml.v3 reaches the kernel: the kernel's real closure with either added
+// is rejected, and the closure of a package that imports the loader is
+// rejected under the kernel's allowlist.
+func TestAllowlistRejects(t *testing.T) {
 	root := moduleRoot(t)
-	bad, err := violations(root, "ladder/internal/cache")
+	deps, err := closure(root, "ladder/internal/kernel")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bad) == 0 || bad[len(bad)-1] != "ladder/internal/cache" {
-		t.Errorf("violations(internal/cache) = %q; want it to end with ladder/internal/cache", bad)
+	if bad := disallowed(deps, allowed["internal/kernel"], true); len(bad) > 0 {
+		t.Fatalf("the kernel's own closure is rejected: %v", bad)
+	}
+	for _, extra := range []dep{{path: "ladder/ioa/load"}, {path: "gopkg.in/yaml.v3"}} {
+		bad := disallowed(append(slices.Clone(deps), extra), allowed["internal/kernel"], true)
+		if !slices.Contains(bad, extra.path) {
+			t.Errorf("%s added to the kernel's closure is not rejected (got %v)", extra.path, bad)
+		}
+	}
+	sim, err := closure(root, "ladder/simulation")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := disallowed(sim, allowed["internal/kernel"], true)
+	if !slices.Contains(bad, "ladder/ioa/load") || !slices.Contains(bad, "gopkg.in/yaml.v3") {
+		t.Errorf("the closure of simulation passes the kernel's allowlist: %v", bad)
 	}
 }
 
-// violations returns the forbidden packages among pkg's dependencies
-// (including pkg itself), as `go list -deps` lists them.
-func violations(root, pkg string) ([]string, error) {
+// dep is a package of a closure.
+type dep struct {
+	path     string
+	standard bool
+}
+
+// disallowed returns the packages of deps that are neither in the standard
+// library nor on allow (paths relative to the module), or, with
+// moduleOnly false, from another module.
+func disallowed(deps []dep, allow []string, moduleOnly bool) []string {
+	var bad []string
+	for _, d := range deps {
+		switch {
+		case d.standard:
+		case strings.HasPrefix(d.path, "ladder/"):
+			if !slices.Contains(allow, strings.TrimPrefix(d.path, "ladder/")) {
+				bad = append(bad, d.path)
+			}
+		case moduleOnly:
+			bad = append(bad, d.path)
+		}
+	}
+	return bad
+}
+
+// closure returns pkg's dependencies (including pkg), as `go list -deps`
+// lists them.
+func closure(root, pkg string) ([]dep, error) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(gobin, "list", "-deps", "-f", "{{.ImportPath}}", pkg)
+	cmd := exec.Command(gobin, "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", pkg)
 	cmd.Dir = root
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -81,19 +123,18 @@ func violations(root, pkg string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("go list -deps %s: %v\n%s", pkg, err, stderr.String())
 	}
-	deps := strings.Fields(string(out))
-	if len(deps) == 0 || deps[len(deps)-1] != pkg {
-		return nil, fmt.Errorf("go list -deps %s printed no list ending with the package itself: %q", pkg, deps)
-	}
-	var bad []string
-	for _, dep := range deps {
-		for _, f := range forbidden {
-			if dep == "ladder/"+f || strings.HasPrefix(dep, "ladder/"+f+"/") {
-				bad = append(bad, dep)
-			}
+	var deps []dep
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, std, ok := strings.Cut(line, " ")
+		if !ok {
+			return nil, fmt.Errorf("go list -deps %s: unexpected line %q", pkg, line)
 		}
+		deps = append(deps, dep{path: path, standard: std == "true"})
 	}
-	return bad, nil
+	if len(deps) == 0 || deps[len(deps)-1].path != pkg {
+		return nil, fmt.Errorf("go list -deps %s printed no list ending with the package itself", pkg)
+	}
+	return deps, nil
 }
 
 func moduleRoot(t *testing.T) string {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"ladder/internal/counterexample"
 	"ladder/internal/logic"
-	"ladder/simulation"
 )
 
 // xProblem asserts hyp and ¬goal over the Int constants x and y.
@@ -21,8 +21,8 @@ var (
 )
 
 // replayX re-checks a model of xProblem(x > n, x > 0) with Go arithmetic.
-func replayX(n int64) simulation.Replayer {
-	return func(m logic.Model) (*simulation.Counterexample, error) {
+func replayX(n int64) replayer {
+	return func(m logic.Model) (*counterexample.Counterexample, error) {
 		v, err := m.Eval(x)
 		if err != nil {
 			return nil, err
@@ -31,7 +31,7 @@ func replayX(n int64) simulation.Replayer {
 			return nil, fmt.Errorf("x = %v is not an integer", v)
 		}
 		if xv := v.Int64(); xv > n && xv <= 0 {
-			return &simulation.Counterexample{}, nil
+			return &counterexample.Counterexample{}, nil
 		}
 		return nil, fmt.Errorf("x = %d does not violate the goal", v.Int64())
 	}
@@ -56,15 +56,15 @@ func TestZ3Verdicts(t *testing.T) {
 	hard := xProblem(logic.Eq(logic.Add(logic.Mul(x, x, x), logic.Mul(y, y, y)), logic.IntVal(33)), logic.False())
 	tests := []struct {
 		name    string
-		ob      *simulation.Obligation
+		ob      *Obligation
 		cfg     Config
 		verdict Verdict
 		reason  string
 	}{
-		{"valid", &simulation.Obligation{ID: "valid", Problem: xProblem(logic.Gt(x, logic.IntVal(1)), logic.Gt(x, logic.IntVal(0))), Replay: replayX(1)}, Config{}, Proved, ""},
-		{"invalid", &simulation.Obligation{ID: "invalid", Problem: xProblem(logic.Gt(x, logic.IntVal(-5)), logic.Gt(x, logic.IntVal(0))), Replay: replayX(-5)}, Config{}, Refuted, ""},
-		{"lying replay", &simulation.Obligation{ID: "lying", Problem: xProblem(logic.Gt(x, logic.IntVal(-5)), logic.Gt(x, logic.IntVal(0))), Replay: replayX(100)}, Config{}, Unknown, "[internal] solver model does not replay"},
-		{"rlimit", &simulation.Obligation{ID: "hard", Problem: hard}, Config{RLimit: 1000}, Unknown, "z3: max. resource limit exceeded (rlimit 1000"},
+		{"valid", &Obligation{ID: "valid", Problem: xProblem(logic.Gt(x, logic.IntVal(1)), logic.Gt(x, logic.IntVal(0))), Replay: replayX(1)}, Config{}, Proved, ""},
+		{"invalid", &Obligation{ID: "invalid", Problem: xProblem(logic.Gt(x, logic.IntVal(-5)), logic.Gt(x, logic.IntVal(0))), Replay: replayX(-5)}, Config{}, Refuted, ""},
+		{"lying replay", &Obligation{ID: "lying", Problem: xProblem(logic.Gt(x, logic.IntVal(-5)), logic.Gt(x, logic.IntVal(0))), Replay: replayX(100)}, Config{}, Unknown, "[internal] solver model does not replay"},
+		{"rlimit", &Obligation{ID: "hard", Problem: hard}, Config{RLimit: 1000}, Unknown, "z3: max. resource limit exceeded (rlimit 1000"},
 	}
 	for _, tt := range tests {
 		kk := k
@@ -105,13 +105,13 @@ func TestScriptAgreesWithCLI(t *testing.T) {
 	dir := t.TempDir()
 	hard := xProblem(logic.Eq(logic.Add(logic.Mul(x, x, x), logic.Mul(y, y, y)), logic.IntVal(33)), logic.False())
 	cases := []struct {
-		ob   *simulation.Obligation
+		ob   *Obligation
 		cfg  Config
 		want string
 	}{
-		{&simulation.Obligation{ID: "valid", Problem: xProblem(logic.Gt(x, logic.IntVal(1)), logic.Gt(x, logic.IntVal(0)))}, Config{}, "unsat"},
-		{&simulation.Obligation{ID: "invalid", Problem: xProblem(logic.Gt(x, logic.IntVal(-5)), logic.Gt(x, logic.IntVal(0))), Replay: replayX(-5)}, Config{}, "sat"},
-		{&simulation.Obligation{ID: "hard", Problem: hard}, Config{RLimit: 1000}, "unknown"},
+		{&Obligation{ID: "valid", Problem: xProblem(logic.Gt(x, logic.IntVal(1)), logic.Gt(x, logic.IntVal(0)))}, Config{}, "unsat"},
+		{&Obligation{ID: "invalid", Problem: xProblem(logic.Gt(x, logic.IntVal(-5)), logic.Gt(x, logic.IntVal(0))), Replay: replayX(-5)}, Config{}, "sat"},
+		{&Obligation{ID: "hard", Problem: hard}, Config{RLimit: 1000}, "unknown"},
 	}
 	for _, c := range cases {
 		k, err := New(c.cfg, dir)
