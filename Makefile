@@ -12,13 +12,16 @@ all: build
 
 # deps installs the system packages ladder needs when they are missing:
 # libz3-dev and g++ (the cgo binding and its C++ shim), z3 (the command line,
-# for the .smt2 cross-check) and graphviz (ladder graph --format svg).
+# for the .smt2 cross-check), graphviz (ladder graph --format svg and the
+# drawing in the HTML report) and chromium (make test loads the HTML report
+# in headless Chromium).
 deps:
 	@missing=""; \
 	[ -f /usr/include/z3.h ] || missing="$$missing libz3-dev"; \
 	command -v z3 >/dev/null 2>&1 || missing="$$missing z3"; \
 	command -v g++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
@@ -51,13 +54,13 @@ fuzz-long:
 	./scripts/fuzz.sh $(FUZZLONG)
 
 # prove checks, explores, cross-checks and proves everything shipped in the
-# repository.
+# repository, and writes the HTML report of the repository to bin/report/.
 prove: build
 	./$(BIN) check
 	./$(BIN) check docs/examples
 	./scripts/explore-all.sh ./$(BIN)
 	./scripts/crosscheck-all.sh ./$(BIN)
-	./$(BIN) prove
+	./$(BIN) prove --html bin/report
 	./$(BIN) prove docs/examples
 
 # bench runs the Go benchmarks once each, then the prover benchmark over the

@@ -23,7 +23,7 @@ import (
 func init() {
 	register(&command{
 		name:  "prove",
-		args:  "[PATHS] [--json] [-j N] [--no-cache] [--dump-smt DIR] [--rlimit N] [--timeout D] [--only PATTERN]",
+		args:  "[PATHS] [--json] [--html DIR] [-j N] [--no-cache] [--dump-smt DIR] [--rlimit N] [--timeout D] [--only PATTERN]",
 		short: "prove invariants and edges with Z3, reusing cached results",
 		long: `Prove loads the YAML files and directories given (by default specs/,
 algorithms/ and proofs/, those that exist), turns every invariant and every
@@ -45,6 +45,7 @@ refuted or unknown, when an expected theorem is not derived, or when
 			jsonOut := fs.Bool("json", false, "print the report as JSON on stdout")
 			fs.StringVar(&o.dumpSMT, "dump-smt", "", "write every selected obligation as a standalone .smt2 file into `DIR`")
 			fs.StringVar(&o.only, "only", "", "check only the obligations whose ID or group matches the regular expression `PATTERN`")
+			fs.StringVar(&o.html, "html", "", "also write the report as an HTML page into `DIR` (DIR/index.html)")
 			return func(e *env, paths []string) int {
 				return prove(e, paths, o, *jsonOut)
 			}
@@ -61,6 +62,7 @@ type proveFlags struct {
 	timeout  time.Duration
 	dumpSMT  string
 	only     string
+	html     string // prove only: the directory of the HTML report
 }
 
 func (o *proveFlags) define(fs *flag.FlagSet) {
@@ -191,6 +193,9 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 		err = rep.WriteJSON(e.stdout)
 	} else {
 		err = rep.WriteText(e.stdout, report.TextOptions{})
+	}
+	if err == nil && o.html != "" {
+		_, err = writeHTMLReport(rep, o.html)
 	}
 	if err != nil {
 		e.errorf("prove", "%v", err)
