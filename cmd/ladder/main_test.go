@@ -90,7 +90,8 @@ func TestRunSeed(t *testing.T) {
 		}
 		return stdout
 	}
-	if out("7") != out("7") {
+	first, again := out("7"), out("7")
+	if first != again {
 		t.Error("the same seed gave different runs")
 	}
 	differ := false

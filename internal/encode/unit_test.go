@@ -20,7 +20,7 @@ func problemText(t *testing.T, p *logic.Problem) string {
 func TestStateSymbolsAndFacts(t *testing.T) {
 	a := loadAutomaton(t, "testdata/small.yaml", "Small")
 	e := New()
-	s, err := e.NewState(a, "s")
+	_, err := e.NewState(a, "s")
 	if err == nil || !strings.Contains(err.Error(), "map key") {
 		t.Fatalf("Map[Seq[Int], Int] accepted: %v", err)
 	}
@@ -28,7 +28,8 @@ func TestStateSymbolsAndFacts(t *testing.T) {
 	a.Vars = a.Vars[:4]
 	a.StateSort.Fields = a.StateSort.Fields[:4]
 	e = New()
-	if s, err = e.NewState(a, "s"); err != nil {
+	s, err := e.NewState(a, "s")
+	if err != nil {
 		t.Fatal(err)
 	}
 	other, err := e.NewState(a, "u")

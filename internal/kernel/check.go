@@ -154,7 +154,7 @@ func (s *Session) Close() {
 func (s *Session) CheckContext(ctx context.Context, q *Query) Result {
 	if c, ok := s.s.(interface{ setContext(context.Context) }); ok {
 		c.setContext(ctx)
-		defer c.setContext(nil)
+		defer c.setContext(context.Background())
 	}
 	return s.Check(q)
 }

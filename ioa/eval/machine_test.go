@@ -424,11 +424,10 @@ func TestEncoding(t *testing.T) {
 	}
 	// infinite sorts: sample values
 	seqMap := expr.SeqOf(expr.MapOf(sL, sV))
-	m, err := NewMachine(encodingAutomaton(sInt, seqMap, expr.OptionOf(sInt), expr.SeqOf(sInt)), &Instance{Sizes: map[string]int{"L": 2, "V": 3}})
-	if err == nil {
+	if _, err := NewMachine(encodingAutomaton(sInt, seqMap, expr.OptionOf(sInt), expr.SeqOf(sInt)), &Instance{Sizes: map[string]int{"L": 2, "V": 3}}); err == nil {
 		t.Fatalf("variables of infinite sorts without init: no error")
 	}
-	m = &Machine{A: encodingAutomaton(sInt, seqMap, expr.OptionOf(sInt), expr.SeqOf(sInt)), Inst: &Instance{Sizes: map[string]int{"L": 2, "V": 3}}}
+	m := &Machine{A: encodingAutomaton(sInt, seqMap, expr.OptionOf(sInt), expr.SeqOf(sInt)), Inst: &Instance{Sizes: map[string]int{"L": 2, "V": 3}}}
 	for _, v := range m.A.Vars {
 		m.vars = append(m.vars, varCode{v: v, enc: m.encoder(v.Sort), dec: m.decoder(v.Sort)})
 	}

@@ -36,7 +36,6 @@ type parser struct {
 	depth   int     // nesting depth, bounded by maxDepth
 	bigLit  *IntLit // a literal 9223372036854775808 not yet negated
 	bigTok  int     // its offset
-	stopped bool    // a syntax error was reported
 }
 
 // parse runs f on the tokens of text. It returns the errors; f's results are
