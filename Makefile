@@ -6,7 +6,7 @@ SUDO    := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 FUZZTIME ?= 10s
 FUZZLONG ?= 5m
 
-.PHONY: all deps build test vet fmt-check fuzz fuzz-long prove bench clean
+.PHONY: all deps build test vet lint race fmt-check fuzz fuzz-long prove bench clean
 
 all: build
 
@@ -37,12 +37,24 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
-# test runs formatting and vet checks, every Go test (among them the
+# lint runs staticcheck (from the module proxy, at a fixed version).
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+lint:
+	$(GO) run $(STATICCHECK) ./...
+
+# race runs the tests of the packages that run workers under the race
+# detector (short mode: the solver-heavy cases are left to the plain run).
+race:
+	$(GO) test -race -short -count=1 ./internal/explore ./internal/driver ./internal/cache
+
+# test runs formatting, vet and staticcheck, every Go test (among them the
 # hostile-input suite, cmd/ladder/hostile_test.go: special files, absurd
 # bounds and flags, exhausted memory and time, cache faults, each with a
-# deadline), and each fuzz target briefly.
-test: deps fmt-check vet
+# deadline), the worker packages under the race detector, and each fuzz
+# target briefly.
+test: deps fmt-check vet lint
 	$(GO) test -count=1 ./...
+	@$(MAKE) --no-print-directory race
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME)
 
 # fuzz runs every fuzz target for FUZZTIME each.
