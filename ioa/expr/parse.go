@@ -27,15 +27,15 @@ type bailout struct{}
 
 // parser holds the state of one parse.
 type parser struct {
-	toks    []token
-	pos     int   // index of tok in toks
-	tok     token // current token
-	m       *source.Mapper
-	errs    *source.ErrorList
-	noIn    bool    // `in` ends the expression (in the value of a let)
-	depth   int     // nesting depth, bounded by maxDepth
-	bigLit  *IntLit // a literal 9223372036854775808 not yet negated
-	bigTok  int     // its offset
+	toks   []token
+	pos    int   // index of tok in toks
+	tok    token // current token
+	m      *source.Mapper
+	errs   *source.ErrorList
+	noIn   bool    // `in` ends the expression (in the value of a let)
+	depth  int     // nesting depth, bounded by maxDepth
+	bigLit *IntLit // a literal 9223372036854775808 not yet negated
+	bigTok int     // its offset
 }
 
 // parse runs f on the tokens of text. It returns the errors; f's results are
