@@ -1,0 +1,181 @@
+package lsp
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+)
+
+// testClient is an editor: it records the diagnostics the server publishes.
+type testClient struct {
+	diags chan *protocol.PublishDiagnosticsParams
+}
+
+func (c *testClient) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {
+	c.diags <- p
+	return nil
+}
+func (c *testClient) Progress(context.Context, *protocol.ProgressParams) error { return nil }
+func (c *testClient) WorkDoneProgressCreate(context.Context, *protocol.WorkDoneProgressCreateParams) error {
+	return nil
+}
+func (c *testClient) LogMessage(context.Context, *protocol.LogMessageParams) error   { return nil }
+func (c *testClient) ShowMessage(context.Context, *protocol.ShowMessageParams) error { return nil }
+func (c *testClient) ShowMessageRequest(context.Context, *protocol.ShowMessageRequestParams) (*protocol.MessageActionItem, error) {
+	return nil, nil
+}
+func (c *testClient) Telemetry(context.Context, interface{}) error { return nil }
+func (c *testClient) RegisterCapability(context.Context, *protocol.RegistrationParams) error {
+	return nil
+}
+func (c *testClient) UnregisterCapability(context.Context, *protocol.UnregistrationParams) error {
+	return nil
+}
+func (c *testClient) ApplyEdit(context.Context, *protocol.ApplyWorkspaceEditParams) (bool, error) {
+	return false, nil
+}
+func (c *testClient) Configuration(context.Context, *protocol.ConfigurationParams) ([]interface{}, error) {
+	return nil, nil
+}
+func (c *testClient) WorkspaceFolders(context.Context) ([]protocol.WorkspaceFolder, error) {
+	return nil, nil
+}
+
+// TestSession drives the server through an editor's session over a pipe:
+// initialize, open a clean automaton, break an expression, fix it, save,
+// close, shut down. The broken expression gets one diagnostic at its
+// position within the change that broke it; the fix clears it.
+func TestSession(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"Mutex.yaml", "lock.yaml"} {
+		b, err := os.ReadFile(filepath.Join("../../docs/examples/mutex", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "Mutex.yaml")
+	clean, _ := os.ReadFile(path)
+	doc := uri.File(path)
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sconn, cconn := net.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, sconn, Options{Version: "test"}) }()
+	client := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 16)}
+	_, conn, server := protocol.NewClient(ctx, client, jsonrpc2.NewStream(cconn), zap.NewNop())
+	defer conn.Close()
+
+	next := func(what string) *protocol.PublishDiagnosticsParams {
+		t.Helper()
+		select {
+		case p := <-client.diags:
+			if p.URI != doc {
+				t.Fatalf("%s: diagnostics for %s, want %s", what, p.URI, doc)
+			}
+			return p
+		case <-ctx.Done():
+			t.Fatalf("%s: no diagnostics published", what)
+			return nil
+		}
+	}
+
+	res, err := server.Initialize(ctx, &protocol.InitializeParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ServerInfo == nil || res.ServerInfo.Name != "ladder" {
+		t.Errorf("server info %+v", res.ServerInfo)
+	}
+	if err := server.Initialized(ctx, &protocol.InitializedParams{}); err != nil {
+		t.Fatal(err)
+	}
+
+	// open: clean
+	err = server.DidOpen(ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: doc, LanguageID: "yaml", Version: 1, Text: string(clean)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := next("open"); len(p.Diagnostics) != 0 {
+		t.Errorf("open: diagnostics on a clean file: %+v", p.Diagnostics)
+	}
+
+	// change: "busy[p]" of Release's precondition becomes "busz[p]"
+	const good, bad = "    pre: busy[p]\n", "    pre: busz[p]\n"
+	if !strings.Contains(string(clean), good) {
+		t.Fatalf("%s lacks %q", path, good)
+	}
+	broken := strings.Replace(string(clean), good, bad, 1)
+	line := strings.Count(broken[:strings.Index(broken, bad)], "\n") // 0-based
+	change := func(version int32, text string) {
+		t.Helper()
+		err := server.DidChange(ctx, &protocol.DidChangeTextDocumentParams{
+			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: doc}, Version: version},
+			ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: text}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	change(2, broken)
+	p := next("change")
+	if len(p.Diagnostics) != 1 {
+		t.Fatalf("change: %d diagnostics, want 1: %+v", len(p.Diagnostics), p.Diagnostics)
+	}
+	d := p.Diagnostics[0]
+	want := protocol.Range{Start: protocol.Position{Line: uint32(line), Character: 9}, End: protocol.Position{Line: uint32(line), Character: 13}}
+	if d.Range != want || !strings.Contains(d.Message, `"busz"`) || d.Severity != protocol.DiagnosticSeverityError || p.Version != 2 {
+		t.Errorf("change: diagnostic %+v (version %d), want at %+v naming \"busz\", version 2", d, p.Version, want)
+	}
+
+	t.Logf("change: %s:%d:%d: %s", d.Source, d.Range.Start.Line+1, d.Range.Start.Character+1, d.Message)
+
+	// fix it: cleared
+	change(3, string(clean))
+	if p := next("fix"); len(p.Diagnostics) != 0 {
+		t.Errorf("fix: diagnostics remain: %+v", p.Diagnostics)
+	}
+	// save (the text on disk is the clean one)
+	if err := server.DidSave(ctx, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}}); err != nil {
+		t.Fatal(err)
+	}
+	if p := next("save"); len(p.Diagnostics) != 0 {
+		t.Errorf("save: diagnostics: %+v", p.Diagnostics)
+	}
+	if err := server.DidClose(ctx, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}}); err != nil {
+		t.Fatal(err)
+	}
+	if p := next("close"); len(p.Diagnostics) != 0 {
+		t.Errorf("close: diagnostics not cleared: %+v", p.Diagnostics)
+	}
+	// an unknown request is refused, not fatal
+	if _, err := server.Hover(ctx, &protocol.HoverParams{}); err == nil {
+		t.Errorf("hover: no error from a server without hover")
+	}
+	if err := server.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := server.Exit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("the server did not exit")
+	}
+}
