@@ -27,7 +27,11 @@ When a document is opened, changed or saved, the server checks it as
 ladder check does (with the texts of the open documents, saved or not, and
 the automata a proof names found in specs/ and algorithms/ of the
 document's repository) and publishes the errors as diagnostics at their
-positions. It exits when the editor says exit or closes the connection.`,
+positions. After a save of a document without errors it shows the status of
+its invariants and edges from the cache (.ladder/ at the repository root),
+proves the document in the background with the cache, and shows the new
+statuses (docs/editor.md). It exits when the editor says exit or closes the
+connection.`,
 		setup: func(fs *flag.FlagSet) func(*env, []string) int {
 			return func(e *env, args []string) int {
 				if len(args) > 0 {

@@ -2,7 +2,13 @@
 // connection (ladder lsp: standard input and output) it keeps the YAML
 // documents the editor has open and publishes, on open, change and save,
 // the errors `ladder check` reports for each of them as diagnostics, at
-// their positions.
+// their positions. After a save of a document without errors it adds the
+// cached status of every invariant and edge the document states (proved,
+// refuted with the counterexample's first line, unknown, or not checked
+// when the cache holds no verdict for its current text), as ladder graph
+// reads it, and proves the document in the background with the cache (only
+// the obligations whose text changed reach the solver), then publishes the
+// new statuses.
 //
 // It uses the protocol types of go.lsp.dev/protocol and the JSON-RPC 2.0
 // connection of go.lsp.dev/jsonrpc2, and answers the methods it implements
@@ -21,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -31,6 +38,9 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
+	"ladder/internal/driver"
+	"ladder/internal/kernel"
+	"ladder/internal/report"
 	"ladder/internal/source"
 	"ladder/ioa/load"
 )
@@ -44,6 +54,13 @@ type Options struct {
 	// repository's specs/ and algorithms/). dir is the document's
 	// directory. nil searches nothing.
 	Library func(dir string) []string
+	// CacheDir returns the cache directory of the document in dir ("" for
+	// no statuses and no proving); nil means .ladder at the repository
+	// root.
+	CacheDir func(dir string) string
+	// Proved, when not nil, is called with the report of every background
+	// proof that ran to its end, after its diagnostics are published.
+	Proved func(doc uri.URI, rep *report.Prove)
 }
 
 // Serve runs a server on rwc until the client sends exit or closes the
@@ -52,6 +69,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
 	s := &server{opt: opt, conn: conn, docs: map[uri.URI]*document{}}
 	s.client = protocol.ClientDispatcher(conn, zap.NewNop())
+	s.bgCtx, s.bgStop = context.WithCancel(ctx)
 	conn.Go(ctx, s.handle)
 	select {
 	case <-conn.Done():
@@ -59,6 +77,8 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 		conn.Close()
 		<-conn.Done()
 	}
+	s.bgStop() // background proofs stop; their verdicts so far are cached
+	s.bg.Wait()
 	// the client closing the connection ends the session normally
 	if err := conn.Err(); err != nil && !errors.Is(err, io.EOF) && !strings.HasSuffix(err.Error(), io.EOF.Error()) && !strings.Contains(err.Error(), "closed") {
 		return err
@@ -71,6 +91,10 @@ type server struct {
 	conn   jsonrpc2.Conn
 	client protocol.Client
 
+	bgCtx  context.Context
+	bgStop context.CancelFunc
+	bg     sync.WaitGroup
+
 	mu       sync.Mutex
 	docs     map[uri.URI]*document
 	shutdown bool
@@ -80,6 +104,8 @@ type server struct {
 type document struct {
 	version int32
 	text    string
+	gen     int                // incremented on every update
+	stop    context.CancelFunc // of its background proof, if one runs
 }
 
 func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
@@ -110,7 +136,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		if err := json.Unmarshal(req.Params(), &p); err != nil {
 			return reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
 		}
-		s.update(ctx, p.TextDocument.URI, p.TextDocument.Version, &p.TextDocument.Text)
+		s.update(ctx, p.TextDocument.URI, p.TextDocument.Version, &p.TextDocument.Text, false)
 		return nil
 	case protocol.MethodTextDocumentDidChange:
 		var p protocol.DidChangeTextDocumentParams
@@ -119,7 +145,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		if n := len(p.ContentChanges); n > 0 {
 			// full synchronisation: the last change is the whole text
-			s.update(ctx, p.TextDocument.URI, p.TextDocument.Version, &p.ContentChanges[n-1].Text)
+			s.update(ctx, p.TextDocument.URI, p.TextDocument.Version, &p.ContentChanges[n-1].Text, false)
 		}
 		return nil
 	case protocol.MethodTextDocumentDidSave:
@@ -131,7 +157,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		if p.Text != "" {
 			text = &p.Text
 		}
-		s.update(ctx, p.TextDocument.URI, -1, text)
+		s.update(ctx, p.TextDocument.URI, -1, text, true)
 		return nil
 	case protocol.MethodTextDocumentDidClose:
 		var p protocol.DidCloseTextDocumentParams
@@ -139,6 +165,9 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			return reply(ctx, nil, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err))
 		}
 		s.mu.Lock()
+		if d := s.docs[p.TextDocument.URI]; d != nil && d.stop != nil {
+			d.stop()
+		}
 		delete(s.docs, p.TextDocument.URI)
 		s.mu.Unlock()
 		// the file on disk is what the editor shows no more: clear
@@ -151,8 +180,9 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 }
 
 // update records the document's text (when text is not nil; version -1
-// keeps the version), checks it, and publishes its diagnostics.
-func (s *server) update(ctx context.Context, u uri.URI, version int32, text *string) {
+// keeps the version), checks it, and publishes its diagnostics, with the
+// cached statuses when saved is set.
+func (s *server) update(ctx context.Context, u uri.URI, version int32, text *string, saved bool) {
 	s.mu.Lock()
 	d := s.docs[u]
 	if d == nil {
@@ -165,21 +195,108 @@ func (s *server) update(ctx context.Context, u uri.URI, version int32, text *str
 	if version >= 0 {
 		d.version = version
 	}
+	d.gen++
+	if d.stop != nil {
+		d.stop() // its text is not the document's any more
+		d.stop = nil
+	}
 	overlay := map[string]string{}
 	for du, dd := range s.docs {
 		overlay[filepath.Clean(du.Filename())] = dd.text
 	}
-	v, docText := d.version, d.text
+	v, docText, gen := d.version, d.text, d.gen
 	s.mu.Unlock()
 
-	diags := s.check(filepath.Clean(u.Filename()), docText, overlay)
+	path := filepath.Clean(u.Filename())
+	diags, set := s.check(path, docText, overlay)
+	var in *driver.Input
+	cfg, prove := s.proverConfig(path)
+	if saved && set != nil && prove {
+		if in, _ = driver.Generate(set); in != nil {
+			diags = append(diags, s.status(path, docText, in, cfg, nil)...)
+		}
+	}
 	s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Version: uint32(max(v, 0)), Diagnostics: diags})
+	if in == nil || len(in.Obligations) == 0 {
+		return
+	}
+	// prove in the background, then publish again, unless the document
+	// changed meanwhile
+	bctx, stop := context.WithCancel(s.bgCtx)
+	s.mu.Lock()
+	if s.docs[u] != d || d.gen != gen {
+		s.mu.Unlock()
+		stop()
+		return
+	}
+	d.stop = stop
+	s.bg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.bg.Done()
+		defer stop()
+		p, err := driver.NewProver(cfg)
+		if err != nil {
+			return
+		}
+		rep, err := p.Prove(bctx, in)
+		p.Close()
+		if err != nil || bctx.Err() != nil {
+			return
+		}
+		all := append(nonStatus(diags), s.status(path, docText, in, cfg, rep)...)
+		s.mu.Lock()
+		current := s.docs[u] == d && d.gen == gen
+		s.mu.Unlock()
+		if !current {
+			return
+		}
+		s.client.PublishDiagnostics(bctx, &protocol.PublishDiagnosticsParams{URI: u, Version: uint32(max(v, 0)), Diagnostics: all})
+		if s.opt.Proved != nil {
+			s.opt.Proved(u, rep)
+		}
+	}()
+}
+
+// statusSource is the Source of the diagnostics that give statuses.
+const statusSource = "ladder prove"
+
+// nonStatus returns the diagnostics of diags that are not statuses.
+func nonStatus(diags []protocol.Diagnostic) []protocol.Diagnostic {
+	var out []protocol.Diagnostic
+	for _, d := range diags {
+		if d.Source != statusSource {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// proverConfig returns the configuration of the statuses and proofs of the
+// document at path, and false when it has none: the cache of its
+// repository and the limits of ladder prove's defaults (so that the
+// verdicts are those ladder prove reuses), one worker.
+func (s *server) proverConfig(path string) (driver.Config, bool) {
+	dir := filepath.Dir(path)
+	cacheDir := filepath.Join(driver.FindRoot(dir), driver.DefaultCacheDir)
+	if s.opt.CacheDir != nil {
+		cacheDir = s.opt.CacheDir(dir)
+	}
+	if cacheDir == "" {
+		return driver.Config{}, false
+	}
+	return driver.Config{
+		Kernel:   kernel.Config{RLimit: kernel.DefaultRLimit, Timeout: kernel.DefaultTimeout},
+		Jobs:     1,
+		CacheDir: cacheDir,
+		Warn:     func(string) {},
+	}, true
 }
 
 // check loads the document (with the open documents' texts instead of the
 // files on disk) as ladder check does and returns the errors in it as
-// diagnostics.
-func (s *server) check(path, text string, overlay map[string]string) []protocol.Diagnostic {
+// diagnostics, and the loaded set when there are no errors at all.
+func (s *server) check(path, text string, overlay map[string]string) ([]protocol.Diagnostic, *load.Set) {
 	abs := func(name string) string {
 		if a, err := filepath.Abs(name); err == nil {
 			return a
@@ -198,7 +315,7 @@ func (s *server) check(path, text string, overlay map[string]string) []protocol.
 	if s.opt.Library != nil {
 		cfg.Library = s.opt.Library(filepath.Dir(path))
 	}
-	_, errs := cfg.Files(path)
+	set, errs := cfg.Files(path)
 	lines := strings.Split(text, "\n")
 	diags := []protocol.Diagnostic{}
 	for _, e := range errs {
@@ -208,7 +325,111 @@ func (s *server) check(path, text string, overlay map[string]string) []protocol.
 		diags = append(diags, diagnostic(e, lines))
 	}
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Range.Start.Line < diags[j].Range.Start.Line })
+	if len(errs) > 0 {
+		set = nil
+	}
+	return diags, set
+}
+
+// status returns the status of the invariants and edges whose obligations
+// the document states, from rep or, when rep is nil, from the cache: one
+// diagnostic per invariant or edge at its first obligation's position, and
+// one per refuted or unknown obligation at its own.
+func (s *server) status(path, text string, in *driver.Input, cfg driver.Config, rep *report.Prove) []protocol.Diagnostic {
+	if rep == nil {
+		p, err := driver.NewProver(cfg)
+		if err != nil {
+			return nil
+		}
+		rep, err = p.Status(context.Background(), in)
+		p.Close()
+		if err != nil {
+			return nil
+		}
+	}
+	// where each group's obligations are, in this document
+	first := map[string]source.Pos{}
+	for _, ob := range in.Obligations {
+		if filepath.Clean(ob.Pos.File) != path {
+			continue
+		}
+		if f, ok := first[ob.Group]; !ok || ob.Pos.Line < f.Line || ob.Pos.Line == f.Line && ob.Pos.Col < f.Col {
+			first[ob.Group] = ob.Pos
+		}
+	}
+	lines := strings.Split(text, "\n")
+	var diags []protocol.Diagnostic
+	add := func(pos source.Pos, sev protocol.DiagnosticSeverity, msg string) {
+		d := diagnostic(&source.Error{Pos: pos, Msg: msg}, lines)
+		d.Severity, d.Source, d.Code = sev, statusSource, nil
+		diags = append(diags, d)
+	}
+	severity := func(status string) protocol.DiagnosticSeverity {
+		switch status {
+		case report.Proved:
+			return protocol.DiagnosticSeverityInformation
+		case report.Refuted:
+			return protocol.DiagnosticSeverityError
+		}
+		return protocol.DiagnosticSeverityWarning
+	}
+	for _, inv := range rep.Invariants {
+		if pos, ok := first[inv.Group]; ok {
+			add(pos, severity(inv.Status), "invariant "+inv.Name+": "+inv.Status)
+		}
+	}
+	for _, e := range rep.Edges {
+		if pos, ok := first[e.Group]; ok {
+			add(pos, severity(e.Status), e.Kind+" "+e.Name+": "+e.Status)
+		}
+	}
+	for _, o := range rep.Obligations {
+		pos, ok := obligationPos(o.Pos)
+		if !ok || filepath.Clean(pos.File) != path || o.Verdict == report.Proved {
+			continue
+		}
+		msg := o.ID + ": " + o.Verdict
+		if o.Counterexample != nil {
+			if l := firstFact(o.Counterexample.Text); l != "" {
+				msg += ": " + l
+			}
+		} else if o.Reason != "" {
+			msg += ": " + firstFact(o.Reason)
+		}
+		add(pos, severity(o.Verdict), msg)
+	}
+	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Range.Start.Line < diags[j].Range.Start.Line })
 	return diags
+}
+
+// obligationPos parses a report's "file:line:col".
+func obligationPos(s string) (source.Pos, bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return source.Pos{}, false
+	}
+	j := strings.LastIndexByte(s[:i], ':')
+	if j < 0 {
+		return source.Pos{}, false
+	}
+	line, err1 := strconv.Atoi(s[j+1 : i])
+	col, err2 := strconv.Atoi(s[i+1:])
+	if err1 != nil || err2 != nil {
+		return source.Pos{}, false
+	}
+	return source.Pos{File: s[:j], Line: line, Col: col}, true
+}
+
+// firstFact returns the first informative line of a counterexample or a
+// reason: the one after "counterexample to …", trimmed.
+func firstFact(text string) string {
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "counterexample to ") {
+			return l
+		}
+	}
+	return ""
 }
 
 // diagnostic turns a load error into a diagnostic: its range runs from

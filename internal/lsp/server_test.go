@@ -2,9 +2,11 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
+
+	"ladder/internal/report"
 )
 
 // testClient is an editor: it records the diagnostics the server publishes.
@@ -52,8 +56,12 @@ func (c *testClient) WorkspaceFolders(context.Context) ([]protocol.WorkspaceFold
 
 // TestSession drives the server through an editor's session over a pipe:
 // initialize, open a clean automaton, break an expression, fix it, save,
-// close, shut down. The broken expression gets one diagnostic at its
-// position within the change that broke it; the fix clears it.
+// edit an action's effect and save, close, shut down. The broken expression
+// gets one diagnostic at its position within the change that broke it; the
+// fix clears it. A save publishes the cached statuses at once (not checked,
+// with an empty cache), then those of the background proof (proved); the
+// saved edit of one action re-checks that action's obligation only, and its
+// refutation is shown at the invariant with the counterexample's first line.
 func TestSession(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range []string{"Mutex.yaml", "lock.yaml"} {
@@ -73,7 +81,12 @@ func TestSession(t *testing.T) {
 	defer cancel()
 	sconn, cconn := net.Pipe()
 	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, sconn, Options{Version: "test"}) }()
+	cache := filepath.Join(t.TempDir(), "cache")
+	proved := make(chan *report.Prove, 4)
+	opt := Options{Version: "test",
+		CacheDir: func(string) string { return cache },
+		Proved:   func(_ uri.URI, rep *report.Prove) { proved <- rep }}
+	go func() { served <- Serve(ctx, sconn, opt) }()
 	client := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 16)}
 	_, conn, server := protocol.NewClient(ctx, client, jsonrpc2.NewStream(cconn), zap.NewNop())
 	defer conn.Close()
@@ -147,13 +160,64 @@ func TestSession(t *testing.T) {
 	if p := next("fix"); len(p.Diagnostics) != 0 {
 		t.Errorf("fix: diagnostics remain: %+v", p.Diagnostics)
 	}
-	// save (the text on disk is the clean one)
-	if err := server.DidSave(ctx, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}}); err != nil {
-		t.Fatal(err)
+	// save (the text on disk is the clean one): the cache is empty, then
+	// the background proof proves the invariant
+	save := func(text string) {
+		t.Helper()
+		if err := server.DidSave(ctx, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}, Text: text}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if p := next("save"); len(p.Diagnostics) != 0 {
-		t.Errorf("save: diagnostics: %+v", p.Diagnostics)
+	invLine := uint32(strings.Count(string(clean)[:strings.Index(string(clean), "  atMostOne:")], "\n"))
+	expect := func(what string, p *protocol.PublishDiagnosticsParams, want ...string) {
+		t.Helper()
+		var got []string
+		for _, d := range p.Diagnostics {
+			got = append(got, fmt.Sprintf("%d:%s %s", d.Range.Start.Line, d.Severity, d.Message))
+		}
+		t.Logf("%s: %q", what, got)
+		if len(got) != len(want) {
+			t.Fatalf("%s: diagnostics %q, want %d matching %q", what, got, len(want), want)
+		}
+		for i := range want {
+			if !regexp.MustCompile(want[i]).MatchString(got[i]) {
+				t.Errorf("%s: diagnostic %q does not match %q", what, got[i], want[i])
+			}
+		}
 	}
+	save("")
+	info, warn, errs := protocol.DiagnosticSeverityInformation, protocol.DiagnosticSeverityWarning, protocol.DiagnosticSeverityError
+	expect("save (cached)", next("save"), fmt.Sprintf(`^%d:%s invariant atMostOne: not checked$`, invLine, warn))
+	expect("save (proved)", next("save, proved"), fmt.Sprintf(`^%d:%s invariant atMostOne: proved$`, invLine, info))
+	rep := <-proved
+	if rep.Summary.Rechecked == 0 || rep.Summary.Reused != 0 || !rep.OK() {
+		t.Errorf("first proof: %+v", rep.Summary)
+	}
+
+	// a saved edit of Release's effect: only the invariant's Release
+	// obligation is re-checked, and it is refuted
+	const eff, badEff = "    eff: busy[p] := false\n", "    eff: busy := const(true)\n"
+	edited := strings.Replace(string(clean), eff, badEff, 1)
+	change(4, edited)
+	expect("edit", next("edit"))
+	save(edited)
+	expect("edit saved (cached)", next("edit saved"), fmt.Sprintf(`^%d:%s invariant atMostOne: not checked$`, invLine, warn))
+	expect("edit saved (proved)", next("edit saved, proved"),
+		fmt.Sprintf(`^%d:%s invariant atMostOne: refuted$`, invLine, errs),
+		fmt.Sprintf(`^%d:%s Mutex › invariant atMostOne › Release: refuted: fails: `, invLine, errs))
+	rep = <-proved
+	var rechecked []string
+	for _, o := range rep.Obligations {
+		if !o.Cached {
+			rechecked = append(rechecked, o.ID)
+		}
+	}
+	if len(rechecked) != 1 || !strings.HasSuffix(rechecked[0], "› Release") {
+		t.Errorf("re-checked after the edit of Release: %q, want its one obligation", rechecked)
+	}
+	change(5, string(clean))
+	expect("undo", next("undo"))
+
 	if err := server.DidClose(ctx, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}}); err != nil {
 		t.Fatal(err)
 	}
