@@ -5,13 +5,30 @@ import (
 	"testing"
 )
 
+// TestDSTMCrosscheck checks that DSTM's forward simulation to
+// ReservationTMS2 holds on the small instance (every obligation at every
+// reachable step), so that the refutations of TestDSTMNoValidate below come
+// from the bug and not from a broken relation.
+func TestDSTMCrosscheck(t *testing.T) {
+	code, stdout, stderr := runLadder("crosscheck", "../../proofs/DSTM-ReservationTMS2.yaml", "../../algorithms/DSTM.yaml", "../../specs", "--bound", "T=2,L=1,V=2")
+	if code != exitOK {
+		t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitOK, stdout, stderr)
+	}
+	want := `(?s)DSTM→ReservationTMS2 \(forward, proof DSTM-ReservationTMS2\).*cases taken: .*CommitInv case 1: \d+, case 2: \d+; CommitCas case 1: \d+, case 2: \d+, case 3: \d+\n.*OK: every obligation holds`
+	if !regexp.MustCompile(want).MatchString(stdout) {
+		t.Errorf("stdout does not match %s:\n%s", want, stdout)
+	}
+}
+
 // TestDSTMNoValidate checks that the negative fixture of the DSTM edge
 // (algorithms/testdata/DSTMNoValidate.yaml: a read does not validate its
 // read set) is refuted two ways: its traces are not TMS2's (a transaction
 // re-reads a location and returns the value of a writer that committed
 // after its first read), and Z3 (with the kernel's bounded search) refutes
-// the obligation of the edge that says a transaction's reads agree with
-// the memory of its last read, with a counterexample.
+// the obligation of the edge (algorithms/testdata/DSTMNoValidate-
+// ReservationTMS2.yaml, the edge of proofs/DSTM-ReservationTMS2.yaml) that
+// says a transaction's reads agree with the memory at the position of its
+// last read, with a counterexample.
 func TestDSTMNoValidate(t *testing.T) {
 	const td = "../../algorithms/testdata/"
 	const specs = "../../specs"
@@ -22,8 +39,8 @@ func TestDSTMNoValidate(t *testing.T) {
 	}{
 		{"implements", []string{"crosscheck", "--implements", specs + "/TMS2.yaml", td + "DSTMNoValidate.yaml", "--bound", "T=2,L=1,V=2"},
 			`(?s)FAILED: TMS2 cannot produce this trace of DSTMNoValidate .*ReadInv\(T#0, L#0\), ReadResp\(T#0, V#0\), ReadInv\(T#0, L#0\), .*CommitInv\(T#1\), ReadResp\(T#0, V#1\)\n`},
-		{"prove", []string{"prove", "--no-cache", "-j", "1", "--only", `DSTMNoValidate→TMS2 › forward › Read › case 2 › relation\(snapOK\)`, td + "DSTMNoValidate-TMS2.yaml", td + "DSTMNoValidate.yaml", specs},
-			`(?s)relation\(snapOK\)\s+refuted.*counterexample to DSTMNoValidate→TMS2 › forward › Read › case 2 › relation\(snapOK\).*concrete step: Read\(T#0\).*0 proved, 1 refuted`},
+		{"prove", []string{"prove", "--no-cache", "-j", "1", "--only", `DSTMNoValidate→ReservationTMS2 › forward › Read › case 2 › relation\(rdVal\)`, td + "DSTMNoValidate-ReservationTMS2.yaml", td + "DSTMNoValidate.yaml", specs},
+			`(?s)relation\(rdVal\)\s+refuted.*counterexample to DSTMNoValidate→ReservationTMS2 › forward › Read › case 2 › relation\(rdVal\).*concrete step: Read\(T#0\).*0 proved, 1 refuted`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
