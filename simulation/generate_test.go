@@ -123,3 +123,29 @@ func TestGenerateNamesCountsDeps(t *testing.T) {
 		}
 	}
 }
+
+// TestTrivialGoals checks that an obligation whose goal is the constant
+// true once built (a stutter leaves the mapped variable as it is) is marked
+// Trivial, and one with a real goal is not.
+func TestTrivialGoals(t *testing.T) {
+	set := loadCounter(t, "ok_refinement.yaml")
+	obls, _, errs := Generate(set, Config{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := map[string]bool{
+		"Impl→Spec › refinement › Stage › post(total)": true,
+		"Impl→Spec › refinement › Flush › post(total)": false,
+	}
+	for _, o := range obls {
+		if w, ok := want[o.ID]; ok {
+			if o.Trivial != w {
+				t.Errorf("%s: Trivial = %v, want %v", o.ID, o.Trivial, w)
+			}
+			delete(want, o.ID)
+		}
+	}
+	for id := range want {
+		t.Errorf("no obligation %s", id)
+	}
+}

@@ -62,6 +62,9 @@ type Obligation struct {
 	Pos   string `json:"pos,omitempty"` // file:line:col of the YAML it was generated from
 	// Verdict is Proved, Refuted or Unknown.
 	Verdict string `json:"verdict"`
+	// Trivial is set when the obligation's goal is the constant true once
+	// built: it is checked like any other, and counted apart.
+	Trivial bool `json:"trivial,omitempty"`
 	// Seconds is the wall-clock time this run spent on the obligation
 	// (printing, hashing, cache lookup, solving, replay); SolverSeconds is
 	// the part spent inside the solver. Both are 0-ish for a reused result.
@@ -125,6 +128,7 @@ type Summary struct {
 	Proved        int     `json:"proved"`
 	Refuted       int     `json:"refuted"`
 	Unknown       int     `json:"unknown"`
+	Trivial       int     `json:"trivial"`        // proved obligations whose goal is the constant true
 	Reused        int     `json:"reused"`         // verdicts taken from the cache
 	Rechecked     int     `json:"rechecked"`      // obligations sent to the solver
 	Seconds       float64 `json:"seconds"`        // wall clock of the whole run
@@ -145,6 +149,9 @@ func (p *Prove) Summarize() {
 		switch o.Verdict {
 		case Proved:
 			s.Proved++
+			if o.Trivial {
+				s.Trivial++
+			}
 		case Refuted:
 			s.Refuted++
 		default:
@@ -329,6 +336,9 @@ func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 		fmt.Fprintf(&b, "; %.2f s", s.Seconds)
 	}
 	b.WriteByte('\n')
+	if s.Trivial > 0 {
+		fmt.Fprintf(&b, "of the proved, %d are trivial: their goal is the constant true once built\n", s.Trivial)
+	}
 	if e, i := p.notChecked(); e+i > 0 {
 		fmt.Fprintf(&b, "not checked: %d %s and %d %s, some of whose obligations or assumptions were not selected or not decided; no theorem rests on them\n",
 			e, plural(e, "edge", "edges"), i, plural(i, "invariant", "invariants"))

@@ -163,3 +163,25 @@ func TestWriteTextNotChecked(t *testing.T) {
 		t.Errorf("a fully checked run says not checked:\n%s", b.String())
 	}
 }
+
+// TestTrivialCountedApart checks that proved obligations whose goal is
+// the constant true are counted apart in the summary and its text.
+func TestTrivialCountedApart(t *testing.T) {
+	p := &Prove{Obligations: []Obligation{
+		{ID: "a", Group: "g", Verdict: Proved, Trivial: true},
+		{ID: "b", Group: "g", Verdict: Proved},
+		{ID: "c", Group: "g", Verdict: Refuted, Trivial: true},
+	}}
+	p.Sort()
+	p.Summarize()
+	if p.Summary.Trivial != 1 || p.Summary.Proved != 2 {
+		t.Errorf("summary %+v: want 1 trivial of 2 proved", p.Summary)
+	}
+	var b bytes.Buffer
+	if err := p.WriteText(&b, TextOptions{NoTimes: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "of the proved, 1 are trivial: their goal is the constant true once built\n") {
+		t.Errorf("the text does not count the trivial obligation:\n%s", b.String())
+	}
+}
