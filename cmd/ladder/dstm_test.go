@@ -54,3 +54,24 @@ func TestDSTMNoValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestDSTMCommitAtCas checks why DSTM's proof goes through ReservationTMS2:
+// the forward simulation to TMS2 that serialises a writer at its commit CAS
+// (algorithms/testdata/DSTMCommitAtCas-TMS2.yaml) holds on one location and
+// fails on two, where a writer's validated read is overwritten by another
+// writer's commit before its own CAS.
+func TestDSTMCommitAtCas(t *testing.T) {
+	const edge = "../../algorithms/testdata/DSTMCommitAtCas-TMS2.yaml"
+	code, stdout, stderr := runLadder("crosscheck", edge, "../../algorithms/DSTM.yaml", "../../specs", "--bound", "T=2,L=1,V=2")
+	if code != exitOK {
+		t.Fatalf("L=1: exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitOK, stdout, stderr)
+	}
+	code, stdout, stderr = runLadder("crosscheck", edge, "../../algorithms/DSTM.yaml", "../../specs", "--bound", "T=2,L=2,V=2")
+	if code != exitFailure {
+		t.Fatalf("L=2: exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFailure, stdout, stderr)
+	}
+	want := `(?s)FAILED: DSTM→TMS2 › forward › CommitCas › case 1 › relation\(cval\)\n.*ReadInv\(T#0, L#0\).*CommitInv\(T#0\).*Validate\(T#0, L#0\)\n.*Write\(T#1\)\n.*CommitCas\(T#1\)\n.*failing step: CommitCas\(T#1\)`
+	if !regexp.MustCompile(want).MatchString(stdout) {
+		t.Errorf("stdout does not match %s:\n%s", want, stdout)
+	}
+}
