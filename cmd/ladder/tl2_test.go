@@ -58,13 +58,7 @@ func TestTL2Fixtures(t *testing.T) {
 		}
 		for _, tc := range tests {
 			t.Run(f.name+"/"+tc.name, func(t *testing.T) {
-				code, stdout, stderr := runLadder(tc.args...)
-				if code != exitFailure {
-					t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitFailure, stdout, stderr)
-				}
-				if !regexp.MustCompile(tc.stdout).MatchString(stdout) {
-					t.Errorf("stdout does not match %s:\n%s", tc.stdout, stdout)
-				}
+				expectRefuted(t, tc.args, tc.stdout)
 			})
 		}
 	}
