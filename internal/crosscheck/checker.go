@@ -7,7 +7,6 @@ package crosscheck
 
 import (
 	"fmt"
-	"time"
 
 	"ladder/internal/explore"
 	"ladder/ioa"
@@ -538,29 +537,4 @@ func diffs(a *ioa.Automaton, sName string, s eval.State, tName string, t eval.St
 		out = append(out, fmt.Sprintf("%s.%s = %s but %s.%s = %s", sName, v.Name, eval.Format(s[i], v.Sort), tName, v.Name, eval.Format(t[i], v.Sort)))
 	}
 	return first, out
-}
-
-// progress calls a Config.Progress function about once per second.
-type progress struct {
-	f     func(explore.Progress)
-	meter *explore.Meter
-	last  time.Time
-}
-
-func newProgress(f func(explore.Progress), m *explore.Meter) *progress {
-	return &progress{f: f, meter: m, last: time.Now()}
-}
-
-func (p *progress) report(states int, transitions int64, depth, queued int) {
-	if p.f == nil {
-		return
-	}
-	now := time.Now()
-	if now.Sub(p.last) < time.Second {
-		return
-	}
-	p.last = now
-	mem, _ := p.meter.Memory()
-	p.f(explore.Progress{States: states, Transitions: transitions, Depth: depth, Queued: queued,
-		Elapsed: p.meter.Elapsed(), Memory: mem})
 }

@@ -73,7 +73,7 @@ func (x *checker) forward() error {
 		}
 		return false
 	}
-	prog := newProgress(x.cfg.Progress, meter)
+	prog := explore.NewReporter(x.cfg.Progress, meter)
 	// add inserts a pair; it checks the assumed invariants of its states
 	// the first time they are met.
 	add := func(c, a eval.State, n pairNode) (bool, error) {
@@ -159,7 +159,7 @@ func (x *checker) forward() error {
 		if full() {
 			break
 		}
-		prog.report(len(nodes), x.res.Transitions, int(n.depth), len(nodes)-i)
+		prog.Report(len(nodes), x.res.Transitions, int(n.depth), len(nodes)-i)
 		c, a, err := x.decodePair(&n)
 		if err != nil {
 			return err

@@ -314,7 +314,7 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 		}
 		return false
 	}
-	prog := newProgress(cfg.Progress, meter)
+	prog := explore.NewReporter(cfg.Progress, meter)
 	add := func(n traceNode) {
 		k := pairKey{n.c, n.set}
 		if seen[k] {
@@ -397,7 +397,7 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 		if full() {
 			break
 		}
-		prog.report(len(nodes), res.Transitions, int(n.depth), len(nodes)-i)
+		prog.Report(len(nodes), res.Transitions, int(n.depth), len(nodes)-i)
 		succs = succs[:0]
 		over := false
 		err := r.Successors(cStates[n.c], func(act int, params []eval.Value, post eval.State) bool {

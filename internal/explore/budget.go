@@ -236,3 +236,33 @@ func physicalMemory() (total, avail int64) {
 	}
 	return total, avail
 }
+
+// Reporter calls a progress function at most once a second with the
+// figures of a search and the memory its Meter sees. The explorer and the
+// cross-checker share it.
+type Reporter struct {
+	f     func(Progress)
+	meter *Meter
+	last  time.Time
+}
+
+// NewReporter returns a Reporter calling f (nil: none) for a search
+// measured by m.
+func NewReporter(f func(Progress), m *Meter) *Reporter {
+	return &Reporter{f: f, meter: m, last: time.Now()}
+}
+
+// Report calls the progress function if a second has passed since the
+// last call.
+func (r *Reporter) Report(states int, transitions int64, depth, queued int) {
+	if r.f == nil {
+		return
+	}
+	now := time.Now()
+	if now.Sub(r.last) < time.Second {
+		return
+	}
+	r.last = now
+	mem, _ := r.meter.Memory()
+	r.f(Progress{States: states, Transitions: transitions, Depth: depth, Queued: queued, Elapsed: r.meter.Elapsed(), Memory: mem})
+}

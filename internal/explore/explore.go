@@ -205,19 +205,19 @@ func resolveInstance(a *ioa.Automaton, inst *eval.Instance) (*eval.Instance, err
 
 // explorer is the state of one search.
 type explorer struct {
-	m       *eval.Machine
-	cfg     Config
-	invs    []int // nil: all
-	st      *store
-	res     *Result
-	start   time.Time
-	meter   *Meter
-	lastRep time.Time
-	trans   Transition
-	runners []*eval.Runner // parallel workers, in scratch mode
-	arenas  [][]byte       // their encoding buffers
-	pbufs   [][]eval.Value // their parameter buffers
-	parts   [][]succ       // their successors
+	m        *eval.Machine
+	cfg      Config
+	invs     []int // nil: all
+	st       *store
+	res      *Result
+	start    time.Time
+	meter    *Meter
+	reporter *Reporter
+	trans    Transition
+	runners  []*eval.Runner // parallel workers, in scratch mode
+	arenas   [][]byte       // their encoding buffers
+	pbufs    [][]eval.Value // their parameter buffers
+	parts    [][]succ       // their successors
 	// buffers of levelSequential
 	succs []pending
 	kbuf  []byte
@@ -280,7 +280,7 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 		}
 	}
 	x.res.Workers = x.workers()
-	x.lastRep = x.start
+	x.reporter = NewReporter(x.cfg.Progress, x.meter)
 	return x, nil
 }
 
@@ -412,16 +412,7 @@ func (x *explorer) transition(from, to int, pre, post eval.State, act int, param
 }
 
 func (x *explorer) progress(queued, depth int) {
-	if x.cfg.Progress == nil {
-		return
-	}
-	now := time.Now()
-	if now.Sub(x.lastRep) < time.Second {
-		return
-	}
-	x.lastRep = now
-	mem, _ := x.meter.Memory()
-	x.cfg.Progress(Progress{States: x.st.len(), Transitions: x.res.Transitions, Depth: depth, Queued: queued, Elapsed: now.Sub(x.start), Memory: mem})
+	x.reporter.Report(x.st.len(), x.res.Transitions, depth, queued)
 }
 
 // pending is a successor of the state being expanded, awaiting insertion.
