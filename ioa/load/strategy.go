@@ -560,7 +560,9 @@ func (cx *strategyCtx) assumable(a *ioa.Automaton, inv *ioa.Invariant) bool {
 		refs = p.AssumeAbstract
 	}
 	for _, r := range refs {
-		if r.Inv == inv {
+		// An invariant assumed by transfer stands for P∘g, not for an
+		// invariant of either automaton: no strategy may name it.
+		if r.Inv == inv && !r.Transferred() {
 			return true
 		}
 	}
