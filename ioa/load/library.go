@@ -4,7 +4,6 @@
 package load
 
 import (
-	"bytes"
 	"regexp"
 
 	"ladder/internal/source"
@@ -18,44 +17,49 @@ var automatonLine = regexp.MustCompile(`(?m)^automaton:[ \t]*"?([A-Za-z_][A-Za-z
 // (by its `automaton:` line), or "" when there is none.
 func (c Config) Find(name string) string {
 	l := &loader{cfg: c, files: map[string]*loadedFile{}, set: &Set{}}
-	for _, root := range c.Library {
+	return l.library()[name]
+}
+
+// library returns, once per load, the index of the library: for each
+// automaton name the first library file whose `automaton:` line declares
+// it. A file is recognised by that line alone, so that a search reads each
+// library file once and does not load (or report the errors of) unrelated
+// files.
+func (l *loader) library() map[string]string {
+	if l.libIndex != nil {
+		return l.libIndex
+	}
+	l.libIndex = map[string]string{}
+	for _, root := range l.cfg.Library {
 		for _, path := range l.expandQuiet(root) {
 			data, err := l.readFile(path)
 			if err != nil {
 				continue
 			}
-			if m := automatonLine.FindSubmatch(data); m != nil && string(m[1]) == name {
-				return path
+			if m := automatonLine.FindSubmatch(data); m != nil {
+				if _, ok := l.libIndex[string(m[1])]; !ok {
+					l.libIndex[string(m[1])] = path
+				}
 			}
 		}
 	}
-	return ""
+	return l.libIndex
 }
 
-// fromLibrary loads the first library file that declares automaton name,
-// and returns the automaton, or nil when there is none. A library file is
-// recognised by its `automaton:` line alone, so that a search does not
-// load (or report the errors of) unrelated files.
+// fromLibrary loads the library file that declares automaton name, and
+// returns the automaton, or nil when there is none.
 func (l *loader) fromLibrary(name string, ref source.Pos) *ioa.Automaton {
-	for _, root := range l.cfg.Library {
-		for _, path := range l.expandQuiet(root) {
-			if _, loaded := l.files[fileKey(path)]; loaded {
-				continue
-			}
-			data, err := l.readFile(path)
-			if err != nil {
-				continue
-			}
-			m := automatonLine.FindSubmatch(data)
-			if m == nil || !bytes.Equal(m[1], []byte(name)) {
-				continue
-			}
-			l.load(path, ref)
-			if a := l.autoName[name]; a != nil {
-				l.set.Resolved = append(l.set.Resolved, a)
-				return a
-			}
-		}
+	path, ok := l.library()[name]
+	if !ok {
+		return nil
+	}
+	if _, loaded := l.files[fileKey(path)]; loaded {
+		return nil // loaded already, and it does not declare name after all
+	}
+	l.load(path, ref)
+	if a := l.autoName[name]; a != nil {
+		l.set.Resolved = append(l.set.Resolved, a)
+		return a
 	}
 	return nil
 }

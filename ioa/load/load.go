@@ -125,6 +125,7 @@ type loader struct {
 	files    map[string]*loadedFile // by cleaned path
 	autoName map[string]*ioa.Automaton
 	ifName   map[string]*ioa.Interface
+	libIndex map[string]string // the library's automata by name (library.go), built on first use
 }
 
 // loadedFile records a file that was read: its kind and what it declared.
