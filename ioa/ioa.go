@@ -55,16 +55,22 @@ type Event struct {
 
 // Automaton is an I/O automaton with a view.
 type Automaton struct {
-	Name       string
-	File       string
-	Pos        source.Pos
-	Doc        string
-	Interface  *Interface   // the vocabulary its view maps into; nil when it has no external actions
-	Sorts      []*expr.Sort // every sort declared by the interface and the automaton, in declaration order
-	Consts     []*expr.Object
-	Defs       []*expr.Object // ObjDef objects, in dependency order (callees first)
-	Vars       []*StateVar    // in declaration order; Vars[i].Obj.Index == i
-	Initially  []expr.Expr    // extra initial predicates (conjoined), beyond the Init of each variable
+	Name      string
+	File      string
+	Pos       source.Pos
+	Doc       string
+	Interface *Interface   // the vocabulary its view maps into; nil when it has no external actions
+	Sorts     []*expr.Sort // every sort declared by the interface and the automaton, in declaration order
+	Consts    []*expr.Object
+	Defs      []*expr.Object // ObjDef objects, in dependency order (callees first)
+	Vars      []*StateVar    // in declaration order; Vars[i].Obj.Index == i
+	Initially []expr.Expr    // extra initial predicates (conjoined), beyond the Init of each variable
+	// Final holds the predicates (conjoined) of the proper final states,
+	// from `final:`. When it is non-nil, a reachable state that enables no
+	// action and does not satisfy them is a deadlock, which exploration
+	// reports as a violation; when it is nil, states without successors
+	// are only counted.
+	Final      []expr.Expr
 	Actions    []*Action
 	Invariants []*Invariant
 	View       []*ViewEntry // one per external action, in action order

@@ -83,21 +83,25 @@ type Transition struct {
 
 // Result is the outcome of Explore. Its exported fields marshal to JSON.
 type Result struct {
-	Automaton       string   `json:"automaton"`       // the automaton's name
-	Instance        string   `json:"instance"`        // the instance, as "L=2,T=2,V=2"
-	Invariants      []string `json:"invariants"`      // the invariants checked, Nat conditions excluded
-	States          int      `json:"states"`          // distinct states found
-	InitialStates   int      `json:"initialStates"`   // distinct start states
-	Transitions     int64    `json:"transitions"`     // enabled transitions of the expanded states
-	Deadlocks       int      `json:"deadlocks"`       // expanded states with no enabled transition
-	MaxDepth        int      `json:"maxDepth"`        // the largest BFS depth of a state found
-	Complete        bool     `json:"complete"`        // every reachable state was found and checked
-	Limit           string   `json:"limit,omitempty"` // why the search stopped early, if it did
-	Elapsed         float64  `json:"elapsedSeconds"`  // wall-clock time of the search
-	StatesPerSecond float64  `json:"statesPerSecond"` // States / Elapsed
-	Workers         int      `json:"workers"`         // goroutines computing successors
-	MemoryBytes     int64    `json:"memoryBytes"`     // approximate size of the visited-state store
-	PeakMemoryBytes int64    `json:"peakMemoryBytes"` // the most memory in use (as Budget.MaxMemory counts it) at a sample
+	Automaton     string   `json:"automaton"`     // the automaton's name
+	Instance      string   `json:"instance"`      // the instance, as "L=2,T=2,V=2"
+	Invariants    []string `json:"invariants"`    // the invariants checked, Nat conditions excluded
+	States        int      `json:"states"`        // distinct states found
+	InitialStates int      `json:"initialStates"` // distinct start states
+	Transitions   int64    `json:"transitions"`   // enabled transitions of the expanded states
+	Deadlocks     int      `json:"deadlocks"`     // expanded states with no enabled transition
+	// FinalChecked is set when the automaton declares its final states
+	// (`final:`): a state with no enabled transition that is not final
+	// is then a violation (Violation.Deadlock).
+	FinalChecked    bool    `json:"finalChecked,omitempty"`
+	MaxDepth        int     `json:"maxDepth"`        // the largest BFS depth of a state found
+	Complete        bool    `json:"complete"`        // every reachable state was found and checked
+	Limit           string  `json:"limit,omitempty"` // why the search stopped early, if it did
+	Elapsed         float64 `json:"elapsedSeconds"`  // wall-clock time of the search
+	StatesPerSecond float64 `json:"statesPerSecond"` // States / Elapsed
+	Workers         int     `json:"workers"`         // goroutines computing successors
+	MemoryBytes     int64   `json:"memoryBytes"`     // approximate size of the visited-state store
+	PeakMemoryBytes int64   `json:"peakMemoryBytes"` // the most memory in use (as Budget.MaxMemory counts it) at a sample
 	// Exhausted is set when a bound of Config.Budget (memory, time, an
 	// interrupt) stopped the search; Limit then says which.
 	Exhausted bool   `json:"exhausted,omitempty"`
@@ -263,7 +267,7 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 		return nil, err
 	}
 	x := &explorer{m: m, cfg: cfg, st: newStore(), start: time.Now(), meter: NewMeter(cfg.Budget)}
-	x.res = &Result{Automaton: a.Name, Instance: m.Inst.String()}
+	x.res = &Result{Automaton: a.Name, Instance: m.Inst.String(), FinalChecked: m.HasFinal()}
 	if cfg.Invariants == nil {
 		for _, inv := range a.Invariants {
 			x.res.Invariants = append(x.res.Invariants, inv.Name)
@@ -389,15 +393,31 @@ func (x *explorer) found(r *eval.Runner, id, depth int, s eval.State) (bool, err
 	return false, nil
 }
 
-// violation records a shortest trace to state id, which violates name.
+// violation records a shortest trace to state id, which violates name,
+// or (name "") is a deadlock.
 func (x *explorer) violation(id int, name string) error {
 	t, err := x.trace(x.st.path(id))
 	if err != nil {
 		return err
 	}
-	t.Invariant = name
+	t.Invariant, t.Deadlock = name, name == ""
 	x.res.Violation = t
 	return nil
+}
+
+// deadlock checks state id, which enables no action: when the automaton
+// declares its final states and s is not one of them, it records the
+// deadlock and reports that the search must stop. States are expanded in
+// breadth-first order, so the first deadlock found is a shortest one.
+func (x *explorer) deadlock(r *eval.Runner, id int, s eval.State) (bool, error) {
+	if !x.m.HasFinal() {
+		return false, nil
+	}
+	ok, err := r.Final(s)
+	if err != nil || ok {
+		return err != nil, err
+	}
+	return true, x.violation(id, "")
 }
 
 // transition reports a transition to the visitor.
@@ -462,6 +482,9 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 		}
 		if len(succs) == 0 {
 			x.res.Deadlocks++
+			if stop, err := x.deadlock(r, from, pre); stop || err != nil {
+				return next, err
+			}
 		}
 		for i := range succs {
 			s := &succs[i]
@@ -533,6 +556,7 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 		// expand
 		parts := x.parts
 		counts := make([]int, len(batch))
+		dead := make([]bool, len(batch)) // no successor and not final
 		errs := make([]error, w)
 		var wg sync.WaitGroup
 		for k := 0; k < w; k++ {
@@ -569,6 +593,11 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 					if err == nil && over {
 						err = errOverBudget
 					}
+					if err == nil && counts[i] == 0 && x.m.HasFinal() {
+						var ok bool
+						ok, err = r.Final(pre)
+						dead[i] = !ok
+					}
 					if err != nil {
 						errs[k] = err
 						return
@@ -597,6 +626,9 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 			k := i % w
 			if counts[i] == 0 {
 				x.res.Deadlocks++
+				if dead[i] {
+					return appendIDs(next, fresh), x.violation(int(batch[i]), "")
+				}
 			}
 			hs = hs[:0]
 			for _, s := range parts[k][pos[k] : pos[k]+counts[i]] {

@@ -166,6 +166,11 @@ func (r *Result) WriteText(w io.Writer) error {
 		r.Automaton, inst, r.States, r.Transitions, r.MaxDepth, r.InitialStates, r.Deadlocks)
 	ew.printf("%.3fs, %.0f states/s, %d worker(s), store %.1f MB\n", r.Elapsed, r.StatesPerSecond, r.Workers, float64(r.MemoryBytes)/(1<<20))
 	switch {
+	case r.Violation != nil && r.Violation.Deadlock:
+		ew.printf("DEADLOCK after %d steps (a shortest trace to a state that enables no action and is not final):\n", r.Violation.Len())
+		if ew.err == nil {
+			ew.err = r.Violation.WriteText(w)
+		}
 	case r.Violation != nil:
 		ew.printf("VIOLATION of %s after %d steps (a shortest trace):\n", r.Violation.Invariant, r.Violation.Len())
 		if ew.err == nil {
@@ -179,6 +184,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	default:
 		n := len(r.Invariants)
 		ew.printf("OK: all %d invariant(s) and the Nat conditions hold in every reachable state\n", n)
+		if r.FinalChecked {
+			ew.printf("OK: every reachable state that enables no action is final (no deadlock)\n")
+		}
 	}
 	return ew.err
 }

@@ -30,6 +30,7 @@ type Machine struct {
 	initially []fn
 	acts      []*actionCode
 	invs      []invCode
+	final     []fn // nil: the automaton declares no final states
 }
 
 type varCode struct {
@@ -158,6 +159,17 @@ func newMachine(a *ioa.Automaton, inst *Instance, plain bool) (m *Machine, err e
 			continue
 		}
 		m.acts = append(m.acts, ac)
+	}
+	if a.Final != nil {
+		m.final = []fn{}
+		for _, x := range a.Final {
+			f, err := c.expr(x)
+			if err != nil {
+				add(err)
+				continue
+			}
+			m.final = append(m.final, f)
+		}
 	}
 	for _, inv := range a.Invariants {
 		f, err := c.expr(inv.Body)
@@ -769,6 +781,29 @@ func (r *Runner) Violated(s State, invs []int) (name string, err error) {
 		}
 	}
 	return "", nil
+}
+
+// HasFinal reports whether the automaton declares its proper final states
+// (Automaton.Final), so that a state without successors that is not
+// final is a deadlock.
+func (m *Machine) HasFinal() bool { return m.final != nil }
+
+// Final reports whether s satisfies the automaton's `final:` predicates
+// (true when it declares none).
+func (r *Runner) Final(s State) (ok bool, err error) {
+	defer recoverInternal(&err)
+	f := &r.g
+	f.state, f.err, f.params = s, nil, nil
+	for _, p := range r.m.final {
+		ok := p(f).n != 0
+		if f.err != nil {
+			return false, f.err
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // InvariantIndex returns the index of the named invariant in

@@ -14,7 +14,7 @@ import (
 
 // The keys of an automaton file, in the order of docs/language.md.
 var automatonKeys = []string{"automaton", "interface", "doc", "sorts", "constants", "definitions",
-	"state", "initially", "actions", "invariants", "view"}
+	"state", "initially", "final", "actions", "invariants", "view"}
 
 // autoLoader loads one automaton.
 type autoLoader struct {
@@ -79,6 +79,7 @@ func (fl *fileLoader) loadAutomaton(root *yaml.Node) *ioa.Automaton {
 	al.checkDecls()
 	al.checkInits()
 	al.initially(fs["initially"].val)
+	al.final(fs["final"].val)
 	al.actions(fs["actions"].val)
 	al.invariants(fs["invariants"].val)
 	al.view(fs["view"])
@@ -269,6 +270,23 @@ func (al *autoLoader) initially(n *yaml.Node) {
 		}
 		al.check(e, al.a.Scope, expr.BoolSort)
 		al.a.Initially = append(al.a.Initially, e)
+	}
+}
+
+// final reads `final:`, a predicate or a sequence of predicates over the
+// state: the proper final states (Automaton.Final).
+func (al *autoLoader) final(n *yaml.Node) {
+	if n == nil {
+		return
+	}
+	al.a.Final = []expr.Expr{}
+	for _, item := range al.sequence(n, `"final"`, true) {
+		e := al.parseExpr(item, `"final"`)
+		if e == nil {
+			continue
+		}
+		al.check(e, al.a.Scope, expr.BoolSort)
+		al.a.Final = append(al.a.Final, e)
 	}
 }
 
