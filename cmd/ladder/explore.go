@@ -19,13 +19,16 @@ import (
 func init() {
 	register(&command{
 		name:  "explore",
-		args:  "FILE [--automaton NAME] [--bound T=2,L=2,V=2] [--max-states N] [--max-depth N] [--invariants a,b] [--max-memory SIZE] [--timeout D] [--json]",
+		args:  "FILE [--automaton NAME] [--bound T=2,L=2,V=2] [--symmetry T,L] [--max-states N] [--max-depth N] [--invariants a,b] [--max-memory SIZE] [--timeout D] [--json]",
 		short: "search every reachable state of a finite instance, checking invariants",
 		long: `Explore loads FILE (an automaton file, or a file or directory holding several
 automata, one of which --automaton selects) and searches the reachable states
 of the instance given by --bound breadth-first, checking every invariant and
 the implicit Nat conditions in each state. A bound NAME=N gives a parameter
 sort N elements, or an Int, Nat or parameter-sort constant the value N.
+--symmetry T,L stores each state as the representative of its orbit under
+the permutations of T's and L's elements, when the automaton treats them
+alike outside its initial state (checked; see docs/cli.md).
 
 With --proof, FILE is a proof file and explore cross-checks its edges on the
 instance; with --implements ABSTRACT it checks trace inclusion: both are
@@ -44,7 +47,11 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 			maxDepth := fs.Int("max-depth", 0, "stop at this depth (0: no limit)")
 			proof := fs.Bool("proof", false, "FILE is a proof file (or a directory of them): cross-check its edges on the instance, as `ladder crosscheck` does")
 			implements := fs.String("implements", "", "check that every trace of FILE's automaton is a trace of this automaton on the instance, as `ladder crosscheck --implements` does")
+			symmetry := fs.String("symmetry", "", "comma-separated parameter sorts whose elements the automaton treats alike: store one state per orbit of their permutations")
 			return func(e *env, args []string) int {
+				if *symmetry != "" && (*proof || *implements != "") {
+					return e.usageError("explore", "--symmetry applies to the exploration of one automaton, not with --proof or --implements")
+				}
 				if *proof || *implements != "" {
 					c := &crosscheckFlags{bound: o.bound, maxStates: *maxStates, maxDepth: *maxDepth,
 						abstract: "auto", implements: *implements, automaton: o.automaton, workers: o.workers, json: o.json,
@@ -59,6 +66,9 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 					return e.usageError("explore", "--max-states and --max-depth must not be negative")
 				}
 				cfg.MaxStates, cfg.MaxDepth = *maxStates, *maxDepth
+				if cfg.Symmetry, code = symmetrySorts(e, *symmetry); code != exitOK {
+					return code
+				}
 				budget, done, code := o.budget.budget(e, "explore")
 				if done == nil {
 					return code
@@ -70,6 +80,9 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 				clear()
 				done()
 				if err != nil {
+					if code, ok := symmetryError(e, err); ok {
+						return code
+					}
 					return e.searchError("explore", a.Name, err)
 				}
 				if o.json {

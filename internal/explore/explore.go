@@ -43,6 +43,10 @@ type Config struct {
 	// interrupt it; reaching a bound ends the search as incomplete, with
 	// Result.Exhausted set.
 	Budget Budget
+	// Symmetry names parameter sorts whose elements the automaton treats
+	// alike: each state is stored as the canonical representative of its
+	// orbit under the permutations of their elements (symmetry.go).
+	Symmetry []string
 }
 
 // Progress is a snapshot of a running search.
@@ -106,6 +110,9 @@ type Result struct {
 	// interrupt) stopped the search; Limit then says which.
 	Exhausted bool   `json:"exhausted,omitempty"`
 	Violation *Trace `json:"violation,omitempty"` // a shortest trace to a violation, if one was found
+	// Symmetry describes the symmetry reduction, if Config.Symmetry asked
+	// for one: States then counts orbits (representatives).
+	Symmetry *Symmetry `json:"symmetry,omitempty"`
 }
 
 // ParseBounds parses "T=2,L=2,V=2" into an instance whose Sizes hold every
@@ -218,6 +225,7 @@ type explorer struct {
 	meter    *Meter
 	reporter *Reporter
 	trans    Transition
+	sym      *eval.Symmetry // the symmetry reduction, or nil
 	runners  []*eval.Runner // parallel workers, in scratch mode
 	arenas   [][]byte       // their encoding buffers
 	pbufs    [][]eval.Value // their parameter buffers
@@ -284,6 +292,9 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 		}
 	}
 	x.res.Workers = x.workers()
+	if err := x.setupSymmetry(); err != nil {
+		return nil, err
+	}
 	x.reporter = NewReporter(x.cfg.Progress, x.meter)
 	return x, nil
 }
@@ -312,7 +323,7 @@ func (x *explorer) run() error {
 		if x.full() {
 			break
 		}
-		buf = x.m.AppendState(buf[:0], s)
+		buf = x.stateKey(buf[:0], s)
 		id, isNew := x.st.insert(buf, x.st.hash(buf), -1)
 		if !isNew {
 			continue
@@ -401,6 +412,9 @@ func (x *explorer) violation(id int, name string) error {
 		return err
 	}
 	t.Invariant, t.Deadlock = name, name == ""
+	if err := x.checkReplay(t, name); err != nil {
+		return err
+	}
 	x.res.Violation = t
 	return nil
 }
@@ -455,7 +469,7 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 	over := false
 	collect := func(act int, params []eval.Value, post eval.State) bool {
 		k0, p0 := len(kbuf), len(pbuf)
-		kbuf = r.Encode(kbuf, post)
+		kbuf = x.encode(r, kbuf, post)
 		pbuf = append(pbuf, params...)
 		succs = append(succs, pending{act: act, p0: p0, p1: len(pbuf), k0: k0, k1: len(kbuf), post: post})
 		if len(succs)&63 == 0 && x.meter.Over() {
@@ -579,7 +593,7 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 					err = r.Successors(pre, func(act int, params []eval.Value, post eval.State) bool {
 						counts[i]++
 						start := len(arena)
-						arena = r.Encode(arena, post)
+						arena = x.encode(r, arena, post)
 						key := arena[start:len(arena):len(arena)]
 						p0 := len(pbuf)
 						pbuf = append(pbuf, params...)

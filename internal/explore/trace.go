@@ -95,7 +95,7 @@ func (x *explorer) trace(path []int) (*Trace, error) {
 	var buf []byte
 	var cur eval.State
 	for _, s := range inits {
-		buf = m.AppendState(buf[:0], s)
+		buf = x.stateKey(buf[:0], s)
 		if bytes.Equal(buf, x.st.key(path[0])) {
 			cur = s
 			break
@@ -112,7 +112,7 @@ func (x *explorer) trace(path []int) (*Trace, error) {
 		var act int
 		var params []eval.Value
 		err := r.Successors(cur, func(a int, ps []eval.Value, post eval.State) bool {
-			buf = m.AppendState(buf[:0], post)
+			buf = x.stateKey(buf[:0], post)
 			if bytes.Equal(buf, want) {
 				next, act, params = post, a, append([]eval.Value(nil), ps...)
 				return false
@@ -165,6 +165,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	ew.printf("%s (%s): %d states, %d transitions, depth %d, %d start states, %d deadlocked states\n",
 		r.Automaton, inst, r.States, r.Transitions, r.MaxDepth, r.InitialStates, r.Deadlocks)
 	ew.printf("%.3fs, %.0f states/s, %d worker(s), store %.1f MB\n", r.Elapsed, r.StatesPerSecond, r.Workers, float64(r.MemoryBytes)/(1<<20))
+	r.Symmetry.writeText(ew)
 	switch {
 	case r.Violation != nil && r.Violation.Deadlock:
 		ew.printf("DEADLOCK after %d steps (a shortest trace to a state that enables no action and is not final):\n", r.Violation.Len())

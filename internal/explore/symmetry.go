@@ -1,0 +1,419 @@
+// This file implements symmetry reduction (Config.Symmetry): the static
+// check that an automaton treats the elements of a parameter sort alike,
+// and the canonical encodings the store keeps instead of states.
+//
+// A permutation π of the elements of some parameter sorts acts on states.
+// When every action and every checked condition commutes with π (s —a(p)→ s'
+// exactly when π(s) —a(π(p))→ π(s'), and P(s) exactly when P(π(s))), the
+// states reachable from π(s0) are the images under π of those reachable from
+// s0. Storing each state as the canonical representative of its orbit
+// (eval.Symmetry.AppendCanonical) then visits exactly one state per orbit of
+// the reachable states: a condition fails in a reachable state exactly when
+// it fails in a visited representative, and the BFS depth of an orbit is the
+// length of a shortest execution to any of its states. The start states
+// need not be symmetric: the orbits reached are those of the states
+// reachable from them.
+//
+// The check is conservative and syntactic. It reads every expression the
+// search evaluates outside the start states: action parameter ranges,
+// preconditions, effects, the checked invariants, `final:`, and the
+// definitions and constants they use. The initial state (`init:` and
+// `initially:`) may single out any element. Elsewhere:
+//
+//   - an element literal T#i of a symmetric sort is refused;
+//   - a constant whose value is an element of a symmetric sort (`v0: V`) is
+//     refused; a constant with a defining expression is read as that
+//     expression;
+//   - a value that can be the default value of its sort (get(o), last(s),
+//     s[i] on a sequence: language.md, "Total semantics") fixes T#0 for each
+//     symmetric T the default holds (the default of T is T#0, of a record its
+//     fields' defaults, of Map[K, X] the constant map of X's default): the
+//     permutations then fix T#0, and T is symmetric among its other elements.
+//
+// Nothing else in the language can tell elements apart: the operators on
+// parameter sorts are = and != (the sort checker refuses <, <=, …), and
+// quantifiers, lambdas, comprehensions and parameters range over whole
+// sorts.
+
+package explore
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"ladder/internal/source"
+	"ladder/ioa"
+	"ladder/ioa/eval"
+	"ladder/ioa/expr"
+)
+
+// SymmetryError is a --symmetry request that the automaton does not
+// support: it treats the elements of the sort differently at Pos.
+type SymmetryError struct {
+	Pos source.Pos
+	Msg string
+}
+
+// Error returns "file:line:col: message".
+func (e *SymmetryError) Error() string {
+	return (&source.Error{Pos: e.Pos, Code: source.ErrUsage, Msg: e.Msg}).Error()
+}
+
+// Symmetry describes the symmetry reduction of a search
+// (Result.Symmetry).
+type Symmetry struct {
+	Sorts []SymmetricSort `json:"sorts"`
+	// Permutations is the order of the group: the product over the sorts of
+	// the factorial of their free elements.
+	Permutations int `json:"permutations"`
+}
+
+// SymmetricSort is one sort whose elements the reduction permutes.
+type SymmetricSort struct {
+	Sort  string   `json:"sort"`            // the parameter sort
+	Size  int      `json:"size"`            // its elements in the instance
+	Fixed []string `json:"fixed,omitempty"` // the elements every permutation fixes, as "V#0"
+	// Why says why the Fixed elements are fixed: the first expression
+	// that can yield them, "file:line:col: …".
+	Why string `json:"why,omitempty"`
+}
+
+// String returns "T (3 elements)" or "V (2 elements, V#0 fixed)".
+func (s SymmetricSort) String() string {
+	if len(s.Fixed) == 0 {
+		return fmt.Sprintf("%s (%d elements)", s.Sort, s.Size)
+	}
+	return fmt.Sprintf("%s (%d elements, %s fixed)", s.Sort, s.Size, strings.Join(s.Fixed, ", "))
+}
+
+// symChecker collects what breaks the symmetry of the requested sorts.
+type symChecker struct {
+	a      *ioa.Automaton
+	inst   *eval.Instance
+	sorts  map[string]bool
+	fixed  map[string]string // sort → why its default element T#0 is fixed
+	seen   map[*expr.Object]bool
+	refuse *SymmetryError
+}
+
+// CheckSymmetry checks that a treats the elements of each of sorts alike
+// in the instance inst (resolved, as Machine uses it) where the search
+// evaluates it, with the invariants invs (nil: all) checked, and returns
+// the sorts with the elements each permutation must fix. An automaton that
+// singles out an element gives a *SymmetryError at the expression that does.
+func CheckSymmetry(a *ioa.Automaton, inst *eval.Instance, sorts, invs []string) ([]eval.SymSort, error) {
+	out, _, err := checkSymmetry(a, inst, sorts, invs)
+	return out, err
+}
+
+// checkSymmetry is CheckSymmetry; it also returns, per sort with a fixed
+// element, why it is fixed.
+func checkSymmetry(a *ioa.Automaton, inst *eval.Instance, sorts, invs []string) ([]eval.SymSort, map[string]string, error) {
+	c := &symChecker{a: a, inst: inst, sorts: map[string]bool{}, fixed: map[string]string{}, seen: map[*expr.Object]bool{}}
+	for _, name := range sorts {
+		found := false
+		for _, s := range a.Sorts {
+			if s != nil && s.Kind == expr.KParam && s.Name == name {
+				found = true
+			}
+		}
+		if !found {
+			return nil, nil, boundErrorf("--symmetry %s: %s is not a parameter sort of %s", name, name, a.Name)
+		}
+		if c.sorts[name] {
+			return nil, nil, boundErrorf("--symmetry: %s given twice", name)
+		}
+		c.sorts[name] = true
+	}
+	for _, act := range a.Actions {
+		for _, b := range act.Params {
+			c.expr(b.Lo)
+			c.expr(b.Hi)
+		}
+		c.expr(act.Pre)
+		c.stmts(act.Eff)
+	}
+	for _, inv := range a.Invariants {
+		if invs == nil || contains(invs, inv.Name) {
+			c.expr(inv.Body)
+		}
+	}
+	for _, f := range a.Final {
+		c.expr(f)
+	}
+	if c.refuse != nil {
+		return nil, nil, c.refuse
+	}
+	var out []eval.SymSort
+	for _, name := range sorts {
+		ss := eval.SymSort{Name: name}
+		if _, ok := c.fixed[name]; ok {
+			ss.Fixed = []int{0}
+		}
+		out = append(out, ss)
+	}
+	return out, c.fixed, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// fail records the first refusal.
+func (c *symChecker) fail(pos source.Pos, format string, args ...any) {
+	if c.refuse == nil {
+		c.refuse = &SymmetryError{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+// defaults fixes T#0 for each symmetric sort T whose element the default
+// value of s holds, because what (at pos) may evaluate to that default.
+func (c *symChecker) defaults(s *expr.Sort, pos source.Pos, what string) {
+	c.defaults1(s, s, pos, what)
+}
+
+func (c *symChecker) defaults1(top, s *expr.Sort, pos source.Pos, what string) {
+	if s == nil {
+		return
+	}
+	switch s.Kind {
+	case expr.KParam:
+		if c.sorts[s.Name] {
+			if _, ok := c.fixed[s.Name]; !ok {
+				c.fixed[s.Name] = fmt.Sprintf("%s: %s can evaluate to the default value of %s, which holds %s#0", pos, what, top, s.Name)
+			}
+		}
+	case expr.KRecord:
+		for _, f := range s.Fields {
+			c.defaults1(top, f.Sort, pos, what)
+		}
+	case expr.KMap:
+		c.defaults1(top, s.Elem, pos, what)
+	}
+}
+
+// holds reports whether values of s can hold an element of a symmetric sort.
+func (c *symChecker) holds(s *expr.Sort) bool {
+	if s == nil {
+		return false
+	}
+	switch s.Kind {
+	case expr.KParam:
+		return c.sorts[s.Name]
+	case expr.KRecord:
+		for _, f := range s.Fields {
+			if c.holds(f.Sort) {
+				return true
+			}
+		}
+	case expr.KMap:
+		return c.holds(s.Key) || c.holds(s.Elem)
+	case expr.KSet, expr.KSeq, expr.KOption:
+		return c.holds(s.Elem)
+	}
+	return false
+}
+
+func (c *symChecker) stmts(ss []expr.Stmt) {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *expr.Assign:
+			c.lvalue(s.Target)
+			c.expr(s.Value)
+		case *expr.IfStmt:
+			c.expr(s.Cond)
+			c.stmts(s.Then)
+			c.stmts(s.Else)
+		}
+	}
+}
+
+// lvalue reads the indices of an assignment's target: x[i].f := v replaces
+// an entry, and an index outside a sequence leaves it unchanged, so the
+// target's own selections yield no default value.
+func (c *symChecker) lvalue(e expr.Expr) {
+	switch e := e.(type) {
+	case *expr.Index:
+		c.lvalue(e.X)
+		c.expr(e.Index)
+	case *expr.FieldSel:
+		c.lvalue(e.X)
+	case *expr.Ident:
+	default:
+		c.expr(e)
+	}
+}
+
+func (c *symChecker) expr(e expr.Expr) {
+	if e == nil {
+		return
+	}
+	expr.Inspect(e, func(e expr.Expr) bool {
+		switch e := e.(type) {
+		case *expr.ElemLit:
+			if c.sorts[e.SortName] {
+				c.fail(e.Pos(), "--symmetry %s: %s#%d singles out an element of %s; a symmetric sort's elements may be named only in the initial state (init:, initially:)",
+					e.SortName, e.SortName, e.Index, e.SortName)
+			}
+		case *expr.Ident:
+			c.object(e.Pos(), e.Obj)
+		case *expr.Call:
+			if e.Fun != nil && e.Fun.Obj != nil && e.Fun.Obj.Kind == expr.ObjBuiltin {
+				switch e.Fun.Obj.Name {
+				case "get", "last":
+					c.defaults(e.Sort(), e.Pos(), expr.Print(e))
+				}
+			}
+		case *expr.Index:
+			if s := e.X.Sort(); s != nil && s.Kind == expr.KSeq {
+				c.defaults(e.Sort(), e.Pos(), expr.Print(e))
+			}
+		}
+		return true
+	})
+}
+
+// object reads what a name used at pos stands for: the body of a
+// definition, the value of a constant.
+func (c *symChecker) object(pos source.Pos, o *expr.Object) {
+	if o == nil {
+		return
+	}
+	switch o.Kind {
+	case expr.ObjDef:
+		if !c.seen[o] {
+			c.seen[o] = true
+			c.expr(o.Body)
+		}
+	case expr.ObjConst:
+		if !c.holds(o.Sort) {
+			return
+		}
+		_, bound := c.inst.Consts[o.Name]
+		switch {
+		case o.Body != nil && !bound:
+			if !c.seen[o] {
+				c.seen[o] = true
+				c.expr(o.Body)
+			}
+		case o.Sort.Kind == expr.KParam:
+			c.fail(pos, "--symmetry %s: the constant %s is an element of %s, used outside the initial state; a symmetric sort's elements may be named only in the initial state (init:, initially:)",
+				o.Sort.Name, o.Name, o.Sort.Name)
+		default:
+			// an arbitrary value of a composite sort: its default
+			c.defaults(o.Sort, pos, "the constant "+o.Name)
+		}
+	}
+}
+
+// setupSymmetry compiles the group of cfg.Symmetry for the search.
+func (x *explorer) setupSymmetry() error {
+	if len(x.cfg.Symmetry) == 0 {
+		return nil
+	}
+	if x.cfg.Visitor != nil {
+		return fmt.Errorf("symmetry reduction cannot be combined with a visitor: the search would show representatives, not the states reached")
+	}
+	sorts, why, err := checkSymmetry(x.m.A, x.m.Inst, x.cfg.Symmetry, x.cfg.Invariants)
+	if err != nil {
+		return err
+	}
+	g, err := x.m.NewSymmetry(sorts)
+	if err != nil {
+		return boundErrorf("--symmetry: %v", err)
+	}
+	info := &Symmetry{Permutations: g.Order()}
+	for _, ss := range sorts {
+		s := SymmetricSort{Sort: ss.Name, Size: x.m.Inst.Sizes[ss.Name], Why: why[ss.Name]}
+		for _, i := range ss.Fixed {
+			s.Fixed = append(s.Fixed, fmt.Sprintf("%s#%d", ss.Name, i))
+		}
+		info.Sorts = append(info.Sorts, s)
+	}
+	sort.SliceStable(info.Sorts, func(i, j int) bool { return info.Sorts[i].Sort < info.Sorts[j].Sort })
+	x.sym, x.res.Symmetry = g, info
+	return nil
+}
+
+// encode appends the key under which the store keeps s: its encoding (r
+// copies the variables s shares with the state r last decoded), or with
+// symmetry reduction its canonical encoding.
+func (x *explorer) encode(r *eval.Runner, buf []byte, s eval.State) []byte {
+	if x.sym == nil {
+		return r.Encode(buf, s)
+	}
+	buf, _ = x.sym.AppendCanonical(buf, s)
+	return buf
+}
+
+// stateKey is encode without a runner.
+func (x *explorer) stateKey(buf []byte, s eval.State) []byte {
+	if x.sym == nil {
+		return x.m.AppendState(buf, s)
+	}
+	buf, _ = x.sym.AppendCanonical(buf, s)
+	return buf
+}
+
+// checkReplay re-checks, with symmetry reduction, that the last state of a
+// trace rebuilt from representatives violates name (or, for name "", is a
+// deadlock that is not final): the trace is a real execution from a start
+// state (trace replays every step with the evaluator), and its last state
+// must fail the condition itself, not only its representative.
+func (x *explorer) checkReplay(t *Trace, name string) error {
+	if x.sym == nil || len(t.Steps) == 0 {
+		return nil
+	}
+	last := t.Steps[len(t.Steps)-1].State
+	r := x.m.NewRunner()
+	if name != "" {
+		got, err := r.Violated(last, x.invs)
+		if err != nil {
+			return err
+		}
+		if got != name {
+			return fmt.Errorf("internal error: symmetry reduction: the representative violates %s but the last state of the replayed trace does not", name)
+		}
+		return nil
+	}
+	n := 0
+	if err := r.Successors(last, func(int, []eval.Value, eval.State) bool { n++; return false }); err != nil {
+		return err
+	}
+	final := false
+	if x.m.HasFinal() {
+		ok, err := r.Final(last)
+		if err != nil {
+			return err
+		}
+		final = ok
+	}
+	if n > 0 || final {
+		return fmt.Errorf("internal error: symmetry reduction: the representative is a deadlock but the last state of the replayed trace is not")
+	}
+	return nil
+}
+
+// writeText writes the reduction's line (nothing for a nil s), and why
+// elements are fixed.
+func (s *Symmetry) writeText(ew *errWriter) {
+	if s == nil {
+		return
+	}
+	var parts []string
+	for _, ss := range s.Sorts {
+		parts = append(parts, ss.String())
+	}
+	ew.printf("symmetry: %s: %d permutations; the states counted are orbit representatives\n", strings.Join(parts, ", "), s.Permutations)
+	for _, ss := range s.Sorts {
+		if ss.Why != "" {
+			ew.printf("  %s fixed: %s\n", strings.Join(ss.Fixed, ", "), ss.Why)
+		}
+	}
+}

@@ -1,0 +1,424 @@
+// This file implements permutations of the elements of parameter sorts, as
+// the explorer's symmetry reduction uses them: a permutation π of the
+// elements of some parameter sorts acts on values (every element e of a
+// permuted sort becomes π(e), every map or set over such a sort is re-indexed)
+// and on states; the canonical representative of a state under a group of
+// permutations is the state whose encoding (Machine.AppendState) is the
+// least, bytewise, among the encodings of its images.
+
+package eval
+
+import (
+	"bytes"
+	"fmt"
+
+	"ladder/ioa/expr"
+)
+
+// SymSort names a parameter sort whose elements a Symmetry permutes, and the
+// elements it leaves in place (their indices).
+type SymSort struct {
+	Name  string
+	Fixed []int
+}
+
+// MaxSymmetry is the largest group a Symmetry may have: canonicalizing a
+// state encodes it once per permutation.
+const MaxSymmetry = 40320 // 8!
+
+// Symmetry is the group of the permutations of the elements of some
+// parameter sorts that fix given elements, compiled for a Machine: the
+// product, over the sorts, of the permutations of each sort's free
+// elements. It is immutable and safe for concurrent use.
+type Symmetry struct {
+	m     *Machine
+	sorts map[string]int // permuted sort → its index in a permTab
+	perms []permTab      // the group; perms[0] is the identity
+	encs  []pencoder     // per state variable; nil when its sort holds no permuted sort
+}
+
+// permTab is one permutation: per permuted sort, the image of each element
+// and the inverse.
+type permTab struct {
+	fwd, inv [][]byte
+}
+
+// pencoder appends the encoding of π(v) for a value v of a fixed sort.
+type pencoder func(buf []byte, v Value, p *permTab) []byte
+
+// NewSymmetry returns the group of permutations of the elements of the given
+// parameter sorts that fix each sort's Fixed elements. Each sort must be a
+// parameter sort of the machine's automaton with at most 256 elements, and
+// the group at most MaxSymmetry permutations.
+func (m *Machine) NewSymmetry(sorts []SymSort) (*Symmetry, error) {
+	sy := &Symmetry{m: m, sorts: map[string]int{}}
+	var groups [][][]byte // per sort: its permutations (image of each element)
+	order := 1
+	for _, ss := range sorts {
+		if _, dup := sy.sorts[ss.Name]; dup {
+			return nil, fmt.Errorf("sort %s given twice", ss.Name)
+		}
+		var ps *expr.Sort
+		for _, s := range m.A.Sorts {
+			if s != nil && s.Kind == expr.KParam && s.Name == ss.Name {
+				ps = s
+			}
+		}
+		if ps == nil {
+			return nil, fmt.Errorf("%s is not a parameter sort of %s", ss.Name, m.A.Name)
+		}
+		n := m.Inst.size(ps)
+		if n < 1 || n > 256 {
+			return nil, fmt.Errorf("%s has %d elements; a symmetric sort has between 1 and 256", ss.Name, n)
+		}
+		fixed := make([]bool, n)
+		for _, i := range ss.Fixed {
+			if i < 0 || i >= n {
+				return nil, fmt.Errorf("%s#%d is not an element of %s", ss.Name, i, ss.Name)
+			}
+			fixed[i] = true
+		}
+		var free []int
+		for i := 0; i < n; i++ {
+			if !fixed[i] {
+				free = append(free, i)
+			}
+		}
+		for k := 2; k <= len(free); k++ {
+			order *= k
+			if order > MaxSymmetry {
+				return nil, fmt.Errorf("the permutations of %s and the sorts before it are more than %d: canonicalizing a state would encode it that many times", ss.Name, MaxSymmetry)
+			}
+		}
+		sy.sorts[ss.Name] = len(groups)
+		groups = append(groups, permutations(n, free))
+	}
+	// the product of the groups, identity first
+	sy.perms = []permTab{{}}
+	for _, g := range groups {
+		var next []permTab
+		for _, p := range sy.perms {
+			for _, f := range g {
+				inv := make([]byte, len(f))
+				for i, j := range f {
+					inv[j] = byte(i)
+				}
+				next = append(next, permTab{
+					fwd: append(append([][]byte(nil), p.fwd...), f),
+					inv: append(append([][]byte(nil), p.inv...), inv),
+				})
+			}
+		}
+		sy.perms = next
+	}
+	for i := range m.vars {
+		s := m.vars[i].v.Sort
+		if sy.touches(s) {
+			sy.encs = append(sy.encs, sy.pencoder(s))
+		} else {
+			sy.encs = append(sy.encs, nil)
+		}
+	}
+	return sy, nil
+}
+
+// permutations returns every permutation of 0..n-1 that fixes the elements
+// not in free, the identity first, in lexicographic order of the images
+// of free.
+func permutations(n int, free []int) [][]byte {
+	id := make([]byte, n)
+	for i := range id {
+		id[i] = byte(i)
+	}
+	var out [][]byte
+	img := append([]int(nil), free...)
+	for {
+		p := append([]byte(nil), id...)
+		for k, i := range free {
+			p[i] = byte(img[k])
+		}
+		out = append(out, p)
+		// next permutation of img in lexicographic order
+		k := len(img) - 2
+		for k >= 0 && img[k] >= img[k+1] {
+			k--
+		}
+		if k < 0 {
+			return out
+		}
+		l := len(img) - 1
+		for img[l] <= img[k] {
+			l--
+		}
+		img[k], img[l] = img[l], img[k]
+		for i, j := k+1, len(img)-1; i < j; i, j = i+1, j-1 {
+			img[i], img[j] = img[j], img[i]
+		}
+	}
+}
+
+// Order returns the number of permutations in the group.
+func (sy *Symmetry) Order() int { return len(sy.perms) }
+
+// touches reports whether values of s can hold an element of a permuted
+// sort (as a value, or as a key of a map or set).
+func (sy *Symmetry) touches(s *expr.Sort) bool {
+	switch s.Kind {
+	case expr.KParam:
+		_, ok := sy.sorts[s.Name]
+		return ok
+	case expr.KRecord:
+		for _, f := range s.Fields {
+			if sy.touches(f.Sort) {
+				return true
+			}
+		}
+	case expr.KMap:
+		return sy.touches(s.Key) || sy.touches(s.Elem)
+	case expr.KSet, expr.KSeq, expr.KOption:
+		return sy.touches(s.Elem)
+	}
+	return false
+}
+
+// pencoder returns the permuting encoder of sort s: for every π, the
+// encoding of π(v) exactly as Machine.encoder(s) encodes it.
+func (sy *Symmetry) pencoder(s *expr.Sort) pencoder {
+	m := sy.m
+	if !sy.touches(s) {
+		enc := m.encoder(s)
+		return func(buf []byte, v Value, _ *permTab) []byte { return enc(buf, v) }
+	}
+	switch s.Kind {
+	case expr.KParam: // a permuted sort, of at most 256 elements: one byte
+		k := sy.sorts[s.Name]
+		return func(buf []byte, v Value, p *permTab) []byte { return append(buf, p.fwd[k][v.n]) }
+	case expr.KOption:
+		if m.byteScalar(s.Elem) && m.Inst.size(s.Elem) < 255 { // the one-byte option
+			k := sy.sorts[s.Elem.Name]
+			return func(buf []byte, v Value, p *permTab) []byte {
+				if v.n == 0 {
+					return append(buf, 0)
+				}
+				return append(buf, p.fwd[k][v.vs[0].n]+1)
+			}
+		}
+		sub := sy.pencoder(s.Elem)
+		return func(buf []byte, v Value, p *permTab) []byte {
+			if v.n == 0 {
+				return append(buf, 0)
+			}
+			return sub(append(buf, 1), v.vs[0], p)
+		}
+	case expr.KRecord:
+		subs := make([]pencoder, len(s.Fields))
+		for i, f := range s.Fields {
+			subs[i] = sy.pencoder(f.Sort)
+		}
+		return func(buf []byte, v Value, p *permTab) []byte {
+			for i, e := range subs {
+				buf = e(buf, v.vs[i], p)
+			}
+			return buf
+		}
+	case expr.KSeq:
+		sub := sy.pencoder(s.Elem)
+		return func(buf []byte, v Value, p *permTab) []byte {
+			buf = appendUvarint(buf, uint64(len(v.vs)))
+			for _, x := range v.vs {
+				buf = sub(buf, x, p)
+			}
+			return buf
+		}
+	case expr.KMap:
+		return sy.ptableEncoder(s.Key, sy.pencoder(s.Elem))
+	case expr.KSet:
+		return sy.ptableEncoder(s.Elem, sy.pencoder(expr.BoolSort))
+	}
+	panic(fmt.Sprintf("eval: no permuting encoder for sort %s", s))
+}
+
+// ptableEncoder returns the permuting encoder of tables over K with leaves
+// encoded by leaf: the entry of π(t) at key π(k) is π(t[k]).
+func (sy *Symmetry) ptableEncoder(K *expr.Sort, leaf pencoder) pencoder {
+	switch K.Kind {
+	case expr.KOption:
+		sub := sy.ptableEncoder(K.Elem, leaf)
+		return func(buf []byte, v Value, p *permTab) []byte { return sub(leaf(buf, v.vs[0], p), v.vs[1], p) }
+	case expr.KRecord:
+		for i := len(K.Fields) - 1; i >= 0; i-- {
+			leaf = sy.ptableEncoder(K.Fields[i].Sort, leaf)
+		}
+		return leaf
+	case expr.KParam:
+		if k, ok := sy.sorts[K.Name]; ok {
+			return func(buf []byte, v Value, p *permTab) []byte {
+				for _, i := range p.inv[k][:len(v.vs)] {
+					buf = leaf(buf, v.vs[i], p)
+				}
+				return buf
+			}
+		}
+	}
+	return func(buf []byte, v Value, p *permTab) []byte {
+		for _, x := range v.vs {
+			buf = leaf(buf, x, p)
+		}
+		return buf
+	}
+}
+
+func appendUvarint(buf []byte, x uint64) []byte {
+	for x >= 0x80 {
+		buf = append(buf, byte(x)|0x80)
+		x >>= 7
+	}
+	return append(buf, byte(x))
+}
+
+// AppendPermuted appends the encoding (Machine.AppendState) of π_g(s), the
+// image of s under the group's permutation number g (0 is the identity).
+func (sy *Symmetry) AppendPermuted(buf []byte, s State, g int) []byte {
+	p := &sy.perms[g]
+	for i, e := range sy.encs {
+		if e == nil {
+			buf = sy.m.vars[i].enc(buf, s[i])
+		} else {
+			buf = e(buf, s[i], p)
+		}
+	}
+	return buf
+}
+
+// AppendCanonical appends the least encoding, bytewise, of the images of s
+// under the group: two states have the same canonical encoding exactly when
+// a permutation of the group maps one to the other. It also returns the
+// number of permutations that give that encoding (the order of the
+// stabilizer of the representative, so that the orbit of s has Order()/n
+// states).
+//
+// Encoding an image stops at the first variable where it is already larger
+// than the best so far; the variables whose sorts hold no permuted sort are
+// encoded once and copied. Every variable's encoding has the same length in
+// every image (a permuted sort has at most 256 elements, each encoded in one
+// byte, and permutations change no length or shape), so the images are
+// compared variable by variable at the same offsets.
+func (sy *Symmetry) AppendCanonical(buf []byte, s State) ([]byte, int) {
+	start := len(buf)
+	var offs0 [33]int
+	offs := offs0[:0]
+	for i := range sy.m.vars {
+		offs = append(offs, len(buf)-start)
+		buf = sy.m.vars[i].enc(buf, s[i])
+	}
+	offs = append(offs, len(buf)-start)
+	end := len(buf) // buf[start:end] is the best encoding so far
+	ties := 1
+perms:
+	for g := 1; g < len(sy.perms); g++ {
+		p := &sy.perms[g]
+		cand := len(buf)
+		less := false
+		for i, e := range sy.encs {
+			if e == nil {
+				buf = append(buf, buf[start+offs[i]:start+offs[i+1]]...)
+				continue
+			}
+			at := len(buf)
+			buf = e(buf, s[i], p)
+			if less {
+				continue
+			}
+			switch c := bytes.Compare(buf[at:], buf[start+offs[i]:start+offs[i+1]]); {
+			case c < 0:
+				less = true
+			case c > 0:
+				buf = buf[:cand]
+				continue perms
+			}
+		}
+		if less {
+			buf = append(buf[:start], buf[cand:]...)
+			end, ties = len(buf), 1
+		} else {
+			ties++
+			buf = buf[:cand]
+		}
+	}
+	return buf[:end], ties
+}
+
+// Permute returns π_g(s), the image of s under the group's permutation
+// number g (0 is the identity), as a new state.
+func (sy *Symmetry) Permute(s State, g int) State {
+	p := &sy.perms[g]
+	out := make(State, len(s))
+	for i := range s {
+		out[i] = sy.permValue(sy.m.vars[i].v.Sort, s[i], p)
+	}
+	return out
+}
+
+// permValue returns π(v) for a value v of sort s.
+func (sy *Symmetry) permValue(s *expr.Sort, v Value, p *permTab) Value {
+	if !sy.touches(s) {
+		return v
+	}
+	switch s.Kind {
+	case expr.KParam:
+		return Elem(int(p.fwd[sy.sorts[s.Name]][v.n]))
+	case expr.KOption:
+		if v.n == 0 {
+			return None()
+		}
+		return Some(sy.permValue(s.Elem, v.vs[0], p))
+	case expr.KRecord:
+		vs := make([]Value, len(v.vs))
+		for i, f := range s.Fields {
+			vs[i] = sy.permValue(f.Sort, v.vs[i], p)
+		}
+		return Value{vs: vs}
+	case expr.KSeq:
+		if len(v.vs) == 0 {
+			return v
+		}
+		vs := make([]Value, len(v.vs))
+		for i, x := range v.vs {
+			vs[i] = sy.permValue(s.Elem, x, p)
+		}
+		return Value{vs: vs}
+	case expr.KMap:
+		return sy.permTable(s.Key, v, p, func(x Value) Value { return sy.permValue(s.Elem, x, p) })
+	case expr.KSet:
+		return sy.permTable(s.Elem, v, p, func(x Value) Value { return x })
+	}
+	return v
+}
+
+// permTable returns the table π(t) over K, whose leaves leaf maps.
+func (sy *Symmetry) permTable(K *expr.Sort, t Value, p *permTab, leaf func(Value) Value) Value {
+	switch K.Kind {
+	case expr.KOption:
+		return Value{vs: []Value{leaf(t.vs[0]), sy.permTable(K.Elem, t.vs[1], p, leaf)}}
+	case expr.KRecord:
+		return sy.permFields(K.Fields, t, p, leaf)
+	}
+	vs := make([]Value, len(t.vs))
+	if k, ok := sy.sorts[K.Name]; ok && K.Kind == expr.KParam {
+		for j := range vs {
+			vs[j] = leaf(t.vs[p.inv[k][j]])
+		}
+		return Value{vs: vs}
+	}
+	for j := range vs {
+		vs[j] = leaf(t.vs[j])
+	}
+	return Value{vs: vs}
+}
+
+func (sy *Symmetry) permFields(fs []expr.Field, t Value, p *permTab, leaf func(Value) Value) Value {
+	if len(fs) == 0 {
+		return leaf(t)
+	}
+	return sy.permTable(fs[0].Sort, t, p, func(x Value) Value { return sy.permFields(fs[1:], x, p, leaf) })
+}
