@@ -81,10 +81,14 @@ type SymmetricSort struct {
 
 // String returns "T (3 elements)" or "V (2 elements, V#0 fixed)".
 func (s SymmetricSort) String() string {
-	if len(s.Fixed) == 0 {
-		return fmt.Sprintf("%s (%d elements)", s.Sort, s.Size)
+	elems := "elements"
+	if s.Size == 1 {
+		elems = "element"
 	}
-	return fmt.Sprintf("%s (%d elements, %s fixed)", s.Sort, s.Size, strings.Join(s.Fixed, ", "))
+	if len(s.Fixed) == 0 {
+		return fmt.Sprintf("%s (%d %s)", s.Sort, s.Size, elems)
+	}
+	return fmt.Sprintf("%s (%d %s, %s fixed)", s.Sort, s.Size, elems, strings.Join(s.Fixed, ", "))
 }
 
 // symChecker collects what breaks the symmetry of the requested sorts.

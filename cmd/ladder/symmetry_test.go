@@ -1,0 +1,36 @@
+package main
+
+import (
+	"regexp"
+	"testing"
+)
+
+func TestExploreSymmetry(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // a regexp
+		stderr string // a regexp
+	}{
+		{"refused", []string{"explore", "testdata/symmetry/leader.yaml", "--bound", "T=3", "--symmetry", "T"}, exitUsage, `^$`,
+			`^testdata/symmetry/leader\.yaml:13:14: --symmetry T: the constant leader is an element of T, used outside the initial state; a symmetric sort's elements may be named only in the initial state \(init:, initially:\)\n$`},
+		{"unknown sort", []string{"explore", "testdata/symmetry/lock.yaml", "--bound", "T=3", "--symmetry", "T,Q"}, exitUsage, `^$`,
+			`--symmetry Q: Q is not a parameter sort of Lock`},
+		{"empty entry", []string{"explore", "testdata/symmetry/lock.yaml", "--bound", "T=3", "--symmetry", "T,"}, exitUsage, `^$`,
+			`--symmetry "T,": want comma-separated parameter sorts`},
+		{"with --proof", []string{"explore", "--proof", "testdata/symmetry/lock.yaml", "--symmetry", "T"}, exitUsage, `^$`,
+			`--symmetry applies to the exploration of one automaton`},
+		{"violation", []string{"explore", "testdata/symmetry/lock.yaml", "--bound", "T=3", "--symmetry", "T"}, exitFailure,
+			`(?s)symmetry: T \(3 elements\): 6 permutations; .*VIOLATION of mutex after 4 steps.*Enter\(T#\d\).*Enter\(T#\d\)`, `^$`},
+		{"TMS2", []string{"explore", "../../specs/TMS2.yaml", "--bound", "T=2,L=1,V=2", "--symmetry", "T,L,V"}, exitOK,
+			`(?s)symmetry: L \(1 element\), T \(2 elements\), V \(2 elements, V#0 fixed\): 2 permutations; .*\n  V#0 fixed: \.\./\.\./specs/TMS2\.yaml:\d+:\d+: .* can evaluate to the default value of .*OK: all 4 invariant`, `^$`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runLadder(c.args...)
+			if code != c.code || !regexp.MustCompile(c.stdout).MatchString(stdout) || !regexp.MustCompile(c.stderr).MatchString(stderr) {
+				t.Errorf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", code, c.code, stdout, stderr)
+			}
+		})
+	}
+}

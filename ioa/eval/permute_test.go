@@ -1,0 +1,184 @@
+package eval
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"ladder/ioa/load"
+)
+
+// permFixture holds a permuted sort in every position the encoder
+// distinguishes: scalars, one-byte options, options of records, sequences,
+// maps over atomic, option and record keys, sets of atomic and record
+// elements, and a map whose values are maps.
+const permFixture = `
+automaton: Perm
+sorts:
+  T: param
+  L: param
+  Ph: {enum: [A, B, C]}
+  TL: {record: {t: T, l: L}}
+state:
+  x:     T
+  o:     Option[T]
+  ol:    Option[TL]
+  s:     {sort: "Seq[T]", init: "[]"}
+  m:     Map[T, L]
+  mo:    Map[Option[T], Ph]
+  mr:    Map[TL, Bool]
+  st:    Set[T]
+  sr:    Set[TL]
+  mm:    Map[L, Map[T, Option[L]]]
+  n:     {sort: Int, init: 0}
+actions:
+  Skip: {kind: internal}
+`
+
+func loadPerm(t *testing.T) *Machine {
+	t.Helper()
+	cfg := load.Config{ReadFile: func(p string) ([]byte, error) {
+		if p == "perm.yaml" {
+			return []byte(permFixture), nil
+		}
+		return nil, fmt.Errorf("no file %s", p)
+	}}
+	set, errs := cfg.Files("perm.yaml")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	m, err := NewMachine(set.Automaton("Perm"), &Instance{Sizes: map[string]int{"T": 3, "L": 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// randomValue returns a random value of the sort of variable i of m.
+func randomState(t *testing.T, m *Machine, rng *rand.Rand) State {
+	s := make(State, len(m.vars))
+	for i, vc := range m.vars {
+		if vc.v.Name == "s" {
+			n := rng.Intn(4)
+			vs := make([]Value, n)
+			for k := range vs {
+				vs[k] = Elem(rng.Intn(3))
+			}
+			s[i] = Seq(vs...)
+			continue
+		}
+		if vc.v.Name == "n" {
+			s[i] = Int(int64(rng.Intn(1000) - 500))
+			continue
+		}
+		vals, err := m.Inst.Values(vc.v.Sort)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s[i] = vals[rng.Intn(len(vals))]
+	}
+	return s
+}
+
+func TestPermutedEncoding(t *testing.T) {
+	m := loadPerm(t)
+	for _, sorts := range [][]SymSort{
+		{{Name: "T"}},
+		{{Name: "L"}},
+		{{Name: "T"}, {Name: "L"}},
+		{{Name: "T", Fixed: []int{0}}, {Name: "L"}},
+	} {
+		sy, err := m.NewSymmetry(sorts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 1
+		for _, ss := range sorts {
+			want *= map[string]int{"T": 6, "L": 2}[ss.Name]
+			if len(ss.Fixed) > 0 {
+				want /= 3
+			}
+		}
+		if sy.Order() != want {
+			t.Fatalf("%v: order %d, want %d", sorts, sy.Order(), want)
+		}
+		rng := rand.New(rand.NewSource(1))
+		for k := 0; k < 200; k++ {
+			s := randomState(t, m, rng)
+			canon, ties := sy.AppendCanonical(nil, s)
+			least, n := []byte(nil), 0
+			for g := 0; g < sy.Order(); g++ {
+				img := sy.Permute(s, g)
+				enc := m.AppendState(nil, img)
+				if got := sy.AppendPermuted(nil, s, g); !bytes.Equal(got, enc) {
+					t.Fatalf("%v: permutation %d: AppendPermuted differs from AppendState(Permute)", sorts, g)
+				}
+				if back, err := m.DecodeState(enc); err != nil || !back.Equal(img) {
+					t.Fatalf("%v: permutation %d: the image does not decode to itself: %v", sorts, g, err)
+				}
+				switch c := bytes.Compare(enc, least); {
+				case least == nil || c < 0:
+					least, n = enc, 1
+				case c == 0:
+					n++
+				}
+				// every image has the same canonical encoding
+				if c, _ := sy.AppendCanonical(nil, img); !bytes.Equal(c, canon) {
+					t.Fatalf("%v: permutation %d changes the canonical encoding", sorts, g)
+				}
+			}
+			if !bytes.Equal(canon, least) || ties != n {
+				t.Fatalf("%v: canonical encoding is not the least image (ties %d, want %d)", sorts, ties, n)
+			}
+		}
+	}
+}
+
+func TestPermutedValues(t *testing.T) {
+	m := loadPerm(t)
+	sy, err := m.NewSymmetry([]SymSort{{Name: "T"}, {Name: "L"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// find the permutation T#0→T#1→T#2→T#0, L swapped
+	g := -1
+	for i, p := range sy.perms {
+		if bytes.Equal(p.fwd[0], []byte{1, 2, 0}) && bytes.Equal(p.fwd[1], []byte{1, 0}) {
+			g = i
+		}
+	}
+	if g < 0 {
+		t.Fatal("permutation not found")
+	}
+	tl := func(t, l int) Value { return Record(Elem(t), Elem(l)) }
+	inst := m.Inst
+	s := make(State, len(m.vars))
+	for i, vc := range m.vars {
+		d, _ := inst.Default(vc.v.Sort)
+		s[i] = d
+	}
+	idx := func(name string) int { return m.A.VarIndex(name) }
+	s[idx("x")] = Elem(2)
+	s[idx("o")] = Some(Elem(0))
+	s[idx("ol")] = Some(tl(1, 0))
+	s[idx("s")] = Seq(Elem(0), Elem(2))
+	s[idx("m")] = Value{vs: []Value{Elem(1), Elem(0), Elem(0)}} // T#0 ↦ L#1
+	s[idx("st")] = Value{vs: []Value{Bool(true), Bool(false), Bool(false)}}
+	p := sy.Permute(s, g)
+	for _, c := range []struct {
+		name, want string
+	}{
+		{"x", "T#0"},
+		{"o", "Some(T#1)"},
+		{"ol", "Some(TL{t: T#2, l: L#1})"},
+		{"s", "[T#1, T#0]"},
+		{"m", "const(L#1)[T#1 := L#0]"},
+		{"st", "{T#1}"},
+	} {
+		i := idx(c.name)
+		if got := Format(p[i], m.vars[i].v.Sort); got != c.want {
+			t.Errorf("%s: got %s, want %s", c.name, got, c.want)
+		}
+	}
+}
