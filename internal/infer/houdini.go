@@ -1,0 +1,390 @@
+// This file implements the Houdini fixpoint: the candidates are written as
+// the `invariants:` section of the automaton's file (each assuming all of
+// them), the file is loaded and its obligations generated and checked as
+// `ladder prove` does (internal/driver, with its cache), every candidate
+// with an obligation that is not proved is dropped, and the rest is tried
+// again, until every obligation of every remaining candidate is proved.
+
+package infer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"ladder/internal/driver"
+	"ladder/internal/report"
+	"ladder/internal/source"
+	"ladder/ioa/load"
+)
+
+// session proves candidate sets of one automaton.
+type session struct {
+	path     string            // the automaton's file, absolute
+	orig     []byte            // its text
+	auto     string            // the automaton's name
+	library  []string          // load.Config.Library
+	overlays map[string][]byte // other files read with a replaced text (absolute paths)
+	prover   *driver.Prover
+	param    bool // give quantified candidates the parametrized strategy
+	progress func(string)
+	phase    string
+
+	// totals over every round
+	obligations, proved, refuted, unknown, cached int
+	solverSeconds                                 float64
+}
+
+// roundResult is the outcome of one round.
+type roundResult struct {
+	verdict map[*cand]string // report.Proved, Refuted, Unknown, or "invalid" (did not load or encode)
+	// nat lists the implicit Nat invariants that were not proved.
+	nat []string
+	rep *report.Prove
+	set *load.Set
+	in  *driver.Input
+	// text is the automaton file as loaded.
+	text []byte
+}
+
+// verdictInvalid marks a candidate whose text did not load or encode.
+const verdictInvalid = "invalid"
+
+// entry writes candidate c as an entry of `invariants:`, assuming all of
+// names, and returns the text and its number of lines.
+func (s *session) entry(c *cand, names []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  %s:\n    body: |\n      %s\n", c.name, c.text)
+	fmt.Fprintf(&b, "    assumes: [%s]\n", strings.Join(names, ", "))
+	if s.param && c.quantified() {
+		b.WriteString("    strategy: [parametrized]\n")
+	}
+	return b.String()
+}
+
+// section returns the `invariants:` section holding cs, and the line
+// ranges of the entries relative to its first line (1-based).
+func (s *session) section(cs []*cand) (string, [][2]int) {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.name
+	}
+	var b strings.Builder
+	b.WriteString("invariants:\n")
+	line := 2
+	ranges := make([][2]int, len(cs))
+	for i, c := range cs {
+		e := s.entry(c, names)
+		n := strings.Count(e, "\n")
+		ranges[i] = [2]int{line, line + n - 1}
+		line += n
+		b.WriteString(e)
+	}
+	return b.String(), ranges
+}
+
+// replaceSection returns text with its top-level section key (the line
+// `key:` at column 0 and the lines up to the next top-level key) removed
+// and sec appended, and the line at which sec starts.
+func replaceSection(text []byte, key string, sec string) ([]byte, int) {
+	lines := strings.SplitAfter(string(text), "\n")
+	var out []string
+	skipping := false
+	for _, l := range lines {
+		top := len(l) > 0 && l[0] != ' ' && l[0] != '\t' && l[0] != '#' && l[0] != '\n' && l[0] != '\r'
+		if top {
+			k, _, ok := strings.Cut(l, ":")
+			skipping = ok && strings.TrimSpace(k) == key
+		}
+		if !skipping {
+			out = append(out, l)
+		}
+	}
+	joined := strings.Join(out, "")
+	if joined != "" && !strings.HasSuffix(joined, "\n") {
+		joined += "\n"
+	}
+	start := strings.Count(joined, "\n") + 1
+	return []byte(joined + sec), start
+}
+
+// loadConfig returns the loader configuration reading the overlays.
+func loadConfig(library []string, over map[string][]byte) load.Config {
+	return load.Config{
+		Library: library,
+		ReadDir: os.ReadDir,
+		ReadFile: func(name string) ([]byte, error) {
+			if abs, err := filepath.Abs(name); err == nil {
+				if b, ok := over[abs]; ok {
+					return b, nil
+				}
+			}
+			return load.ReadFile(name)
+		},
+	}
+}
+
+// round proves the candidates cs (with names) together.
+func (s *session) round(ctx context.Context, cs []*cand) (*roundResult, error) {
+	sec, ranges := s.section(cs)
+	text, start := replaceSection(s.orig, "invariants", sec)
+	over := map[string][]byte{s.path: text}
+	for k, v := range s.overlays {
+		if k != s.path {
+			over[k] = v
+		}
+	}
+	res := &roundResult{verdict: map[*cand]string{}, text: text}
+	// blame maps errors in the written section to candidates.
+	blame := func(errs source.ErrorList) error {
+		found := false
+		var other []string
+		for _, e := range errs {
+			hit := false
+			if abs, err := filepath.Abs(e.Pos.File); err == nil && abs == s.path {
+				for i, r := range ranges {
+					if e.Pos.Line >= start+r[0]-1 && e.Pos.Line <= start+r[1]-1 {
+						res.verdict[cs[i]] = verdictInvalid
+						hit, found = true, true
+					}
+				}
+			}
+			if !hit {
+				other = append(other, e.Error())
+			}
+		}
+		if !found {
+			return fmt.Errorf("%s", strings.Join(other, "\n"))
+		}
+		return nil
+	}
+	set, errs := loadConfig(s.library, over).Files(s.path)
+	if len(errs) > 0 {
+		return res, blame(errs)
+	}
+	in, errs := driver.Generate(set)
+	if len(errs) > 0 {
+		return res, blame(errs)
+	}
+	res.set, res.in = set, in
+	if len(in.Obligations) == 0 {
+		return res, nil
+	}
+	if s.progress != nil {
+		s.progress(fmt.Sprintf("%s: %d candidates, %d obligations", s.phase, len(cs), len(in.Obligations)))
+	}
+	rep, err := s.prover.Prove(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	res.rep = rep
+	verdicts := map[string]string{}
+	for _, o := range rep.Obligations {
+		verdicts[o.ID] = o.Verdict
+		s.obligations++
+		switch o.Verdict {
+		case report.Proved:
+			s.proved++
+		case report.Refuted:
+			s.refuted++
+		default:
+			s.unknown++
+		}
+		if o.Cached {
+			s.cached++
+		}
+		s.solverSeconds += o.SolverSeconds
+	}
+	byName := map[string]*cand{}
+	for _, c := range cs {
+		byName[c.name] = c
+		res.verdict[c] = report.Proved
+	}
+	nat := map[string]bool{}
+	for _, o := range in.Obligations {
+		name, ok := strings.CutPrefix(o.Invariant, "automaton:"+s.auto+"/invariant:")
+		if !ok {
+			continue
+		}
+		v := verdicts[o.ID]
+		if v == "" {
+			v = report.Unknown
+		}
+		c := byName[name]
+		if c == nil {
+			if v != report.Proved {
+				nat[name] = true
+			}
+			continue
+		}
+		if v != report.Proved && res.verdict[c] == report.Proved {
+			res.verdict[c] = v
+		}
+	}
+	for n := range nat {
+		res.nat = append(res.nat, n)
+	}
+	sort.Strings(res.nat)
+	return res, nil
+}
+
+// HoudiniRound is the record of one round.
+type HoudiniRound struct {
+	Candidates int     `json:"candidates"`
+	Refuted    int     `json:"refuted"`
+	Unknown    int     `json:"unknown"`
+	Invalid    int     `json:"invalid,omitempty"`
+	Revived    int     `json:"revived,omitempty"` // reserve candidates that became candidates
+	Seconds    float64 `json:"seconds"`
+}
+
+// houdini runs the fixpoint on pool: the candidates with no live
+// implicant are tried; the failed ones are dropped, which may revive
+// candidates held in reserve; it stops when a round proves every tried
+// candidate. It returns the proved candidates and the last round.
+func (s *session) houdini(ctx context.Context, pool []*cand, name func(int) string) ([]*cand, *roundResult, []HoudiniRound, error) {
+	for i, c := range pool {
+		c.name = name(i)
+		c.state = stReserve
+		if len(c.impliedBy) == 0 {
+			c.state = stAlive
+		}
+	}
+	var rounds []HoudiniRound
+	for r := 1; ; r++ {
+		var alive []*cand
+		for _, c := range pool {
+			if c.state == stAlive {
+				alive = append(alive, c)
+			}
+		}
+		if len(alive) == 0 {
+			return nil, nil, rounds, nil
+		}
+		s.phase = fmt.Sprintf("houdini round %d", r)
+		t := time.Now()
+		res, err := s.round(ctx, alive)
+		if err != nil {
+			return nil, nil, rounds, err
+		}
+		hr := HoudiniRound{Candidates: len(alive)}
+		failed := 0
+		for _, c := range alive {
+			switch res.verdict[c] {
+			case report.Proved:
+				continue
+			case report.Refuted:
+				hr.Refuted++
+			case verdictInvalid:
+				hr.Invalid++
+			default:
+				hr.Unknown++
+			}
+			c.state = stDropped
+			failed++
+		}
+		if failed > 0 {
+			hr.Revived = revive(pool)
+		}
+		hr.Seconds = time.Since(t).Seconds()
+		rounds = append(rounds, hr)
+		if failed == 0 {
+			return alive, res, rounds, nil
+		}
+	}
+}
+
+// revive makes alive every reserve candidate whose implicants are all
+// dropped, to a fixpoint, and returns how many it revived.
+func revive(pool []*cand) int {
+	n := 0
+	for changed := true; changed; {
+		changed = false
+		for _, c := range pool {
+			if c.state != stReserve {
+				continue
+			}
+			all := true
+			for _, x := range c.impliedBy {
+				all = all && x.state == stDropped
+			}
+			if all {
+				c.state = stAlive
+				changed = true
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// finalize proves the merged candidates under their output names; a
+// merged candidate that fails is replaced by its parts, and a plain one
+// is dropped, until a round proves all. It returns the proved set and the
+// last round.
+func (s *session) finalize(ctx context.Context, cs []*cand, name func(int) string) ([]*cand, *roundResult, []HoudiniRound, error) {
+	next := 0
+	for _, c := range cs {
+		c.name = name(next)
+		next++
+	}
+	var rounds []HoudiniRound
+	for r := 1; ; r++ {
+		if len(cs) == 0 {
+			return nil, nil, rounds, nil
+		}
+		s.phase = fmt.Sprintf("final round %d", r)
+		t := time.Now()
+		res, err := s.round(ctx, cs)
+		if err != nil {
+			return nil, nil, rounds, err
+		}
+		hr := HoudiniRound{Candidates: len(cs)}
+		var keep []*cand
+		failed := false
+		for _, c := range cs {
+			switch res.verdict[c] {
+			case report.Proved:
+				keep = append(keep, c)
+				continue
+			case report.Refuted:
+				hr.Refuted++
+			case verdictInvalid:
+				hr.Invalid++
+			default:
+				hr.Unknown++
+			}
+			failed = true
+			for _, p := range c.parts {
+				p.name = name(next)
+				next++
+				keep = append(keep, p)
+				hr.Revived++
+			}
+		}
+		hr.Seconds = time.Since(t).Seconds()
+		rounds = append(rounds, hr)
+		if !failed {
+			return cs, res, rounds, nil
+		}
+		cs = keep
+	}
+}
+
+// statusOf returns the status the driver derived for invariant name of
+// the automaton in a round's report.
+func statusOf(rep *report.Prove, auto, name string) string {
+	if rep == nil {
+		return ""
+	}
+	for _, inv := range rep.Invariants {
+		if inv.Automaton == auto && inv.Name == name {
+			return inv.Status
+		}
+	}
+	return ""
+}

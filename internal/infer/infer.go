@@ -1,0 +1,470 @@
+// This file implements Run: the phases of inference, their counts and
+// times, and the result as YAML and JSON.
+
+package infer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"ladder/internal/driver"
+	"ladder/internal/report"
+	"ladder/ioa"
+	"ladder/ioa/expr"
+	"ladder/ioa/load"
+)
+
+// Options configures Run.
+type Options struct {
+	// File is the automaton's file; Automaton picks one automaton when
+	// the loaded files hold several ("" : the only one).
+	File      string
+	Automaton string
+	// Bounds are the instances the filter explores, each as explore's
+	// --bound ("T=2,L=1,V=2"); nil means DefaultBounds.
+	Bounds []string
+	// MaxStates bounds the states explored per instance (0: 300000) and
+	// Timeout the time per instance (0: one minute). An incomplete
+	// instance only lets more candidates through.
+	MaxStates int
+	Timeout   time.Duration
+	// NoPairs leaves out the candidates with two bound variables.
+	NoPairs bool
+	// NoParametrized proves quantified candidates without the
+	// parametrized strategy.
+	NoParametrized bool
+	// Prefix starts the names of the printed invariants ("inv": inv1,
+	// inv2, …).
+	Prefix string
+	// Library is load.Config.Library (the specs/ and algorithms/ dirs).
+	Library []string
+	// Overlays replaces the text of files (keyed by absolute path) for
+	// every load, such as an abstract automaton with other invariants.
+	Overlays map[string][]byte
+	// Prover configures the prover (cache, workers, limits).
+	Prover driver.Config
+	// Proof, when set, is a proof file whose concrete automaton is the
+	// inferred one: its edge is proved again with the inferred invariants
+	// as its concrete assumptions. EdgeAbstract, when non-nil, replaces
+	// the abstract assumptions.
+	Proof        string
+	EdgeAbstract []string
+	// Progress, when set, receives one line per step.
+	Progress func(string)
+}
+
+// Phase is one phase of inference: the candidates it ends with and its
+// time.
+type Phase struct {
+	Name       string  `json:"name"`
+	Candidates int     `json:"candidates"`
+	Seconds    float64 `json:"seconds"`
+	Note       string  `json:"note,omitempty"`
+}
+
+// Invariant is an inferred invariant, as printed.
+type Invariant struct {
+	Name     string   `json:"name"`
+	Body     string   `json:"body"`
+	Assumes  []string `json:"assumes"`
+	Strategy []string `json:"strategy,omitempty"`
+	Status   string   `json:"status"` // the status the prover derived: proved
+}
+
+// Result is the outcome of Run.
+type Result struct {
+	Automaton  string         `json:"automaton"`
+	File       string         `json:"file"`
+	Instances  []Instance     `json:"instances"`
+	Phases     []Phase        `json:"phases"`
+	Rounds     []HoudiniRound `json:"houdiniRounds"`
+	Final      []HoudiniRound `json:"finalRounds"`
+	Invariants []Invariant    `json:"invariants"`
+	// Obligations counts the obligations checked over all rounds, how
+	// many were proved, refuted, unknown, and reused from the cache.
+	Obligations struct {
+		Checked       int     `json:"checked"`
+		Proved        int     `json:"proved"`
+		Refuted       int     `json:"refuted"`
+		Unknown       int     `json:"unknown"`
+		Cached        int     `json:"cached"`
+		SolverSeconds float64 `json:"solverSeconds"`
+	} `json:"obligations"`
+	// Nat lists the implicit Nat invariants the final round did not
+	// prove (the inferred set is then not proved).
+	Nat     []string    `json:"natUnproved,omitempty"`
+	Edge    *EdgeResult `json:"edge,omitempty"`
+	Seconds float64     `json:"seconds"`
+
+	section string // the `invariants:` section as proved
+	text    []byte // the automaton's file with it
+	path    string // the automaton's file, absolute
+}
+
+// DefaultBounds returns the instances explored when Options.Bounds is
+// nil: T=2,L=1,V=2 and T=3,L=1,V=1 for the sorts of the transactional
+// memory interface, and 2 then 3 elements for any other parameter sort.
+func DefaultBounds(a *ioa.Automaton) []string {
+	first := map[string]int{"T": 2, "L": 1, "V": 2}
+	second := map[string]int{"T": 3, "L": 1, "V": 1}
+	var b1, b2 []string
+	for _, s := range a.Sorts {
+		if s == nil || s.Kind != expr.KParam {
+			continue
+		}
+		n1, ok1 := first[s.Name]
+		n2 := second[s.Name]
+		if !ok1 {
+			n1, n2 = 2, 3
+		}
+		b1 = append(b1, fmt.Sprintf("%s=%d", s.Name, n1))
+		b2 = append(b2, fmt.Sprintf("%s=%d", s.Name, n2))
+	}
+	return []string{strings.Join(b1, ","), strings.Join(b2, ",")}
+}
+
+// ErrUsage wraps the errors of a bad request (unknown automaton, bad
+// bound).
+var ErrUsage = errors.New("usage")
+
+// Run infers the invariants of the automaton of o.File.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	start := time.Now()
+	progress := o.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	if o.Prefix == "" {
+		o.Prefix = "inv"
+	}
+	if o.MaxStates == 0 {
+		o.MaxStates = 300000
+	}
+	if o.Timeout == 0 {
+		o.Timeout = time.Minute
+	}
+	set, errs := loadConfig(o.Library, o.Overlays).Files(o.File)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	a, err := pick(set, o.Automaton)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrUsage, o.File, err)
+	}
+	path, err := filepath.Abs(a.File)
+	if err != nil {
+		return nil, err
+	}
+	orig, ok := o.Overlays[path]
+	if !ok {
+		if orig, err = load.ReadFile(a.File); err != nil {
+			return nil, err
+		}
+	}
+	res := &Result{Automaton: a.Name, File: a.File, path: path}
+	phase := func(name string, n int, t time.Time, note string) {
+		res.Phases = append(res.Phases, Phase{Name: name, Candidates: n, Seconds: time.Since(t).Seconds(), Note: note})
+	}
+
+	// Templates.
+	t := time.Now()
+	progress("templates")
+	ctxs := templates(a, !o.NoPairs)
+	checkAtoms(a, ctxs)
+	generated := 0
+	for _, c := range ctxs {
+		generated += generatedCount(c)
+	}
+	phase("generated", generated, t, fmt.Sprintf("%d atoms", atomCount(ctxs)))
+
+	// Filter.
+	t = time.Now()
+	bounds := o.Bounds
+	if bounds == nil {
+		bounds = DefaultBounds(a)
+	}
+	sts, insts, err := filter(ctx, a, ctxs, bounds, o.MaxStates, o.Timeout, progress)
+	if err != nil {
+		return nil, err
+	}
+	res.Instances = insts
+	survived := 0
+	for i, c := range ctxs {
+		survived += survivedCount(c, sts[i])
+	}
+	phase("survived the instances", survived, t, "")
+
+	// Non-redundant candidates.
+	t = time.Now()
+	var pool []*cand
+	ctxIndex := map[*qctx]int{}
+	for i, c := range ctxs {
+		ctxIndex[c] = i
+		cs := candidates(c, sts[i])
+		for _, cd := range cs {
+			cd.buildText()
+		}
+		sortCands(cs, ctxIndex)
+		pool = append(pool, cs...)
+	}
+	nonred := 0
+	for _, c := range pool {
+		if len(c.impliedBy) == 0 {
+			nonred++
+		}
+	}
+	phase("non-redundant", nonred, t, fmt.Sprintf("%d more in reserve", len(pool)-nonred))
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// Houdini.
+	t = time.Now()
+	prover, err := driver.NewProver(o.Prover)
+	if err != nil {
+		return nil, err
+	}
+	defer prover.Close()
+	s := &session{path: path, orig: orig, auto: a.Name, library: o.Library, overlays: o.Overlays,
+		prover: prover, param: !o.NoParametrized, progress: progress}
+	fine, _, rounds, err := s.houdini(ctx, pool, func(i int) string { return fmt.Sprintf("%s_c%d", o.Prefix, i+1) })
+	res.Rounds = rounds
+	if debugHook != nil {
+		debugHook(pool)
+	}
+	if err != nil {
+		return nil, err
+	}
+	phase("inductive", len(fine), t, fmt.Sprintf("%d Houdini rounds", len(rounds)))
+
+	// Merge and prove under the printed names.
+	t = time.Now()
+	merged := merge(fine)
+	for _, c := range merged {
+		if c.text == "" {
+			c.buildText()
+		}
+	}
+	sortCands(merged, ctxIndex)
+	final, last, frounds, err := s.finalize(ctx, merged, func(i int) string { return fmt.Sprintf("%s%d", o.Prefix, i+1) })
+	res.Final = frounds
+	if err != nil {
+		return nil, err
+	}
+	phase("printed", len(final), t, "merged and proved under their names")
+	s.record(res)
+
+	if last != nil {
+		res.Nat = last.nat
+	}
+	if last != nil && len(last.nat) == 0 {
+		res.text = last.text
+		res.section, _ = s.section(final)
+		names := make([]string, len(final))
+		for i, c := range final {
+			names[i] = c.name
+		}
+		for _, c := range final {
+			inv := Invariant{Name: c.name, Body: c.text, Assumes: names, Status: statusOf(last.rep, a.Name, c.name)}
+			if s.param && c.quantified() {
+				inv.Strategy = []string{"parametrized"}
+			}
+			if inv.Status != report.Proved {
+				// The driver's joint derivation disagrees: print nothing.
+				return nil, fmt.Errorf("internal error: invariant %s is %s after the final round", c.name, inv.Status)
+			}
+			res.Invariants = append(res.Invariants, inv)
+		}
+	}
+
+	if o.Proof != "" {
+		t = time.Now()
+		var names []string
+		for _, inv := range res.Invariants {
+			names = append(names, inv.Name)
+		}
+		res.Edge, err = s.edge(ctx, o.Proof, res.text, names, o.EdgeAbstract)
+		s.record(res)
+		if err != nil {
+			return nil, err
+		}
+		phase("edge", len(names), t, res.Edge.Status)
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+func (s *session) record(res *Result) {
+	res.Obligations.Checked = s.obligations
+	res.Obligations.Proved = s.proved
+	res.Obligations.Refuted = s.refuted
+	res.Obligations.Unknown = s.unknown
+	res.Obligations.Cached = s.cached
+	res.Obligations.SolverSeconds = s.solverSeconds
+}
+
+// debugHook, when set (by tests), sees the pool after Houdini.
+var debugHook func([]*cand)
+
+// pick selects the automaton named name, or the only automaton of set.
+func pick(set *load.Set, name string) (*ioa.Automaton, error) {
+	if name != "" {
+		if a := set.Automaton(name); a != nil {
+			return a, nil
+		}
+		return nil, fmt.Errorf("no automaton %s", name)
+	}
+	var own []*ioa.Automaton
+	for _, a := range set.Automata {
+		resolved := false
+		for _, r := range set.Resolved {
+			resolved = resolved || r == a
+		}
+		if !resolved {
+			own = append(own, a)
+		}
+	}
+	switch len(own) {
+	case 0:
+		return nil, errors.New("no automaton")
+	case 1:
+		return own[0], nil
+	}
+	var names []string
+	for _, a := range own {
+		names = append(names, a.Name)
+	}
+	return nil, fmt.Errorf("several automata (%s): choose one with --automaton", strings.Join(names, ", "))
+}
+
+func atomCount(ctxs []*qctx) int {
+	n := 0
+	for _, c := range ctxs {
+		n += len(c.atoms) + len(c.pairs)
+	}
+	return n
+}
+
+// generatedCount is the number of candidates the templates give in
+// context c: every atom, every guard with every atom, every enum guard
+// and other guard with every atom, and every pair of enum guards (or
+// true) with every pair atom.
+func generatedCount(c *qctx) int {
+	n := len(c.atoms)
+	if c.sort == nil {
+		return n
+	}
+	var guards, enums, others int
+	for _, at := range c.atoms {
+		if at.guard {
+			guards++
+			if at.enumTerm != "" {
+				enums++
+			} else {
+				others++
+			}
+		}
+	}
+	n += guards * len(c.atoms)
+	n += enums * others * len(c.atoms)
+	k := enums + 1
+	n += k * (k + 1) / 2 * len(c.pairs)
+	return n
+}
+
+// survivedCount is the number of generated candidates that held at every
+// point (an implication whose guard never held is not counted).
+func survivedCount(c *qctx, st *stats) int {
+	n := st.always.countIn(st.n)
+	if c.sort == nil {
+		return n
+	}
+	for gi := range st.guards {
+		if st.seen[gi] {
+			n += st.n - st.viol[gi].countIn(st.n)
+		}
+	}
+	for e := range st.enums {
+		for o := range st.others {
+			if st.seen2[e][o] {
+				n += st.n - st.viol2[e][o].countIn(st.n)
+			}
+		}
+	}
+	for i := range st.pseen {
+		for j := i; j < len(st.pseen); j++ {
+			if st.pseen[i][j] {
+				n += st.pn - st.pviol[i][j].countIn(st.pn)
+			}
+		}
+	}
+	return n
+}
+
+// countIn counts the members below n.
+func (b bitset) countIn(n int) int {
+	c := 0
+	for i := 0; i < n; i++ {
+		if b.has(i) {
+			c++
+		}
+	}
+	return c
+}
+
+// YAML writes the inferred invariants as an `invariants:` section, exactly
+// as they were proved.
+func (r *Result) YAML() string { return r.section }
+
+// Text returns the automaton's file with its `invariants:` section
+// replaced by the inferred one, as the final round loaded it.
+func (r *Result) Text() []byte { return r.text }
+
+// WriteJSON writes r as JSON.
+func (r *Result) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	type out struct {
+		*Result
+		YAML string `json:"yaml"`
+	}
+	return enc.Encode(out{r, r.section})
+}
+
+// WriteSummary writes the counts per phase and the time, one line each.
+func (r *Result) WriteSummary(w io.Writer) {
+	fmt.Fprintf(w, "%s (%s):\n", r.Automaton, r.File)
+	for _, in := range r.Instances {
+		status := "complete"
+		if !in.Complete {
+			status = "INCOMPLETE: " + in.Limit
+		}
+		fmt.Fprintf(w, "  instance %s: %d states, %.2fs (%s)\n", in.Bound, in.States, in.Seconds, status)
+	}
+	for _, p := range r.Phases {
+		note := ""
+		if p.Note != "" {
+			note = " (" + p.Note + ")"
+		}
+		fmt.Fprintf(w, "  %-24s %6d  %7.2fs%s\n", p.Name, p.Candidates, p.Seconds, note)
+	}
+	ob := r.Obligations
+	fmt.Fprintf(w, "  obligations: %d checked, %d proved, %d refuted, %d unknown, %d cached; solver %.1fs\n",
+		ob.Checked, ob.Proved, ob.Refuted, ob.Unknown, ob.Cached, ob.SolverSeconds)
+	if len(r.Nat) > 0 {
+		fmt.Fprintf(w, "  NOT PROVED: the Nat conditions %s are not inductive with the inferred set\n", strings.Join(r.Nat, ", "))
+	}
+	if e := r.Edge; e != nil {
+		fmt.Fprintf(w, "  edge %s: %s (%d obligations: %d proved, %d refuted, %d unknown)\n", e.Edge, e.Status, e.Obligations, e.Proved, e.Refuted, e.Unknown)
+		for _, id := range e.Failed {
+			fmt.Fprintf(w, "    not proved: %s\n", id)
+		}
+	}
+	fmt.Fprintf(w, "  total %.2fs\n", r.Seconds)
+}
