@@ -1,0 +1,144 @@
+// This file implements `ladder infer`: candidate invariants from templates,
+// filtered on small instances and reduced to an inductive set proved by
+// the kernel (package internal/infer, docs/infer.md).
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"ladder/internal/infer"
+	"ladder/internal/source"
+)
+
+// boundList is a repeatable --bound flag.
+type boundList []string
+
+func (b *boundList) String() string     { return strings.Join(*b, " ") }
+func (b *boundList) Set(v string) error { *b = append(*b, v); return nil }
+
+func init() {
+	register(&command{
+		name:  "infer",
+		args:  "FILE [--automaton A] [--proof P] [--bound T=2,L=1,V=2 ...] [--json] [-j N] [--cache-dir DIR]",
+		short: "infer invariants from templates, proved inductive by the kernel",
+		long: `Infer generates candidate invariants of the automaton of FILE from
+templates over its state (docs/infer.md), keeps those that hold in every
+reachable state of small instances (--bound, repeatable; by default
+T=2,L=1,V=2 and T=3,L=1,V=1, and 2 then 3 elements for other parameter
+sorts), drops those implied by others, and reduces the rest by a Houdini
+fixpoint: each candidate becomes an invariant assuming all of them, its
+obligations are generated and checked as ladder prove does (with the
+cache), and every candidate with an obligation that is not proved is
+dropped, until all are proved. The proved ones are merged into fewer
+invariants and proved again under the names printed.
+
+It prints, on stdout, an invariants: section ready to paste into FILE (each
+invariant with its assumes: list), on stderr the counts and times of each
+phase. Every printed invariant was proved by the kernel together with the
+others. With --proof P (a proof file whose concrete automaton is FILE's), it
+also proves P's edge with the inferred invariants as its concrete
+assumptions and prints the assume: section it used.
+
+It exits with 0 when the inference ran (also when it found nothing) and,
+with --proof, the edge is proved; 1 on errors in the files or an edge that
+is not proved; 2 on usage errors.`,
+		setup: func(fs *flag.FlagSet) func(*env, []string) int {
+			o := &proveFlags{}
+			o.define(fs)
+			var bounds boundList
+			fs.Var(&bounds, "bound", "an instance to filter candidates on, e.g. T=2,L=1,V=2 (repeatable; default: two small instances)")
+			automaton := fs.String("automaton", "", "the automaton, when FILE holds several")
+			proof := fs.String("proof", "", "also prove this proof file's edge with the inferred invariants as its concrete assumptions")
+			maxStates := fs.Int("max-states", 300000, "explore at most this many states per instance")
+			exploreTimeout := fs.Duration("explore-timeout", time.Minute, "explore each instance for at most this long")
+			noPairs := fs.Bool("no-pairs", false, "leave out the candidates with two bound variables")
+			noParam := fs.Bool("no-parametrized", false, "prove quantified candidates without the parametrized strategy")
+			prefix := fs.String("prefix", "inv", "the prefix of the invariants' names (inv1, inv2, ...)")
+			jsonOut := fs.Bool("json", false, "print the result as JSON on stdout")
+			return func(e *env, args []string) int {
+				if len(args) != 1 {
+					return e.usageError("infer", "expected one FILE, got %d arguments", len(args))
+				}
+				if !validName(*prefix) {
+					return e.usageError("infer", "--prefix %q is not a name", *prefix)
+				}
+				if *maxStates <= 0 || *exploreTimeout <= 0 {
+					return e.usageError("infer", "--max-states and --explore-timeout must be positive")
+				}
+				cfg, err := o.config(e)
+				if err != nil {
+					return e.usageError("infer", "%v", err)
+				}
+				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+				defer stop()
+				terminal := isTerminal(e.stderr)
+				progress := func(msg string) {
+					switch {
+					case terminal:
+						fmt.Fprintf(e.stderr, "\r\033[Kladder infer: %s", msg)
+					case !strings.HasPrefix(msg, "filter "):
+						fmt.Fprintf(e.stderr, "ladder infer: %s\n", msg)
+					}
+				}
+				opts := infer.Options{
+					File: args[0], Automaton: *automaton, Bounds: bounds, MaxStates: *maxStates,
+					Timeout: *exploreTimeout, NoPairs: *noPairs, NoParametrized: *noParam, Prefix: *prefix,
+					Library: libraryDirs(), Prover: cfg, Proof: *proof, Progress: progress,
+				}
+				res, err := infer.Run(ctx, opts)
+				if terminal {
+					fmt.Fprint(e.stderr, "\r\033[K")
+				}
+				if err != nil {
+					var errs source.ErrorList
+					switch {
+					case errors.As(err, &errs):
+						printErrors(e.stderr, errs, false)
+						fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
+						return exitFailure
+					case errors.Is(err, infer.ErrUsage):
+						return e.usageError("infer", "%s", strings.TrimPrefix(err.Error(), infer.ErrUsage.Error()+": "))
+					}
+					e.errorf("infer", "%v", err)
+					return exitFailure
+				}
+				if *jsonOut {
+					err = res.WriteJSON(e.stdout)
+				} else {
+					res.WriteSummary(e.stderr)
+					_, err = fmt.Fprint(e.stdout, res.YAML())
+					if err == nil && res.Edge != nil {
+						_, err = fmt.Fprintf(e.stdout, "\n# %s, %s:\n%s", res.Edge.Proof, res.Edge.Status, res.Edge.Assume)
+					}
+				}
+				if err != nil {
+					e.errorf("infer", "%v", err)
+					return exitFailure
+				}
+				if len(res.Nat) > 0 || res.Edge != nil && res.Edge.Status != "proved" {
+					return exitFailure
+				}
+				return exitOK
+			}
+		},
+	})
+}
+
+// validName reports whether s is a name of the language.
+func validName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
