@@ -6,7 +6,7 @@ SUDO    := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 FUZZTIME ?= 10s
 FUZZLONG ?= 5m
 
-.PHONY: all deps build test vet lint race fmt-check fuzz fuzz-long prove bench clean
+.PHONY: all deps bench-deps build test vet lint race fmt-check fuzz fuzz-long prove bench clean
 
 all: build
 
@@ -22,6 +22,19 @@ deps:
 	command -v g++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+# bench-deps installs what make bench needs beyond deps when it is missing:
+# spin (SPIN, compared with ladder's explorer by scripts/bench-spin.sh; its
+# pan verifiers are compiled with the C compiler deps installs) and time
+# (/usr/bin/time, for the peak memory of each run).
+bench-deps:
+	@missing=""; \
+	command -v spin >/dev/null 2>&1 || missing="$$missing spin"; \
+	[ -x /usr/bin/time ] || missing="$$missing time"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
@@ -76,8 +89,10 @@ prove: build
 	./$(BIN) prove docs/examples
 
 # bench runs the Go benchmarks once each, then the prover benchmark over the
-# repository's proofs (cold, warm, after an edit), which prints one JSON line.
-bench: build
+# repository's proofs (cold, warm, after an edit), which prints one JSON line,
+# then the comparison of the explorer with SPIN on TMS2
+# (scripts/bench-spin.sh), which prints one JSON line per instance.
+bench: build bench-deps
 	$(GO) test -run='^$$' -bench=. -benchtime=1x ./...
 	./scripts/bench.sh ./$(BIN)
 

@@ -8,7 +8,8 @@
 # one new edge, nothing above it re-checked) and a run after one scripted
 # edit of an action's effect. It prints one JSON line with the wall-clock
 # times, the re-checked and reused counts and the ratios cold/warm and
-# cold/edit.
+# cold/edit. Then, when SPIN is installed, scripts/bench-spin.sh compares the
+# explorer with SPIN on TMS2 and prints one JSON line per instance.
 #
 # Usage: scripts/bench.sh [LADDER_BINARY]
 # Environment: JOBS (-j, default: the number of CPUs), REFACTOR (the files
@@ -117,3 +118,10 @@ printf '"refactor_seconds":%s,"refactor_rechecked":%s,"refactor_reused":%s,' \
   "$refactor" "$(field refactor rechecked)" "$(field refactor reused)"
 printf '"edit":"%s","cold_over_warm":%s,"cold_over_edit":%s}\n' \
   "$edit_file" "$(ratio "$cold" "$warm")" "$(ratio "$cold" "$edit")"
+
+# the explorer against SPIN on TMS2: one JSON line per instance
+if command -v spin >/dev/null 2>&1; then
+  "$root/scripts/bench-spin.sh" "$bin"
+else
+  echo "bench: spin is not installed: no comparison with SPIN (make bench installs it)" >&2
+fi

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# bench-spin.sh compares ladder's explorer with SPIN on TMS2: for each
+# instance it explores specs/TMS2.yaml with ladder, without and with
+# symmetry reduction, and bench/TMS2.pml (the same state space in Promela)
+# with SPIN's pan, and prints one JSON line per instance with the states,
+# the time, the states per second and the peak memory of each run, and
+# whether ladder and SPIN found the same number of states.
+#
+# ladder runs with --workers 1, as pan is sequential. pan is compiled with
+#   -DSAFETY    a safety search (assertions and end states): no cycle
+#               detection, so no nested search and a smaller stack frame;
+#   -DNOREDUCE  no partial-order reduction, so that pan stores every
+#               reachable state (the model has one process, so there is
+#               nothing to reduce, and the count must equal ladder's);
+# and neither -DCOLLAPSE nor hash compaction or bitstate hashing: the search
+# is exhaustive and exact. (-DCOLLAPSE is off because the state vector is
+# 36 bytes or less: its component tables cost more than they save, and it
+# is slower; -DHC4 and -DBITSTATE may lose states.) pan's hash table gets
+# 2^w slots with w = ceil(log2(states)) + 1, from ladder's count, and its
+# depth bound is raised (-m) until the search is not truncated.
+#
+# Usage: scripts/bench-spin.sh [LADDER_BINARY]
+# Environment: INSTANCES (default "T=2,L=2,V=2 T=3,L=1,V=2"), SYMMETRY (the
+# sorts of ladder's reduced run, default T,L,V), TIMEOUT (seconds per run,
+# default 600), MEMLIMIT (ulimit -v of each run in KiB, default 8000000).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+bin=${1:-}
+if [ -z "$bin" ]; then
+  bin=$tmp/ladder
+  (cd "$root" && go build -o "$bin" ./cmd/ladder)
+fi
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+
+instances=${INSTANCES:-T=2,L=2,V=2 T=3,L=1,V=2}
+symmetry=${SYMMETRY:-T,L,V}
+timeout=${TIMEOUT:-600}
+memlimit=${MEMLIMIT:-8000000}
+
+for tool in spin cc; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "bench-spin: $tool is not installed (make bench installs spin)" >&2
+    exit 1
+  fi
+done
+
+# measure OUT CMD...: run CMD bounded in time and memory, stdout and stderr
+# in OUT, its peak resident memory in KiB in OUT.rss (empty without
+# /usr/bin/time) and its wall-clock seconds in OUT.time; returns its exit code.
+measure() {
+  local out=$1 code=0 start end
+  shift
+  start=$(date +%s.%N)
+  if [ -x /usr/bin/time ]; then
+    (ulimit -v "$memlimit"; /usr/bin/time -f '%M' -o "$out.rss" timeout "$timeout" "$@") >"$out" 2>&1 || code=$?
+  else
+    : >"$out.rss"
+    (ulimit -v "$memlimit"; timeout "$timeout" "$@") >"$out" 2>&1 || code=$?
+  fi
+  end=$(date +%s.%N)
+  awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f", e - s }' >"$out.time"
+  return $code
+}
+
+# jfield FILE KEY prints a top-level number or boolean of ladder's JSON.
+jfield() {
+  awk -v key="\"$2\":" '$1 == key { v = $2; gsub(/,/, "", v); print v; exit }' "$1"
+}
+
+rss_bytes() { # KiB in FILE.rss → bytes, or null
+  local k
+  k=$(tail -n 1 "$1.rss" 2>/dev/null | tr -dc '0-9')
+  if [ -n "$k" ]; then echo $((k * 1024)); else echo null; fi
+}
+
+orNull() { if [ -n "$1" ]; then echo "$1"; else echo null; fi; }
+
+# ladder_json NAME FILE: the JSON object of a ladder run.
+ladder_json() {
+  local f=$2 complete
+  complete=$(jfield "$f" complete)
+  printf '{"states":%s,"complete":%s,"seconds":%s,"states_per_second":%s,"peak_memory_bytes":%s,"max_rss_bytes":%s' \
+    "$(orNull "$(jfield "$f" states)")" "$(orNull "$complete")" "$(orNull "$(jfield "$f" elapsedSeconds)")" \
+    "$(orNull "$(jfield "$f" statesPerSecond)")" "$(orNull "$(jfield "$f" peakMemoryBytes)")" "$(rss_bytes "$f")"
+  if [ "$1" = sym ]; then
+    printf ',"sorts":"%s","permutations":%s' "$symmetry" "$(orNull "$(jfield "$f" permutations)")"
+  fi
+  printf '}'
+}
+
+cp "$root/bench/TMS2.pml" "$tmp/TMS2.pml"
+cd "$tmp"
+for inst in $instances; do
+  nt=$(echo "$inst" | tr ',' '\n' | awk -F= '$1 == "T" { print $2 }')
+  nl=$(echo "$inst" | tr ',' '\n' | awk -F= '$1 == "L" { print $2 }')
+  nv=$(echo "$inst" | tr ',' '\n' | awk -F= '$1 == "V" { print $2 }')
+  if [ -z "$nt" ] || [ -z "$nl" ] || [ -z "$nv" ]; then
+    echo "bench-spin: instance $inst: give T, L and V" >&2
+    exit 1
+  fi
+
+  code=0
+  measure full.json "$bin" explore "$root/specs/TMS2.yaml" --bound "$inst" --workers 1 --json || code=$?
+  if [ "$code" -gt 1 ]; then
+    echo "bench-spin: ladder explore $inst exited with $code:" >&2
+    cat full.json >&2
+    exit 1
+  fi
+  code=0
+  measure sym.json "$bin" explore "$root/specs/TMS2.yaml" --bound "$inst" --symmetry "$symmetry" --workers 1 --json || code=$?
+  if [ "$code" -gt 1 ]; then
+    echo "bench-spin: ladder explore $inst --symmetry $symmetry exited with $code:" >&2
+    cat sym.json >&2
+    exit 1
+  fi
+  states=$(jfield full.json states)
+
+  # pan: a hash table of about twice the states, and a depth bound raised
+  # until the search is complete
+  w=$(awk -v n="${states:-1}" 'BEGIN { w = 1; while (2 ^ w < n) w++; w++; if (w < 18) w = 18; if (w > 32) w = 32; print w }')
+  spin -DNT="$nt" -DNL="$nl" -DNV="$nv" -a TMS2.pml >spin.out 2>&1 || { cat spin.out >&2; exit 1; }
+  cc -O2 -DNOREDUCE -DSAFETY -o pan pan.c >cc.out 2>&1 || { cat cc.out >&2; exit 1; }
+  depth=100000
+  while :; do
+    code=0
+    measure pan.out ./pan -m"$depth" -w"$w" || code=$?
+    if grep -q 'max search depth too small' pan.out && [ "$depth" -lt 100000000 ]; then
+      depth=$((depth * 10))
+      continue
+    fi
+    break
+  done
+  pstates=$(awk '$2 == "states," && $3 == "stored" { print $1; exit }' pan.out)
+  perrors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' pan.out | head -n 1)
+  prate=$(awk '$1 == "pan:" && $2 == "rate" { print $3; exit }' pan.out)
+  psecs=$(awk '$1 == "pan:" && $2 == "elapsed" { print $4; exit }' pan.out)
+  pmem=$(awk '$2 == "total" && $3 == "actual" { printf "%.0f", $1 * 1048576; exit }' pan.out)
+  pcomplete=false
+  if [ "$code" -eq 0 ] && [ "${perrors:-1}" = 0 ] && ! grep -q 'max search depth too small' pan.out; then
+    pcomplete=true
+  fi
+  same=false
+  if [ -n "$pstates" ] && [ "$pstates" = "$states" ]; then same=true; fi
+
+  printf '{"instance":"%s","ladder":%s,"ladder_symmetry":%s,' "$inst" "$(ladder_json full full.json)" "$(ladder_json sym sym.json)"
+  printf '"spin":{"states":%s,"complete":%s,"errors":%s,"seconds":%s,"states_per_second":%s,"memory_bytes":%s,"max_rss_bytes":%s,"flags":"-DNOREDUCE -DSAFETY -m%s -w%s"},' \
+    "$(orNull "$pstates")" "$pcomplete" "$(orNull "$perrors")" "$(orNull "$psecs")" "$(orNull "$prate")" "$(orNull "$pmem")" "$(rss_bytes pan.out)" "$depth" "$w"
+  printf '"same_states":%s}\n' "$same"
+done
