@@ -29,4 +29,10 @@
 //     computed by several goroutines and merged in a fixed order, so the
 //     ids, the result, the trace and the visitor's calls do not depend on the
 //     number of workers.
+//   - With Config.Symmetry, the store keys are canonical encodings: the
+//     least encoding of a state's images under the permutations of the
+//     symmetric sorts' elements (eval.Symmetry), so that one state per
+//     orbit is stored and expanded; symmetry.go checks that the automaton
+//     treats those elements alike, and a trace is rebuilt by replaying
+//     concrete steps whose canonical encodings follow the path.
 package explore
