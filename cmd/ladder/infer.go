@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -33,8 +34,8 @@ func init() {
 		long: `Infer generates candidate invariants of the automaton of FILE from
 templates over its state (docs/infer.md), keeps those that hold in every
 reachable state of small instances (--bound, repeatable; by default
-T=2,L=1,V=2 and T=3,L=1,V=1, and 2 then 3 elements for other parameter
-sorts), drops those implied by others, and reduces the rest by a Houdini
+T=2,L=1,V=2, T=1,L=2,V=2 and T=3,L=1,V=1, and 2, 2 then 3 elements for
+other parameter sorts; at most --max-states states each), drops those implied by others, and reduces the rest by a Houdini
 fixpoint: each candidate becomes an invariant assuming all of them, its
 obligations are generated and checked as ladder prove does (with the
 cache), and every candidate with an obligation that is not proved is
@@ -58,7 +59,7 @@ is not proved; 2 on usage errors.`,
 			fs.Var(&bounds, "bound", "an instance to filter candidates on, e.g. T=2,L=1,V=2 (repeatable; default: two small instances)")
 			automaton := fs.String("automaton", "", "the automaton, when FILE holds several")
 			proof := fs.String("proof", "", "also prove this proof file's edge with the inferred invariants as its concrete assumptions")
-			maxStates := fs.Int("max-states", 300000, "explore at most this many states per instance")
+			maxStates := fs.Int("max-states", 100000, "explore at most this many states per instance")
 			exploreTimeout := fs.Duration("explore-timeout", time.Minute, "explore each instance for at most this long")
 			noPairs := fs.Bool("no-pairs", false, "leave out the candidates with two bound variables")
 			noParam := fs.Bool("no-parametrized", false, "prove quantified candidates without the parametrized strategy")
@@ -77,6 +78,11 @@ is not proved; 2 on usage errors.`,
 				cfg, err := o.config(e)
 				if err != nil {
 					return e.usageError("infer", "%v", err)
+				}
+				// The Houdini rounds hold many large obligations: collect
+				// garbage at Go's default pace, not main's.
+				if e.getenv("GOGC") == "" {
+					debug.SetGCPercent(100)
 				}
 				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 				defer stop()

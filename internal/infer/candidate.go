@@ -118,6 +118,21 @@ func candidates(c *qctx, st *stats) []*cand {
 	first := map[key]int{}
 	for i, at := range c.atoms {
 		at.eq = i
+	}
+	// Guards first, so that a class with a guard is represented by one.
+	order := make([]int, 0, n)
+	for i, at := range c.atoms {
+		if at.guard {
+			order = append(order, i)
+		}
+	}
+	for i, at := range c.atoms {
+		if !at.guard {
+			order = append(order, i)
+		}
+	}
+	for _, i := range order {
+		at := c.atoms[i]
 		if always(i) || never(i) {
 			continue
 		}

@@ -46,7 +46,10 @@ func (s *session) edge(ctx context.Context, proofPath string, text []byte, names
 	}
 	// The proof as written, with the automaton as written: its abstract
 	// assumptions and the automaton it names.
-	set, errs := loadConfig(s.library, s.overlays).Files(proofPath)
+	// The automata the proof names are looked up in the library and in
+	// the proof's directory.
+	lib := append(append([]string(nil), s.library...), filepath.Dir(proofPath))
+	set, errs := loadConfig(lib, s.overlays).Files(s.path, proofPath)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -86,7 +89,7 @@ func (s *session) edge(ctx context.Context, proofPath string, text []byte, names
 			over[k] = v
 		}
 	}
-	set, errs = loadConfig(s.library, over).Files(proofPath)
+	set, errs = loadConfig(lib, over).Files(s.path, proofPath)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -98,39 +101,23 @@ func (s *session) edge(ctx context.Context, proofPath string, text []byte, names
 	if s.progress != nil {
 		s.progress(fmt.Sprintf("%s: %d obligations", s.phase, len(in.Obligations)))
 	}
-	rep, err := s.prover.Prove(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	er := &EdgeResult{Proof: proofPath, Concrete: concrete, Abstract: abstract, Assume: assume}
 	if len(in.Edges) != 1 {
 		return nil, fmt.Errorf("internal error: %d edges in %s", len(in.Edges), proofPath)
 	}
 	e := in.Edges[0]
+	verdicts, err := s.prove(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	er := &EdgeResult{Proof: proofPath, Concrete: concrete, Abstract: abstract, Assume: assume}
 	er.Edge = e.Name
 	mine := map[string]bool{}
 	for _, id := range e.Obligations {
 		mine[id] = true
 	}
-	for _, o := range rep.Obligations {
-		s.obligations++
-		if o.Cached {
-			s.cached++
-		}
-		s.solverSeconds += o.SolverSeconds
-		switch o.Verdict {
-		case report.Proved:
-			s.proved++
-		case report.Refuted:
-			s.refuted++
-		default:
-			s.unknown++
-		}
-		if !mine[o.ID] {
-			continue
-		}
+	for _, id := range e.Obligations {
 		er.Obligations++
-		switch o.Verdict {
+		switch verdicts[id] {
 		case report.Proved:
 			er.Proved++
 			continue
@@ -139,12 +126,10 @@ func (s *session) edge(ctx context.Context, proofPath string, text []byte, names
 		default:
 			er.Unknown++
 		}
-		er.Failed = append(er.Failed, o.ID)
+		er.Failed = append(er.Failed, id)
 	}
-	for _, re := range rep.Edges {
-		if re.Name == e.Name {
-			er.Status = re.Status
-		}
+	if st, ok := derive(in, verdicts).Edges[e.Name]; ok {
+		er.Status = st.String()
 	}
 	return er, nil
 }

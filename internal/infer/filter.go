@@ -123,8 +123,8 @@ type stats struct {
 	// excl[i] holds the atoms false at some point where atom i holds:
 	// atom i is included in atom j on the points when excl[i] lacks j.
 	excl []bitset
-	viol   []bitset
-	seen   []bool
+	viol []bitset
+	seen []bool
 	// enum guards × other guards: the conjunction G1 and G2.
 	enums, others []int
 	viol2         [][]bitset

@@ -20,6 +20,7 @@ import (
 	"ladder/internal/report"
 	"ladder/internal/source"
 	"ladder/ioa/load"
+	"ladder/simulation"
 )
 
 // session proves candidate sets of one automaton.
@@ -44,8 +45,10 @@ type roundResult struct {
 	verdict map[*cand]string // report.Proved, Refuted, Unknown, or "invalid" (did not load or encode)
 	// nat lists the implicit Nat invariants that were not proved.
 	nat []string
-	rep *report.Prove
-	set *load.Set
+	// derived is the driver's derivation of the statuses (jointly, under
+	// the assumptions) from the verdicts.
+	derived *simulation.Derivation
+	set     *load.Set
 	in  *driver.Input
 	// text is the automaton file as loaded.
 	text []byte
@@ -177,28 +180,11 @@ func (s *session) round(ctx context.Context, cs []*cand) (*roundResult, error) {
 	if s.progress != nil {
 		s.progress(fmt.Sprintf("%s: %d candidates, %d obligations", s.phase, len(cs), len(in.Obligations)))
 	}
-	rep, err := s.prover.Prove(ctx, in)
+	verdicts, err := s.prove(ctx, in)
 	if err != nil {
 		return nil, err
 	}
-	res.rep = rep
-	verdicts := map[string]string{}
-	for _, o := range rep.Obligations {
-		verdicts[o.ID] = o.Verdict
-		s.obligations++
-		switch o.Verdict {
-		case report.Proved:
-			s.proved++
-		case report.Refuted:
-			s.refuted++
-		default:
-			s.unknown++
-		}
-		if o.Cached {
-			s.cached++
-		}
-		s.solverSeconds += o.SolverSeconds
-	}
+	res.derived = derive(in, verdicts)
 	byName := map[string]*cand{}
 	for _, c := range cs {
 		byName[c.name] = c
@@ -375,16 +361,70 @@ func (s *session) finalize(ctx context.Context, cs []*cand, name func(int) strin
 	}
 }
 
-// statusOf returns the status the driver derived for invariant name of
-// the automaton in a round's report.
-func statusOf(rep *report.Prove, auto, name string) string {
-	if rep == nil {
-		return ""
-	}
-	for _, inv := range rep.Invariants {
-		if inv.Automaton == auto && inv.Name == name {
-			return inv.Status
+// chunk is the number of obligations handed to the prover at once: the
+// prover keeps every job's printed query until its run ends, and an
+// obligation with all the candidates as hypotheses is large.
+const chunk = 100
+
+// prove checks the obligations of in with the prover, chunk by chunk,
+// releasing each chunk's problems once checked, and returns the verdicts
+// by obligation ID (report.Proved, Refuted or Unknown).
+func (s *session) prove(ctx context.Context, in *driver.Input) (map[string]string, error) {
+	verdicts := map[string]string{}
+	obs := in.Obligations
+	for i := 0; i < len(obs); i += chunk {
+		j := min(i+chunk, len(obs))
+		part := &driver.Input{Automata: in.Automata, Obligations: obs[i:j], Files: in.Files}
+		rep, err := s.prover.Prove(ctx, part)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range rep.Obligations {
+			verdicts[o.ID] = o.Verdict
+			s.obligations++
+			switch o.Verdict {
+			case report.Proved:
+				s.proved++
+			case report.Refuted:
+				s.refuted++
+			default:
+				s.unknown++
+			}
+			if o.Cached {
+				s.cached++
+			}
+			s.solverSeconds += o.SolverSeconds
+		}
+		for _, o := range obs[i:j] {
+			o.Problem, o.Replay = nil, nil
 		}
 	}
-	return ""
+	return verdicts, nil
+}
+
+// derive is simulation.Derive over every obligation of in.
+func derive(in *driver.Input, verdicts map[string]string) *simulation.Derivation {
+	return simulation.Derive(in.Obligations, in.Edges, func(id string) simulation.Status {
+		switch verdicts[id] {
+		case report.Proved:
+			return simulation.Proved
+		case report.Refuted:
+			return simulation.Refuted
+		case report.Unknown:
+			return simulation.Unknown
+		}
+		return simulation.Unchecked
+	})
+}
+
+// statusOf returns the status derived for invariant name of automaton auto.
+func statusOf(d *simulation.Derivation, auto, name string) string {
+	if d == nil {
+		return ""
+	}
+	st, ok := d.Invariants["automaton:"+auto+"/invariant:"+name]
+	if !ok {
+		return ""
+	}
+	return st.String()
 }

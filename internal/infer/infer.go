@@ -29,7 +29,7 @@ type Options struct {
 	// Bounds are the instances the filter explores, each as explore's
 	// --bound ("T=2,L=1,V=2"); nil means DefaultBounds.
 	Bounds []string
-	// MaxStates bounds the states explored per instance (0: 300000) and
+	// MaxStates bounds the states explored per instance (0: 100000) and
 	// Timeout the time per instance (0: one minute). An incomplete
 	// instance only lets more candidates through.
 	MaxStates int
@@ -108,25 +108,34 @@ type Result struct {
 }
 
 // DefaultBounds returns the instances explored when Options.Bounds is
-// nil: T=2,L=1,V=2 and T=3,L=1,V=1 for the sorts of the transactional
-// memory interface, and 2 then 3 elements for any other parameter sort.
+// nil: for the sorts of the transactional memory interface T=2,L=1,V=2,
+// T=1,L=2,V=2 (one location makes every location term equal) and
+// T=3,L=1,V=1, and 2, 2 then 3 elements for any other parameter sort.
 func DefaultBounds(a *ioa.Automaton) []string {
-	first := map[string]int{"T": 2, "L": 1, "V": 2}
-	second := map[string]int{"T": 3, "L": 1, "V": 1}
-	var b1, b2 []string
-	for _, s := range a.Sorts {
-		if s == nil || s.Kind != expr.KParam {
-			continue
+	sizes := []map[string]int{{"T": 2, "L": 1, "V": 2}, {"T": 1, "L": 2, "V": 2}, {"T": 3, "L": 1, "V": 1}}
+	other := []int{2, 2, 3}
+	out := make([]string, len(sizes))
+	seen := map[string]bool{}
+	var res []string
+	for i := range sizes {
+		var b []string
+		for _, s := range a.Sorts {
+			if s == nil || s.Kind != expr.KParam {
+				continue
+			}
+			n, ok := sizes[i][s.Name]
+			if !ok {
+				n = other[i]
+			}
+			b = append(b, fmt.Sprintf("%s=%d", s.Name, n))
 		}
-		n1, ok1 := first[s.Name]
-		n2 := second[s.Name]
-		if !ok1 {
-			n1, n2 = 2, 3
+		out[i] = strings.Join(b, ",")
+		if !seen[out[i]] {
+			seen[out[i]] = true
+			res = append(res, out[i])
 		}
-		b1 = append(b1, fmt.Sprintf("%s=%d", s.Name, n1))
-		b2 = append(b2, fmt.Sprintf("%s=%d", s.Name, n2))
 	}
-	return []string{strings.Join(b1, ","), strings.Join(b2, ",")}
+	return res
 }
 
 // ErrUsage wraps the errors of a bad request (unknown automaton, bad
@@ -144,7 +153,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		o.Prefix = "inv"
 	}
 	if o.MaxStates == 0 {
-		o.MaxStates = 300000
+		o.MaxStates = 100000
 	}
 	if o.Timeout == 0 {
 		o.Timeout = time.Minute
@@ -235,9 +244,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		prover: prover, param: !o.NoParametrized, progress: progress}
 	fine, _, rounds, err := s.houdini(ctx, pool, func(i int) string { return fmt.Sprintf("%s_c%d", o.Prefix, i+1) })
 	res.Rounds = rounds
-	if debugHook != nil {
-		debugHook(pool)
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +277,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			names[i] = c.name
 		}
 		for _, c := range final {
-			inv := Invariant{Name: c.name, Body: c.text, Assumes: names, Status: statusOf(last.rep, a.Name, c.name)}
+			inv := Invariant{Name: c.name, Body: c.text, Assumes: names, Status: statusOf(last.derived, a.Name, c.name)}
 			if s.param && c.quantified() {
 				inv.Strategy = []string{"parametrized"}
 			}
@@ -308,9 +314,6 @@ func (s *session) record(res *Result) {
 	res.Obligations.Cached = s.cached
 	res.Obligations.SolverSeconds = s.solverSeconds
 }
-
-// debugHook, when set (by tests), sees the pool after Houdini.
-var debugHook func([]*cand)
 
 // pick selects the automaton named name, or the only automaton of set.
 func pick(set *load.Set, name string) (*ioa.Automaton, error) {

@@ -1,0 +1,239 @@
+package infer
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ladder/internal/driver"
+	"ladder/internal/report"
+	"ladder/ioa/expr"
+	"ladder/ioa/load"
+)
+
+// root is the repository root, from this package's directory.
+const root = "../.."
+
+// handWritten is an invariant of a repository file, as written.
+type handWritten struct {
+	name, body string
+	indexed    bool // forall over parameter sorts: parametrized applies
+}
+
+// stripCopy copies the repository file rel to dir/dst with its
+// `invariants:` section removed, and returns its hand-written invariants.
+func stripCopy(t *testing.T, dir, rel, dst string) []handWritten {
+	t.Helper()
+	src := filepath.Join(root, rel)
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, errs := load.Files(src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var out []handWritten
+	for _, a := range set.Automata {
+		if abs, _ := filepath.Abs(a.File); abs != mustAbs(t, src) {
+			continue
+		}
+		for _, inv := range a.Invariants {
+			_, why := load.ParametrizedBinders(inv.Body)
+			out = append(out, handWritten{name: inv.Name, body: expr.Print(inv.Body), indexed: why == ""})
+		}
+	}
+	stripped, _ := replaceSection(b, "invariants", "")
+	write(t, filepath.Join(dir, dst), stripped)
+	return out
+}
+
+func copyFile(t *testing.T, dir, rel, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, dst), b)
+}
+
+func write(t *testing.T, path string, b []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func options(t *testing.T, file, cache string, lib []string) Options {
+	return Options{File: file, Library: lib, Prover: driver.Config{Jobs: 1, CacheDir: cache},
+		Progress: func(s string) { t.Log(s) }}
+}
+
+// runInfer infers the invariants of file and checks the result's shape:
+// every printed invariant proved, assuming exactly the printed set.
+func runInfer(t *testing.T, o Options) *Result {
+	t.Helper()
+	res, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum strings.Builder
+	res.WriteSummary(&sum)
+	t.Log("\n" + sum.String() + res.YAML())
+	if len(res.Invariants) == 0 {
+		t.Fatalf("%s: no invariant inferred", o.File)
+	}
+	if len(res.Nat) > 0 {
+		t.Fatalf("Nat conditions not proved: %v", res.Nat)
+	}
+	for _, inv := range res.Invariants {
+		if inv.Status != report.Proved || len(inv.Assumes) != len(res.Invariants) {
+			t.Fatalf("%s: status %s, %d assumptions", inv.Name, inv.Status, len(inv.Assumes))
+		}
+	}
+	return res
+}
+
+// provesFromInferred checks that each hand-written invariant is proved
+// with the inferred set as its assumptions: it is added to the file as an
+// invariant that assumes only the inferred invariants, and its start and
+// step obligations (and the inferred ones) must all be proved.
+func provesFromInferred(t *testing.T, res *Result, hw []handWritten, lib []string, cache string) {
+	t.Helper()
+	p, err := driver.NewProver(driver.Config{Jobs: 1, CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var names []string
+	for _, inv := range res.Invariants {
+		names = append(names, inv.Name)
+	}
+	for _, h := range hw {
+		status := ""
+		for _, param := range []bool{true, false} {
+			if param && !h.indexed {
+				continue
+			}
+			entry := "  hw_" + h.name + ":\n    body: |\n      " + strings.ReplaceAll(h.body, "\n", "\n      ") +
+				"\n    assumes: [" + strings.Join(names, ", ") + "]\n"
+			if param {
+				entry += "    strategy: [parametrized]\n"
+			}
+			text, _ := replaceSection(res.Text(), "invariants", res.YAML()+entry)
+			set, errs := loadConfig(lib, map[string][]byte{res.path: text}).Files(res.path)
+			if len(errs) > 0 {
+				t.Fatalf("%s: %v", h.name, errs)
+			}
+			in, errs := driver.Generate(set)
+			if len(errs) > 0 {
+				t.Fatalf("%s: %v", h.name, errs)
+			}
+			rep, err := p.Prove(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, inv := range rep.Invariants {
+				if inv.Automaton == res.Automaton && inv.Name == "hw_"+h.name {
+					status = inv.Status
+				}
+			}
+			for _, o := range rep.Obligations {
+				if o.Verdict != report.Proved {
+					t.Logf("%s (parametrized %v): %s %s", h.name, param, o.ID, o.Verdict)
+				}
+			}
+			if status == report.Proved {
+				break
+			}
+		}
+		if status != report.Proved {
+			t.Errorf("%s.%s is not proved from the inferred invariants: %s", res.Automaton, h.name, status)
+		} else {
+			t.Logf("%s.%s proved from the inferred invariants", res.Automaton, h.name)
+		}
+	}
+}
+
+// TestInferTicketLock infers the invariants of the ticket lock with its
+// hand-written ones removed, proves each hand-written invariant from the
+// inferred set, and proves the edge TicketLock-Mutex with the inferred set
+// as its concrete assumptions.
+func TestInferTicketLock(t *testing.T) {
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache")
+	hw := stripCopy(t, dir, "docs/examples/mutex/TicketLock.yaml", "mutex/TicketLock.yaml")
+	for _, f := range []string{"lock.yaml", "Mutex.yaml", "TicketLock-Mutex.yaml"} {
+		copyFile(t, dir, "docs/examples/mutex/"+f, "mutex/"+f)
+	}
+	if len(hw) != 4 {
+		t.Fatalf("expected the 4 invariants of the ticket lock, got %d", len(hw))
+	}
+	o := options(t, filepath.Join(dir, "mutex/TicketLock.yaml"), cache, nil)
+	o.Proof = filepath.Join(dir, "mutex/TicketLock-Mutex.yaml")
+	res := runInfer(t, o)
+	provesFromInferred(t, res, hw, nil, cache)
+	if res.Edge == nil || res.Edge.Status != report.Proved {
+		t.Fatalf("edge TicketLock-Mutex not proved with the inferred invariants: %+v", res.Edge)
+	}
+}
+
+// TestInferNOrecTMS2 infers the invariants of TMS2 and of
+// NOrecAtomicCommitValidate with their hand-written invariants removed,
+// proves every hand-written invariant from the inferred sets, and proves
+// the edge NOrecAtomicCommitValidate-TMS2 with both of its assume: lists
+// replaced by the inferred invariants. It takes minutes.
+func TestInferNOrecTMS2(t *testing.T) {
+	if testing.Short() {
+		t.Skip("minutes of Z3")
+	}
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache")
+	copyFile(t, dir, "specs/tm.yaml", "specs/tm.yaml")
+	hwTMS2 := stripCopy(t, dir, "specs/TMS2.yaml", "specs/TMS2.yaml")
+	hwNOrec := stripCopy(t, dir, "algorithms/NOrecAtomicCommitValidate.yaml", "algorithms/NOrecAtomicCommitValidate.yaml")
+	copyFile(t, dir, "proofs/NOrecAtomicCommitValidate-TMS2.yaml", "proofs/NOrecAtomicCommitValidate-TMS2.yaml")
+	lib := []string{filepath.Join(dir, "specs"), filepath.Join(dir, "algorithms")}
+
+	tms2 := runInfer(t, options(t, filepath.Join(dir, "specs/TMS2.yaml"), cache, lib))
+	provesFromInferred(t, tms2, hwTMS2, lib, cache)
+
+	var abstract []string
+	for _, inv := range tms2.Invariants {
+		abstract = append(abstract, inv.Name)
+	}
+	o := options(t, filepath.Join(dir, "algorithms/NOrecAtomicCommitValidate.yaml"), cache, lib)
+	o.Overlays = map[string][]byte{tms2.path: tms2.Text()}
+	o.Proof = filepath.Join(dir, "proofs/NOrecAtomicCommitValidate-TMS2.yaml")
+	o.EdgeAbstract = abstract
+	norec := runInfer(t, o)
+	provesFromInferred(t, norec, hwNOrec, lib, cache)
+	e := norec.Edge
+	if e == nil || e.Status != report.Proved {
+		t.Fatalf("edge not proved with the inferred invariants: %+v", e)
+	}
+	t.Logf("edge %s proved with\n%s", e.Edge, e.Assume)
+}
+
+func TestReplaceSection(t *testing.T) {
+	in := "automaton: A\ninvariants:\n  x: |\n    y\n# c\nview:\n  B: B(t)\n"
+	got, line := replaceSection([]byte(in), "invariants", "invariants:\n  z: w\n")
+	want := "automaton: A\nview:\n  B: B(t)\ninvariants:\n  z: w\n"
+	if string(got) != want || line != 4 {
+		t.Fatalf("got %q at line %d", got, line)
+	}
+}
