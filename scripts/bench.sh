@@ -9,7 +9,8 @@
 # edit of an action's effect. It prints one JSON line with the wall-clock
 # times, the re-checked and reused counts and the ratios cold/warm and
 # cold/edit. Then, when SPIN is installed, scripts/bench-spin.sh compares the
-# explorer with SPIN on TMS2 and prints one JSON line per instance.
+# explorer with SPIN on TMS2 and prints one JSON line per instance, and
+# scripts/bench-infer.sh measures `ladder infer` (one JSON line per automaton).
 #
 # Usage: scripts/bench.sh [LADDER_BINARY]
 # Environment: JOBS (-j, default: the number of CPUs), REFACTOR (the files
@@ -125,3 +126,7 @@ if command -v spin >/dev/null 2>&1; then
 else
   echo "bench: spin is not installed: no comparison with SPIN (make bench installs it)" >&2
 fi
+
+# invariant inference with the hand-written invariants removed: one JSON
+# line per automaton
+"$root/scripts/bench-infer.sh" "$bin"

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# bench-infer.sh measures `ladder infer` on automata whose hand-written
+# invariants are removed (on a temporary copy, with an empty cache): the
+# ticket lock of docs/examples/mutex, TMS2 and NOrecAtomicCommitValidate.
+# It prints one JSON line per automaton with the candidates after each
+# phase (generated, survived the instances, non-redundant, inductive,
+# printed), each phase's seconds, the Houdini rounds, the obligations
+# checked and the total time.
+#
+# Usage: scripts/bench-infer.sh [LADDER_BINARY]
+# Environment: JOBS (-j, default 1), AUTOMATA (repository-relative files;
+# default: the three above).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+bin=${1:-}
+if [ -z "$bin" ]; then
+  bin=$tmp/ladder
+  (cd "$root" && go build -o "$bin" ./cmd/ladder)
+fi
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+jobs=${JOBS:-1}
+automata=${AUTOMATA:-docs/examples/mutex/TicketLock.yaml specs/TMS2.yaml algorithms/NOrecAtomicCommitValidate.yaml}
+
+# strip FILE: the file without its top-level invariants: section.
+strip() {
+  awk '/^[^ \t#]/ { skip = ($0 ~ /^invariants[ \t]*:/) } !skip' "$1"
+}
+
+mkdir -p "$tmp/repo"
+for d in specs algorithms docs/examples/mutex; do
+  mkdir -p "$tmp/repo/$d"
+  cp "$root/$d"/*.yaml "$tmp/repo/$d/"
+done
+cd "$tmp/repo"
+for f in $automata; do
+  strip "$root/$f" >"$f"
+done
+
+for f in $automata; do
+  code=0
+  "$bin" infer "$f" --json -j "$jobs" --cache-dir "$tmp/cache-$(basename "$f" .yaml)" >"$tmp/out.json" 2>"$tmp/err" || code=$?
+  if [ "$code" -gt 1 ]; then
+    echo "bench-infer: ladder infer $f exited with $code:" >&2
+    cat "$tmp/err" >&2
+    exit 1
+  fi
+  awk -v file="$f" '
+    /^  "automaton":/ { gsub(/[",]/, "", $2); auto = $2 }
+    /^  "phases": \[/ { in_phases = 1; next }
+    in_phases && /^  \]/ { in_phases = 0 }
+    in_phases && /"name":/ { sub(/^[^:]*: "/, ""); sub(/",$/, ""); name = $0; gsub(/ /, "_", name) }
+    in_phases && /"candidates":/ { gsub(/,/, "", $2); cands[name] = $2; order[++n] = name }
+    in_phases && /"seconds":/ { gsub(/,/, "", $2); secs[name] = $2 }
+    /^  "houdiniRounds": \[/ { in_rounds = 1; next }
+    in_rounds && /^  \]/ { in_rounds = 0 }
+    in_rounds && /"candidates":/ { rounds++ }
+    /^    "checked":/ { gsub(/,/, "", $2); checked = $2 }
+    /^  "seconds":/ { gsub(/,/, "", $2); total = $2 }
+    END {
+      printf "{\"infer\":\"%s\",\"automaton\":\"%s\"", file, auto
+      for (i = 1; i <= n; i++) printf ",\"%s\":%s,\"%s_seconds\":%s", order[i], cands[order[i]], order[i], secs[order[i]]
+      printf ",\"houdini_rounds\":%d,\"obligations\":%s,\"seconds\":%s}\n", rounds, checked, total
+    }' "$tmp/out.json"
+done
