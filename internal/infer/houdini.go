@@ -49,7 +49,7 @@ type roundResult struct {
 	// the assumptions) from the verdicts.
 	derived *simulation.Derivation
 	set     *load.Set
-	in  *driver.Input
+	in      *driver.Input
 	// text is the automaton file as loaded.
 	text []byte
 }
