@@ -180,3 +180,34 @@ func TestGHS08Algorithms(t *testing.T) {
 			"ReadResp(T#0, V#0)", "WriteInv(T#1, L#0, V#0)", "CommitResp(T#1)", "ReadInv(T#0, L#0)", "ReadResp(T#0, V#0)")
 	})
 }
+
+// TestGHS08Words checks Σ_ss and Σ_op on GHS08's example words (§3.1 and
+// Table 1), shown one statement at a time by specs/testdata/GHS08Words.yaml
+// with one value: each word is accepted, or refused at the statement where
+// the paper's argument says it goes wrong (the last event of the trace).
+func TestGHS08Words(t *testing.T) {
+	const words = "../../specs/testdata/GHS08Words.yaml"
+	tests := []struct {
+		word   string
+		ss, op string // "" when accepted, else the event it is refused at
+	}{
+		{"0", "CommitResp(T#2)", "CommitResp(T#0)"}, // Fig. 1(a)
+		{"1", "", "CommitResp(T#0)"},                // Fig. 2(a)
+		{"2", "CommitResp(T#2)", "CommitResp(T#2)"}, // Fig. 1(b)
+		{"3", "", "CommitResp(T#0)"},                // Fig. 2(b)
+		{"4", "", "ReadResp(T#0, V#0)"},             // w_1
+		{"5", "CommitResp(T#0)", "CommitResp(T#0)"}, // w_2
+		{"6", "", ""}, // (r,1)_1 (w,1)_1 c_1
+		{"7", "", ""}, // Fig. 1(a), thread 1 aborts
+	}
+	for _, tc := range tests {
+		for _, spec := range []struct{ file, want string }{{ghsSS, tc.ss}, {ghsOp, tc.op}} {
+			bound := "T=3,L=3,V=1,word=" + tc.word
+			if spec.want == "" {
+				implementsHolds(t, spec.file, words, bound)
+			} else {
+				implementsRefuted(t, spec.file, words, bound, spec.want)
+			}
+		}
+	}
+}
