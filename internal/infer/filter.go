@@ -10,7 +10,6 @@ package infer
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"strings"
 	"time"
 
@@ -87,11 +86,6 @@ func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
 
 func (b bitset) set(i int)      { b[i/64] |= 1 << (i % 64) }
 func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
-func (b bitset) or(c bitset) {
-	for i := range b {
-		b[i] |= c[i]
-	}
-}
 func (b bitset) orNot(c bitset) {
 	for i := range b {
 		b[i] |= ^c[i]
@@ -101,13 +95,6 @@ func (b bitset) and(c bitset) {
 	for i := range b {
 		b[i] &= c[i]
 	}
-}
-func (b bitset) count() int {
-	n := 0
-	for _, w := range b {
-		n += bits.OnesCount64(w)
-	}
-	return n
 }
 
 // stats is what the filter learns about the atoms of one context.

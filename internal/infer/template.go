@@ -32,13 +32,6 @@ type qctx struct {
 	pairs []*atom
 }
 
-func (c *qctx) label() string {
-	if c.sort == nil {
-		return "scalar"
-	}
-	return "forall " + c.x + ": " + c.sort.Name
-}
-
 // term is a term of a template: a state variable, a lookup at the bound
 // variable, a nested lookup, len/last of a sequence, or a constant.
 type term struct {
