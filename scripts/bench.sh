@@ -9,7 +9,7 @@
 # edit of an action's effect. It prints one JSON line with the wall-clock
 # times, the re-checked and reused counts and the ratios cold/warm and
 # cold/edit. Then, when SPIN is installed, scripts/bench-spin.sh compares the
-# explorer with SPIN on TMS2 and prints one JSON line per instance, and
+# explorer with SPIN on TMS2 and prints one JSON line per instance. Last,
 # scripts/bench-infer.sh measures `ladder infer` (one JSON line per automaton).
 #
 # Usage: scripts/bench.sh [LADDER_BINARY]
