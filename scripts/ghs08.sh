@@ -107,6 +107,7 @@ check occ-ss-L2         holds   $ss   $td/OCC.yaml T=2,L=2,V=2
 # TL2 mod.: neither (GHS08's word w_2, and a lost update on one location).
 check tl2mod-op         refuted $op   $td/TL2Mod.yaml T=2,L=1,V=2
 check tl2mod-ss         refuted $ss   $td/TL2Mod.yaml T=2,L=1,V=2
+check tl2mod-op-L2V1    refuted $op   $td/TL2Mod.yaml T=2,L=2,V=1
 check tl2mod-op-L2      refuted $op   $td/TL2Mod.yaml T=2,L=2,V=2
 check tl2modw2-op       refuted $op   $td/TL2ModW2.yaml T=2,L=2,V=2,v0=0
 check tl2modw2-ss       refuted $ss   $td/TL2ModW2.yaml T=2,L=2,V=2,v0=0
