@@ -126,4 +126,11 @@ check tl2-op-L1         holds   $op   algorithms/TL2.yaml T=2,L=1,V=2
 check tl2-op-V1         holds   $op   algorithms/TL2.yaml T=2,L=2,V=1
 check tl2-op            holds   $op   algorithms/TL2.yaml T=2,L=2,V=2
 check tl2-ss-V1         holds   $ss   algorithms/TL2.yaml T=2,L=2,V=1
+
+# Three transactions, one location, one value.
+check spec-op-ss-T3     holds   $ss   $op   T=3,L=1,V=1
+check occ-ss-T3         holds   $ss   $td/OCC.yaml T=3,L=1,V=1
+check tml-op-T3         holds   $op   algorithms/TML.yaml T=3,L=1,V=1
+check dstm-op-T3        holds   $op   algorithms/DSTM.yaml T=3,L=1,V=1
+check tl2-op-T3         holds   $op   algorithms/TL2.yaml T=3,L=1,V=1
 exit $status
