@@ -12,16 +12,8 @@
 # default: the three above).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-bin=${1:-}
-if [ -z "$bin" ]; then
-  bin=$tmp/ladder
-  (cd "$root" && go build -o "$bin" ./cmd/ladder)
-fi
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh" "${1:-}"
 jobs=${JOBS:-1}
 automata=${AUTOMATA:-docs/examples/mutex/TicketLock.yaml specs/TMS2.yaml algorithms/NOrecAtomicCommitValidate.yaml}
 

@@ -25,16 +25,8 @@
 # default 600), MEMLIMIT (ulimit -v of each run in KiB, default 8000000).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-bin=${1:-}
-if [ -z "$bin" ]; then
-  bin=$tmp/ladder
-  (cd "$root" && go build -o "$bin" ./cmd/ladder)
-fi
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh" "${1:-}"
 
 instances=${INSTANCES:-T=2,L=2,V=2 T=3,L=1,V=2}
 symmetry=${SYMMETRY:-T,L,V}

@@ -21,16 +21,8 @@
 # BeginInv effect).
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-bin=${1:-}
-if [ -z "$bin" ]; then
-  bin=$tmp/ladder
-  (cd "$root" && go build -o "$bin" ./cmd/ladder)
-fi
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh" "${1:-}"
 
 jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 edit_file=${EDIT_FILE:-specs/TMS2.yaml}

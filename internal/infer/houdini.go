@@ -260,15 +260,8 @@ func (s *session) houdini(ctx context.Context, pool []*cand, name func(int) stri
 		hr := HoudiniRound{Candidates: len(alive)}
 		failed := 0
 		for _, c := range alive {
-			switch res.verdict[c] {
-			case report.Proved:
+			if hr.tally(res.verdict[c]) {
 				continue
-			case report.Refuted:
-				hr.Refuted++
-			case verdictInvalid:
-				hr.Invalid++
-			default:
-				hr.Unknown++
 			}
 			c.state = stDropped
 			failed++
@@ -282,6 +275,22 @@ func (s *session) houdini(ctx context.Context, pool []*cand, name func(int) stri
 			return alive, res, rounds, nil
 		}
 	}
+}
+
+// tally counts a candidate's verdict in the round and reports whether it
+// was proved.
+func (hr *HoudiniRound) tally(v string) bool {
+	switch v {
+	case report.Proved:
+		return true
+	case report.Refuted:
+		hr.Refuted++
+	case verdictInvalid:
+		hr.Invalid++
+	default:
+		hr.Unknown++
+	}
+	return false
 }
 
 // revive makes alive every reserve candidate whose implicants are all
@@ -333,16 +342,9 @@ func (s *session) finalize(ctx context.Context, cs []*cand, name func(int) strin
 		var keep []*cand
 		failed := false
 		for _, c := range cs {
-			switch res.verdict[c] {
-			case report.Proved:
+			if hr.tally(res.verdict[c]) {
 				keep = append(keep, c)
 				continue
-			case report.Refuted:
-				hr.Refuted++
-			case verdictInvalid:
-				hr.Invalid++
-			default:
-				hr.Unknown++
 			}
 			failed = true
 			for _, p := range c.parts {
