@@ -9,9 +9,11 @@ run() {
   "$ladder" explore "$@"
 }
 # The acceptance instance of TMS2, and the TMS2 family on a smaller one
-# (about 17,000 to 35,000 states each; T=2,L=2,V=2 takes minutes for each).
+# (T=2,L=2,V=2 takes minutes for each), with the serializability and
+# opacity specifications.
 run specs/TMS2.yaml --bound T=2,L=2,V=2
-for f in specs/TxnOrdTMS2.yaml specs/TxnOrdTMS2WithFailures.yaml specs/ReservationTMS2.yaml; do
+for f in specs/TxnOrdTMS2.yaml specs/TxnOrdTMS2WithFailures.yaml specs/ReservationTMS2.yaml \
+  specs/CommitSer.yaml specs/StrictSerializability.yaml specs/Opacity.yaml; do
   run "$f" --bound T=2,L=1,V=2
 done
 for f in algorithms/*.yaml; do
