@@ -33,11 +33,13 @@ const (
 	tableDeps     = "deps"
 	tableEdges    = "edges"
 	tableTheorems = "theorems"
+	tableItems    = "items"
 
 	indexID          = "id"
 	indexItems       = "items"
 	indexObligations = "obligations"
 	indexEdges       = "edges"
+	indexOwner       = "owner"
 )
 
 // ErrClosed is returned by operations on a Cache after Close.
@@ -92,8 +94,9 @@ type Stats struct {
 	// Results is the number of stored results, and Proved, Refuted and
 	// Unknown break it down by verdict.
 	Results, Proved, Refuted, Unknown int
-	// Deps, Edges and Theorems count the rows of those tables.
-	Deps, Edges, Theorems int
+	// Deps, Edges, Theorems and Items count the rows of those tables
+	// (Items: the recorded item fingerprints, removals included).
+	Deps, Edges, Theorems, Items int
 	// Hits and Misses count Lookup outcomes; Puts counts successful Puts.
 	Hits, Misses, Puts uint64
 }
@@ -131,6 +134,18 @@ type theoremRow struct {
 	Date  time.Time `json:"date"`
 }
 
+// itemRow is the fingerprint of one source item (a dependency item such as
+// "automaton:A/action:X") as the last complete run saw it. Owner is the
+// automaton or proof the item belongs to ("automaton:A"). An empty
+// Fingerprint records that the item was removed: Save's merge keeps the
+// newer row, so a removal must be a row of its own to survive it.
+type itemRow struct {
+	Item        string    `json:"item"`
+	Owner       string    `json:"owner"`
+	Fingerprint string    `json:"fingerprint,omitempty"`
+	Date        time.Time `json:"date"`
+}
+
 // schema returns the go-memdb schema. It is built afresh on each call so no
 // schema value is shared between Cache instances.
 func schema() *memdb.DBSchema {
@@ -155,6 +170,10 @@ func schema() *memdb.DBSchema {
 		tableTheorems: {Name: tableTheorems, Indexes: map[string]*memdb.IndexSchema{
 			indexID:    id("Name"),
 			indexEdges: multi(indexEdges, "Edges"),
+		}},
+		tableItems: {Name: tableItems, Indexes: map[string]*memdb.IndexSchema{
+			indexID:    id("Item"),
+			indexOwner: {Name: indexOwner, Indexer: &memdb.StringFieldIndex{Field: "Owner"}},
 		}},
 	}}
 }
@@ -516,6 +535,7 @@ func (c *Cache) Stats() Stats {
 	s.Deps = count(txn, tableDeps)
 	s.Edges = count(txn, tableEdges)
 	s.Theorems = count(txn, tableTheorems)
+	s.Items = count(txn, tableItems)
 	return s
 }
 

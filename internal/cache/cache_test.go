@@ -348,7 +348,7 @@ func TestSnapshotLayout(t *testing.T) {
 	if len(lines) != 4 || lines[3] != "" {
 		t.Fatalf("snapshot has %d lines, want header, payload, checksum", len(lines))
 	}
-	wantHeader := fmt.Sprintf("ladder-cache 1 %d %s", len(lines[1]), testSolver.String())
+	wantHeader := fmt.Sprintf("ladder-cache %d %d %s", FormatVersion, len(lines[1]), testSolver.String())
 	if lines[0] != wantHeader {
 		t.Errorf("header %q, want %q", lines[0], wantHeader)
 	}

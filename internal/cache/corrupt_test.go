@@ -60,6 +60,7 @@ func validPayload() *payload {
 		Deps:     []*depRow{{Name: "ob", Key: key(1), Items: []string{"i"}, Date: now}},
 		Edges:    []*edgeRow{{Name: "e", Obligations: []string{"ob"}, Date: now}},
 		Theorems: []*theoremRow{{Name: "t", Edges: []string{"e"}, Date: now}},
+		Items:    []*itemRow{{Item: "automaton:A/action:X", Owner: "automaton:A", Fingerprint: key(2), Date: now}},
 	}
 }
 
@@ -148,15 +149,17 @@ func TestCorruptSnapshots(t *testing.T) {
 		{"empty file", nil, Corrupt, "empty file"},
 		{"magic only", []byte("ladder-cache \n"), Corrupt, "malformed header"},
 		{"bad version field", []byte("ladder-cache x 1 s\n"), Corrupt, "malformed format version"},
-		{"bad length field", []byte("ladder-cache 1 -1 s\n"), Corrupt, "malformed payload length"},
-		{"future format version", bytes.Replace(good, []byte("ladder-cache 1 "), []byte("ladder-cache 2 "), 1), Mismatch, "format version 2"},
+		{"bad length field", []byte("ladder-cache 2 -1 s\n"), Corrupt, "malformed payload length"},
+		{"future format version", bytes.Replace(good, []byte("ladder-cache 2 "), []byte("ladder-cache 3 "), 1), Mismatch, "format version 3"},
+		// Version 1 had no item fingerprints: its snapshot is rebuilt.
+		{"old format version", bytes.Replace(good, []byte("ladder-cache 2 "), []byte("ladder-cache 1 "), 1), Mismatch, "format version 1, expected 2"},
 		{"other solver version", other(SolverID{testSolver.Name, "4.12.6", testSolver.Params}), Mismatch, "version 4.12.6, this run 4.13.0"},
 		{"other solver params", other(SolverID{testSolver.Name, testSolver.Version, CanonicalParams(map[string]string{"seed": "7"})}), Mismatch, "seed"},
 		{"other solver", other(SolverID{"cvc5", "1.1", ""}), Mismatch, "solver cvc5, this run z3; version 1.1, this run 4.13.0"},
 		{"payload not JSON", craftRaw([]byte("not json")), Corrupt, "undecodable payload"},
 		{"payload two JSON values", craftRaw(append(mustJSON(t, validPayload()), " {}"...)), Corrupt, "undecodable payload"},
-		{"payload unknown field", craftRaw([]byte(`{"format":1,"solver":` + quote(testSolver.String()) + `,"bogus":1}`)), Corrupt, "undecodable payload"},
-		{"payload disagrees with header", craftRaw([]byte(`{"format":1,"solver":"other"}`)), Corrupt, "disagrees"},
+		{"payload unknown field", craftRaw([]byte(`{"format":2,"solver":` + quote(testSolver.String()) + `,"bogus":1}`)), Corrupt, "undecodable payload"},
+		{"payload disagrees with header", craftRaw([]byte(`{"format":2,"solver":"other"}`)), Corrupt, "disagrees"},
 		{"bad verdict", craft(t, withResult(func(r *resultRow) { r.Verdict = "sat" })), Corrupt, "invalid verdict"},
 		{"bad key", craft(t, withResult(func(r *resultRow) { r.Key = "abc" })), Corrupt, "malformed key"},
 		{"negative seconds", craft(t, withResult(func(r *resultRow) { r.Seconds = -2 })), Corrupt, "invalid seconds"},
@@ -172,6 +175,10 @@ func TestCorruptSnapshots(t *testing.T) {
 		{"dep with bad key", craft(t, func() *payload { p := validPayload(); p.Deps[0].Key = ""; return p }()), Corrupt, "dependency"},
 		{"duplicate edge", craft(t, func() *payload { p := validPayload(); p.Edges = append(p.Edges, p.Edges[0]); return p }()), Corrupt, "edge"},
 		{"nameless theorem", craft(t, func() *payload { p := validPayload(); p.Theorems[0].Name = ""; return p }()), Corrupt, "theorem"},
+		{"item of another owner", craft(t, func() *payload { p := validPayload(); p.Items[0].Owner = "automaton:B"; return p }()), Corrupt, "item record"},
+		{"item with bad fingerprint", craft(t, func() *payload { p := validPayload(); p.Items[0].Fingerprint = "xyz"; return p }()), Corrupt, "item record"},
+		{"duplicate item", craft(t, func() *payload { p := validPayload(); p.Items = append(p.Items, p.Items[0]); return p }()), Corrupt, "item record"},
+		{"null item", craft(t, func() *payload { p := validPayload(); p.Items = append(p.Items, nil); return p }()), Corrupt, "item record"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { expectRejected(t, tc.data, tc.kind, tc.reason) })
@@ -183,7 +190,7 @@ func TestCorruptSnapshots(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, SnapshotFile), craft(t, validPayload()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if s := open(t, dir).Stats(); s.Results != 1 || s.Deps != 1 || s.Edges != 1 || s.Theorems != 1 {
+	if s := open(t, dir).Stats(); s.Results != 1 || s.Deps != 1 || s.Edges != 1 || s.Theorems != 1 || s.Items != 1 {
 		t.Errorf("valid crafted snapshot loaded as %+v", s)
 	}
 }
@@ -231,7 +238,7 @@ func TestEveryFlipAndTruncationDetected(t *testing.T) {
 
 func FuzzDecodeSnapshot(f *testing.F) {
 	f.Add(goodSnapshot(f, 2))
-	f.Add([]byte("ladder-cache 1 2 x\n{}\nsha256:00\n"))
+	f.Add([]byte("ladder-cache 2 2 x\n{}\nsha256:00\n"))
 	f.Add([]byte{})
 	solver := testSolver.String()
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -261,7 +268,7 @@ func withResult(f func(*resultRow)) *payload {
 func craftRaw(body []byte) []byte {
 	p := &payload{Format: FormatVersion, Solver: testSolver.String()}
 	var b bytes.Buffer
-	b.WriteString(Magic + " 1 ")
+	b.WriteString(Magic + " " + itoa(FormatVersion) + " ")
 	b.WriteString(itoa(len(body)))
 	b.WriteString(" " + p.Solver + "\n")
 	b.Write(body)

@@ -19,7 +19,7 @@
 //
 // # Tables
 //
-// The cache lives in a go-memdb database with four tables:
+// The cache lives in a go-memdb database with five tables:
 //
 //   - results: id = Key. Verdict ("proved", "refuted", "unknown"), Seconds,
 //     RLimitUsed, Date, Name (display name such as
@@ -35,6 +35,11 @@
 //   - theorems: id = theorem name; the edges it is derived from, indexed
 //     (TheoremsUsing). Affected(item) walks item → obligations → edges →
 //     theorems to list everything an edit invalidates.
+//   - items: id = source item ("automaton:TMS2/action:DoRead"); its owner
+//     ("automaton:TMS2", indexed) and the fingerprint of its content as the
+//     last complete run saw it (RecordItems, ItemFingerprints), or no
+//     fingerprint for an item that run found removed. The driver compares
+//     them with the current fingerprints to say which items an edit changed.
 //
 // go-memdb gives lock-free consistent reads and serialised writes, so a
 // Cache may be shared by any number of worker goroutines. Rows are never
@@ -52,7 +57,7 @@
 //
 // The payload is a single compact JSON object
 //
-//	{"format":1,"solver":"...","results":[...],"deps":[...],"edges":[...],"theorems":[...]}
+//	{"format":2,"solver":"...","results":[...],"deps":[...],"edges":[...],"theorems":[...],"items":[...]}
 //
 // with each table in key order, so equal contents give identical files.
 // JSON rather than gob because the file is untrusted input: encoding/json
@@ -89,8 +94,9 @@
 // stored verdict was obtained by this solver configuration on this very
 // input. Any edit to the obligation text, to a definition inlined into it,
 // to the encoding or to the solver changes the key, so the stale row is
-// simply never hit. The dependency, edge and theorem tables only tell the
-// user what an edit affects; they never decide whether a result is reused.
+// simply never hit. The dependency, edge, theorem and item tables only tell
+// the user what an edit affects and order the work; they never decide
+// whether a result is reused.
 //
 // Accidental damage (torn writes, bit flips, truncation, files from other
 // versions) is detected by the checksum and validation and costs only

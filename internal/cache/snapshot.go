@@ -19,7 +19,9 @@ const (
 	// Magic is the first word of every snapshot file.
 	Magic = "ladder-cache"
 	// FormatVersion is the snapshot format this package reads and writes.
-	FormatVersion = 1
+	// Version 2 added the items table; a snapshot of version 1 is
+	// discarded like one of another solver configuration.
+	FormatVersion = 2
 
 	checksumPrefix = "sha256:"
 	// trailerLen is len("\n" + "sha256:" + 64 hex digits + "\n").
@@ -78,6 +80,7 @@ type payload struct {
 	Deps     []*depRow     `json:"deps"`
 	Edges    []*edgeRow    `json:"edges"`
 	Theorems []*theoremRow `json:"theorems"`
+	Items    []*itemRow    `json:"items"`
 }
 
 type problem struct {
@@ -93,8 +96,8 @@ func corrupt(format string, args ...any) *problem {
 // a payload, each table in id order, so equal contents encode identically.
 func collect(txn *memdb.Txn, solver string) (*payload, error) {
 	p := &payload{Format: FormatVersion, Solver: solver,
-		Results: []*resultRow{}, Deps: []*depRow{}, Edges: []*edgeRow{}, Theorems: []*theoremRow{}}
-	for _, table := range []string{tableResults, tableDeps, tableEdges, tableTheorems} {
+		Results: []*resultRow{}, Deps: []*depRow{}, Edges: []*edgeRow{}, Theorems: []*theoremRow{}, Items: []*itemRow{}}
+	for _, table := range []string{tableResults, tableDeps, tableEdges, tableTheorems, tableItems} {
 		it, err := txn.Get(table, indexID)
 		if err != nil {
 			return nil, err
@@ -109,6 +112,8 @@ func collect(txn *memdb.Txn, solver string) (*payload, error) {
 				p.Edges = append(p.Edges, r)
 			case *theoremRow:
 				p.Theorems = append(p.Theorems, r)
+			case *itemRow:
+				p.Items = append(p.Items, r)
 			}
 		}
 	}
@@ -281,6 +286,14 @@ func validatePayload(p *payload) *problem {
 		}
 		t.Edges = edges
 	}
+	clear(seen)
+	for i, it := range p.Items {
+		if it == nil || validName("owner", it.Owner) != nil || validItem(it.Owner, it.Item) != nil || seen[it.Item] ||
+			(it.Fingerprint != "" && !validKey(it.Fingerprint)) {
+			return corrupt("item record %d invalid", i)
+		}
+		seen[it.Item] = true
+	}
 	return nil
 }
 
@@ -317,6 +330,11 @@ func insertPayload(txn *memdb.Txn, p *payload, merge bool) error {
 	}
 	for _, t := range p.Theorems {
 		if err := put(tableTheorems, t.Name, func(o any) time.Time { return o.(*theoremRow).Date }, t, t.Date); err != nil {
+			return err
+		}
+	}
+	for _, it := range p.Items {
+		if err := put(tableItems, it.Item, func(o any) time.Time { return o.(*itemRow).Date }, it, it.Date); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,113 @@
+package cache
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestRecordItems(t *testing.T) {
+	dir := t.TempDir()
+	c := open(t, dir)
+	if got, recorded := c.ItemFingerprints("automaton:A"); recorded || len(got) != 0 {
+		t.Fatalf("empty cache: ItemFingerprints = %v, %v", got, recorded)
+	}
+	first := map[string]string{
+		"automaton:A/state":    key(1),
+		"automaton:A/action:X": key(2),
+		"automaton:A/action:Y": key(3),
+	}
+	if err := c.RecordItems("automaton:A", first); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RecordItems("proof:P", map[string]string{"proof:P/mapping": key(4)}); err != nil {
+		t.Fatal(err)
+	}
+	if got, recorded := c.ItemFingerprints("automaton:A"); !recorded || !maps.Equal(got, first) {
+		t.Fatalf("ItemFingerprints = %v, %v; want %v", got, recorded, first)
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+
+	// Recording the same items again changes nothing on disk.
+	c2 := open(t, dir)
+	if err := c2.RecordItems("automaton:A", first); err != nil {
+		t.Fatal(err)
+	}
+	if c2.dirty.Load() {
+		t.Error("recording unchanged items marked the cache dirty")
+	}
+
+	// An edit of X and the removal of Y: Y is recorded as removed, and
+	// the removal survives a Save that merges the older snapshot.
+	second := map[string]string{"automaton:A/state": key(1), "automaton:A/action:X": key(5)}
+	time.Sleep(2 * time.Millisecond) // a strictly newer date than the rows on disk
+	if err := c2.RecordItems("automaton:A", second); err != nil {
+		t.Fatal(err)
+	}
+	if err := c2.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c3 := open(t, dir)
+	got, recorded := c3.ItemFingerprints("automaton:A")
+	if !recorded || !maps.Equal(got, second) {
+		t.Fatalf("after the edit: ItemFingerprints = %v, %v; want %v", got, recorded, second)
+	}
+	if got, _ := c3.ItemFingerprints("proof:P"); len(got) != 1 {
+		t.Errorf("the items of another owner changed: %v", got)
+	}
+	if s := c3.Stats(); s.Items != 4 {
+		t.Errorf("Stats().Items = %d, want 4 (three live, one removal)", s.Items)
+	}
+	// An owner whose every item was removed is still recorded.
+	if err := c3.RecordItems("proof:P", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, recorded := c3.ItemFingerprints("proof:P"); !recorded || len(got) != 0 {
+		t.Errorf("after removing every item: %v, %v", got, recorded)
+	}
+}
+
+func TestRecordItemsRejects(t *testing.T) {
+	c := open(t, t.TempDir())
+	for name, items := range map[string]map[string]string{
+		"other owner":     {"automaton:B/state": key(1)},
+		"owner only":      {"automaton:A/": key(1)},
+		"bad fingerprint": {"automaton:A/state": "abc"},
+		"NUL":             {"automaton:A/st\x00ate": key(1)},
+	} {
+		if err := c.RecordItems("automaton:A", items); err == nil {
+			t.Errorf("%s: RecordItems accepted %v", name, items)
+		}
+	}
+	if err := c.RecordItems("", nil); err == nil {
+		t.Error("RecordItems accepted an empty owner")
+	}
+	if s := c.Stats(); s.Items != 0 {
+		t.Errorf("rejected records stored %d rows", s.Items)
+	}
+}
+
+// A snapshot of format version 1 (before item fingerprints) is discarded
+// with one warning, never read.
+func TestOldSnapshotDiscarded(t *testing.T) {
+	dir := t.TempDir()
+	p := validPayload()
+	p.Format = 1
+	p.Items = nil
+	data := craft(t, p)
+	data = append([]byte("ladder-cache 1"), data[len("ladder-cache 2"):]...)
+	if err := os.WriteFile(filepath.Join(dir, SnapshotFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, warns, err := Open(dir, testSolver)
+	if err != nil || len(warns) != 1 || warns[0].Kind != Mismatch {
+		t.Fatalf("Open = %v, %v; want one Mismatch warning", warns, err)
+	}
+	if s := c.Stats(); s.Results != 0 || s.Items != 0 {
+		t.Errorf("an old snapshot was read: %+v", s)
+	}
+}
