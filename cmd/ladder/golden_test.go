@@ -244,12 +244,12 @@ func lineDiff(want, got string) string {
 		case i < len(a) && j < len(b) && a[i] == b[j]:
 			ls = append(ls, line{' ', a[i]})
 			i, j = i+1, j+1
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			ls = append(ls, line{'+', b[j]})
-			j++
-		default:
+		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
 			ls = append(ls, line{'-', a[i]})
 			i++
+		default:
+			ls = append(ls, line{'+', b[j]})
+			j++
 		}
 	}
 	const context = 2
@@ -283,4 +283,40 @@ func splitLines(s string) []string {
 		ls = ls[:len(ls)-1]
 	}
 	return ls
+}
+
+// TestGoldenNormalise checks that the normalisation replaces times, rates,
+// memory figures and the temporary directory, and nothing else.
+func TestGoldenNormalise(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"proved    0.056s\n", "proved    <dur>\n"},
+		{"re-checked 39; 1.23 s\n", "re-checked 39; <dur>\n"},
+		{"12ms 3.5µs 1m2.5s\n", "<dur> <dur> <dur>\n"},
+		{"0.005s, 1981 states/s, 1 worker(s), store 4.0 MB\n", "<dur>, <rate> states/s, 1 worker(s), store <mem>\n"},
+		{"peak memory 12 MiB, limit 1GiB\n", "peak memory <mem>, limit <mem>\n"},
+		{`"seconds": 0.027, "solver_seconds": 1e-05, "elapsedSeconds": 2, "statesPerSecond": 8134.5, "peakMemoryBytes": 4194304`,
+			`"seconds": <n>, "solver_seconds": <n>, "elapsedSeconds": <n>, "statesPerSecond": <n>, "peakMemoryBytes": <n>` + "\n[no newline at the end]\n"},
+		{"/tmp/x/001/a.yaml:3:1: bad\n", "$WORK/a.yaml:3:1: bad\n"},
+		// Unchanged: counts, bounds, values, positions, limits given as flags.
+		{"VIOLATION after 3 steps, depth 3, 9 states, 2 s-steps\n", "VIOLATION after 3 steps, depth 3, 9 states, 2 s-steps\n"},
+		{"V=2,T=1 T#0 n := n + 1 a.yaml:21:10 10 errors 30s \"rlimit_used\": 959\n", "V=2,T=1 T#0 n := n + 1 a.yaml:21:10 10 errors 30s \"rlimit_used\": 959\n"},
+	}
+	for _, tt := range tests {
+		if got := goldenNormalise(tt.in, "/tmp/x/001"); got != tt.want {
+			t.Errorf("goldenNormalise(%q) =\n%q, want\n%q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestLineDiff(t *testing.T) {
+	if d := lineDiff("a\nb\n", "a\nb\n"); d != "" {
+		t.Errorf("equal texts: %q", d)
+	}
+	want := "  b\n  c\n- d\n+ D\n  e\n  f\n  …\n  j\n  k\n+ l\n"
+	if d := lineDiff("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n", "a\nb\nc\nD\ne\nf\ng\nh\ni\nj\nk\nl\n"); d != want {
+		t.Errorf("lineDiff =\n%s\nwant\n%s", d, want)
+	}
+	if d := lineDiff("x\n", "x"); d != "- x\n+ x [no newline]\n" {
+		t.Errorf("missing newline: %q", d)
+	}
 }
