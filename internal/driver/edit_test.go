@@ -319,6 +319,7 @@ func TestWatchRun(t *testing.T) {
 	for _, want := range []string{
 		"- refuted  Buffered › invariant bufRange › Stage",
 		"- theorem  Buffered satisfies Buffered.bufRange (stale)",
+		"Changed since the last run\n  edited   automaton:Buffered/action:Stage\n",
 		"16 obligations: 15 proved, 1 refuted, 0 unknown; reused 15, re-checked 1",
 	} {
 		if !strings.Contains(second, want) {

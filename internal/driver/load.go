@@ -47,6 +47,7 @@ func Generate(set *load.Set) (*Input, source.ErrorList) {
 		Obligations: obs,
 		Edges:       edges,
 		Files:       set.Files,
+		Items:       ItemFingerprints(set),
 	}, nil
 }
 

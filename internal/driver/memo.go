@@ -27,7 +27,7 @@ import (
 
 // memoFormat is the version of run memo files; bump it when their meaning
 // changes.
-const memoFormat = 1
+const memoFormat = 2
 
 // runMemo is the content of a memo file.
 type runMemo struct {
@@ -35,6 +35,10 @@ type runMemo struct {
 	Fingerprint string            `json:"fingerprint"`
 	Keys        map[string]string `json:"keys"` // obligation ID → cache key
 	Report      *report.Prove     `json:"report"`
+	// Items and Owners are the run's item fingerprints and the owners
+	// they belong to (the automata and proofs it loaded).
+	Items  map[string]string `json:"items"`
+	Owners []string          `json:"owners"`
 }
 
 // Inputs records the bytes of every file a load reads, so that a run's
@@ -137,7 +141,7 @@ func (p *Prover) Replay(fp string) (*report.Prove, bool) {
 		return nil, false
 	}
 	var m runMemo
-	if err := json.Unmarshal(payload, &m); err != nil || m.Format != memoFormat || m.Fingerprint != fp || m.Report == nil {
+	if err := json.Unmarshal(payload, &m); err != nil || m.Format != memoFormat || m.Fingerprint != fp || m.Report == nil || m.Items == nil {
 		return nil, false
 	}
 	rep := m.Report
@@ -157,6 +161,15 @@ func (p *Prover) Replay(fp string) (*report.Prove, bool) {
 		o.Seconds, o.SolverSeconds = 0, 0
 	}
 	rep.Summary.Reused, rep.Summary.Rechecked = len(rep.Obligations), 0
+	// The files are those of the memo's run: compare its items with the
+	// last complete run's, and record them as the last complete run's.
+	e := p.compareItemsOf(m.Items, m.Owners)
+	rep.Changes = e.changes(nil, nil)
+	if err := p.recordItemsOf(m.Items, m.Owners); err != nil {
+		p.warn("cache: item fingerprints not stored: " + err.Error())
+	} else if err := p.cache.Save(); err != nil {
+		p.warn(err.Error())
+	}
 	rep.Summary.SolverSeconds = 0
 	rep.Warnings = nil
 	rep.Summary.Seconds = time.Since(start).Seconds()
@@ -170,7 +183,7 @@ func (p *Prover) Remember(fp string, rep *report.Prove) error {
 	if p.cache == nil || fp == "" || p.keys == nil || !rep.OK() || len(p.keys) != len(rep.Obligations) {
 		return nil
 	}
-	payload, err := json.Marshal(runMemo{Format: memoFormat, Fingerprint: fp, Keys: p.keys, Report: rep})
+	payload, err := json.Marshal(runMemo{Format: memoFormat, Fingerprint: fp, Keys: p.keys, Report: rep, Items: p.items, Owners: p.owners})
 	if err != nil {
 		return fmt.Errorf("run memo: %v", err)
 	}

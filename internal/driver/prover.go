@@ -72,6 +72,10 @@ type Input struct {
 	Obligations []*simulation.Obligation
 	Edges       []*simulation.Edge
 	Files       []string // every file read, for `ladder watch`
+	// Items are the fingerprints of the dependency items, by item
+	// (ItemFingerprints); nil means those simulation.Fingerprints gives
+	// for Automata and Proofs.
+	Items map[string]string
 }
 
 // Prover runs the pipeline. It keeps the kernel and the cache open between
@@ -89,6 +93,10 @@ type Prover struct {
 	// keys maps the ID of every obligation of the last complete run
 	// (no --only) to its cache key; see Remember.
 	keys map[string]string
+	// items and owners are the item fingerprints and their owners of
+	// that run, for its memo.
+	items  map[string]string
+	owners []string
 }
 
 // NewProver returns a prover for cfg. It opens the cache (unless NoCache);
@@ -188,20 +196,45 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	if err != nil {
 		return nil, err
 	}
+	// What an edit changed, read before this run's records replace the
+	// index's.
+	var ed *itemEdit
+	if solve {
+		ed = p.compareItems(in)
+	}
 
-	// Every worker prepares its obligations (prints them), consults the
-	// cache and checks what it does not hold; a worker has one kernel
-	// session. Results are stored in the jobs: completion order never
-	// shows.
+	// First every obligation is prepared (printed) and looked up in the
+	// cache; then the workers check those the cache does not hold, the
+	// ones depending on a changed item first. A checking worker has one
+	// kernel session. Results are stored in the jobs: completion order
+	// never shows.
 	prog := newProgress(p.cfg.Progress, len(jobs))
 	err = runPool(ctx, p.cfg.Jobs, len(jobs),
-		p.kernel.NewSession,
-		(*kernel.Session).Close,
-		func(s *kernel.Session, i int) {
-			prog.begin(jobs[i].ob.ID)
-			p.process(ctx, s, jobs[i], solve)
-			prog.end()
+		func() (struct{}, error) { return struct{}{}, nil },
+		func(struct{}) {},
+		func(_ struct{}, i int) {
+			p.prepare(jobs[i], solve)
+			if jobs[i].done || !solve {
+				prog.end()
+			}
 		})
+	var todo []*job
+	for _, j := range jobs {
+		if !j.done && j.err == nil && j.query != nil {
+			todo = append(todo, j)
+		}
+	}
+	if solve && err == nil && ctx.Err() == nil && len(todo) > 0 {
+		ed.order(todo)
+		err = runPool(ctx, p.cfg.Jobs, len(todo),
+			p.kernel.NewSession,
+			(*kernel.Session).Close,
+			func(s *kernel.Session, i int) {
+				prog.begin(todo[i].ob.ID)
+				p.check(ctx, s, todo[i])
+				prog.end()
+			})
+	}
 	prog.finish()
 	if ctx.Err() != nil {
 		return nil, p.interrupted(in, jobs, solve)
@@ -224,14 +257,24 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	if solve {
 		p.record(in, done, d)
 	}
-	p.keys = nil
-	if solve && p.cfg.Only == "" && len(done) == len(jobs) {
+	p.keys, p.items, p.owners = nil, nil, nil
+	complete := solve && p.cfg.Only == "" && len(done) == len(jobs)
+	if complete {
 		p.keys = make(map[string]string, len(jobs))
 		for _, j := range jobs {
 			p.keys[j.ob.ID] = j.key
 		}
+		// The items are those of the last complete run only: after an
+		// --only run the changes are still reported.
+		p.items, p.owners = itemsOf(in), owners(in)
+		if err := p.recordItemsOf(p.items, p.owners); err != nil {
+			p.warn("cache: item fingerprints not stored: " + err.Error())
+		}
 	}
 	rep := assemble(in, done, d)
+	if ed != nil {
+		rep.Changes = ed.changes(in, d)
+	}
 	if solve && p.cfg.Only == "" {
 		// Expected theorems are checked only when everything was: under
 		// --only the unselected obligations count as not checked.
@@ -277,12 +320,11 @@ func (p *Prover) interrupted(in *Input, jobs []*job, solve bool) error {
 	return fmt.Errorf("%w: %d of %d obligations decided%s", ErrInterrupted, len(done), len(jobs), saved)
 }
 
-// process prepares one job, reuses its cached verdict or (when solve is
-// set) checks it with the session. A check that ctx interrupts leaves the
-// job undecided.
-func (p *Prover) process(ctx context.Context, s *kernel.Session, j *job, solve bool) {
+// prepare prints one job's obligation, computes its key and reuses its
+// cached verdict when the cache holds one.
+func (p *Prover) prepare(j *job, solve bool) {
 	t := time.Now()
-	defer func() { j.secs = time.Since(t).Seconds() }()
+	defer func() { j.secs += time.Since(t).Seconds() }()
 	q, err := p.kernel.Prepare(KernelObligation(j.ob))
 	if err != nil {
 		j.res, j.done = kernel.Failed(err), true
@@ -297,15 +339,19 @@ func (p *Prover) process(ctx context.Context, s *kernel.Session, j *job, solve b
 	}
 	if r, ok := p.lookup(q, j.key); ok {
 		j.res, j.cached, j.done = r, true, true
-		return
 	}
-	if solve {
-		r := s.CheckContext(ctx, q)
-		if ctx.Err() != nil {
-			return // interrupted: the answer may be the interrupt's
-		}
-		j.res, j.done = r, true
+}
+
+// check checks a prepared job with the session. A check that ctx
+// interrupts leaves the job undecided.
+func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
+	t := time.Now()
+	defer func() { j.secs += time.Since(t).Seconds() }()
+	r := s.CheckContext(ctx, j.query)
+	if ctx.Err() != nil {
+		return // interrupted: the answer may be the interrupt's
 	}
+	j.res, j.done = r, true
 }
 
 // verdicts returns the verdict function of simulation.Derive: the status

@@ -75,7 +75,8 @@ func (w *Watcher) Changed() bool {
 
 // Run proves once, prints the full report, and then polls; after every
 // change (once the files have stopped changing for one interval) it proves
-// again and prints only the differences and the summary line. It returns
+// again and prints only the differences, the changed source items with what
+// they affect (report.Changes), and the summary line. It returns
 // when ctx is done.
 func (w *Watcher) Run(ctx context.Context) error {
 	interval := w.Interval
@@ -103,6 +104,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 			} else {
 				d.WriteText(w.Out)
 			}
+			rep.Changes.WriteText(w.Out)
 			s := rep.Summary
 			fmt.Fprintf(w.Out, "%d obligations: %d proved, %d refuted, %d unknown; reused %d, re-checked %d; %.2f s\n",
 				s.Obligations, s.Proved, s.Refuted, s.Unknown, s.Reused, s.Rechecked, s.Seconds)

@@ -40,6 +40,88 @@ type Prove struct {
 	// proof file expects that is not derived ("file:line:col: message").
 	Errors   []string `json:"errors,omitempty"`
 	Warnings []string `json:"warnings,omitempty"` // e.g. the cache's one-line warning; not in WriteText
+	// Changes says which source items changed since the last complete
+	// run and what depends on them; nil when the cache holds no record of
+	// an earlier run of these files (or with --no-cache).
+	Changes *Changes `json:"changes,omitempty"`
+}
+
+// Changes are the source items (dependency items such as
+// "automaton:A/action:X") added, removed or edited since the last complete
+// run, and what the cache's dependency index says they affect. They only
+// inform and order the work: verdicts are reused by the obligation's text,
+// whatever this says.
+type Changes struct {
+	Items []ItemChange `json:"items"` // by Item; empty when nothing changed
+	// Obligations are the obligations that depend on a changed item, now
+	// or in the last run; Invariants ("A.p") and Edges those containing
+	// them; Theorems those resting on those invariants and edges. Each is
+	// sorted.
+	Obligations []string `json:"obligations"`
+	Invariants  []string `json:"invariants"`
+	Edges       []string `json:"edges"`
+	Theorems    []string `json:"theorems"`
+}
+
+// ItemChange is one changed source item.
+type ItemChange struct {
+	Item   string `json:"item"`
+	Change string `json:"change"` // ItemAdded, ItemRemoved or ItemEdited
+}
+
+// The kinds of ItemChange.
+const (
+	ItemAdded   = "added"
+	ItemRemoved = "removed"
+	ItemEdited  = "edited"
+)
+
+// Empty reports whether no item changed (c may be nil).
+func (c *Changes) Empty() bool { return c == nil || len(c.Items) == 0 }
+
+// Lists of changed items and affected names longer than these are
+// shortened in the text.
+const (
+	maxItemsShown = 10
+	maxNamesShown = 6
+)
+
+// WriteText writes the changes as a short block, or nothing when no item
+// changed:
+//
+//	Changed since the last run
+//	  edited   automaton:Impl/action:Stage
+//	  affects 3 obligations, 2 invariants, 1 edge, 2 theorems
+//	    invariants: Impl.bufRange, Impl.emptyBuf
+//	    …
+func (c *Changes) WriteText(w io.Writer) error {
+	if c.Empty() {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("Changed since the last run\n")
+	for i, it := range c.Items {
+		if i == maxItemsShown {
+			fmt.Fprintf(&b, "  … and %d more %s\n", len(c.Items)-i, plural(len(c.Items)-i, "item", "items"))
+			break
+		}
+		fmt.Fprintf(&b, "  %-8s %s\n", it.Change, it.Item)
+	}
+	fmt.Fprintf(&b, "  affects %d %s, %d %s, %d %s, %d %s\n",
+		len(c.Obligations), plural(len(c.Obligations), "obligation", "obligations"),
+		len(c.Invariants), plural(len(c.Invariants), "invariant", "invariants"),
+		len(c.Edges), plural(len(c.Edges), "edge", "edges"),
+		len(c.Theorems), plural(len(c.Theorems), "theorem", "theorems"))
+	for _, l := range []struct {
+		label string
+		names []string
+	}{{"obligations", c.Obligations}, {"invariants", c.Invariants}, {"edges", c.Edges}, {"theorems", c.Theorems}} {
+		if len(l.names) > 0 && len(l.names) <= maxNamesShown {
+			fmt.Fprintf(&b, "    %s: %s\n", l.label, strings.Join(l.names, ", "))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // OK reports whether the run succeeded: at least one obligation, all
@@ -200,6 +282,18 @@ func (p *Prove) WriteJSON(w io.Writer) error {
 	if q.Edges == nil {
 		q.Edges = []Edge{}
 	}
+	if c := q.Changes; c != nil {
+		cc := *c
+		for _, l := range []*[]string{&cc.Obligations, &cc.Invariants, &cc.Edges, &cc.Theorems} {
+			if *l == nil {
+				*l = []string{}
+			}
+		}
+		if cc.Items == nil {
+			cc.Items = []ItemChange{}
+		}
+		q.Changes = &cc
+	}
 	q.Theorems = append([]Theorem{}, q.Theorems...) // a copy: From is filled in below
 	for i, t := range q.Theorems {
 		if t.From == nil {
@@ -222,7 +316,8 @@ type TextOptions struct {
 // invariant and edge (one line each: name, verdict, time, "(cached)"), the
 // refuted obligations' counterexamples in full, the unknown ones with their
 // reasons, the derived theorems with their provenance, the errors, and the
-// summary line (Warnings are not repeated: they went to stderr as they
+// summary line, preceded by the changes since the last run when an item
+// changed (Warnings are not repeated: they went to stderr as they
 // happened)
 //
 //	N obligations: P proved, R refuted, U unknown; reused X, re-checked Y; T s
@@ -328,6 +423,10 @@ func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 		for _, e := range p.Errors {
 			fmt.Fprintf(&b, "  %s\n", e)
 		}
+	}
+	if !p.Changes.Empty() {
+		b.WriteByte('\n')
+		p.Changes.WriteText(&b)
 	}
 	s := p.Summary
 	fmt.Fprintf(&b, "\n%d obligations: %d proved, %d refuted, %d unknown; reused %d, re-checked %d",

@@ -1,0 +1,344 @@
+// This file implements what an edit affected: the source items whose
+// fingerprints differ from those the cache recorded at the last complete
+// run, and, through the cache's dependency index and the current
+// obligations, the obligations, invariants, edges and theorems that depend
+// on them.
+
+package driver
+
+import (
+	"errors"
+	"maps"
+	"sort"
+	"strconv"
+	"strings"
+
+	"ladder/internal/report"
+	"ladder/ioa"
+	"ladder/ioa/expr"
+	"ladder/ioa/load"
+	"ladder/simulation"
+)
+
+// ItemFingerprints returns the fingerprint of every dependency item of a
+// loaded set (simulation.Fingerprints), with the `strategy:` lists, which
+// the ioa model does not hold: a proof's is the item proof:P/strategy, an
+// invariant's is folded into the invariant's fingerprint, and a case's
+// into its step:X.
+func ItemFingerprints(set *load.Set) map[string]string {
+	proofs := set.LoadedProofs()
+	fps := simulation.Fingerprints(set.Automata, proofs)
+	for _, a := range set.Automata {
+		for _, inv := range a.Invariants {
+			if s := set.InvariantStrategy(inv); s != nil {
+				k := simulation.InvariantKey(a, inv.Name)
+				fps[k] = simulation.Fold(fps[k], strategyText(s))
+			}
+		}
+	}
+	for _, p := range proofs {
+		if s := set.ProofStrategy(p); s != nil {
+			fps[simulation.ProofOwner(p)+"/strategy"] = simulation.HashText(strategyText(s))
+		}
+		for _, sm := range p.Steps {
+			var text strings.Builder
+			for _, c := range sm.Cases {
+				if s := set.CaseStrategy(c); s != nil {
+					text.WriteString("case " + strconv.Itoa(c.Index) + "\n" + strategyText(s))
+				}
+			}
+			if k := simulation.ProofOwner(p) + "/step:" + sm.Action.Name; text.Len() > 0 {
+				if _, ok := fps[k]; ok {
+					fps[k] = simulation.Fold(fps[k], text.String())
+				}
+			}
+		}
+	}
+	return fps
+}
+
+// strategyText spells a strategy list canonically: its steps in order,
+// each with its restrictions and its arguments per action.
+func strategyText(s *load.Strategy) string {
+	var b strings.Builder
+	line := func(parts ...string) {
+		b.WriteString(strings.Join(parts, " "))
+		b.WriteByte('\n')
+	}
+	for _, st := range s.Steps {
+		line("step", st.Name, st.Text)
+		if st.Actions != nil {
+			names := make([]string, len(st.Actions))
+			for i, a := range st.Actions {
+				names[i] = a.Name
+			}
+			line("actions", strings.Join(names, ", "))
+		}
+		if st.Clauses != nil {
+			line("clauses", strings.Join(st.Clauses, ", "))
+		}
+		for _, inv := range st.Invariants {
+			line("invariant", inv.Name)
+		}
+		for _, o := range st.Index {
+			line("index", o.Name)
+		}
+		acts := make([]*ioa.Action, 0, len(st.Args))
+		for a := range st.Args {
+			acts = append(acts, a)
+		}
+		sort.Slice(acts, func(i, j int) bool { return acts[i].Name < acts[j].Name })
+		for _, a := range acts {
+			args := st.Args[a]
+			if args == nil {
+				continue
+			}
+			if args.Split != nil {
+				line("split", a.Name, expr.Print(args.Split))
+			}
+			for _, in := range args.Instances {
+				terms := make([]string, len(in.Args))
+				for i, x := range in.Args {
+					terms[i] = expr.Print(x)
+				}
+				state := ""
+				if in.State != nil {
+					state = in.State.Name + "."
+				}
+				line("instance", a.Name, state+in.Invariant.Name+"("+strings.Join(terms, ", ")+")")
+			}
+		}
+	}
+	return b.String()
+}
+
+// owners returns the owners (simulation.ItemOwner) of the automata and
+// proofs of in, sorted.
+func owners(in *Input) []string {
+	var out []string
+	for _, a := range in.Automata {
+		out = append(out, simulation.AutomatonOwner(a))
+	}
+	for _, p := range in.Proofs {
+		out = append(out, simulation.ProofOwner(p))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// itemsOf returns in's item fingerprints, computing them from the ioa
+// model when the input was not built by Generate.
+func itemsOf(in *Input) map[string]string {
+	if in.Items != nil {
+		return in.Items
+	}
+	return simulation.Fingerprints(in.Automata, in.Proofs)
+}
+
+// itemEdit is what an edit changed, computed before the run: the changed items
+// and what the dependency index recorded for them then (the run replaces
+// those records).
+type itemEdit struct {
+	previous bool                // the cache holds items of an earlier run of these files
+	items    []report.ItemChange // sorted by item
+	changed  map[string]bool     // the items of items
+	// recorded are the obligations, invariants or edges, and theorems
+	// the index related to the changed items before the run.
+	obligations, groups, theorems map[string]bool
+}
+
+// compareItems compares in's item fingerprints with those the cache
+// recorded. Owners the cache has no record of count as new: their items
+// are added, unless no owner of in has a record (a first run).
+func (p *Prover) compareItems(in *Input) *itemEdit {
+	return p.compareItemsOf(itemsOf(in), owners(in))
+}
+
+// compareItemsOf compares the fingerprints cur of the items of owners
+// with those the cache recorded.
+func (p *Prover) compareItemsOf(cur map[string]string, owners []string) *itemEdit {
+	e := &itemEdit{changed: map[string]bool{}, obligations: map[string]bool{}, groups: map[string]bool{}, theorems: map[string]bool{}}
+	if p.cache == nil {
+		return e
+	}
+	byOwner := map[string]map[string]string{}
+	for it, fp := range cur {
+		o := simulation.ItemOwner(it)
+		if byOwner[o] == nil {
+			byOwner[o] = map[string]string{}
+		}
+		byOwner[o][it] = fp
+	}
+	for _, owner := range owners {
+		old, recorded := p.cache.ItemFingerprints(owner)
+		if recorded {
+			e.previous = true
+		}
+		now := byOwner[owner]
+		for it, fp := range now {
+			switch ofp, ok := old[it]; {
+			case !ok:
+				e.items = append(e.items, report.ItemChange{Item: it, Change: report.ItemAdded})
+			case ofp != fp:
+				e.items = append(e.items, report.ItemChange{Item: it, Change: report.ItemEdited})
+			}
+		}
+		for it := range old {
+			if _, ok := now[it]; !ok {
+				e.items = append(e.items, report.ItemChange{Item: it, Change: report.ItemRemoved})
+			}
+		}
+	}
+	if !e.previous {
+		e.items = nil
+		return e
+	}
+	sort.Slice(e.items, func(i, j int) bool { return e.items[i].Item < e.items[j].Item })
+	for _, c := range e.items {
+		e.changed[c.Item] = true
+		obs, groups, thms := p.cache.Affected(c.Item)
+		for _, o := range obs {
+			e.obligations[o] = true
+		}
+		for _, g := range groups {
+			e.groups[g] = true
+		}
+		for _, t := range thms {
+			e.theorems[t] = true
+		}
+	}
+	return e
+}
+
+// dependsOnChange reports whether ob depends on a changed item.
+func (e *itemEdit) dependsOnChange(ob *simulation.Obligation) bool {
+	if len(e.changed) == 0 {
+		return false
+	}
+	for _, it := range ob.Deps {
+		if e.changed[it] {
+			return true
+		}
+	}
+	return false
+}
+
+// order puts the jobs that depend on a changed item first, keeping the
+// order within each part (e may be nil).
+func (e *itemEdit) order(jobs []*job) {
+	if e == nil || len(e.changed) == 0 {
+		return
+	}
+	sort.SliceStable(jobs, func(a, b int) bool {
+		return e.dependsOnChange(jobs[a].ob) && !e.dependsOnChange(jobs[b].ob)
+	})
+}
+
+// changes completes e with the current obligations and derivation (when
+// known: in and d may be nil) into the report's Changes: nil without an
+// earlier record.
+func (e *itemEdit) changes(in *Input, d *simulation.Derivation) *report.Changes {
+	if !e.previous {
+		return nil
+	}
+	c := &report.Changes{Items: e.items}
+	if len(e.items) == 0 {
+		return c
+	}
+	obs := maps.Clone(e.obligations)
+	groups := maps.Clone(e.groups)
+	thms := maps.Clone(e.theorems)
+	var obligations []*simulation.Obligation
+	var edges []*simulation.Edge
+	if in != nil {
+		obligations, edges = in.Obligations, in.Edges
+	}
+	for _, o := range obligations {
+		if e.dependsOnChange(o) {
+			obs[o.ID] = true
+		}
+	}
+	for _, o := range obligations {
+		if !obs[o.ID] {
+			continue
+		}
+		if o.Invariant != "" {
+			groups[o.Invariant] = true
+		}
+		if o.Edge != "" {
+			groups[o.Edge] = true
+		}
+	}
+	// An edge named after its proof when two proofs share a pair is
+	// still found: Edge.Obligations lists the IDs.
+	for _, ed := range edges {
+		for _, id := range ed.Obligations {
+			if obs[id] {
+				groups[ed.Name] = true
+				break
+			}
+		}
+	}
+	if d != nil {
+		for _, t := range d.Theorems {
+			for _, g := range append(append([]string(nil), t.Edges...), t.Invariants...) {
+				if groups[g] {
+					thms[t.Name] = true
+					break
+				}
+			}
+		}
+	}
+	c.Obligations = sortedKeys(obs)
+	for _, g := range sortedKeys(groups) {
+		if auto, name := splitInvariantKey(g); auto != "" {
+			c.Invariants = append(c.Invariants, auto+"."+name)
+		} else {
+			c.Edges = append(c.Edges, g)
+		}
+	}
+	sort.Strings(c.Invariants)
+	c.Theorems = sortedKeys(thms)
+	return c
+}
+
+// recordItems records in's item fingerprints as those of the last
+// complete run.
+func (p *Prover) recordItems(in *Input) error {
+	return p.recordItemsOf(itemsOf(in), owners(in))
+}
+
+// recordItemsOf records the fingerprints fps of the items of owners.
+func (p *Prover) recordItemsOf(fps map[string]string, owners []string) error {
+	if p.cache == nil {
+		return nil
+	}
+	byOwner := map[string]map[string]string{}
+	for _, o := range owners {
+		byOwner[o] = map[string]string{}
+	}
+	for it, fp := range fps {
+		if m := byOwner[simulation.ItemOwner(it)]; m != nil {
+			m[it] = fp
+		}
+	}
+	var errs []string
+	for _, o := range owners {
+		if err := p.cache.RecordItems(o, byOwner[o]); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

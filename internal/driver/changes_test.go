@@ -1,0 +1,344 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"ladder/internal/cache"
+	"ladder/internal/report"
+	"ladder/simulation"
+)
+
+// dependingOn returns, sorted, the IDs of the obligations of in whose
+// Deps contain item.
+func dependingOn(in *Input, item string) []string {
+	var out []string
+	for _, o := range in.Obligations {
+		if slices.Contains(o.Deps, item) {
+			out = append(out, o.ID)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// groupsOf returns, sorted, the invariants ("A.p") and the edges the
+// obligations ids of in belong to.
+func groupsOf(in *Input, ids []string) (invariants, edges []string) {
+	inv, edg := map[string]bool{}, map[string]bool{}
+	for _, o := range in.Obligations {
+		if !slices.Contains(ids, o.ID) {
+			continue
+		}
+		if o.Invariant != "" {
+			a, n := splitInvariantKey(o.Invariant)
+			inv[a+"."+n] = true
+		}
+		if o.Edge != "" {
+			edg[o.Edge] = true
+		}
+	}
+	return sortedKeys(inv), sortedKeys(edg)
+}
+
+func proveOrFail(t *testing.T, p *Prover, dir string) (*Input, *report.Prove) {
+	t.Helper()
+	in := loadDir(t, dir)
+	rep, err := p.Prove(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in, rep
+}
+
+func text(t *testing.T, rep *report.Prove) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := rep.WriteText(&b, report.TextOptions{NoTimes: true}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestChangesAfterEdit edits one action of a temporary copy of a small
+// example and checks the report's changes: the item, exactly the
+// obligations whose Deps contain it, their invariants and edges, and the
+// theorems resting on them; then that a re-run reports nothing changed.
+func TestChangesAfterEdit(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+
+	_, cold := proveOrFail(t, p, dir)
+	if cold.Changes != nil {
+		t.Fatalf("first run reports changes %+v; there is no earlier run", cold.Changes)
+	}
+	_, warm := proveOrFail(t, p, dir)
+	if warm.Changes == nil || !warm.Changes.Empty() {
+		t.Fatalf("unchanged re-run: changes %+v; want an empty record", warm.Changes)
+	}
+	if strings.Contains(text(t, warm), "Changed since") {
+		t.Errorf("unchanged re-run prints a change block:\n%s", text(t, warm))
+	}
+
+	const item = "automaton:Buffered/action:Stage"
+	impl := filepath.Join(dir, "impl.yaml")
+	edit(t, impl, "      buf := k\n", "      buf := min(k, 2)\n")
+	in, rep := proveOrFail(t, p, dir)
+	c := rep.Changes
+	if c == nil {
+		t.Fatal("no changes after an edit")
+	}
+	if want := []report.ItemChange{{Item: item, Change: report.ItemEdited}}; !reflect.DeepEqual(c.Items, want) {
+		t.Errorf("changed items %+v; want %+v", c.Items, want)
+	}
+	want := dependingOn(in, item)
+	if len(want) == 0 || len(want) == len(in.Obligations) {
+		t.Fatalf("%d of %d obligations depend on %s; the test needs a proper subset", len(want), len(in.Obligations), item)
+	}
+	if !reflect.DeepEqual(c.Obligations, want) {
+		t.Errorf("affected obligations\n\t%q\nwant those whose Deps contain %s\n\t%q", c.Obligations, item, want)
+	}
+	wantInv, wantEdges := groupsOf(in, want)
+	if !reflect.DeepEqual(c.Invariants, wantInv) || !reflect.DeepEqual(c.Edges, wantEdges) {
+		t.Errorf("affected invariants %q, edges %q; want %q, %q", c.Invariants, c.Edges, wantInv, wantEdges)
+	}
+	// Every theorem rests on the edge or on an invariant of Buffered but
+	// Total's own invariant.
+	var wantThms []string
+	for _, th := range rep.Theorems {
+		if th.Statement != "Total satisfies Total.totalNonNeg" {
+			wantThms = append(wantThms, th.Statement)
+		}
+	}
+	if len(wantThms) == 0 || !reflect.DeepEqual(c.Theorems, wantThms) {
+		t.Errorf("affected theorems %q; want %q", c.Theorems, wantThms)
+	}
+	out := text(t, rep)
+	for _, line := range []string{
+		"Changed since the last run\n",
+		"  edited   " + item + "\n",
+		"  affects " + strconv.Itoa(len(want)) + " obligations, " + strconv.Itoa(len(wantInv)) + " invariants, 1 edge, " + strconv.Itoa(len(wantThms)) + " theorems\n",
+		"    edges: Buffered→Total\n",
+	} {
+		if !strings.Contains(out, line) {
+			t.Errorf("text report lacks %q:\n%s", line, out)
+		}
+	}
+	var js struct {
+		Changes *report.Changes `json:"changes"`
+	}
+	var b bytes.Buffer
+	if err := rep.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b.Bytes(), &js); err != nil || js.Changes == nil || !reflect.DeepEqual(js.Changes.Obligations, want) {
+		t.Errorf("JSON changes %+v (%v)", js.Changes, err)
+	}
+
+	_, again := proveOrFail(t, p, dir)
+	if !again.Changes.Empty() {
+		t.Errorf("re-run after the edit: changes %+v; want none", again.Changes.Items)
+	}
+}
+
+// TestChangesRemovedItem removes an invariant: the obligations that
+// depended on it (its own, and those assuming it) are known from the
+// dependency index of the earlier run only.
+func TestChangesRemovedItem(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	before, _ := proveOrFail(t, p, dir)
+	const item = "automaton:Buffered/invariant:sumNonNeg"
+	want := dependingOn(before, item)
+	edit(t, filepath.Join(dir, "impl.yaml"), "  sumNonNeg: sum >= 0\n", "")
+	after, rep := proveOrFail(t, p, dir)
+	if got := dependingOn(after, item); len(got) != 0 {
+		t.Fatalf("after the removal %q still depend on %s", got, item)
+	}
+	c := rep.Changes
+	if c == nil || !reflect.DeepEqual(c.Items, []report.ItemChange{{Item: item, Change: report.ItemRemoved}}) {
+		t.Fatalf("changes %+v; want %s removed", c, item)
+	}
+	if !reflect.DeepEqual(c.Obligations, want) {
+		t.Errorf("affected obligations\n\t%q\nwant those that depended on %s\n\t%q", c.Obligations, item, want)
+	}
+	// Restoring it is an addition.
+	edit(t, filepath.Join(dir, "impl.yaml"), "invariants:\n", "invariants:\n  sumNonNeg: sum >= 0\n")
+	_, rep = proveOrFail(t, p, dir)
+	if c := rep.Changes; c == nil || !reflect.DeepEqual(c.Items, []report.ItemChange{{Item: item, Change: report.ItemAdded}}) {
+		t.Errorf("changes %+v; want %s added", c, item)
+	}
+}
+
+// TestChangesOnlyKeepsRecord: an --only run does not record the items, so
+// the next complete run still reports the edit.
+func TestChangesOnlyKeepsRecord(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	p, err := NewProver(Config{CacheDir: cacheDir, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	proveOrFail(t, p, dir)
+	p.Close()
+	edit(t, filepath.Join(dir, "impl.yaml"), "      buf := k\n", "      buf := min(k, 2)\n")
+	only, err := NewProver(Config{CacheDir: cacheDir, Jobs: 1, Only: "totalNonNeg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rep := proveOrFail(t, only, dir)
+	only.Close()
+	if rep.Changes.Empty() {
+		t.Fatal("--only run reports no change")
+	}
+	p, err = NewProver(Config{CacheDir: cacheDir, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	_, rep = proveOrFail(t, p, dir)
+	if c := rep.Changes; c.Empty() || c.Items[0].Item != "automaton:Buffered/action:Stage" {
+		t.Errorf("complete run after --only: changes %+v; want the edit of Stage", c)
+	}
+}
+
+// TestChangesBadSnapshot: a corrupt snapshot, or one of the format before
+// item fingerprints, is discarded with a warning; the run does not crash,
+// re-checks everything and reports no changes (there is no earlier record).
+func TestChangesBadSnapshot(t *testing.T) {
+	for name, damage := range map[string]func([]byte) []byte{
+		"corrupt": func(b []byte) []byte { return append(b[:len(b)/2:len(b)/2], "garbage"...) },
+		"old format": func(b []byte) []byte {
+			return bytes.Replace(b, []byte(cache.Magic+" "+strconv.Itoa(cache.FormatVersion)+" "), []byte(cache.Magic+" 1 "), 1)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := copyTestdata(t, "counter")
+			cacheDir := filepath.Join(t.TempDir(), "cache")
+			p, err := NewProver(Config{CacheDir: cacheDir, Jobs: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			proveOrFail(t, p, dir)
+			p.Close()
+			edit(t, filepath.Join(dir, "impl.yaml"), "      buf := k\n", "      buf := min(k, 2)\n")
+			snap := filepath.Join(cacheDir, cache.SnapshotFile)
+			data, err := os.ReadFile(snap)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(snap, damage(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var warnings []string
+			p, err = NewProver(Config{CacheDir: cacheDir, Jobs: 1, Warn: func(s string) { warnings = append(warnings, s) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			in, rep := proveOrFail(t, p, dir)
+			if len(warnings) != 1 || !strings.Contains(warnings[0], "rebuilding") {
+				t.Errorf("warnings %q; want the cache's one", warnings)
+			}
+			if s := rep.Summary; s.Rechecked != len(in.Obligations) || s.Reused != 0 {
+				t.Errorf("summary %+v; want all %d re-checked", s, len(in.Obligations))
+			}
+			if rep.Changes != nil {
+				t.Errorf("changes %+v from a discarded snapshot", rep.Changes)
+			}
+		})
+	}
+}
+
+// TestOrderChangedFirst: the jobs depending on a changed item go to the
+// solver first, each part in its previous order.
+func TestOrderChangedFirst(t *testing.T) {
+	mk := func(id string, deps ...string) *job {
+		return &job{ob: &simulation.Obligation{ID: id, Deps: deps}}
+	}
+	jobs := []*job{mk("a", "x"), mk("b", "y", "z"), mk("c", "z"), mk("d"), mk("e", "y")}
+	e := &itemEdit{changed: map[string]bool{"y": true}}
+	e.order(jobs)
+	var got []string
+	for _, j := range jobs {
+		got = append(got, j.ob.ID)
+	}
+	if want := []string{"b", "e", "a", "c", "d"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("order %q; want %q", got, want)
+	}
+	(*itemEdit)(nil).order(jobs) // no record: nothing to do, no panic
+}
+
+// TestChangesMemo: a run answered from a run memo compares the memo's items
+// with the last complete run's, like any other run.
+func TestChangesMemo(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	run := func() (bool, *report.Changes) {
+		t.Helper()
+		var inputs Inputs
+		set, errs := inputs.LoadConfig().Files(dir)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		fp := p.Fingerprint(&inputs)
+		if rep, ok := p.Replay(fp); ok {
+			return true, rep.Changes
+		}
+		in, errs := Generate(set)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		rep, err := p.Prove(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Remember(fp, rep); err != nil {
+			t.Fatal(err)
+		}
+		return false, rep.Changes
+	}
+	run()
+	if replayed, c := run(); !replayed || c == nil || !c.Empty() {
+		t.Fatalf("unchanged run: replayed=%v changes=%+v; want a replay reporting no change", replayed, c)
+	}
+	impl := filepath.Join(dir, "impl.yaml")
+	edit(t, impl, "      buf := k\n", "      buf := min(k, 2)\n")
+	if replayed, c := run(); replayed || c.Empty() {
+		t.Fatalf("edited run: replayed=%v changes=%+v", replayed, c)
+	}
+	// Undoing the edit is answered from the first run's memo, and is an
+	// edit of Stage with respect to the last run.
+	edit(t, impl, "      buf := min(k, 2)\n", "      buf := k\n")
+	replayed, c := run()
+	if want := []report.ItemChange{{Item: "automaton:Buffered/action:Stage", Change: report.ItemEdited}}; !replayed || c == nil || !reflect.DeepEqual(c.Items, want) {
+		t.Fatalf("undone edit: replayed=%v changes=%+v; want a replay reporting %+v", replayed, c, want)
+	}
+	if len(c.Obligations) == 0 || len(c.Edges) != 1 {
+		t.Errorf("undone edit: affected %+v; want Stage's obligations and the edge, from the index", c)
+	}
+	if replayed, c := run(); !replayed || !c.Empty() {
+		t.Errorf("second replay: replayed=%v changes=%+v; want no change", replayed, c)
+	}
+}
