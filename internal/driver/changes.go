@@ -302,13 +302,8 @@ func (e *itemEdit) changes(in *Input, d *simulation.Derivation) *report.Changes 
 	return c
 }
 
-// recordItems records in's item fingerprints as those of the last
-// complete run.
-func (p *Prover) recordItems(in *Input) error {
-	return p.recordItemsOf(itemsOf(in), owners(in))
-}
-
-// recordItemsOf records the fingerprints fps of the items of owners.
+// recordItemsOf records the fingerprints fps of the items of owners as
+// those of the last complete run.
 func (p *Prover) recordItemsOf(fps map[string]string, owners []string) error {
 	if p.cache == nil {
 		return nil
