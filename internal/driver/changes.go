@@ -126,15 +126,6 @@ func owners(in *Input) []string {
 	return out
 }
 
-// itemsOf returns in's item fingerprints, computing them from the ioa
-// model when the input was not built by Generate.
-func itemsOf(in *Input) map[string]string {
-	if in.Items != nil {
-		return in.Items
-	}
-	return simulation.Fingerprints(in.Automata, in.Proofs)
-}
-
 // itemEdit is what an edit changed, computed before the run: the changed items
 // and what the dependency index recorded for them then (the run replaces
 // those records).
@@ -151,7 +142,7 @@ type itemEdit struct {
 // recorded. Owners the cache has no record of count as new: their items
 // are added, unless no owner of in has a record (a first run).
 func (p *Prover) compareItems(in *Input) *itemEdit {
-	return p.compareItemsOf(itemsOf(in), owners(in))
+	return p.compareItemsOf(in.Items, owners(in))
 }
 
 // compareItemsOf compares the fingerprints cur of the items of owners

@@ -342,3 +342,27 @@ func TestChangesMemo(t *testing.T) {
 		t.Errorf("second replay: replayed=%v changes=%+v; want no change", replayed, c)
 	}
 }
+
+// TestChangesWithoutItems: an input without item fingerprints (a part of
+// the obligations, as invariant inference proves them) neither reports
+// changes nor records its items.
+func TestChangesWithoutItems(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	in := loadDir(t, dir)
+	part := &Input{Automata: in.Automata, Obligations: in.Obligations[:3], Files: in.Files}
+	rep, err := p.Prove(context.Background(), part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Changes != nil {
+		t.Errorf("changes %+v for an input without items", rep.Changes)
+	}
+	if _, rep := proveOrFail(t, p, dir); rep.Changes != nil {
+		t.Errorf("the part recorded items: the first complete run reports %+v", rep.Changes)
+	}
+}

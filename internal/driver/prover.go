@@ -73,8 +73,9 @@ type Input struct {
 	Edges       []*simulation.Edge
 	Files       []string // every file read, for `ladder watch`
 	// Items are the fingerprints of the dependency items, by item
-	// (ItemFingerprints); nil means those simulation.Fingerprints gives
-	// for Automata and Proofs.
+	// (ItemFingerprints). With nil Items (an input that is not a set of
+	// files as loaded, such as a part of the obligations) the run neither
+	// reports changes nor records fingerprints.
 	Items map[string]string
 }
 
@@ -199,7 +200,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	// What an edit changed, read before this run's records replace the
 	// index's.
 	var ed *itemEdit
-	if solve {
+	if solve && in.Items != nil {
 		ed = p.compareItems(in)
 	}
 
@@ -266,9 +267,11 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 		}
 		// The items are those of the last complete run only: after an
 		// --only run the changes are still reported.
-		p.items, p.owners = itemsOf(in), owners(in)
-		if err := p.recordItemsOf(p.items, p.owners); err != nil {
-			p.warn("cache: item fingerprints not stored: " + err.Error())
+		if in.Items != nil {
+			p.items, p.owners = in.Items, owners(in)
+			if err := p.recordItemsOf(p.items, p.owners); err != nil {
+				p.warn("cache: item fingerprints not stored: " + err.Error())
+			}
 		}
 	}
 	rep := assemble(in, done, d)
