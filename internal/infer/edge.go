@@ -44,12 +44,46 @@ func (s *session) edge(ctx context.Context, proofPath string, text []byte, names
 	if err != nil {
 		return nil, err
 	}
-	// The proof as written, with the automaton as written: its abstract
-	// assumptions and the automaton it names.
+	orig, err := load.ReadFile(proofPath)
+	if b, ok := s.overlays[proofAbs]; ok {
+		orig, err = b, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The assume: lists as written name invariants of the automaton as
+	// written, which the inferred set replaces: they are read, not
+	// resolved. Qualified names (X.P, assumed by transfer) are kept; the
+	// abstract list is kept unless abstract replaces it.
+	wrote, wroteAbs, present, err := load.AssumeLists(orig)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrUsage, proofPath, err)
+	}
+	var concrete []string
+	for _, n := range wrote {
+		if strings.Contains(n, ".") {
+			concrete = append(concrete, n)
+		}
+	}
+	concrete = append(concrete, names...)
+	if abstract == nil {
+		abstract = []string{}
+		if present[1] {
+			abstract = wroteAbs
+		}
+	}
+	assume := fmt.Sprintf("assume:\n  concrete: [%s]\n  abstract: [%s]\n", strings.Join(concrete, ", "), strings.Join(abstract, ", "))
+	ptext, _ := replaceSection(orig, "assume", assume)
+	over := map[string][]byte{s.path: text, proofAbs: ptext}
+	for k, v := range s.overlays {
+		if _, ok := over[k]; !ok {
+			over[k] = v
+		}
+	}
 	// The automata the proof names are looked up in the library and in
 	// the proof's directory.
 	lib := append(append([]string(nil), s.library...), filepath.Dir(proofPath))
-	set, errs := loadConfig(lib, s.overlays).Files(s.path, proofPath)
+	set, errs := loadConfig(lib, over).Files(s.path, proofPath)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -60,38 +94,6 @@ func (s *session) edge(ctx context.Context, proofPath string, text []byte, names
 	p := ps[0]
 	if abs, err := filepath.Abs(p.Concrete.File); err != nil || abs != s.path || p.Concrete.Name != s.auto {
 		return nil, fmt.Errorf("%w: the concrete automaton of %s is %s (%s), not %s", ErrUsage, proofPath, p.Concrete.Name, p.Concrete.File, s.auto)
-	}
-	var concrete []string
-	for _, r := range p.AssumeConcrete {
-		if r.Transferred() {
-			concrete = append(concrete, r.Name) // kept: not an invariant of the file
-		}
-	}
-	concrete = append(concrete, names...)
-	if abstract == nil {
-		abstract = []string{}
-		for _, r := range p.AssumeAbstract {
-			abstract = append(abstract, r.Name)
-		}
-	}
-	assume := fmt.Sprintf("assume:\n  concrete: [%s]\n  abstract: [%s]\n", strings.Join(concrete, ", "), strings.Join(abstract, ", "))
-	orig, err := load.ReadFile(proofPath)
-	if b, ok := s.overlays[proofAbs]; ok {
-		orig, err = b, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	ptext, _ := replaceSection(orig, "assume", assume)
-	over := map[string][]byte{s.path: text, proofAbs: ptext}
-	for k, v := range s.overlays {
-		if _, ok := over[k]; !ok {
-			over[k] = v
-		}
-	}
-	set, errs = loadConfig(lib, over).Files(s.path, proofPath)
-	if len(errs) > 0 {
-		return nil, errs
 	}
 	in, errs := driver.Generate(set)
 	if len(errs) > 0 {
@@ -105,7 +107,7 @@ func (s *session) edge(ctx context.Context, proofPath string, text []byte, names
 		return nil, fmt.Errorf("internal error: %d edges in %s", len(in.Edges), proofPath)
 	}
 	e := in.Edges[0]
-	verdicts, err := s.prove(ctx, in)
+	verdicts, err := s.prove(ctx, s.prover, in, in.Obligations, true)
 	if err != nil {
 		return nil, err
 	}

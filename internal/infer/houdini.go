@@ -4,6 +4,16 @@
 // `ladder prove` does (internal/driver, with its cache), every candidate
 // with an obligation that is not proved is dropped, and the rest is tried
 // again, until every obligation of every remaining candidate is proved.
+//
+// A round checks the obligations in layers, the k-th obligation of every
+// candidate in the k-th layer, and skips the remaining obligations of a
+// candidate once one fails: the round already drops it. It checks them
+// first with quick limits (quickLimits), under which a refutation is
+// found by the kernel's bounded search in a fraction of the time Z3 takes
+// to give up on a satisfiable quantified problem; an obligation unknown
+// under the quick limits is checked again under the configured ones
+// before its candidate is dropped. Either way a candidate is kept only
+// when the kernel proved each of its obligations.
 
 package infer
 
@@ -12,11 +22,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"ladder/internal/driver"
+	"ladder/internal/kernel"
 	"ladder/internal/report"
 	"ladder/internal/source"
 	"ladder/ioa/load"
@@ -31,7 +43,8 @@ type session struct {
 	library  []string          // load.Config.Library
 	overlays map[string][]byte // other files read with a replaced text (absolute paths)
 	prover   *driver.Prover
-	param    bool // give quantified candidates the parametrized strategy
+	quick    *driver.Prover // the prover with quickLimits, for the Houdini rounds; nil: prover
+	param    bool           // give quantified candidates the parametrized strategy
 	progress func(string)
 	phase    string
 
@@ -131,8 +144,10 @@ func loadConfig(library []string, over map[string][]byte) load.Config {
 	}
 }
 
-// round proves the candidates cs (with names) together.
-func (s *session) round(ctx context.Context, cs []*cand) (*roundResult, error) {
+// round proves the candidates cs (with names) together. A Houdini round
+// (houdini set) skips the obligations of a candidate that already failed
+// and tries the quick limits first.
+func (s *session) round(ctx context.Context, cs []*cand, houdini bool) (*roundResult, error) {
 	sec, ranges := s.section(cs)
 	text, start := replaceSection(s.orig, "invariants", sec)
 	over := map[string][]byte{s.path: text}
@@ -180,24 +195,37 @@ func (s *session) round(ctx context.Context, cs []*cand) (*roundResult, error) {
 	if s.progress != nil {
 		s.progress(fmt.Sprintf("%s: %d candidates, %d obligations", s.phase, len(cs), len(in.Obligations)))
 	}
-	verdicts, err := s.prove(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	res.derived = derive(in, verdicts)
 	byName := map[string]*cand{}
 	for _, c := range cs {
 		byName[c.name] = c
 		res.verdict[c] = report.Proved
 	}
+	candOf := func(o *simulation.Obligation) *cand {
+		name, ok := strings.CutPrefix(o.Invariant, "automaton:"+s.auto+"/invariant:")
+		if !ok {
+			return nil
+		}
+		return byName[name]
+	}
+	var verdicts map[string]string
+	var err error
+	if houdini {
+		verdicts, err = s.proveLayers(ctx, in, candOf)
+	} else {
+		verdicts, err = s.prove(ctx, s.prover, in, in.Obligations, true)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.derived = derive(in, verdicts)
 	nat := map[string]bool{}
 	for _, o := range in.Obligations {
 		name, ok := strings.CutPrefix(o.Invariant, "automaton:"+s.auto+"/invariant:")
 		if !ok {
 			continue
 		}
-		v := verdicts[o.ID]
-		if v == "" {
+		v, checked := verdicts[o.ID]
+		if !checked {
 			v = report.Unknown
 		}
 		c := byName[name]
@@ -207,7 +235,7 @@ func (s *session) round(ctx context.Context, cs []*cand) (*roundResult, error) {
 			}
 			continue
 		}
-		if v != report.Proved && res.verdict[c] == report.Proved {
+		if checked && v != report.Proved && res.verdict[c] == report.Proved {
 			res.verdict[c] = v
 		}
 	}
@@ -253,7 +281,7 @@ func (s *session) houdini(ctx context.Context, pool []*cand, name func(int) stri
 		}
 		s.phase = fmt.Sprintf("houdini round %d", r)
 		t := time.Now()
-		res, err := s.round(ctx, alive)
+		res, err := s.round(ctx, alive, true)
 		if err != nil {
 			return nil, nil, rounds, err
 		}
@@ -334,7 +362,7 @@ func (s *session) finalize(ctx context.Context, cs []*cand, name func(int) strin
 		}
 		s.phase = fmt.Sprintf("final round %d", r)
 		t := time.Now()
-		res, err := s.round(ctx, cs)
+		res, err := s.round(ctx, cs, false)
 		if err != nil {
 			return nil, nil, rounds, err
 		}
@@ -368,16 +396,110 @@ func (s *session) finalize(ctx context.Context, cs []*cand, name func(int) strin
 // obligation with all the candidates as hypotheses is large.
 const chunk = 100
 
-// prove checks the obligations of in with the prover, chunk by chunk,
-// releasing each chunk's problems once checked, and returns the verdicts
-// by obligation ID (report.Proved, Refuted or Unknown).
-func (s *session) prove(ctx context.Context, in *driver.Input) (map[string]string, error) {
+// quickLimits returns the kernel limits of the Houdini rounds' first
+// check: the configured ones with the first check's resource limit
+// lowered to quickFirstRLimit (the repository's proofs need under 100000
+// units with rare exceptions: DefaultFirstRLimit's documentation) and the
+// whole check's to quickRLimit.
+func quickLimits(k kernel.Config) kernel.Config {
+	const quickFirstRLimit, quickRLimit = 1_000_000, 2_000_000
+	if k.FirstRLimit == 0 || k.FirstRLimit > quickFirstRLimit {
+		k.FirstRLimit = quickFirstRLimit
+	}
+	if k.RLimit == 0 || k.RLimit > quickRLimit {
+		k.RLimit = quickRLimit
+	}
+	return k
+}
+
+// proveLayers checks the obligations of a Houdini round in layers (the
+// k-th obligation of every candidate in layer k; obligations of no
+// candidate in the first), skipping the obligations of a candidate that
+// failed in an earlier layer, first with the quick prover and then, for
+// those it leaves unknown, with the configured one. Skipped obligations
+// have no verdict.
+func (s *session) proveLayers(ctx context.Context, in *driver.Input, candOf func(*simulation.Obligation) *cand) (map[string]string, error) {
+	var layers [][]*simulation.Obligation
+	index := map[*cand]int{}
+	for _, o := range in.Obligations {
+		k := 0
+		if c := candOf(o); c != nil {
+			k = index[c]
+			index[c]++
+		}
+		for len(layers) <= k {
+			layers = append(layers, nil)
+		}
+		layers[k] = append(layers[k], o)
+	}
+	quick := s.quick
+	if quick == nil {
+		quick = s.prover
+	}
 	verdicts := map[string]string{}
-	obs := in.Obligations
+	failed := map[*cand]bool{}
+	live := func(obs []*simulation.Obligation) []*simulation.Obligation {
+		var out []*simulation.Obligation
+		for _, o := range obs {
+			if c := candOf(o); c == nil || !failed[c] {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	note := func(obs []*simulation.Obligation, vs map[string]string) {
+		for _, o := range obs {
+			v, ok := vs[o.ID]
+			if !ok {
+				continue
+			}
+			verdicts[o.ID] = v
+			if c := candOf(o); c != nil && v != report.Proved {
+				failed[c] = true
+			}
+		}
+	}
+	for _, layer := range layers {
+		obs := live(layer)
+		vs, err := s.prove(ctx, quick, in, obs, quick == s.prover)
+		if err != nil {
+			return nil, err
+		}
+		var again []*simulation.Obligation
+		for _, o := range obs {
+			if vs[o.ID] == report.Unknown && quick != s.prover {
+				again = append(again, o)
+				delete(vs, o.ID)
+			}
+		}
+		note(obs, vs)
+		again = live(again)
+		for _, o := range layer {
+			if !slices.Contains(again, o) {
+				o.Problem, o.Replay = nil, nil
+			}
+		}
+		if len(again) > 0 {
+			vs, err = s.prove(ctx, s.prover, in, again, true)
+			if err != nil {
+				return nil, err
+			}
+			note(again, vs)
+		}
+	}
+	return verdicts, nil
+}
+
+// prove checks obs (obligations of in) with prover pr, chunk by chunk,
+// releasing each chunk's problems once checked when release is set, and
+// returns the verdicts by obligation ID (report.Proved, Refuted or
+// Unknown).
+func (s *session) prove(ctx context.Context, pr *driver.Prover, in *driver.Input, obs []*simulation.Obligation, release bool) (map[string]string, error) {
+	verdicts := map[string]string{}
 	for i := 0; i < len(obs); i += chunk {
 		j := min(i+chunk, len(obs))
 		part := &driver.Input{Automata: in.Automata, Obligations: obs[i:j], Files: in.Files}
-		rep, err := s.prover.Prove(ctx, part)
+		rep, err := pr.Prove(ctx, part)
 		if err != nil {
 			return nil, err
 		}
@@ -397,8 +519,10 @@ func (s *session) prove(ctx context.Context, in *driver.Input) (map[string]strin
 			}
 			s.solverSeconds += o.SolverSeconds
 		}
-		for _, o := range obs[i:j] {
-			o.Problem, o.Replay = nil, nil
+		if release {
+			for _, o := range obs[i:j] {
+				o.Problem, o.Replay = nil, nil
+			}
 		}
 	}
 	return verdicts, nil

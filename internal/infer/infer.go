@@ -240,8 +240,25 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer prover.Close()
+	// The quick prover has limits of its own, and so a cache of its own
+	// (a cache holds the results of one solver configuration).
+	qcfg := o.Prover
+	qcfg.Kernel = quickLimits(qcfg.Kernel)
+	if !qcfg.NoCache {
+		dir := qcfg.CacheDir
+		if dir == "" {
+			dir = driver.DefaultCacheDir
+		}
+		qcfg.CacheDir = filepath.Join(dir, "quick")
+		qcfg.UnknownDir = ""
+	}
+	quick, err := driver.NewProver(qcfg)
+	if err != nil {
+		return nil, err
+	}
+	defer quick.Close()
 	s := &session{path: path, orig: orig, auto: a.Name, library: o.Library, overlays: o.Overlays,
-		prover: prover, param: !o.NoParametrized, progress: progress}
+		prover: prover, quick: quick, param: !o.NoParametrized, progress: progress}
 	fine, _, rounds, err := s.houdini(ctx, pool, func(i int) string { return fmt.Sprintf("%s_c%d", o.Prefix, i+1) })
 	res.Rounds = rounds
 	if err != nil {

@@ -950,3 +950,27 @@ func (pl *proofLoader) historyActions() {
 		}
 	}
 }
+
+// AssumeLists returns the names a proof file's `assume:` section lists,
+// as written and unresolved: present reports whether each list is there
+// (a missing concrete list assumes every invariant of the concrete
+// automaton). It lets a tool rewrite the section of a proof whose
+// automata no longer declare the invariants it names.
+func AssumeLists(text []byte) (concrete, abstract []string, present [2]bool, err error) {
+	var doc struct {
+		Assume struct {
+			Concrete *[]string `yaml:"concrete"`
+			Abstract *[]string `yaml:"abstract"`
+		} `yaml:"assume"`
+	}
+	if err := yaml.Unmarshal(text, &doc); err != nil {
+		return nil, nil, present, err
+	}
+	if c := doc.Assume.Concrete; c != nil {
+		concrete, present[0] = *c, true
+	}
+	if a := doc.Assume.Abstract; a != nil {
+		abstract, present[1] = *a, true
+	}
+	return concrete, abstract, present, nil
+}

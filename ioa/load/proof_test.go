@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -225,5 +226,19 @@ func TestSameNamedEnums(t *testing.T) {
 		if !strings.HasPrefix(got[i], w) {
 			t.Errorf("error %d = %q, want prefix %q", i, got[i], w)
 		}
+	}
+}
+
+func TestAssumeLists(t *testing.T) {
+	c, a, present, err := AssumeLists([]byte("proof: P\nassume:\n  concrete: [x, TMS2.y]\n  abstract:\n    - z\n"))
+	if err != nil || !slices.Equal(c, []string{"x", "TMS2.y"}) || !slices.Equal(a, []string{"z"}) || present != [2]bool{true, true} {
+		t.Fatalf("got %v %v %v %v", c, a, present, err)
+	}
+	c, a, present, err = AssumeLists([]byte("proof: P\n"))
+	if err != nil || c != nil || a != nil || present != [2]bool{} {
+		t.Fatalf("got %v %v %v %v", c, a, present, err)
+	}
+	if _, _, _, err := AssumeLists([]byte("assume: [x\n")); err == nil {
+		t.Fatal("no error for malformed YAML")
 	}
 }
