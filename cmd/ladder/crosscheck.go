@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		name: "crosscheck",
-		args: "PROOF [PATHS] [--bound T=2,L=1,V=2] [--max-states N] [--max-depth N] [--abstract auto|all|reachable|witness] [--json]\n" +
+		args: "PROOF [PATHS] [--bound T=2,L=1,V=2] [--symmetry T,L] [--max-states N] [--max-depth N] [--abstract auto|all|reachable|witness] [--json]\n" +
 			"       ladder crosscheck --implements ABSTRACT FILE [PATHS] [--automaton NAME] [--bound …] [--max-states N] [--max-depth N] [--json]",
 		short: "check proof edges and trace inclusion on a finite instance",
 		long: `Crosscheck checks, on the finite instance given by --bound, what Z3 would
@@ -37,6 +37,13 @@ With --implements ABSTRACT (an automaton name or file), it checks that every
 trace of the automaton of FILE (--automaton picks one) is a trace of
 ABSTRACT in the same instance, by a subset construction over ABSTRACT's
 states, and prints a shortest execution whose trace ABSTRACT cannot produce.
+
+--symmetry T,L (proof edges) stores one node of the search per orbit under
+the permutations of the elements of the sorts given, the same permutation
+applied to the concrete and the abstract state; both automata and the
+proof's expressions must treat the elements alike (else the first
+expression that does not is reported, file:line:col). A failure is still
+reported on a real, shortest execution.
 
 It exits with 0 when every check holds (also when a limit stopped the
 search: the output says INCOMPLETE), 1 on a failure or on errors in the
@@ -59,6 +66,7 @@ type crosscheckFlags struct {
 	implements  string
 	automaton   string
 	workers     int
+	symmetry    string
 	json        bool
 	budget      budgetFlags
 }
@@ -72,6 +80,7 @@ func (o *crosscheckFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.implements, "implements", "", "check trace inclusion in this automaton (a name, or a file holding it)")
 	fs.StringVar(&o.automaton, "automaton", "", "with --implements: the concrete automaton, when FILE holds several")
 	fs.IntVar(&o.workers, "workers", -1, "goroutines computing successors (-1: one per CPU); results do not depend on it")
+	fs.StringVar(&o.symmetry, "symmetry", "", "comma-separated parameter sorts whose elements both automata and the proof treat alike: store one node per orbit of their permutations (proof edges only)")
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON on stdout")
 	o.budget.define(fs)
 }
@@ -97,6 +106,16 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 	}
 	cfg := crosscheck.Config{Instance: inst, MaxStates: o.maxStates, MaxDepth: o.maxDepth, Workers: e.capWorkers(cmd, o.workers),
 		Abstract: mode, MaxAbstractStates: o.maxAbstract}
+	for _, part := range strings.Split(o.symmetry, ",") {
+		if name := strings.TrimSpace(part); name != "" {
+			cfg.Symmetry = append(cfg.Symmetry, name)
+		} else if strings.TrimSpace(o.symmetry) != "" {
+			return e.usageError(cmd, "--symmetry %q: want comma-separated parameter sorts, e.g. T,L", o.symmetry)
+		}
+	}
+	if cfg.Symmetry != nil && o.implements != "" {
+		return e.usageError(cmd, "--symmetry applies to proof edges, not to --implements")
+	}
 	budget, done, code := o.budget.budget(e, cmd)
 	if done == nil {
 		return code
@@ -139,6 +158,10 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 	for i, p := range proofs {
 		res, err := crosscheck.Check(p, cfg)
 		if err != nil {
+			if c, ok := symmetryError(e, err); ok {
+				code = max(code, c)
+				continue
+			}
 			code = max(code, e.searchError(cmd, p.Name, err))
 			continue
 		}

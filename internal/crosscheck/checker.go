@@ -42,6 +42,7 @@ type checker struct {
 
 	cases   map[*ioa.Action][]int64 // how often each case was taken
 	failure *Failure
+	sym     *symmetry // the symmetry reduction, or nil
 	// absLimit says why the backward candidates are incomplete, if they are.
 	absLimit string
 	// traceOf returns a shortest execution to the explored state with
@@ -181,6 +182,9 @@ func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
 		return nil, err
 	}
 	if x.initA, err = newInitCode(x.mA); err != nil {
+		return nil, err
+	}
+	if err := x.setupSymmetry(cfg.Symmetry); err != nil {
 		return nil, err
 	}
 	return x, nil

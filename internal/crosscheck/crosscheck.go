@@ -91,6 +91,12 @@ type Config struct {
 	Budget explore.Budget
 	// Progress, if set, is called about once per second during the search.
 	Progress func(explore.Progress)
+	// Symmetry names parameter sorts whose elements both automata and the
+	// proof treat alike: the search stores one node per orbit under the
+	// permutations of their elements, the same permutation applied to both
+	// states of a pair (symmetry.go). Trace inclusion (Implements) does not
+	// support it.
+	Symmetry []string
 }
 
 func (c *Config) maxAbstract() int {
@@ -126,6 +132,9 @@ type Result struct {
 	// interrupt) stopped the search; Limit then says which.
 	Exhausted       bool  `json:"exhausted,omitempty"`
 	PeakMemoryBytes int64 `json:"peakMemoryBytes"` // the most memory in use at a sample
+	// Symmetry describes the symmetry reduction, if Config.Symmetry asked
+	// for one: States then counts orbits (representatives).
+	Symmetry *SymmetryInfo `json:"symmetry,omitempty"`
 	// Cases lists, per concrete action and case, how many checked steps
 	// took the case: a case taken 0 times was not tested.
 	Cases   []CaseCount `json:"cases"`

@@ -5,38 +5,13 @@
 package crosscheck
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strings"
 
 	"ladder/internal/explore"
-	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
 )
-
-// pairNode is a pair of the forward search and how it was found. The
-// states are kept encoded: key holds a length prefix, the concrete
-// state's encoding (key[cs:split]) and the abstract one's (key[split:]).
-type pairNode struct {
-	key       string
-	cs, split int32
-	parent    int32 // -1 for a start pair
-	act       *ioa.Action
-	params    []eval.Value
-	depth     int32
-}
-
-// decodePair returns the states of a pair.
-func (x *checker) decodePair(n *pairNode) (c, a eval.State, err error) {
-	if c, err = x.mC.DecodeState([]byte(n.key[n.cs:n.split])); err != nil {
-		return nil, nil, err
-	}
-	if a, err = x.mA.DecodeState([]byte(n.key[n.split:])); err != nil {
-		return nil, nil, err
-	}
-	return c, a, nil
-}
 
 // forward cross-checks a forward simulation. The abstract state of a
 // concrete execution depends on the execution, not only on its last
@@ -45,69 +20,37 @@ func (x *checker) decodePair(n *pairNode) (c, a eval.State, err error) {
 // it with, and every step from every pair is checked.
 func (x *checker) forward() error {
 	p := x.p
-	index := map[string]int32{}
-	var nodes []pairNode
-	seenC, seenA := map[string]bool{}, map[string]bool{}
-	var cbuf, kbuf []byte
-	// key returns the key of (c, a) and where its two encodings start.
-	key := func(c, a eval.State) (string, int32, int32) {
-		cbuf = x.mC.AppendState(cbuf[:0], c)
-		kbuf = binary.AppendUvarint(kbuf[:0], uint64(len(cbuf)))
-		cs := int32(len(kbuf))
-		kbuf = append(kbuf, cbuf...)
-		split := int32(len(kbuf))
-		kbuf = x.mA.AppendState(kbuf, a)
-		return string(kbuf), cs, split
+	s := x.newSearch(false, true)
+	s.check = func(w *checker, tr *explore.Transition, a eval.State) (eval.State, error) {
+		return w.forwardStep(tr, a)
 	}
-	x.traceOf = func(id int) (*explore.Trace, []MatchedStep, error) { return x.pairTrace(nodes, id) }
-	meter := explore.NewMeter(x.cfg.Budget)
-	defer func() { _, x.res.PeakMemoryBytes = meter.Memory() }()
-	full := func() bool {
-		if x.cfg.MaxStates > 0 && len(nodes) >= x.cfg.MaxStates {
-			x.res.Limit = fmt.Sprintf("state limit %d", x.cfg.MaxStates)
-			return true
+	// The assumed invariants of a pair's states are checked the first time
+	// the states are met.
+	seenC, seenA := newStore(), newStore()
+	s.node = func(id int, _ bool, c, a eval.State) error {
+		ck, ak, err := splitPair(s.st.key(id))
+		if err != nil {
+			return err
 		}
-		if why := meter.Exceeded(0); why != "" {
-			x.res.Limit, x.res.Exhausted = why, true
-			return true
-		}
-		return false
-	}
-	prog := explore.NewReporter(x.cfg.Progress, meter)
-	// add inserts a pair; it checks the assumed invariants of its states
-	// the first time they are met.
-	add := func(c, a eval.State, n pairNode) (bool, error) {
-		k, cs, split := key(c, a)
-		if _, ok := index[k]; ok {
-			return false, nil
-		}
-		id := len(nodes)
-		index[k] = int32(id)
-		n.key, n.cs, n.split = k, cs, split
-		nodes = append(nodes, n)
-		x.res.States++
-		x.res.MaxDepth = max(x.res.MaxDepth, int(n.depth))
-		if ck := k[cs:split]; !seenC[ck] {
-			seenC[ck] = true
+		if _, isNew := seenC.insert(ck, seenC.hash(ck), -1); isNew {
 			name, err := x.violated(false, c)
 			if err != nil {
-				return false, err
+				return err
 			}
 			if name != "" {
-				return false, x.assumeFailure(id, p.Concrete, name, "", nil)
+				return x.assumeFailure(id, p.Concrete, name, "", nil)
 			}
 		}
-		if ak := k[split:]; !seenA[ak] {
-			seenA[ak] = true
+		if _, isNew := seenA.insert(ak, seenA.hash(ak), -1); isNew {
 			name, err := x.violated(true, a)
 			if err != nil {
-				return false, err
+				return err
 			}
 			if name != "" {
-				return false, x.assumeFailure(id, p.Abstract, name, "a", a)
+				return x.assumeFailure(id, p.Abstract, name, "a", a)
 			}
 		}
-		return true, nil
+		return nil
 	}
 	inits, err := x.mC.Init()
 	if err != nil {
@@ -137,81 +80,39 @@ func (x *checker) forward() error {
 		if len(bad) > 0 {
 			return fail(bad[0], fmt.Sprintf("%s(c, a₀) is false at the start state c", bad[0]), x.clauseDetailsIn(bad, &env{c: c0, a: a0}))
 		}
-		if full() {
+		if s.full() {
 			break
 		}
-		if _, err := add(c0, a0, pairNode{parent: -1}); err != nil {
+		if err := s.addRoot(c0, a0); err != nil {
 			return err
 		}
 	}
-	type succ struct {
-		act    int
-		params []eval.Value
-		post   eval.State
-	}
-	var succs []succ
-	for i := 0; i < len(nodes) && x.res.Limit == ""; i++ {
-		n := nodes[i]
-		if x.cfg.MaxDepth > 0 && int(n.depth) >= x.cfg.MaxDepth {
-			x.res.Limit = fmt.Sprintf("depth limit %d", x.cfg.MaxDepth)
-			break
+	return s.run()
+}
+
+// forwardStep checks the concrete step tr from the pair (tr.Pre, a) and
+// returns the abstract state u_m it is matched with.
+func (x *checker) forwardStep(tr *explore.Transition, a eval.State) (eval.State, error) {
+	var um eval.State
+	_, err := x.matchStepRun(tr, a, "a", func(r *run) (string, []string, []NamedState, error) {
+		um = r.us[len(r.us)-1]
+		ok, err := x.relates(&env{c: tr.Post, a: um})
+		if err != nil || ok {
+			return "", nil, nil, err
 		}
-		if full() {
-			break
+		bad, err := x.failedClauses(&env{c: tr.Post, a: um})
+		if err == nil && len(bad) == 0 {
+			err = fmt.Errorf("internal error: the relation fails but none of its clauses does")
 		}
-		prog.Report(len(nodes), x.res.Transitions, int(n.depth), len(nodes)-i)
-		c, a, err := x.decodePair(&n)
 		if err != nil {
-			return err
+			return "", nil, nil, err
 		}
-		succs = succs[:0]
-		over := false
-		err = x.rC.Successors(c, func(act int, params []eval.Value, post eval.State) bool {
-			succs = append(succs, succ{act, append([]eval.Value(nil), params...), post})
-			if len(succs)&63 == 0 && meter.Over() {
-				over = true
-				return false
-			}
-			return true
-		})
-		if err != nil {
-			return err
-		}
-		if over { // the successors are incomplete: stop
-			x.res.Limit, x.res.Exhausted = meter.Stop(), true
-			break
-		}
-		for _, s := range succs {
-			x.res.Transitions++
-			tr := &explore.Transition{From: i, To: -1, Pre: c, Post: s.post, Action: p.Concrete.Actions[s.act], Params: s.params}
-			var um eval.State
-			_, err := x.matchStepRun(tr, a, "a", func(r *run) (string, []string, []NamedState, error) {
-				um = r.us[len(r.us)-1]
-				ok, err := x.relates(&env{c: s.post, a: um})
-				if err != nil || ok {
-					return "", nil, nil, err
-				}
-				bad, err := x.failedClauses(&env{c: s.post, a: um})
-				if err == nil && len(bad) == 0 {
-					err = fmt.Errorf("internal error: the relation fails but none of its clauses does")
-				}
-				if err != nil {
-					return "", nil, nil, err
-				}
-				return "relation(" + bad[0], x.clauseDetailsIn(bad, &env{c: s.post, a: um}), nil, nil
-			})
-			if err != nil {
-				return err
-			}
-			if full() {
-				break
-			}
-			if _, err := add(s.post, um, pairNode{parent: int32(i), act: tr.Action, params: s.params, depth: n.depth + 1}); err != nil {
-				return err
-			}
-		}
+		return "relation(" + bad[0], x.clauseDetailsIn(bad, &env{c: tr.Post, a: um}), nil, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	return um, nil
 }
 
 // clauseDetailsIn lists the failing clauses with their text and, for the
@@ -243,40 +144,23 @@ func (x *checker) clauseDetails(names []string) []string {
 // oneLine collapses the white space of a printed expression.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// pairTrace rebuilds the concrete execution to pair id and the abstract
-// steps matched to each of its steps.
-func (x *checker) pairTrace(nodes []pairNode, id int) (*explore.Trace, []MatchedStep, error) {
-	var path []int
-	for cur := id; cur >= 0; cur = int(nodes[cur].parent) {
-		path = append(path, cur)
-		if len(path) > len(nodes) {
-			return nil, nil, fmt.Errorf("internal error: a cycle in the search tree")
-		}
-	}
-	type pair struct{ c, a eval.State }
-	states := make([]pair, len(path))
-	for i, id := range path {
-		c, a, err := x.decodePair(&nodes[id])
-		if err != nil {
-			return nil, nil, err
-		}
-		states[i] = pair{c, a}
-	}
-	root := states[len(path)-1]
-	tr := newTrace(x.mC, root.c)
+// pairTrace returns the concrete execution of a replayed path of pairs
+// and the abstract steps matched to each of its steps.
+func (x *checker) pairTrace(path []replayed) (*explore.Trace, []MatchedStep, error) {
+	root := path[0]
+	tr := newTrace(x.mC, root.s)
 	matched := []MatchedStep{{State: named("a₀", x.p.Abstract, root.a, "", nil)}}
 	prev := root
-	for i := len(path) - 2; i >= 0; i-- {
-		n, cur := nodes[path[i]], states[i]
-		if err := addStep(tr, x.mC, n.act, n.params, cur.c); err != nil {
+	for _, cur := range path[1:] {
+		if err := addStep(tr, x.mC, cur.act, cur.params, cur.s); err != nil {
 			return nil, nil, err
 		}
 		ms := MatchedStep{State: named(fmt.Sprintf("a%d", len(matched)), x.p.Abstract, cur.a, fmt.Sprintf("a%d", len(matched)-1), prev.a)}
 		if ms.State.Base == "a0" {
 			ms.State.Base = "a₀"
 		}
-		if sc := x.steps[n.act]; sc != nil {
-			e := &env{c: prev.c, a: prev.a, cpost: cur.c, params: n.params}
+		if sc := x.steps[cur.act]; sc != nil {
+			e := &env{c: prev.s, a: prev.a, cpost: cur.s, params: cur.params}
 			k, err := x.selectCase(sc, func(int) (*env, error) { return e, nil })
 			if err == nil && k >= 0 {
 				ms.Case = k + 1

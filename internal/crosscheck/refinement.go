@@ -24,65 +24,28 @@ func (x *checker) searchConcrete(state func(id int, root bool, s eval.State) err
 
 // search is searchConcrete, or with abstract set the same search of A.
 func (x *checker) search(abstract bool, state func(id int, root bool, s eval.State) error, step func(tr *explore.Transition) error) error {
-	p := x.p
-	t := newTree()
-	auto, m, inst := p.Concrete, x.mC, x.instC
-	if abstract {
-		auto, m, inst = p.Abstract, x.mA, x.instA
-	}
-	x.traceOf = func(id int) (*explore.Trace, []MatchedStep, error) {
-		tr, err := t.trace(m, id)
-		return tr, nil, err
-	}
-	newState := func(id int, root bool, s eval.State) error {
-		name, err := x.violated(abstract, s)
+	s := x.newSearch(abstract, false)
+	s.node = func(id int, root bool, st, _ eval.State) error {
+		name, err := x.violated(abstract, st)
 		if err != nil {
 			return err
 		}
 		if name != "" {
-			return x.assumeFailure(id, auto, name, "", nil)
+			return x.assumeFailure(id, s.auto, name, "", nil)
 		}
-		return state(id, root, s)
+		return state(id, root, st)
 	}
-	vis := &explore.Visitor{
-		State: func(id, depth int, s eval.State) error {
-			x.res.States++
-			x.res.MaxDepth = max(x.res.MaxDepth, depth)
-			if depth == 0 {
-				t.root(id, s)
-				return newState(id, true, s)
-			}
-			return nil
-		},
-		Transition: func(tr *explore.Transition) error {
-			if tr.New {
-				t.child(tr.To, tr.From, tr.Action, tr.Params)
-				if err := newState(tr.To, false, tr.Post); err != nil {
-					return err
-				}
-			}
-			x.res.Transitions++
-			return step(tr)
-		},
-	}
-	res, err := explore.Explore(auto, explore.Config{Instance: inst, MaxStates: x.cfg.MaxStates,
-		MaxDepth: x.cfg.MaxDepth, Invariants: []string{}, Workers: x.cfg.Workers, Visitor: vis,
-		Budget: x.cfg.Budget, Progress: x.cfg.Progress})
+	s.step = step
+	inits, err := s.m.Init()
 	if err != nil {
 		return err
 	}
-	x.res.Limit, x.res.Exhausted, x.res.PeakMemoryBytes = res.Limit, res.Exhausted, res.PeakMemoryBytes
-	if res.Violation != nil && x.failure == nil {
-		// A Nat condition the explorer found before the visitor saw the
-		// transition.
-		x.failure = &Failure{Obligation: join(x.group, "assume "+auto.Name+"."+res.Violation.Invariant),
-			Clause:  "assume " + auto.Name + "." + res.Violation.Invariant,
-			Message: fmt.Sprintf("the last state violates %s, which the obligations assume", res.Violation.Invariant),
-			Trace:   res.Violation, States: []NamedState{}}
-		x.res.Limit = ""
-		return errFailed
+	for _, s0 := range inits {
+		if err := s.addRoot(s0, nil); err != nil {
+			return err
+		}
 	}
-	return nil
+	return s.run()
 }
 
 // assumeFailure reports that state id of the explored automaton (or,

@@ -41,6 +41,14 @@ func (r *Result) WriteText(w io.Writer) error {
 		ew.printf(", %d candidate abstract states", r.AbstractStates)
 	}
 	ew.printf(", %.3fs\n", r.Elapsed)
+	if r.Symmetry != nil {
+		ew.printf("symmetry: %s; the nodes counted are orbit representatives\n", r.Symmetry)
+		for _, s := range r.Symmetry.Sorts {
+			if s.Why != "" {
+				ew.printf("  %s fixed: %s\n", strings.Join(s.Fixed, ", "), s.Why)
+			}
+		}
+	}
 	writeCases(ew, r.Cases, r.Failure == nil)
 	for _, n := range r.Notes {
 		ew.printf("note: %s\n", n)

@@ -1,7 +1,6 @@
 // This file implements what the checks share to report a failure: the
-// start condition of an automaton as a predicate on states, the parent
-// links of a search (to rebuild a shortest execution), and the building
-// of explore.Trace values.
+// start condition of an automaton as a predicate on states and the
+// building of explore.Trace values.
 
 package crosscheck
 
@@ -70,91 +69,6 @@ func (ic *initCode) why(s eval.State) (string, error) {
 		}
 	}
 	return "", nil
-}
-
-// tree records how a search found each state: its parent, the action and
-// the parameters, or (for a start state) the state itself.
-type tree struct {
-	parent []int32
-	act    []*ioa.Action
-	p0, p1 []int32 // the parameters of id are params[p0[id]:p1[id]]
-	params []eval.Value
-	roots  map[int]eval.State
-}
-
-func newTree() *tree { return &tree{roots: map[int]eval.State{}} }
-
-func (t *tree) grow(id int) {
-	for len(t.parent) <= id {
-		t.parent = append(t.parent, -1)
-		t.act = append(t.act, nil)
-		t.p0 = append(t.p0, 0)
-		t.p1 = append(t.p1, 0)
-	}
-}
-
-// root records start state s under id (s is cloned).
-func (t *tree) root(id int, s eval.State) {
-	t.grow(id)
-	t.roots[id] = s.Clone()
-}
-
-// child records that id was found from parent by act(params).
-func (t *tree) child(id, parent int, act *ioa.Action, params []eval.Value) {
-	t.grow(id)
-	t.parent[id] = int32(parent)
-	t.act[id] = act
-	t.p0[id] = int32(len(t.params))
-	for _, v := range params {
-		t.params = append(t.params, eval.Clone(v))
-	}
-	t.p1[id] = int32(len(t.params))
-}
-
-// known reports whether the tree knows how id was found.
-func (t *tree) known(id int) bool {
-	if id < 0 || id >= len(t.parent) {
-		return false
-	}
-	_, isRoot := t.roots[id]
-	return isRoot || t.act[id] != nil
-}
-
-// trace rebuilds a shortest execution to id by replaying the recorded
-// steps from its start state with m.
-func (t *tree) trace(m *eval.Machine, id int) (*explore.Trace, error) {
-	var path []int
-	for cur := id; ; {
-		if !t.known(cur) {
-			return nil, fmt.Errorf("internal error: no path to state %d", id)
-		}
-		path = append(path, cur)
-		if _, ok := t.roots[cur]; ok {
-			break
-		}
-		cur = int(t.parent[cur])
-		if len(path) > len(t.parent) {
-			return nil, fmt.Errorf("internal error: a cycle in the search tree")
-		}
-	}
-	tr := newTrace(m, t.roots[path[len(path)-1]])
-	cur := t.roots[path[len(path)-1]]
-	for i := len(path) - 2; i >= 0; i-- {
-		id := path[i]
-		ps := t.params[t.p0[id]:t.p1[id]]
-		next, ok, err := m.Step(t.act[id], cur, ps)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, fmt.Errorf("internal error: cannot replay %s", m.FormatAction(t.act[id], ps))
-		}
-		if err := addStep(tr, m, t.act[id], ps, next); err != nil {
-			return nil, err
-		}
-		cur = next
-	}
-	return tr, nil
 }
 
 // newTrace returns a trace with start state s0.

@@ -1,0 +1,583 @@
+// This file implements the breadth-first search the proof cross-checks
+// share: over the states of the explored automaton (refinement, backward,
+// history) or over pairs of a concrete and an abstract state (forward).
+//
+// Nodes are kept encoded in a store (store.go), canonical under the
+// symmetry group when there is one (symmetry.go), with the node each was
+// first reached from; nothing else is kept per node. A shortest execution
+// to a node is rebuilt when a failure is reported, by replaying the path
+// of parent links from a real start node: at each node, the successor
+// whose key is the next node's is taken (the explorer's trace does the
+// same). With symmetry reduction the replayed execution ends in a member
+// of the failing node's orbit, and the failing check is run again on it,
+// so that a failure is always shown on a real execution.
+//
+// Nodes are expanded in batches. Workers (Config.Workers) decode the nodes
+// of a batch, compute their successors and the keys of the successor
+// nodes, and (forward) run the step check of every transition on a copy of
+// the checker; the searching goroutine then merges the batch in node
+// order: it counts, inserts the new nodes, runs the per-node checks and
+// the sequential step checks, and stops at the first failure in that
+// order. A step check that fails in a worker is run again on the searching
+// goroutine, which builds the failure report. The result, counts and the
+// failure reported do not depend on the number of workers.
+
+package crosscheck
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"ladder/internal/explore"
+	"ladder/ioa"
+	"ladder/ioa/eval"
+)
+
+// errDeferred is how a worker's copy of the checker reports a failed
+// check: the failure is built again on the searching goroutine.
+var errDeferred = errors.New("failure deferred to the searching goroutine")
+
+// errOverBudget stops a worker whose successors outgrow the budget.
+var errOverBudget = errors.New("over the budget")
+
+// searchBatch is the number of nodes expanded between two merges.
+const searchBatch = 2048
+
+// search is one breadth-first search of a cross-check.
+type search struct {
+	x        *checker
+	m        *eval.Machine  // the explored automaton
+	auto     *ioa.Automaton // its automaton
+	pair     bool           // nodes are pairs (c, a)
+	st       *store
+	levels   []int // levels[d]: the first node of depth d
+	roots    map[int]root
+	meter    *explore.Meter
+	prog     *explore.Reporter
+	workers  []*searchWorker
+	replayer *checker // a copy of the checker for replays
+	// check, if set, is the step check workers run for every transition
+	// from (pre, a); it returns the abstract state of the successor pair.
+	check func(w *checker, tr *explore.Transition, a eval.State) (eval.State, error)
+	// node, if set, is called for every new node (root set for start
+	// nodes, which are real start states).
+	node func(id int, root bool, s, a eval.State) error
+	// step, if set, is called for every transition, on the searching
+	// goroutine.
+	step func(tr *explore.Transition) error
+}
+
+// root is a real start node: a start state of the explored automaton and,
+// for pairs, its abstract state.
+type root struct{ s, a eval.State }
+
+// searchWorker expands nodes.
+type searchWorker struct {
+	x     *checker // a copy of the checker (nil without check)
+	r, rA *eval.Runner
+	enc   *encoder
+	arena []byte       // the successors' keys
+	pbuf  []eval.Value // their parameters
+	trans []trans
+	err   error
+}
+
+// trans is a transition computed by a worker.
+type trans struct {
+	act    int
+	p0, p1 int32 // its parameters in the worker's pbuf
+	k0, k1 int32 // the successor node's key in the worker's arena
+	post   eval.State
+	a      eval.State // pairs: the successor's abstract state
+	hash   uint64
+	fail   bool  // the check failed (its failure is built again)
+	err    error // the check's error
+	checks int32 // the checks counted
+	kase   int16 // the case counted, or -1
+}
+
+// expanded is what a worker computed for one node of a batch.
+type expanded struct {
+	s, a   eval.State
+	worker int
+	t0, t1 int // its transitions in the worker's trans
+}
+
+// newSearch returns a search of the explored automaton (A when abstract is
+// set, else C), of pairs with C when pair is set.
+func (x *checker) newSearch(abstract, pair bool) *search {
+	s := &search{x: x, m: x.mC, auto: x.p.Concrete, pair: pair, st: newStore(), roots: map[int]root{}}
+	if abstract {
+		s.m, s.auto = x.mA, x.p.Abstract
+	}
+	s.meter = explore.NewMeter(x.cfg.Budget)
+	s.prog = explore.NewReporter(x.cfg.Progress, s.meter)
+	s.replayer = x.clone()
+	x.traceOf = s.traceOf
+	return s
+}
+
+// clone returns a copy of x for another goroutine: its own counters, case
+// counts and runners, no failure, and a traceOf that defers the failure
+// (errDeferred) to the searching goroutine.
+func (x *checker) clone() *checker {
+	w := *x
+	w.res = &Result{}
+	w.cases = map[*ioa.Action][]int64{}
+	for a, cs := range x.cases {
+		w.cases[a] = make([]int64, len(cs))
+	}
+	w.failure = nil
+	w.rC, w.rA = x.mC.NewRunner(), x.mA.NewRunner()
+	w.traceOf = func(int) (*explore.Trace, []MatchedStep, error) { return nil, nil, errDeferred }
+	return &w
+}
+
+func (s *search) numWorkers() int {
+	w := s.x.cfg.Workers
+	if w < 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	return max(w, 1)
+}
+
+// full reports whether a limit stops the search, and records it.
+func (s *search) full() bool {
+	x := s.x
+	if x.res.Limit != "" {
+		return true
+	}
+	limit := x.cfg.MaxStates
+	if limit <= 0 || limit > maxNodes {
+		limit = maxNodes
+	}
+	if s.st.len() >= limit {
+		x.res.Limit = fmt.Sprintf("state limit %d", limit)
+		return true
+	}
+	if why := s.meter.Exceeded(s.st.pendingGrowth()); why != "" {
+		x.res.Limit, x.res.Exhausted = why, true
+		return true
+	}
+	return false
+}
+
+// insert adds a node; it reports its id and whether it is new, and keeps
+// the depths.
+func (s *search) insert(key []byte, h uint64, parent int32, depth int) (int, bool, error) {
+	if len(key) > maxKey {
+		return 0, false, fmt.Errorf("a node of the search of %s encodes in %d bytes, more than the %d the store can hold", s.auto.Name, len(key), maxKey)
+	}
+	id, isNew := s.st.insert(key, h, parent)
+	if isNew {
+		s.x.res.States++
+		if depth >= len(s.levels) {
+			s.levels = append(s.levels, id)
+		}
+		s.x.res.MaxDepth = max(s.x.res.MaxDepth, depth)
+	}
+	return id, isNew, nil
+}
+
+// addRoot adds a start node: the start state s (a real one) and, for
+// pairs, its abstract state a. It runs the node check.
+func (s *search) addRoot(st, a eval.State) error {
+	if s.full() {
+		return nil
+	}
+	enc := s.x.newEncoder(s.m, s.pair)
+	key := enc.append(nil, st, a)
+	id, isNew, err := s.insert(key, s.st.hash(key), -1, 0)
+	if err != nil || !isNew {
+		return err
+	}
+	s.roots[id] = root{st.Clone(), a.Clone()}
+	if s.node != nil {
+		return s.node(id, true, st, a)
+	}
+	return nil
+}
+
+// run expands the nodes until none is left, a limit or a failure.
+func (s *search) run() error {
+	x := s.x
+	defer func() {
+		s.meter.Memory()
+		_, x.res.PeakMemoryBytes = s.meter.Memory()
+	}()
+	w := s.numWorkers()
+	s.workers = make([]*searchWorker, w)
+	for k := range s.workers {
+		sw := &searchWorker{r: s.m.NewRunner(), enc: x.newEncoder(s.m, s.pair)}
+		sw.r.SetScratch(true)
+		if s.pair {
+			sw.rA = x.mA.NewRunner()
+			sw.rA.SetScratch(true)
+		}
+		if s.check != nil {
+			sw.x = x.clone()
+		}
+		s.workers[k] = sw
+	}
+	depth := 0
+	for next := 0; next < s.st.len() && x.res.Limit == ""; {
+		if why := s.meter.Check(0); why != "" {
+			x.res.Limit, x.res.Exhausted = why, true
+			break
+		}
+		hi := min(next+searchBatch, s.st.len())
+		batch, err := s.expand(next, hi)
+		if err != nil {
+			return err
+		}
+		if batch == nil { // over the budget: the batch is incomplete
+			x.res.Limit, x.res.Exhausted = s.meter.Stop(), true
+			break
+		}
+		for i := next; i < hi; i++ {
+			for depth+1 < len(s.levels) && i >= s.levels[depth+1] {
+				depth++
+			}
+			if x.cfg.MaxDepth > 0 && depth >= x.cfg.MaxDepth {
+				x.res.Limit = fmt.Sprintf("depth limit %d", x.cfg.MaxDepth)
+				return nil
+			}
+			if s.full() {
+				return nil
+			}
+			if err := s.merge(i, depth, &batch[i-next]); err != nil {
+				return err
+			}
+			if x.res.Limit != "" {
+				return nil
+			}
+		}
+		next = hi
+		s.prog.Report(s.st.len(), x.res.Transitions, depth, s.st.len()-next)
+	}
+	return nil
+}
+
+// expand computes the transitions of nodes lo..hi-1 on the workers. It
+// returns nil when the budget ran out meanwhile.
+func (s *search) expand(lo, hi int) ([]expanded, error) {
+	out := make([]expanded, hi-lo)
+	w := len(s.workers)
+	work := func(k int) {
+		sw := s.workers[k]
+		sw.r.Release()
+		if sw.rA != nil {
+			sw.rA.Release()
+		}
+		sw.arena, sw.pbuf, sw.trans, sw.err = sw.arena[:0], sw.pbuf[:0], sw.trans[:0], nil
+		for i := lo + k; i < hi; i += w {
+			if err := s.expandNode(sw, i, &out[i-lo]); err != nil {
+				sw.err = err
+				return
+			}
+			out[i-lo].worker = k
+		}
+	}
+	if w == 1 || hi-lo < 16 {
+		// one goroutine: worker 0 takes every node
+		saved := s.workers
+		s.workers = s.workers[:1]
+		w = 1
+		work(0)
+		s.workers = saved
+	} else {
+		var wg sync.WaitGroup
+		for k := 0; k < w; k++ {
+			wg.Add(1)
+			go func(k int) {
+				defer wg.Done()
+				work(k)
+			}(k)
+		}
+		wg.Wait()
+	}
+	for _, sw := range s.workers[:w] {
+		if errors.Is(sw.err, errOverBudget) {
+			return nil, nil
+		}
+	}
+	for _, sw := range s.workers[:w] {
+		if sw.err != nil {
+			return nil, sw.err
+		}
+	}
+	return out, nil
+}
+
+// expandNode computes the transitions of node i.
+func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
+	key := s.st.key(i)
+	var err error
+	if s.pair {
+		ck, ak, err := splitPair(key)
+		if err != nil {
+			return err
+		}
+		if e.s, err = sw.r.Decode(ck); err != nil {
+			return err
+		}
+		if e.a, err = sw.rA.Decode(ak); err != nil {
+			return err
+		}
+	} else if e.s, err = sw.r.Decode(key); err != nil {
+		return err
+	}
+	e.t0 = len(sw.trans)
+	over := false
+	var tr explore.Transition
+	err = sw.r.Successors(e.s, func(act int, params []eval.Value, post eval.State) bool {
+		t := trans{act: act, p0: int32(len(sw.pbuf)), post: post, kase: -1}
+		sw.pbuf = append(sw.pbuf, params...)
+		t.p1 = int32(len(sw.pbuf))
+		a := e.a
+		if s.check != nil {
+			tr = explore.Transition{From: i, To: -1, Pre: e.s, Post: post, Action: s.auto.Actions[act], Params: sw.pbuf[t.p0:t.p1]}
+			wx := sw.x
+			checks := wx.res.Checks
+			a, t.err = s.check(wx, &tr, e.a)
+			t.checks = int32(wx.res.Checks - checks)
+			if cs := wx.cases[tr.Action]; cs != nil {
+				for k, n := range cs {
+					if n != 0 {
+						t.kase, cs[k] = int16(k), 0
+					}
+				}
+			}
+			if errors.Is(t.err, errDeferred) {
+				t.fail, t.err = true, nil
+			}
+			if t.fail || t.err != nil {
+				a = nil
+			}
+		}
+		t.a = a
+		if !t.fail && t.err == nil {
+			t.k0 = int32(len(sw.arena))
+			sw.arena = sw.enc.append(sw.arena, post, a)
+			t.k1 = int32(len(sw.arena))
+			t.hash = s.st.hash(sw.arena[t.k0:t.k1])
+		}
+		sw.trans = append(sw.trans, t)
+		if len(sw.trans)&63 == 0 && s.meter.Over() {
+			over = true
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	if over {
+		return errOverBudget
+	}
+	e.t1 = len(sw.trans)
+	return nil
+}
+
+// merge handles the transitions of node i, at the given depth, in order.
+func (s *search) merge(i, depth int, e *expanded) error {
+	x := s.x
+	sw := s.workers[e.worker]
+	tr := &explore.Transition{}
+	for j := e.t0; j < e.t1; j++ {
+		t := &sw.trans[j]
+		x.res.Transitions++
+		act := s.auto.Actions[t.act]
+		params := sw.pbuf[t.p0:t.p1]
+		if t.err != nil {
+			return t.err
+		}
+		if s.check != nil {
+			x.res.Checks += int64(t.checks)
+			if t.kase >= 0 {
+				x.countCase(act, int(t.kase))
+			}
+			if t.fail {
+				return s.stepFailed(i)
+			}
+		}
+		if s.full() {
+			return nil
+		}
+		key := sw.arena[t.k0:t.k1]
+		id, isNew, err := s.insert(key, t.hash, int32(i), depth+1)
+		if err != nil {
+			return err
+		}
+		if isNew && s.node != nil {
+			if err := s.node(id, false, t.post, t.a); err != nil {
+				if errors.Is(err, errFailed) && x.sym != nil {
+					return s.nodeFailed(id)
+				}
+				return err
+			}
+		}
+		if s.step != nil {
+			to := id
+			if x.sym != nil {
+				to = -1 // the node of the successor is its orbit's, not the successor
+			}
+			*tr = explore.Transition{From: i, To: to, Pre: e.s, Post: t.post, Action: act, Params: params, New: isNew}
+			if err := s.step(tr); err != nil {
+				if errors.Is(err, errFailed) && x.sym != nil {
+					return s.stepFailed(i)
+				}
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// nodeFailed reports the failure of the node check at node id with
+// symmetry reduction: the check is run again on the real state the replay
+// reaches.
+func (s *search) nodeFailed(id int) error {
+	x := s.x
+	path, err := s.replay(id)
+	if err != nil {
+		return err
+	}
+	last := path[len(path)-1]
+	x.failure = nil
+	err = s.node(id, false, last.s, last.a)
+	if err == nil {
+		return fmt.Errorf("internal error: symmetry reduction: a node check fails on the representative but not on the replayed state")
+	}
+	return err
+}
+
+// stepFailed reports the failure of a step check from node i: the steps
+// of the real node the replay reaches (without symmetry, the node itself)
+// are checked again, in order, on the searching goroutine until one fails;
+// the counts are left as they were.
+func (s *search) stepFailed(i int) error {
+	x := s.x
+	path, err := s.replay(i)
+	if err != nil {
+		return err
+	}
+	last := path[len(path)-1]
+	checks := x.res.Checks
+	saved := map[*ioa.Action][]int64{}
+	for a, cs := range x.cases {
+		saved[a] = append([]int64(nil), cs...)
+	}
+	defer func() {
+		x.res.Checks = checks
+		for a, cs := range saved {
+			copy(x.cases[a], cs)
+		}
+	}()
+	x.failure = nil
+	var failed error
+	r := s.m.NewRunner()
+	err = r.Successors(last.s, func(act int, params []eval.Value, post eval.State) bool {
+		tr := &explore.Transition{From: i, To: -1, Pre: last.s, Post: post, Action: s.auto.Actions[act], Params: append([]eval.Value(nil), params...)}
+		var err error
+		if s.check != nil {
+			_, err = s.check(x, tr, last.a)
+		} else {
+			err = s.step(tr)
+		}
+		if err != nil {
+			failed = err
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	if failed == nil {
+		return fmt.Errorf("internal error: a step check fails on the representative but on no step of the replayed state")
+	}
+	return failed
+}
+
+// replayed is one node of a replayed execution: its real state (and
+// abstract state, for pairs) and the step that reached it (act nil at the
+// start node).
+type replayed struct {
+	s, a   eval.State
+	act    *ioa.Action
+	params []eval.Value
+}
+
+// replay returns a real execution to node id: from a real start node, the
+// successors whose keys are those of the nodes on the path to id.
+func (s *search) replay(id int) ([]replayed, error) {
+	path := s.st.path(id)
+	r0, ok := s.roots[path[0]]
+	if !ok {
+		return nil, fmt.Errorf("internal error: node %d has no start state", path[0])
+	}
+	out := []replayed{{s: r0.s, a: r0.a}}
+	enc := s.x.newEncoder(s.m, s.pair)
+	r := s.m.NewRunner()
+	var buf []byte
+	for _, nid := range path[1:] {
+		want := string(s.st.key(nid))
+		cur := out[len(out)-1]
+		var next *replayed
+		var failed error
+		err := r.Successors(cur.s, func(act int, params []eval.Value, post eval.State) bool {
+			var a eval.State
+			if s.check != nil {
+				tr := &explore.Transition{From: -1, To: -1, Pre: cur.s, Post: post, Action: s.auto.Actions[act], Params: params}
+				var err error
+				a, err = s.check(s.replayer, tr, cur.a)
+				if err != nil {
+					if !errors.Is(err, errDeferred) {
+						failed = err
+						return false
+					}
+					return true // not a step of the path
+				}
+			}
+			buf = enc.append(buf[:0], post, a)
+			if string(buf) == want {
+				next = &replayed{s: post, a: a, act: s.auto.Actions[act], params: append([]eval.Value(nil), params...)}
+				return false
+			}
+			return true
+		})
+		if err == nil {
+			err = failed
+		}
+		if err != nil {
+			return nil, err
+		}
+		if next == nil {
+			return nil, fmt.Errorf("internal error: cannot replay step %d of a path of the search", len(out))
+		}
+		out = append(out, *next)
+	}
+	return out, nil
+}
+
+// traceOf returns a shortest execution to node id, and for pairs the
+// abstract steps matched to its steps.
+func (s *search) traceOf(id int) (*explore.Trace, []MatchedStep, error) {
+	path, err := s.replay(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.pair {
+		return s.x.pairTrace(path)
+	}
+	tr := newTrace(s.m, path[0].s)
+	for _, st := range path[1:] {
+		if err := addStep(tr, s.m, st.act, st.params, st.s); err != nil {
+			return nil, nil, err
+		}
+	}
+	return tr, nil, nil
+}

@@ -1,0 +1,175 @@
+// This file implements the visited-node store of the cross-check searches:
+// encoded nodes (a state, or a pair of a concrete and an abstract state) in
+// a chunked arena, indexed by an open-addressing hash table whose slots
+// point at the records. Lookups compare full encodings, so the store is
+// exact: two nodes are the same only when their encodings are equal.
+
+package crosscheck
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/maphash"
+)
+
+const (
+	chunkBits = 22 // bytes per arena chunk: 4 MiB
+	chunkSize = 1 << chunkBits
+	locBits   = 40             // a record's location: chunk<<chunkBits | offset
+	locMask   = 1<<locBits - 1 // the location bits of a slot
+	fragShift = locBits        // a slot's upper bits hold a hash fragment
+	fragMask  = 1<<(64-locBits) - 1
+	// maxKey is the largest encoding the store accepts.
+	maxKey = chunkSize - 16
+	// maxNodes is the most nodes a store holds (ids are int32).
+	maxNodes = 1<<31 - 2
+)
+
+// store holds every visited node's encoding and the node it was first
+// reached from. It is not safe for concurrent use, except that key and
+// hash may be called concurrently when nothing is inserted.
+//
+// A record is the node's id (4 bytes, little-endian), the length of its
+// encoding (uvarint) and the encoding. A slot is 0 when empty, otherwise
+// the hash's low 24 bits << 40 | location+1.
+type store struct {
+	seed   maphash.Seed
+	chunks [][]byte
+	start  []uint64 // per node: the location of its record
+	parent []int32  // per node: the node it was first reached from, or -1
+	slots  []uint64
+	mask   uint64
+}
+
+func newStore() *store {
+	st := &store{seed: maphash.MakeSeed()}
+	st.slots = make([]uint64, 1<<10)
+	st.mask = uint64(len(st.slots) - 1)
+	return st
+}
+
+// len returns the number of nodes.
+func (st *store) len() int { return len(st.start) }
+
+// hash returns the hash of an encoding.
+func (st *store) hash(key []byte) uint64 { return maphash.Bytes(st.seed, key) }
+
+// record returns the id and encoding of the record at loc.
+func (st *store) record(loc uint64) (int, []byte) {
+	c := st.chunks[loc>>chunkBits]
+	off := int(loc & (chunkSize - 1))
+	id := int(binary.LittleEndian.Uint32(c[off:]))
+	off += 4
+	n := int(c[off])
+	if n < 0x80 {
+		off++
+	} else {
+		u, k := binary.Uvarint(c[off:])
+		n, off = int(u), off+k
+	}
+	return id, c[off : off+n : off+n]
+}
+
+// key returns the encoding of node id.
+func (st *store) key(id int) []byte {
+	_, k := st.record(st.start[id])
+	return k
+}
+
+// insert adds the node with encoding key and hash h, reached from parent,
+// unless it is present; it returns the node's id and whether it is new.
+func (st *store) insert(key []byte, h uint64, parent int32) (int, bool) {
+	frag := h & fragMask
+	pos := h & st.mask
+	for {
+		s := st.slots[pos]
+		if s == 0 {
+			break
+		}
+		if s>>fragShift == frag {
+			if id, k := st.record(s&locMask - 1); bytes.Equal(k, key) {
+				return id, false
+			}
+		}
+		pos = (pos + 1) & st.mask
+	}
+	id := len(st.start)
+	loc := st.append(id, key)
+	st.slots[pos] = frag<<fragShift | (loc + 1)
+	st.start = append(st.start, loc)
+	st.parent = append(st.parent, parent)
+	if 2*len(st.start) > len(st.slots) {
+		st.grow()
+	}
+	return id, true
+}
+
+// append stores a record in the arena and returns its location.
+func (st *store) append(id int, key []byte) uint64 {
+	need := 4 + binary.MaxVarintLen64 + len(key)
+	last := len(st.chunks) - 1
+	if last < 0 || cap(st.chunks[last])-len(st.chunks[last]) < need {
+		size := chunkSize
+		if len(st.chunks) == 0 {
+			size = 1 << 16 // small searches stay small
+		}
+		if need > size {
+			size = need
+		}
+		st.chunks = append(st.chunks, make([]byte, 0, size))
+		last++
+	}
+	c := st.chunks[last]
+	loc := uint64(last)<<chunkBits | uint64(len(c))
+	c = binary.LittleEndian.AppendUint32(c, uint32(id))
+	c = binary.AppendUvarint(c, uint64(len(key)))
+	st.chunks[last] = append(c, key...)
+	return loc
+}
+
+// grow doubles the hash table. Slots keep 24 bits of their hash, which
+// place them in tables of up to 2^24 slots without hashing keys again;
+// larger tables rehash the keys.
+func (st *store) grow() {
+	slots := make([]uint64, 2*len(st.slots))
+	mask := uint64(len(slots) - 1)
+	for _, s := range st.slots {
+		if s == 0 {
+			continue
+		}
+		var pos uint64
+		if mask <= fragMask {
+			pos = s >> fragShift & mask
+		} else {
+			_, k := st.record(s&locMask - 1)
+			pos = st.hash(k) & mask
+		}
+		for slots[pos] != 0 {
+			pos = (pos + 1) & mask
+		}
+		slots[pos] = s
+	}
+	st.slots, st.mask = slots, mask
+}
+
+// pendingGrowth returns the bytes the next growth of the hash table will
+// allocate when it is near (the table is at least 40% full), else 0.
+func (st *store) pendingGrowth() int64 {
+	if 5*len(st.start) < 2*len(st.slots) {
+		return 0
+	}
+	return 16 * int64(len(st.slots))
+}
+
+// path returns the ids from a root to id.
+func (st *store) path(id int) []int {
+	var p []int
+	for id >= 0 {
+		p = append(p, id)
+		id = int(st.parent[id])
+	}
+	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
+		p[i], p[j] = p[j], p[i]
+	}
+	return p
+}

@@ -1,0 +1,399 @@
+// This file implements symmetry reduction of the cross-check searches
+// (Config.Symmetry): the static check that both automata of an edge and
+// the proof's expressions treat the elements of a parameter sort alike,
+// and the canonical encoding of the nodes the search stores.
+//
+// A permutation π of the elements of some parameter sorts acts on both
+// automata's states. When both automata are symmetric (explore's check,
+// explore.CheckSymmetry) and so is every proof expression the check
+// evaluates (the mapping, the witnesses, the relation, the case guards, the
+// abstract steps' arguments and the invariants assumed by transfer), the
+// checks commute with π: a step (c, a) —α(p)→ (c', a') is checked and holds
+// exactly when (πc, πa) —α(πp)→ (πc', πa') is and does. A forward search of
+// pairs (c, a) then stores each pair as the least encoding of its images
+// (πc, πa) under the group, the same π applied to both states (a joint
+// canonical form: applying different permutations to the two states would
+// relate states the proof does not relate); the other searches store the
+// explored automaton's states so. One node per orbit is expanded; the BFS
+// depth of an orbit is the length of a shortest execution to any of its
+// members, so a failure is found at the same depth as without reduction,
+// and it is reported on a real execution: the trace is replayed from a
+// real start state, and the failing check is run again on the real state
+// the replay reaches (search.go).
+//
+// The proof side is checked as explore checks an automaton: an element
+// literal T#i of a symmetric sort, or a constant whose value is an element
+// of one, is refused with its position; an expression that can yield a
+// default value (get, last, a sequence index) fixes T#0.
+
+package crosscheck
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"strings"
+
+	"ladder/internal/explore"
+	"ladder/internal/source"
+	"ladder/ioa"
+	"ladder/ioa/eval"
+	"ladder/ioa/expr"
+	"ladder/simulation"
+)
+
+// SymmetryInfo describes the symmetry reduction of a check
+// (Result.Symmetry).
+type SymmetryInfo struct {
+	Sorts []explore.SymmetricSort `json:"sorts"`
+	// Permutations is the order of the group.
+	Permutations int `json:"permutations"`
+}
+
+// String returns "T (3 elements): 6 permutations".
+func (s *SymmetryInfo) String() string {
+	var parts []string
+	for _, ss := range s.Sorts {
+		parts = append(parts, ss.String())
+	}
+	return fmt.Sprintf("%s: %d permutations", strings.Join(parts, ", "), s.Permutations)
+}
+
+// symmetry is the group of a reduced search, compiled for both automata
+// with the same permutations in the same order (eval.Machine.NewSymmetry
+// orders the group by the sorts given, which are the same for both).
+type symmetry struct {
+	gC, gA *eval.Symmetry
+}
+
+// setupSymmetry checks that the edge supports the reduction over sorts
+// and compiles the group.
+func (x *checker) setupSymmetry(sorts []string) error {
+	if len(sorts) == 0 {
+		return nil
+	}
+	p := x.p
+	fixed := map[string]string{}
+	for _, side := range []struct {
+		a    *ioa.Automaton
+		inst *eval.Instance
+		refs []*ioa.InvariantRef
+	}{{p.Concrete, x.instC, p.AssumeConcrete}, {p.Abstract, x.instA, p.AssumeAbstract}} {
+		invs := []string{}
+		for _, r := range side.refs {
+			if !r.Transferred() && side.a.Invariant(r.Name) != nil {
+				invs = append(invs, r.Name)
+			}
+		}
+		ss, err := explore.CheckSymmetry(side.a, side.inst, sorts, invs)
+		if err != nil {
+			return err
+		}
+		for _, s := range ss {
+			if len(s.Fixed) > 0 {
+				if _, ok := fixed[s.Name]; !ok {
+					fixed[s.Name] = fmt.Sprintf("%s treats %s#0 apart (explore --symmetry %s explains where)", side.a.Name, s.Name, s.Name)
+				}
+			}
+		}
+	}
+	pc := &proofSym{x: x, sorts: map[string]bool{}, fixed: fixed, seen: map[*expr.Object]bool{}}
+	for _, s := range sorts {
+		pc.sorts[s] = true
+	}
+	if err := pc.check(); err != nil {
+		return err
+	}
+	var ss []eval.SymSort
+	for _, name := range sorts {
+		s := eval.SymSort{Name: name}
+		if _, ok := fixed[name]; ok {
+			s.Fixed = []int{0}
+		}
+		ss = append(ss, s)
+	}
+	gC, err := x.mC.NewSymmetry(ss)
+	if err != nil {
+		return &explore.SymmetryError{Pos: p.Pos, Msg: fmt.Sprintf("--symmetry: %v", err)}
+	}
+	gA, err := x.mA.NewSymmetry(ss)
+	if err != nil {
+		return &explore.SymmetryError{Pos: p.Pos, Msg: fmt.Sprintf("--symmetry: %v", err)}
+	}
+	if gC.Order() != gA.Order() {
+		return fmt.Errorf("internal error: symmetry groups of %d and %d permutations", gC.Order(), gA.Order())
+	}
+	x.sym = &symmetry{gC: gC, gA: gA}
+	info := &SymmetryInfo{Permutations: gC.Order()}
+	for _, s := range ss {
+		si := explore.SymmetricSort{Sort: s.Name, Size: x.inst.Sizes[s.Name], Why: fixed[s.Name]}
+		for _, i := range s.Fixed {
+			si.Fixed = append(si.Fixed, fmt.Sprintf("%s#%d", s.Name, i))
+		}
+		info.Sorts = append(info.Sorts, si)
+	}
+	sort.SliceStable(info.Sorts, func(i, j int) bool { return info.Sorts[i].Sort < info.Sorts[j].Sort })
+	x.res.Symmetry = info
+	return nil
+}
+
+// proofSym checks the proof's expressions for symmetry.
+type proofSym struct {
+	x      *checker
+	sorts  map[string]bool
+	fixed  map[string]string // sort → why T#0 is fixed
+	seen   map[*expr.Object]bool
+	refuse *explore.SymmetryError
+}
+
+func (c *proofSym) check() error {
+	p := c.x.p
+	for _, m := range []*ioa.StateMap{p.Mapping, p.Start, p.Total} {
+		c.stateMap(m)
+	}
+	for _, cl := range p.Relation {
+		c.expr(cl.Body)
+	}
+	for _, sm := range p.Steps {
+		for _, cs := range sm.Cases {
+			c.expr(cs.When)
+			c.stateMap(cs.Pre)
+			for _, st := range cs.Steps {
+				for _, a := range st.Args {
+					c.expr(a)
+				}
+			}
+		}
+	}
+	for _, side := range []struct {
+		refs  []*ioa.InvariantRef
+		owner *ioa.Automaton
+	}{{p.AssumeConcrete, p.Concrete}, {p.AssumeAbstract, p.Abstract}} {
+		for _, r := range side.refs {
+			if !r.Transferred() {
+				continue
+			}
+			obj := &expr.Object{Kind: expr.ObjState, Name: "s", Sort: side.owner.StateSort}
+			body, err := simulation.Transferred(r, side.owner, obj)
+			if err != nil {
+				return fmt.Errorf("%s: %v", r.Pos, err)
+			}
+			c.expr(body)
+		}
+	}
+	if c.refuse != nil {
+		return c.refuse
+	}
+	return nil
+}
+
+func (c *proofSym) stateMap(m *ioa.StateMap) {
+	if m == nil {
+		return
+	}
+	for _, e := range m.Entries {
+		c.expr(e.Value)
+	}
+}
+
+func (c *proofSym) fail(pos source.Pos, format string, args ...any) {
+	if c.refuse == nil {
+		c.refuse = &explore.SymmetryError{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+// defaults fixes T#0 for each symmetric T whose element the default value
+// of s holds.
+func (c *proofSym) defaults(top, s *expr.Sort, pos source.Pos, what string) {
+	if s == nil {
+		return
+	}
+	switch s.Kind {
+	case expr.KParam:
+		if c.sorts[s.Name] {
+			if _, ok := c.fixed[s.Name]; !ok {
+				c.fixed[s.Name] = fmt.Sprintf("%s: %s can evaluate to the default value of %s, which holds %s#0", pos, what, top, s.Name)
+			}
+		}
+	case expr.KRecord:
+		for _, f := range s.Fields {
+			c.defaults(top, f.Sort, pos, what)
+		}
+	case expr.KMap:
+		c.defaults(top, s.Elem, pos, what)
+	}
+}
+
+// holds reports whether values of s can hold an element of a symmetric sort.
+func (c *proofSym) holds(s *expr.Sort) bool {
+	if s == nil {
+		return false
+	}
+	switch s.Kind {
+	case expr.KParam:
+		return c.sorts[s.Name]
+	case expr.KRecord:
+		for _, f := range s.Fields {
+			if c.holds(f.Sort) {
+				return true
+			}
+		}
+	case expr.KMap:
+		return c.holds(s.Key) || c.holds(s.Elem)
+	case expr.KSet, expr.KSeq, expr.KOption:
+		return c.holds(s.Elem)
+	}
+	return false
+}
+
+func (c *proofSym) expr(e expr.Expr) {
+	if e == nil {
+		return
+	}
+	expr.Inspect(e, func(e expr.Expr) bool {
+		switch e := e.(type) {
+		case *expr.ElemLit:
+			if c.sorts[e.SortName] {
+				c.fail(e.Pos(), "--symmetry %s: %s#%d singles out an element of %s; the proof's expressions must treat the elements of a symmetric sort alike",
+					e.SortName, e.SortName, e.Index, e.SortName)
+			}
+		case *expr.Ident:
+			c.object(e.Pos(), e.Obj)
+		case *expr.Call:
+			if e.Fun != nil && e.Fun.Obj != nil && e.Fun.Obj.Kind == expr.ObjBuiltin {
+				switch e.Fun.Obj.Name {
+				case "get", "last":
+					c.defaults(e.Sort(), e.Sort(), e.Pos(), expr.Print(e))
+				}
+			}
+		case *expr.Index:
+			if s := e.X.Sort(); s != nil && s.Kind == expr.KSeq {
+				c.defaults(e.Sort(), e.Sort(), e.Pos(), expr.Print(e))
+			}
+		}
+		return true
+	})
+}
+
+// object reads what a name stands for: the body of a definition, the value
+// of a constant.
+func (c *proofSym) object(pos source.Pos, o *expr.Object) {
+	if o == nil {
+		return
+	}
+	switch o.Kind {
+	case expr.ObjDef:
+		if !c.seen[o] {
+			c.seen[o] = true
+			c.expr(o.Body)
+		}
+	case expr.ObjConst:
+		if !c.holds(o.Sort) {
+			return
+		}
+		_, bound := c.x.inst.Consts[o.Name]
+		switch {
+		case o.Body != nil && !bound:
+			if !c.seen[o] {
+				c.seen[o] = true
+				c.expr(o.Body)
+			}
+		case o.Sort.Kind == expr.KParam:
+			c.fail(pos, "--symmetry %s: the constant %s is an element of %s; the proof's expressions must treat the elements of a symmetric sort alike",
+				o.Sort.Name, o.Name, o.Sort.Name)
+		default:
+			c.defaults(o.Sort, o.Sort, pos, "the constant "+o.Name)
+		}
+	}
+}
+
+// encoder appends the keys the store keeps: a state's encoding, or a pair's
+// (the length of the concrete encoding, the concrete encoding and the
+// abstract one), canonical under the symmetry group when there is one. It
+// is not safe for concurrent use: each worker has its own.
+type encoder struct {
+	m    *eval.Machine // the explored automaton
+	mA   *eval.Machine // the abstract automaton of a pair, or nil
+	g    *eval.Symmetry
+	gA   *eval.Symmetry
+	tmp  []byte
+	best []byte
+	ties []int
+}
+
+// newEncoder returns an encoder of the nodes of x's search: states of m, or
+// pairs (with pair set) of a concrete and an abstract state.
+func (x *checker) newEncoder(m *eval.Machine, pair bool) *encoder {
+	e := &encoder{m: m}
+	if pair {
+		e.mA = x.mA
+	}
+	if x.sym != nil {
+		e.g = x.sym.gC
+		if m == x.mA {
+			e.g = x.sym.gA
+		}
+		if pair {
+			e.gA = x.sym.gA
+		}
+	}
+	return e
+}
+
+// append appends the key of s (and a, for pairs).
+func (e *encoder) append(buf []byte, s, a eval.State) []byte {
+	if e.g == nil {
+		if e.mA == nil {
+			return e.m.AppendState(buf, s)
+		}
+		e.tmp = e.m.AppendState(e.tmp[:0], s)
+		buf = binary.AppendUvarint(buf, uint64(len(e.tmp)))
+		buf = append(buf, e.tmp...)
+		return e.mA.AppendState(buf, a)
+	}
+	if e.mA == nil {
+		buf, _ = e.g.AppendCanonical(buf, s)
+		return buf
+	}
+	// the least image of the concrete state, and the permutations giving
+	// it; then the least image of the abstract state among those
+	e.ties = e.ties[:0]
+	e.best = e.best[:0]
+	for g := 0; g < e.g.Order(); g++ {
+		e.tmp = e.g.AppendPermuted(e.tmp[:0], s, g)
+		c := 0
+		if g > 0 {
+			c = strings.Compare(string(e.tmp), string(e.best))
+		}
+		switch {
+		case g == 0 || c < 0:
+			e.best = append(e.best[:0], e.tmp...)
+			e.ties = append(e.ties[:0], g)
+		case c == 0:
+			e.ties = append(e.ties, g)
+		}
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(e.best)))
+	buf = append(buf, e.best...)
+	if len(e.ties) == 1 {
+		return e.gA.AppendPermuted(buf, a, e.ties[0])
+	}
+	e.best = e.gA.AppendPermuted(e.best[:0], a, e.ties[0])
+	for _, g := range e.ties[1:] {
+		e.tmp = e.gA.AppendPermuted(e.tmp[:0], a, g)
+		if string(e.tmp) < string(e.best) {
+			e.best = append(e.best[:0], e.tmp...)
+		}
+	}
+	return append(buf, e.best...)
+}
+
+// splitPair returns the concrete and abstract encodings of a pair's key
+// (without symmetry; with it, of its representative).
+func splitPair(key []byte) (c, a []byte, err error) {
+	n, k := binary.Uvarint(key)
+	if k <= 0 || uint64(len(key)-k) < n {
+		return nil, nil, fmt.Errorf("internal error: a bad pair key")
+	}
+	return key[k : k+int(n)], key[k+int(n):], nil
+}
