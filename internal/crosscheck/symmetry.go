@@ -5,8 +5,9 @@
 //
 // A permutation π of the elements of some parameter sorts acts on both
 // automata's states. When both automata are symmetric (explore's check,
-// explore.CheckSymmetry) and so is every proof expression the check
-// evaluates (the mapping, the witnesses, the relation, the case guards, the
+// explore.CheckSymmetry, run through a one-state exploration that also
+// says why an element is fixed) and so is every proof expression the check
+// evaluates (the mapping, the totality and pre-state witnesses, the relation, the case guards, the
 // abstract steps' arguments and the invariants assumed by transfer), the
 // checks commute with π: a step (c, a) —α(p)→ (c', a') is checked and holds
 // exactly when (πc, πa) —α(πp)→ (πc', πa') is and does. A forward search of
@@ -24,7 +25,9 @@
 // The proof side is checked as explore checks an automaton: an element
 // literal T#i of a symmetric sort, or a constant whose value is an element
 // of one, is refused with its position; an expression that can yield a
-// default value (get, last, a sequence index) fixes T#0.
+// default value (get, last, a sequence index) fixes T#0. The start witness
+// (`start:`) is exempt, as `init:` is in an automaton: it is evaluated at
+// the real start states only, before the first node is stored.
 
 package crosscheck
 
@@ -76,23 +79,24 @@ func (x *checker) setupSymmetry(sorts []string) error {
 	fixed := map[string]string{}
 	for _, side := range []struct {
 		a    *ioa.Automaton
-		inst *eval.Instance
 		refs []*ioa.InvariantRef
-	}{{p.Concrete, x.instC, p.AssumeConcrete}, {p.Abstract, x.instA, p.AssumeAbstract}} {
+	}{{p.Concrete, p.AssumeConcrete}, {p.Abstract, p.AssumeAbstract}} {
 		invs := []string{}
 		for _, r := range side.refs {
 			if !r.Transferred() && side.a.Invariant(r.Name) != nil {
 				invs = append(invs, r.Name)
 			}
 		}
-		ss, err := explore.CheckSymmetry(side.a, side.inst, sorts, invs)
+		// A search stopped at its first state checks the automaton and
+		// says why an element is fixed, if one is.
+		res, err := explore.Explore(side.a, explore.Config{Instance: x.cfg.Instance, Symmetry: sorts, Invariants: invs, MaxStates: 1})
 		if err != nil {
 			return err
 		}
-		for _, s := range ss {
-			if len(s.Fixed) > 0 {
-				if _, ok := fixed[s.Name]; !ok {
-					fixed[s.Name] = fmt.Sprintf("%s treats %s#0 apart (explore --symmetry %s explains where)", side.a.Name, s.Name, s.Name)
+		if res.Symmetry != nil {
+			for _, s := range res.Symmetry.Sorts {
+				if _, ok := fixed[s.Sort]; !ok && len(s.Fixed) > 0 {
+					fixed[s.Sort] = s.Why
 				}
 			}
 		}
@@ -148,7 +152,10 @@ type proofSym struct {
 
 func (c *proofSym) check() error {
 	p := c.x.p
-	for _, m := range []*ioa.StateMap{p.Mapping, p.Start, p.Total} {
+	// The start witness (forward, history) is evaluated at the start
+	// states only, before any permutation: like `init:`, it may single out
+	// elements.
+	for _, m := range []*ioa.StateMap{p.Mapping, p.Total} {
 		c.stateMap(m)
 	}
 	for _, cl := range p.Relation {
