@@ -30,7 +30,11 @@ type candidates struct {
 // newCandidates enumerates the abstract states (AbstractAll) or explores
 // A (AbstractReachable), and builds the index.
 func (x *checker) newCandidates() (*candidates, error) {
+	if x.cands != nil { // a copy of the checker (search.go) shares them
+		return x.cands, nil
+	}
 	cs := &candidates{x: x, cache: map[int][]int32{}}
+	x.cands = cs
 	a := x.p.Abstract
 	mode, limit := x.cfg.Abstract, x.cfg.maxAbstract()
 	card, finite := x.instA.Card(a.StateSort)

@@ -43,6 +43,15 @@ type checker struct {
 	cases   map[*ioa.Action][]int64 // how often each case was taken
 	failure *Failure
 	sym     *symmetry // the symmetry reduction, or nil
+	// cands are the backward check's candidates, shared with the copies of
+	// the checker the search's workers use (their cache only by the
+	// searching goroutine).
+	cands *candidates
+	// kind is the check of the edge's kind (refinement, backward, history),
+	// and capture, when set, stops it at its search and receives the
+	// search's callbacks, bound to this checker (search.go).
+	kind    func(*checker) error
+	capture func(state func(id int, root bool, s eval.State) error, step func(tr *explore.Transition) error)
 	// absLimit says why the backward candidates are incomplete, if they are.
 	absLimit string
 	// traceOf returns a shortest execution to the explored state with

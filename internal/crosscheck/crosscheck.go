@@ -222,16 +222,17 @@ func Check(p *ioa.Proof, cfg Config) (res *Result, err error) {
 	}
 	switch {
 	case p.Kind.IsRefinement():
-		err = x.refinement()
+		x.kind = (*checker).refinement
 	case p.Kind == ioa.ProofForward:
-		err = x.forward()
+		x.kind = (*checker).forward
 	case p.Kind == ioa.ProofBackward:
-		err = x.backward()
+		x.kind = (*checker).backward
 	case p.Kind == ioa.ProofHistory:
-		err = x.history()
+		x.kind = (*checker).history
 	default:
 		return nil, fmt.Errorf("proof %s has no kind", p.Name)
 	}
+	err = x.kind(x)
 	if err != nil && !errors.Is(err, errFailed) {
 		return nil, err
 	}

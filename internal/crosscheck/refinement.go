@@ -24,6 +24,10 @@ func (x *checker) searchConcrete(state func(id int, root bool, s eval.State) err
 
 // search is searchConcrete, or with abstract set the same search of A.
 func (x *checker) search(abstract bool, state func(id int, root bool, s eval.State) error, step func(tr *explore.Transition) error) error {
+	if x.capture != nil {
+		x.capture(state, step)
+		return errCaptured
+	}
 	s := x.newSearch(abstract, false)
 	s.node = func(id int, root bool, st, _ eval.State) error {
 		name, err := x.violated(abstract, st)

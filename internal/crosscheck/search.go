@@ -39,6 +39,9 @@ import (
 // check: the failure is built again on the searching goroutine.
 var errDeferred = errors.New("failure deferred to the searching goroutine")
 
+// errCaptured is returned by a check stopped at its search (checker.capture).
+var errCaptured = errors.New("search callbacks captured")
+
 // errOverBudget stops a worker whose successors outgrow the budget.
 var errOverBudget = errors.New("over the budget")
 
@@ -64,8 +67,9 @@ type search struct {
 	// node, if set, is called for every new node (root set for start
 	// nodes, which are real start states).
 	node func(id int, root bool, s, a eval.State) error
-	// step, if set, is called for every transition, on the searching
-	// goroutine.
+	// step, if set, is the step check of a search of states: workers run
+	// the same callback of their copies of the checker (see capture), and
+	// this one runs again on the searching goroutine for a failure.
 	step func(tr *explore.Transition) error
 }
 
@@ -75,7 +79,8 @@ type root struct{ s, a eval.State }
 
 // searchWorker expands nodes.
 type searchWorker struct {
-	x     *checker // a copy of the checker (nil without check)
+	x     *checker                           // a copy of the checker (nil without step checks)
+	step  func(tr *explore.Transition) error // the copy's step callback (searches of states)
 	r, rA *eval.Runner
 	enc   *encoder
 	arena []byte       // the successors' keys
@@ -219,6 +224,16 @@ func (s *search) run() error {
 		if s.check != nil {
 			sw.x = x.clone()
 		}
+		if s.step != nil {
+			// The same check on a copy of the checker: run it up to its
+			// search, which hands over its callbacks, bound to the copy.
+			sw.x = x.clone()
+			sw.x.capture = func(_ func(int, bool, eval.State) error, step func(*explore.Transition) error) { sw.step = step }
+			if err := x.kind(sw.x); !errors.Is(err, errCaptured) || sw.step == nil {
+				return fmt.Errorf("internal error: the check did not reach its search on a copy of the checker: %v", err)
+			}
+			sw.x.capture = nil
+		}
 		s.workers[k] = sw
 	}
 	depth := 0
@@ -337,11 +352,15 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 		sw.pbuf = append(sw.pbuf, params...)
 		t.p1 = int32(len(sw.pbuf))
 		a := e.a
-		if s.check != nil {
+		if s.check != nil || sw.step != nil {
 			tr = explore.Transition{From: i, To: -1, Pre: e.s, Post: post, Action: s.auto.Actions[act], Params: sw.pbuf[t.p0:t.p1]}
 			wx := sw.x
 			checks := wx.res.Checks
-			a, t.err = s.check(wx, &tr, e.a)
+			if s.check != nil {
+				a, t.err = s.check(wx, &tr, e.a)
+			} else {
+				t.err = sw.step(&tr)
+			}
 			t.checks = int32(wx.res.Checks - checks)
 			if cs := wx.cases[tr.Action]; cs != nil {
 				for k, n := range cs {
@@ -353,12 +372,12 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 			if errors.Is(t.err, errDeferred) {
 				t.fail, t.err = true, nil
 			}
-			if t.fail || t.err != nil {
+			if s.check != nil && (t.fail || t.err != nil) {
 				a = nil
 			}
 		}
 		t.a = a
-		if !t.fail && t.err == nil {
+		if !s.pair || !t.fail && t.err == nil {
 			t.k0 = int32(len(sw.arena))
 			sw.arena = sw.enc.append(sw.arena, post, a)
 			t.k1 = int32(len(sw.arena))
@@ -382,32 +401,27 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 }
 
 // merge handles the transitions of node i, at the given depth, in order.
+// For pairs the step is checked before the successor pair is stored (it
+// gives the pair); for states the successor is stored and checked first.
 func (s *search) merge(i, depth int, e *expanded) error {
 	x := s.x
 	sw := s.workers[e.worker]
-	tr := &explore.Transition{}
 	for j := e.t0; j < e.t1; j++ {
 		t := &sw.trans[j]
-		x.res.Transitions++
 		act := s.auto.Actions[t.act]
-		params := sw.pbuf[t.p0:t.p1]
-		if t.err != nil {
-			return t.err
-		}
-		if s.check != nil {
-			x.res.Checks += int64(t.checks)
-			if t.kase >= 0 {
-				x.countCase(act, int(t.kase))
-			}
-			if t.fail {
-				return s.stepFailed(i)
+		if s.pair {
+			x.res.Transitions++
+			if err := s.stepDone(i, act, t); err != nil {
+				return err
 			}
 		}
 		if s.full() {
 			return nil
 		}
-		key := sw.arena[t.k0:t.k1]
-		id, isNew, err := s.insert(key, t.hash, int32(i), depth+1)
+		if !s.pair {
+			x.res.Transitions++
+		}
+		id, isNew, err := s.insert(sw.arena[t.k0:t.k1], t.hash, int32(i), depth+1)
 		if err != nil {
 			return err
 		}
@@ -419,19 +433,28 @@ func (s *search) merge(i, depth int, e *expanded) error {
 				return err
 			}
 		}
-		if s.step != nil {
-			to := id
-			if x.sym != nil {
-				to = -1 // the node of the successor is its orbit's, not the successor
-			}
-			*tr = explore.Transition{From: i, To: to, Pre: e.s, Post: t.post, Action: act, Params: params, New: isNew}
-			if err := s.step(tr); err != nil {
-				if errors.Is(err, errFailed) && x.sym != nil {
-					return s.stepFailed(i)
-				}
+		if !s.pair {
+			if err := s.stepDone(i, act, t); err != nil {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// stepDone counts the step check of t, from node i, and reports its error
+// or failure.
+func (s *search) stepDone(i int, act *ioa.Action, t *trans) error {
+	if t.err != nil {
+		return t.err
+	}
+	x := s.x
+	x.res.Checks += int64(t.checks)
+	if t.kase >= 0 {
+		x.countCase(act, int(t.kase))
+	}
+	if t.fail {
+		return s.stepFailed(i)
 	}
 	return nil
 }
