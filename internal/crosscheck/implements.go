@@ -4,6 +4,7 @@
 package crosscheck
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -56,156 +57,178 @@ type TraceFailure struct {
 	Offered []string `json:"offered"`
 }
 
-// absSide is the abstract automaton of a subset construction: its states
-// met so far, their successors by event and by internal steps, the
-// τ-closures and the interned sets of states.
+// absSide is the abstract side of the subset construction: the states of
+// A met so far (encoded, in a store), their successors by event and by
+// internal steps (one flat list, filled when a state is first expanded),
+// and the interned sets of states (sorted ids, delta-encoded, in a store).
 type absSide struct {
-	m        *eval.Machine
-	r        *eval.Runner
-	limit    int
-	index    map[string]int32
-	states   []eval.State
-	done     []bool
-	internal [][]int32
-	external []map[string][]int32
-	closure  [][]int32
-	sets     map[string]int32
-	setList  [][]int32
-	post     map[setEvent]int32
-	buf      []byte
+	m      *eval.Machine
+	r      *eval.Runner // in scratch mode: a state is decoded to be expanded
+	limit  int
+	st     *store
+	adjOff []int64  // per state: its successors in adj, or -1 before expansion
+	adjN   []int32  // per state: the number of its successors
+	adj    []uint64 // event id << 32 | successor (event 0: an internal step)
+	events map[string]uint32
+	names  []string // per event id, its text ("" for 0)
+	sets   *store
+	post   map[uint64]int32 // set << 32 | event → the set after it
+	mark   []uint32         // per state: the closure search that met it last
+	gen    uint32
+	buf    []byte
+	ids    []int32
+	queue  []int32
 }
 
-type setEvent struct {
-	set int32
-	ev  string
+func newAbsSide(m *eval.Machine, limit int) *absSide {
+	r := m.NewRunner()
+	r.SetScratch(true)
+	return &absSide{m: m, r: r, limit: limit, st: newStore(), events: map[string]uint32{}, names: []string{""},
+		sets: newStore(), post: map[uint64]int32{}}
 }
 
 // errAbstractLimit stops a subset construction at the state limit of A.
 var errAbstractLimit = errors.New("abstract state limit")
 
-func (s *absSide) intern(st eval.State) (int32, error) {
-	s.buf = s.m.AppendState(s.buf[:0], st)
-	if id, ok := s.index[string(s.buf)]; ok {
-		return id, nil
+// event returns the id of an event's text.
+func (s *absSide) event(ev string) uint32 {
+	if id, ok := s.events[ev]; ok {
+		return id
 	}
-	if len(s.states) >= s.limit {
-		return -1, errAbstractLimit
-	}
-	id := int32(len(s.states))
-	s.index[string(s.buf)] = id
-	s.states = append(s.states, st)
-	s.done = append(s.done, false)
-	s.internal = append(s.internal, nil)
-	s.external = append(s.external, nil)
-	s.closure = append(s.closure, nil)
-	return id, nil
+	id := uint32(len(s.names))
+	s.events[ev] = id
+	s.names = append(s.names, ev)
+	return id
 }
 
-// expand computes the successors of state id.
+func (s *absSide) intern(st eval.State) (int32, error) {
+	s.buf = s.m.AppendState(s.buf[:0], st)
+	h := s.st.hash(s.buf)
+	if id := s.st.find(s.buf, h); id >= 0 {
+		return int32(id), nil
+	}
+	if s.st.len() >= s.limit {
+		return -1, errAbstractLimit
+	}
+	id, _ := s.st.insert(s.buf, h, -1)
+	s.adjOff = append(s.adjOff, -1)
+	s.adjN = append(s.adjN, 0)
+	s.mark = append(s.mark, 0)
+	return int32(id), nil
+}
+
+// expand computes the successors of state id, once.
 func (s *absSide) expand(id int32) error {
-	if s.done[id] {
+	if s.adjOff[id] >= 0 {
 		return nil
 	}
-	s.done[id] = true
-	type succ struct {
-		act    *ioa.Action
-		params []eval.Value
-		post   eval.State
-	}
-	var succs []succ
-	err := s.r.Successors(s.states[id], func(act int, params []eval.Value, post eval.State) bool {
-		succs = append(succs, succ{s.m.A.Actions[act], append([]eval.Value(nil), params...), post})
-		return true
-	})
+	s.r.Release()
+	st, err := s.r.Decode(s.st.key(int(id)))
 	if err != nil {
 		return err
 	}
-	ext := map[string][]int32{}
-	for _, sc := range succs {
-		t, err := s.intern(sc.post)
+	var succ []uint64
+	var failed error
+	err = s.r.Successors(st, func(act int, params []eval.Value, post eval.State) bool {
+		t, err := s.intern(post)
 		if err != nil {
-			return err
+			failed = err
+			return false
 		}
-		if !sc.act.Kind.External() {
-			s.internal[id] = append(s.internal[id], t)
-			continue
+		var ev uint32
+		if a := s.m.A.Actions[act]; a.Kind.External() {
+			text, err := s.m.FormatEvent(a, params)
+			if err != nil {
+				failed = err
+				return false
+			}
+			ev = s.event(text)
 		}
-		ev, err := s.m.FormatEvent(sc.act, sc.params)
-		if err != nil {
-			return err
-		}
-		ext[ev] = append(ext[ev], t)
+		succ = append(succ, uint64(ev)<<32|uint64(uint32(t)))
+		return true
+	})
+	if err == nil {
+		err = failed
 	}
-	s.external[id] = ext
+	if err != nil {
+		return err
+	}
+	s.adjOff[id], s.adjN[id] = int64(len(s.adj)), int32(len(succ))
+	s.adj = append(s.adj, succ...)
 	return nil
 }
 
-// close returns the states reachable from id by internal steps (id
-// included), sorted.
-func (s *absSide) close(id int32) ([]int32, error) {
-	if c := s.closure[id]; c != nil {
-		return c, nil
-	}
-	seen := map[int32]bool{id: true}
-	queue := []int32{id}
-	for i := 0; i < len(queue); i++ {
-		if err := s.expand(queue[i]); err != nil {
-			return nil, err
-		}
-		for _, t := range s.internal[queue[i]] {
-			if !seen[t] {
-				seen[t] = true
-				queue = append(queue, t)
-			}
-		}
-	}
-	sort.Slice(queue, func(i, j int) bool { return queue[i] < queue[j] })
-	s.closure[id] = queue
-	return queue, nil
+// succs returns the successors of an expanded state.
+func (s *absSide) succs(id int32) []uint64 {
+	return s.adj[s.adjOff[id] : s.adjOff[id]+int64(s.adjN[id])]
 }
 
-// closeSet returns the set of the closures of ids, interned.
+// closeSet returns the set of the states reachable from ids by internal
+// steps (ids included), interned.
 func (s *absSide) closeSet(ids []int32) (int32, error) {
-	seen := map[int32]bool{}
-	var all []int32
+	s.gen++
+	q := s.queue[:0]
 	for _, id := range ids {
-		c, err := s.close(id)
-		if err != nil {
+		if s.mark[id] != s.gen {
+			s.mark[id] = s.gen
+			q = append(q, id)
+		}
+	}
+	for i := 0; i < len(q); i++ {
+		if err := s.expand(q[i]); err != nil {
 			return -1, err
 		}
-		for _, t := range c {
-			if !seen[t] {
-				seen[t] = true
-				all = append(all, t)
+		for _, e := range s.succs(q[i]) {
+			if t := int32(uint32(e)); e>>32 == 0 && s.mark[t] != s.gen {
+				s.mark[t] = s.gen
+				q = append(q, t)
 			}
 		}
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	var b strings.Builder
-	for _, t := range all {
-		fmt.Fprintf(&b, "%d,", t)
+	s.queue = q
+	sort.Slice(q, func(i, j int) bool { return q[i] < q[j] })
+	s.buf = s.buf[:0]
+	prev := int32(0)
+	for _, t := range q {
+		s.buf = binary.AppendUvarint(s.buf, uint64(t-prev))
+		prev = t
 	}
-	if id, ok := s.sets[b.String()]; ok {
-		return id, nil
+	id, _ := s.sets.insert(s.buf, s.sets.hash(s.buf), -1)
+	return int32(id), nil
+}
+
+// members returns the states of set id (valid until the next call).
+func (s *absSide) members(id int32) []int32 {
+	key := s.sets.key(int(id))
+	out := s.ids[:0]
+	prev := int32(0)
+	for len(key) > 0 {
+		d, n := binary.Uvarint(key)
+		key = key[n:]
+		prev += int32(d)
+		out = append(out, prev)
 	}
-	id := int32(len(s.setList))
-	s.sets[b.String()] = id
-	s.setList = append(s.setList, all)
-	return id, nil
+	s.ids = out
+	return out
 }
 
 // step returns the set after event ev from set id (closed), interned.
 func (s *absSide) step(id int32, ev string) (int32, error) {
-	k := setEvent{id, ev}
+	e := s.event(ev)
+	k := uint64(id)<<32 | uint64(e)
 	if t, ok := s.post[k]; ok {
 		return t, nil
 	}
 	var next []int32
-	for _, st := range s.setList[id] {
+	for _, st := range append([]int32(nil), s.members(id)...) {
 		if err := s.expand(st); err != nil {
 			return -1, err
 		}
-		next = append(next, s.external[st][ev]...)
+		for _, x := range s.succs(st) {
+			if uint32(x>>32) == e {
+				next = append(next, int32(uint32(x)))
+			}
+		}
 	}
 	t, err := s.closeSet(next)
 	if err != nil {
@@ -215,13 +238,16 @@ func (s *absSide) step(id int32, ev string) (int32, error) {
 	return t, nil
 }
 
+// size returns the number of states of set id.
+func (s *absSide) size(id int32) int { return len(s.members(id)) }
+
 // offered returns the events the states of set id show, sorted.
 func (s *absSide) offered(id int32) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, st := range s.setList[id] {
-		for ev := range s.external[st] {
-			if !seen[ev] {
+	for _, st := range s.members(id) {
+		for _, x := range s.succs(st) {
+			if ev := s.names[x>>32]; x>>32 != 0 && !seen[ev] {
 				seen[ev] = true
 				out = append(out, ev)
 			}
@@ -229,15 +255,6 @@ func (s *absSide) offered(id int32) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// traceNode is a pair (c, S) of the search and how it was found.
-type traceNode struct {
-	c, set int32
-	parent int32
-	act    *ioa.Action
-	params []eval.Value
-	depth  int32
 }
 
 // Implements checks that every trace of c in the instance of cfg (up to
@@ -266,8 +283,7 @@ func Implements(c, a *ioa.Automaton, cfg Config) (*TraceResult, error) {
 		return nil, fmt.Errorf("%s: %w", a.Name, err)
 	}
 	res := &TraceResult{Concrete: c.Name, Abstract: a.Name, Instance: all.String()}
-	abs := &absSide{m: mA, r: mA.NewRunner(), limit: cfg.maxAbstract(), index: map[string]int32{},
-		sets: map[string]int32{}, post: map[setEvent]int32{}}
+	abs := newAbsSide(mA, cfg.maxAbstract())
 	err = implements(res, mC, abs, cfg)
 	if errors.Is(err, errAbstractLimit) {
 		res.Limit = fmt.Sprintf("abstract state limit %d", abs.limit)
@@ -276,67 +292,116 @@ func Implements(c, a *ioa.Automaton, cfg Config) (*TraceResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.AbstractStates = len(abs.states)
-	res.AbstractSets = len(abs.setList)
+	res.AbstractStates = abs.st.len()
+	res.AbstractSets = abs.sets.len()
 	res.Complete = res.Failure == nil && res.Limit == ""
 	res.Elapsed = time.Since(start).Seconds()
 	return res, nil
 }
 
+// implements explores the pairs (c, S): a pair is its concrete state's id
+// and its set's id (8 bytes) in a store, with the pair it was found from;
+// the concrete states are kept encoded in another store. A failing trace
+// is rebuilt by replaying the path of pairs.
 func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) error {
-	cIndex := map[string]int32{}
-	var cStates []eval.State
+	cs := newStore()
 	var buf []byte
-	internC := func(s eval.State) int32 {
+	internC := func(s eval.State) uint32 {
 		buf = mC.AppendState(buf[:0], s)
-		if id, ok := cIndex[string(buf)]; ok {
-			return id
-		}
-		id := int32(len(cStates))
-		cIndex[string(buf)] = id
-		cStates = append(cStates, s)
-		res.ConcreteStates = len(cStates)
-		return id
+		id, _ := cs.insert(buf, cs.hash(buf), -1)
+		res.ConcreteStates = cs.len()
+		return uint32(id)
 	}
-	type pairKey struct{ c, set int32 }
-	seen := map[pairKey]bool{}
-	var nodes []traceNode
+	pairs := newStore()
+	pairKey := func(c, set uint32) []byte {
+		var k [8]byte
+		binary.LittleEndian.PutUint32(k[:], c)
+		binary.LittleEndian.PutUint32(k[4:], set)
+		return k[:]
+	}
+	pairOf := func(id int) (c, set uint32) {
+		k := pairs.key(id)
+		return binary.LittleEndian.Uint32(k), binary.LittleEndian.Uint32(k[4:])
+	}
+	var levels []int // levels[d]: the first pair of depth d
 	meter := explore.NewMeter(cfg.Budget)
 	defer func() { _, res.PeakMemoryBytes = meter.Memory() }()
 	full := func() bool {
-		if cfg.MaxStates > 0 && len(nodes) >= cfg.MaxStates {
+		if cfg.MaxStates > 0 && pairs.len() >= cfg.MaxStates {
 			res.Limit = fmt.Sprintf("state limit %d", cfg.MaxStates)
 			return true
 		}
-		if why := meter.Exceeded(0); why != "" {
+		if why := meter.Exceeded(pairs.pendingGrowth() + cs.pendingGrowth() + abs.st.pendingGrowth()); why != "" {
 			res.Limit, res.Exhausted = why, true
 			return true
 		}
 		return false
 	}
 	prog := explore.NewReporter(cfg.Progress, meter)
-	add := func(n traceNode) {
-		k := pairKey{n.c, n.set}
-		if seen[k] {
+	add := func(c, set uint32, parent int32, depth int) {
+		k := pairKey(c, set)
+		if _, isNew := pairs.insert(k, pairs.hash(k), parent); !isNew {
 			return
 		}
-		seen[k] = true
-		nodes = append(nodes, n)
-		res.Pairs++
-		res.MaxDepth = max(res.MaxDepth, int(n.depth))
-	}
-	// The trace to node id, plus a last step when act is not nil.
-	traceTo := func(id int, act *ioa.Action, params []eval.Value, post eval.State) (*TraceFailure, error) {
-		var path []int
-		for cur := id; cur >= 0; cur = int(nodes[cur].parent) {
-			path = append(path, cur)
+		if depth >= len(levels) {
+			levels = append(levels, pairs.len()-1)
 		}
-		tr := newTrace(mC, cStates[nodes[path[len(path)-1]].c])
-		for i := len(path) - 2; i >= 0; i-- {
-			n := nodes[path[i]]
-			if err := addStep(tr, mC, n.act, n.params, cStates[n.c]); err != nil {
+		res.Pairs++
+		res.MaxDepth = max(res.MaxDepth, depth)
+	}
+	rt := mC.NewRunner() // for replays
+	decodeC := func(c uint32) (eval.State, error) { return mC.DecodeState(cs.key(int(c))) }
+	// The trace to pair id, plus a last step when act is not nil.
+	traceTo := func(id int, act *ioa.Action, params []eval.Value, post eval.State) (*TraceFailure, error) {
+		path := pairs.path(id)
+		c0, _ := pairOf(path[0])
+		cur, err := decodeC(c0)
+		if err != nil {
+			return nil, err
+		}
+		tr := newTrace(mC, cur)
+		for k, nid := range path[1:] {
+			_, pset := pairOf(path[k])
+			wc, wset := pairOf(nid)
+			want := cs.key(int(wc))
+			var next eval.State
+			var nact *ioa.Action
+			var nparams []eval.Value
+			var failed error
+			err := rt.Successors(cur, func(a int, ps []eval.Value, post eval.State) bool {
+				if string(mC.AppendState(buf[:0], post)) != string(want) {
+					return true
+				}
+				set, act := int32(pset), mC.A.Actions[a]
+				if act.Kind.External() {
+					ev, err := mC.FormatEvent(act, ps)
+					if err == nil {
+						set, err = abs.step(int32(pset), ev)
+					}
+					if err != nil {
+						failed = err
+						return false
+					}
+				}
+				if uint32(set) != wset {
+					return true
+				}
+				next, nact, nparams = post, act, append([]eval.Value(nil), ps...)
+				return false
+			})
+			if err == nil {
+				err = failed
+			}
+			if err != nil {
 				return nil, err
 			}
+			if next == nil {
+				return nil, fmt.Errorf("internal error: cannot replay step %d of a trace", k+1)
+			}
+			if err := addStep(tr, mC, nact, nparams, next); err != nil {
+				return nil, err
+			}
+			cur = next
 		}
 		if act != nil {
 			if err := addStep(tr, mC, act, params, post); err != nil {
@@ -372,36 +437,49 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 		return err
 	}
 	for _, s := range inits {
-		if len(abs.setList[s0]) == 0 {
+		if abs.size(s0) == 0 {
 			res.Failure = &TraceFailure{Trace: newTrace(mC, s), Events: []string{}, Offered: []string{}}
 			return nil
 		}
 		if full() {
 			break
 		}
-		add(traceNode{c: internC(s), set: s0, parent: -1})
+		add(internC(s), uint32(s0), -1, 0)
 	}
 	type succ struct {
 		act    *ioa.Action
-		params []eval.Value
+		p0, p1 int
 		post   eval.State
 	}
 	r := mC.NewRunner()
+	r.SetScratch(true)
 	var succs []succ
-	for i := 0; i < len(nodes) && res.Limit == ""; i++ {
-		n := nodes[i]
-		if cfg.MaxDepth > 0 && int(n.depth) >= cfg.MaxDepth {
+	var pbuf []eval.Value
+	depth := 0
+	for i := 0; i < pairs.len() && res.Limit == ""; i++ {
+		for depth+1 < len(levels) && i >= levels[depth+1] {
+			depth++
+		}
+		if cfg.MaxDepth > 0 && depth >= cfg.MaxDepth {
 			res.Limit = fmt.Sprintf("depth limit %d", cfg.MaxDepth)
 			break
 		}
 		if full() {
 			break
 		}
-		prog.Report(len(nodes), res.Transitions, int(n.depth), len(nodes)-i)
-		succs = succs[:0]
+		prog.Report(pairs.len(), res.Transitions, depth, pairs.len()-i)
+		c, set := pairOf(i)
+		r.Release()
+		cur, err := r.Decode(cs.key(int(c)))
+		if err != nil {
+			return err
+		}
+		succs, pbuf = succs[:0], pbuf[:0]
 		over := false
-		err := r.Successors(cStates[n.c], func(act int, params []eval.Value, post eval.State) bool {
-			succs = append(succs, succ{mC.A.Actions[act], append([]eval.Value(nil), params...), post})
+		err = r.Successors(cur, func(act int, params []eval.Value, post eval.State) bool {
+			p0 := len(pbuf)
+			pbuf = append(pbuf, params...)
+			succs = append(succs, succ{mC.A.Actions[act], p0, len(pbuf), post})
 			if len(succs)&63 == 0 && meter.Over() {
 				over = true
 				return false
@@ -417,22 +495,24 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 		}
 		for _, s := range succs {
 			res.Transitions++
-			set := n.set
+			next := int32(set)
+			params := pbuf[s.p0:s.p1]
 			if s.act.Kind.External() {
-				ev, err := mC.FormatEvent(s.act, s.params)
+				ev, err := mC.FormatEvent(s.act, params)
 				if err != nil {
 					return err
 				}
-				if set, err = abs.step(n.set, ev); err != nil {
+				if next, err = abs.step(int32(set), ev); err != nil {
 					return err
 				}
-				if len(abs.setList[set]) == 0 {
-					f, err := traceTo(i, s.act, s.params, s.post)
+				if abs.size(next) == 0 {
+					post := s.post.Clone()
+					f, err := traceTo(i, s.act, append([]eval.Value(nil), params...), post)
 					if err != nil {
 						return err
 					}
-					f.Candidates = len(abs.setList[n.set])
-					f.Offered = abs.offered(n.set)
+					f.Candidates = abs.size(int32(set))
+					f.Offered = abs.offered(int32(set))
 					if len(f.Offered) > 20 {
 						f.Offered = f.Offered[:20]
 					}
@@ -443,7 +523,7 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 			if full() {
 				break
 			}
-			add(traceNode{c: internC(s.post), set: set, parent: int32(i), act: s.act, params: s.params, depth: n.depth + 1})
+			add(internC(s.post), uint32(next), int32(i), depth+1)
 		}
 	}
 	return nil

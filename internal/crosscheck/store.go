@@ -76,6 +76,22 @@ func (st *store) key(id int) []byte {
 	return k
 }
 
+// find returns the id of the node with encoding key and hash h, or -1.
+func (st *store) find(key []byte, h uint64) int {
+	frag := h & fragMask
+	for pos := h & st.mask; ; pos = (pos + 1) & st.mask {
+		s := st.slots[pos]
+		if s == 0 {
+			return -1
+		}
+		if s>>fragShift == frag {
+			if id, k := st.record(s&locMask - 1); bytes.Equal(k, key) {
+				return id
+			}
+		}
+	}
+}
+
 // insert adds the node with encoding key and hash h, reached from parent,
 // unless it is present; it returns the node's id and whether it is new.
 func (st *store) insert(key []byte, h uint64, parent int32) (int, bool) {
