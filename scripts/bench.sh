@@ -9,8 +9,11 @@
 # edit of an action's effect. It prints one JSON line with the wall-clock
 # times, the re-checked and reused counts and the ratios cold/warm and
 # cold/edit. Then, when SPIN is installed, scripts/bench-spin.sh compares the
-# explorer with SPIN on TMS2 and prints one JSON line per instance. Last,
+# explorer with SPIN on TMS2 and prints one JSON line per instance. Then
 # scripts/bench-infer.sh measures `ladder infer` (one JSON line per automaton).
+# Last, scripts/bench-crosscheck.sh measures `ladder crosscheck` on every
+# proof edge, with and without symmetry reduction (one JSON line per edge and
+# run).
 #
 # Usage: scripts/bench.sh [LADDER_BINARY]
 # Environment: JOBS (-j, default: the number of CPUs), REFACTOR (the files
@@ -122,3 +125,6 @@ fi
 # invariant inference with the hand-written invariants removed: one JSON
 # line per automaton
 "$root/scripts/bench-infer.sh" "$bin"
+
+# the bounded cross-checks of every proof edge: one JSON line per edge and run
+"$root/scripts/bench-crosscheck.sh" "$bin"
