@@ -162,6 +162,10 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 				code = max(code, c)
 				continue
 			}
+			if strings.HasPrefix(err.Error(), "--symmetry") {
+				code = max(code, e.usageError(cmd, "%s: %v", p.Name, err))
+				continue
+			}
 			code = max(code, e.searchError(cmd, p.Name, err))
 			continue
 		}

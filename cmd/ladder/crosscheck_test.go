@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -84,5 +85,28 @@ func TestCrosscheckJSON(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(stdout), &tr); err != nil || code != exitFailure || len(tr.Failure.Events) != 2 {
 		t.Errorf("exit %d, %v:\n%s", code, err, stdout)
+	}
+}
+
+// TestCrosscheckSymmetry checks --symmetry: the line saying what was
+// reduced, and the usage errors (a sort that is not a parameter sort, a
+// proof expression naming an element, --implements).
+func TestCrosscheckSymmetry(t *testing.T) {
+	const fwd = "../../internal/crosscheck/testdata/chan/ok_forward.yaml"
+	code, stdout, stderr := runLadder("crosscheck", fwd, "--bound", "V=3", "--symmetry", "V")
+	if code != exitOK || !strings.Contains(stdout, "symmetry: V (3 elements): 6 permutations") || !strings.Contains(stdout, "OK:") {
+		t.Errorf("--symmetry V: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runLadder("crosscheck", fwd, "--bound", "V=3", "--symmetry", "X")
+	if code != exitUsage || !strings.Contains(stderr, "--symmetry X: X is not a parameter sort") || strings.Contains(stderr, "--bound") {
+		t.Errorf("--symmetry X: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	code, _, stderr = runLadder("crosscheck", "--implements", "Queue1", "../../internal/crosscheck/testdata/chan", "--automaton", "LeakyRelay", "--bound", "V=2", "--symmetry", "V")
+	if code != exitUsage || !strings.Contains(stderr, "--symmetry applies to proof edges") {
+		t.Errorf("--implements --symmetry: exit %d\nstderr:\n%s", code, stderr)
+	}
+	code, stdout, stderr = runLadder("crosscheck", "../../proofs/NOrecAtomicCommitValidate-TMS2.yaml", "../../specs", "../../algorithms", "--bound", "T=2,L=1,V=2", "--symmetry", "T")
+	if code != exitOK || !strings.Contains(stdout, "symmetry: T (2 elements): 2 permutations") {
+		t.Errorf("NOrecAtomicCommitValidate-TMS2 --symmetry T: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
