@@ -55,10 +55,13 @@ for f in $automata; do
     in_rounds && /"candidates":/ { rounds++ }
     /^    "checked":/ { gsub(/,/, "", $2); checked = $2 }
     /^  "seconds":/ { gsub(/,/, "", $2); total = $2 }
+    /^  "stopped":/ { sub(/^[^:]*: "/, ""); sub(/",?$/, ""); stopped = $0 }
     END {
       printf "{\"infer\":\"%s\",\"automaton\":\"%s\"", file, auto
       for (i = 1; i <= n; i++) printf ",\"%s\":%s,\"%s_seconds\":%s", order[i], cands[order[i]], order[i], secs[order[i]]
-      printf ",\"houdini_rounds\":%d,\"obligations\":%s,\"seconds\":%s}\n", rounds, checked, total
+      printf ",\"houdini_rounds\":%d,\"obligations\":%s,\"seconds\":%s", rounds, checked, total
+      if (stopped != "") printf ",\"stopped\":\"%s\"", stopped
+      printf "}\n"
     }' "$tmp/out.json"
 done
 
