@@ -85,7 +85,22 @@ func (s *sc[S, V, B]) hyp(name string, b B, err error) {
 	}
 	if err == nil {
 		s.out.hyps = append(s.out.hyps, namedB[B]{name, b})
+		// A world that evaluates (PointChecker's) may stop the scenario
+		// at a false hypothesis: the obligation holds there vacuously.
+		if st, ok := any(s.w).(interface{ stops(string, bool) bool }); ok && s.err == nil {
+			if bb, ok := any(b).(bool); ok && st.stops(name, bb) {
+				s.err = errVacuous
+			}
+		}
 	}
+}
+
+// trusted reports whether the world takes hypotheses that assume
+// invariants and Nat conditions as true (PointChecker, whose caller
+// checks them once per state): they are then not added.
+func (s *sc[S, V, B]) trusted() bool {
+	t, ok := any(s.w).(interface{ trustsInvariants() bool })
+	return ok && t.trustsInvariants()
 }
 
 func (s *sc[S, V, B]) fail(err error) bool {
@@ -97,6 +112,9 @@ func (s *sc[S, V, B]) fail(err error) bool {
 
 // invariants assumes each invariant of auto in state st.
 func (s *sc[S, V, B]) invariants(auto *ioa.Automaton, invs []*ioa.Invariant, st S, name string) {
+	if s.trusted() {
+		return
+	}
 	for _, inv := range invs {
 		b, err := s.w.invariant(inv.Body, st)
 		s.hyp(fmt.Sprintf("%s%s.%s(%s)", hypPrefixAssume, auto.Name, inv.Name, name), b, err)
@@ -105,6 +123,9 @@ func (s *sc[S, V, B]) invariants(auto *ioa.Automaton, invs []*ioa.Invariant, st 
 
 // nats assumes the implicit Nat conditions of st.
 func (s *sc[S, V, B]) nats(auto *ioa.Automaton, st S, name string) {
+	if s.trusted() {
+		return
+	}
 	for i, v := range auto.Vars {
 		if !v.Sort.HasNat() {
 			continue
@@ -120,6 +141,9 @@ func (s *sc[S, V, B]) nats(auto *ioa.Automaton, st S, name string) {
 // of refinements and P are proved (Derive checks both before the edge
 // counts as proved).
 func (s *sc[S, V, B]) assumed(auto *ioa.Automaton, rs []*ioa.InvariantRef, st S, name string) {
+	if s.trusted() {
+		return
+	}
 	for _, r := range rs {
 		hname := fmt.Sprintf("%s%s.%s(%s)", hypPrefixAssume, auto.Name, r.Name, name)
 		if !r.Transferred() {

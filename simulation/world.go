@@ -220,6 +220,25 @@ type conWorld struct {
 	trace       []traced
 	calls       []call
 	sawConcrete bool
+	// fast, when set, is the compiled mode of PointChecker (fasteval.go):
+	// compiled expressions, values memoized within a point, invariant and
+	// Nat hypotheses of the point's states taken as true (its caller checks
+	// them per state), and a scenario stopped at its first false hypothesis.
+	fast *fastEval
+}
+
+// trustsInvariants reports whether hypotheses that assume invariants and
+// Nat conditions are taken as true (PointChecker).
+func (w *conWorld) trustsInvariants() bool { return w.fast != nil }
+
+// stops reports whether a false hypothesis stops the scenario, and
+// records its name (PointChecker).
+func (w *conWorld) stops(name string, b bool) bool {
+	if w.fast == nil || b {
+		return false
+	}
+	w.fast.vacuous = name
+	return true
 }
 
 // traced is a state a scenario met, with the state it was computed from
@@ -297,6 +316,30 @@ func (w *conWorld) evalEnv(env *wenv[eval.State, eval.Value]) *eval.Env {
 }
 
 func (w *conWorld) stateOf(m *ioa.StateMap, name string, env *wenv[eval.State, eval.Value]) (eval.State, error) {
+	if w.fast != nil {
+		k, memo := w.fast.key(m, env)
+		if out, ok := w.fast.states[k]; ok && memo {
+			w.record(name, m.Target, out, "")
+			return out, nil
+		}
+		out := make(eval.State, len(m.Target.Vars))
+		for i, v := range m.Target.Vars {
+			e := m.Entry(v.Name)
+			if e == nil {
+				return nil, fmt.Errorf("%s does not give variable %s", name, v.Name)
+			}
+			x, err := w.fast.eval(e.Value, env)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = x
+		}
+		if memo {
+			w.fast.states[k] = out
+		}
+		w.record(name, m.Target, out, "")
+		return out, nil
+	}
 	out := make(eval.State, len(m.Target.Vars))
 	for i, v := range m.Target.Vars {
 		e := m.Entry(v.Name)
@@ -320,7 +363,7 @@ func (w *conWorld) post(act *ioa.Action, s eval.State, ps []eval.Value, name str
 	if err != nil {
 		return nil, err
 	}
-	post, ok, err := m.Step(act, s, ps)
+	post, ok, err := w.step(m, act, s, ps)
 	if err != nil {
 		return nil, err
 	}
@@ -336,10 +379,45 @@ func (w *conWorld) post(act *ioa.Action, s eval.State, ps []eval.Value, name str
 	return post, nil
 }
 
+// step performs act(ps) in s, memoized in the compiled mode.
+func (w *conWorld) step(m *eval.Machine, act *ioa.Action, s eval.State, ps []eval.Value) (eval.State, bool, error) {
+	if w.fast == nil {
+		return m.Step(act, s, ps)
+	}
+	k := stepKey(act, s, ps)
+	if r, ok := w.fast.steps[k]; ok {
+		return r.post, r.ok, nil
+	}
+	post, ok, err := m.Step(act, s, ps)
+	if err != nil {
+		return nil, false, err
+	}
+	w.fast.steps[k] = stepResult{post, ok}
+	return post, ok, nil
+}
+
 // errDisabled reports a post-state asked of a disabled step.
 var errDisabled = errors.New("step not enabled")
 
 func (w *conWorld) values(xs []expr.Expr, env *wenv[eval.State, eval.Value]) ([]eval.Value, error) {
+	if w.fast != nil && len(xs) > 0 {
+		k, memo := w.fast.key(&xs[0], env)
+		if out, ok := w.fast.vals[k]; ok && memo {
+			return out, nil
+		}
+		out := make([]eval.Value, len(xs))
+		for i, x := range xs {
+			v, err := w.fast.eval(x, env)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		if memo {
+			w.fast.vals[k] = out
+		}
+		return out, nil
+	}
 	out := make([]eval.Value, len(xs))
 	for i, x := range xs {
 		v, err := eval.Eval(x, w.evalEnv(env))
@@ -383,11 +461,25 @@ func (w *conWorld) pre(act *ioa.Action, s eval.State, ps []eval.Value) (bool, er
 	if err != nil {
 		return false, err
 	}
-	_, ok, err := m.Step(act, s, ps)
+	_, ok, err := w.step(m, act, s, ps)
 	return ok, err
 }
 
 func (w *conWorld) holds(x expr.Expr, env *wenv[eval.State, eval.Value]) (bool, error) {
+	if w.fast != nil {
+		k, memo := w.fast.key(x, env)
+		if b, ok := w.fast.bools[k]; ok && memo {
+			return b, nil
+		}
+		if memo {
+			v, err := w.fast.eval(x, env)
+			if err != nil {
+				return false, err
+			}
+			w.fast.bools[k] = v.Bool()
+			return v.Bool(), nil
+		}
+	}
 	v, err := eval.Eval(x, w.evalEnv(env))
 	return v.Bool(), err
 }
@@ -415,6 +507,9 @@ func (w *conWorld) natFact(a *ioa.Automaton, s eval.State, i int) (bool, error) 
 }
 
 func (w *conWorld) invariant(x expr.Expr, s eval.State) (bool, error) {
+	if w.fast != nil {
+		return w.fast.invariant(x, s)
+	}
 	v, err := eval.Eval(x, &eval.Env{Inst: w.inst, State: s})
 	return v.Bool(), err
 }

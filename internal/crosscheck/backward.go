@@ -12,6 +12,7 @@ import (
 	"ladder/internal/explore"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
+	"ladder/simulation"
 )
 
 // candidates finds the abstract states related to a concrete state: the
@@ -318,14 +319,21 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 		ns.Name = "a = " + aName
 		return ns
 	}
-	k, err := x.selectCase(sc, envFor)
+	k, v, _, err := x.stepVerdict(tr, a)
 	if err != nil {
 		return err
 	}
+	if v != nil && v.Plan.Clause == simulation.ClauseCases {
+		return x.verdictFailure(tr, sc, v, -1, "no case's guard holds", nil, []NamedState{aState()}, nil)
+	}
 	if k < 0 {
-		return x.stepFailure(tr, sc, -1, "cases", "no case's guard holds", nil, []NamedState{aState()}, nil)
+		return fmt.Errorf("internal error: no case of %s was evaluated", tr.Action.Name)
 	}
 	x.countCase(tr.Action, k)
+	if v == nil {
+		return nil
+	}
+	// The explanation: the case's witness and abstract steps.
 	cc := sc.cases[k]
 	e, err := envFor(k)
 	if err != nil {
@@ -338,19 +346,15 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 		}
 		return out
 	}
-	ok, err := x.relates(&env{c: tr.Pre, a: e.apre})
-	if err != nil {
-		return err
-	}
-	if !ok {
+	if v.Plan.Clause == simulation.ClauseRelation {
 		bad, err := x.failedClauses(&env{c: tr.Pre, a: e.apre})
 		if err != nil {
 			return err
 		}
 		if len(bad) == 0 {
-			return fmt.Errorf("internal error: the relation fails but none of its clauses does")
+			return fmt.Errorf("internal error: the rules refute %s but every relation clause holds", v.Plan.ID)
 		}
-		return x.stepFailure(tr, sc, k, "relation("+bad[0]+")",
+		return x.verdictFailure(tr, sc, v, k,
 			fmt.Sprintf("%s(c, apre) is false: the pre-state witness is not related to the concrete pre-state", bad[0]),
 			x.clauseDetailsIn(bad, &env{c: tr.Pre, a: e.apre}), states(nil), nil)
 	}
@@ -358,15 +362,22 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 	if err != nil {
 		return err
 	}
-	if r.fail >= 0 {
-		j := r.fail
-		return x.stepFailure(tr, sc, k, preClause(cc.c, j),
+	switch v.Plan.Clause {
+	case simulation.ClausePre:
+		j := v.Plan.Index
+		if r.fail != j {
+			return fmt.Errorf("internal error: %s fails but the abstract step is enabled", v.Plan.ID)
+		}
+		return x.verdictFailure(tr, sc, v, k,
 			fmt.Sprintf("the abstract step %s is not enabled in %s", x.call(r, j), uName("apre", j)),
 			whyDisabled(x.mA, cc.steps[j].s.Action, r.us[j], r.args[j]), states(r), x.calls(r))
-	}
-	m := len(r.us) - 1
-	if first, ds := diffs(p.Abstract, fmt.Sprintf("u%d", m), r.us[m], "a", a); first != "" {
-		return x.stepFailure(tr, sc, k, "post("+first+")",
+	case simulation.ClausePost:
+		m := len(r.us) - 1
+		first, ds := diffs(p.Abstract, fmt.Sprintf("u%d", m), r.us[m], "a", a)
+		if first == "" {
+			return fmt.Errorf("internal error: the rules refute %s but the states agree", v.Plan.ID)
+		}
+		return x.verdictFailure(tr, sc, v, k,
 			fmt.Sprintf("u%d.%s = a.%s is false: the abstract steps from apre do not end in the abstract post-state a", m, first, first),
 			ds, states(r), x.calls(r))
 	}
@@ -374,10 +385,10 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 	if err != nil {
 		return err
 	}
-	if msg != "" {
-		return x.stepFailure(tr, sc, k, "event", msg, nil, states(r), x.calls(r))
+	if msg == "" {
+		msg = "the event arguments of the concrete and abstract steps differ"
 	}
-	return nil
+	return x.verdictFailure(tr, sc, v, k, msg, nil, states(r), x.calls(r))
 }
 
 // reachable returns the reachable states of m's automaton, encoded, in

@@ -40,6 +40,10 @@ type checker struct {
 	transC, transA []transferred
 	initC, initA   *initCode
 
+	// rules evaluates the edge's obligations at concrete points: every
+	// verdict of the check comes from it (verdict.go).
+	rules *simulation.PointChecker
+
 	cases   map[*ioa.Action][]int64 // how often each case was taken
 	failure *Failure
 	// absLimit says why the backward candidates are incomplete, if they are.
@@ -104,6 +108,9 @@ func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
 		return nil, fmt.Errorf("%s: %w", p.Abstract.Name, err)
 	}
 	x.rC, x.rA = x.mC.NewRunner(), x.mA.NewRunner()
+	if x.rules, err = simulation.NewPointChecker(p, all); err != nil {
+		return nil, err
+	}
 	for _, o := range []*expr.Object{p.C, p.A, p.CPost, p.APre} {
 		if o != nil {
 			x.free = append(x.free, o)

@@ -184,16 +184,12 @@ func (x *checker) forward() error {
 		for _, s := range succs {
 			x.res.Transitions++
 			tr := &explore.Transition{From: i, To: -1, Pre: c, Post: s.post, Action: p.Concrete.Actions[s.act], Params: s.params}
-			var um eval.State
-			_, err := x.matchStepRun(tr, a, "a", func(r *run) (string, []string, []NamedState, error) {
-				um = r.us[len(r.us)-1]
-				ok, err := x.relates(&env{c: s.post, a: um})
-				if err != nil || ok {
-					return "", nil, nil, err
-				}
+			r, err := x.matchStepRun(tr, a, "a", func(r *run) (string, []string, []NamedState, error) {
+				// explains a failing relation clause: every failing one
+				um := r.us[len(r.us)-1]
 				bad, err := x.failedClauses(&env{c: s.post, a: um})
 				if err == nil && len(bad) == 0 {
-					err = fmt.Errorf("internal error: the relation fails but none of its clauses does")
+					err = fmt.Errorf("internal error: the rules refute a relation clause that holds")
 				}
 				if err != nil {
 					return "", nil, nil, err
@@ -203,6 +199,7 @@ func (x *checker) forward() error {
 			if err != nil {
 				return err
 			}
+			um := r.us[len(r.us)-1]
 			if full() {
 				break
 			}

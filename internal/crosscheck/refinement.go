@@ -12,6 +12,7 @@ import (
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
+	"ladder/simulation"
 )
 
 // searchConcrete explores C with a visitor that records the search tree,
@@ -176,43 +177,66 @@ func (x *checker) matchStepRun(tr *explore.Transition, a eval.State, aName strin
 	if sc == nil {
 		return nil, fmt.Errorf("no step correspondence for %s", tr.Action.Name)
 	}
-	e := &env{c: tr.Pre, a: a, cpost: tr.Post, params: tr.Params}
-	k, err := x.selectCase(sc, func(int) (*env, error) { return e, nil })
+	x.res.Checks++
+	k, v, um, err := x.stepVerdict(tr, a)
 	if err != nil {
 		return nil, err
 	}
-	x.res.Checks++
-	if k < 0 {
-		return nil, x.stepFailure(tr, sc, -1, "cases", "no case's guard holds", nil,
+	if k < 0 && v == nil {
+		return nil, fmt.Errorf("internal error: no case of %s was evaluated", tr.Action.Name)
+	}
+	if v != nil && v.Plan.Clause == simulation.ClauseCases {
+		return nil, x.verdictFailure(tr, sc, v, -1, "no case's guard holds", nil,
 			[]NamedState{named(aName, p.Abstract, a, "", nil)}, nil)
 	}
 	x.countCase(tr.Action, k)
 	cc := sc.cases[k]
-	r, err := x.runSteps(cc, a, e)
+	// The explanation: the case's abstract steps as the rules ran them.
+	u0 := a
+	if p.Kind.IsRefinement() {
+		if u0, err = x.stateOf(x.mapping, &env{c: tr.Pre}); err != nil {
+			return nil, err
+		}
+	}
+	e := &env{c: tr.Pre, a: u0, cpost: tr.Post, params: tr.Params}
+	r, err := x.runSteps(cc, u0, e)
 	if err != nil {
 		return nil, err
 	}
-	if r.fail >= 0 {
-		j := r.fail
-		why := whyDisabled(x.mA, cc.steps[j].s.Action, r.us[j], r.args[j])
-		return nil, x.stepFailure(tr, sc, k, preClause(cc.c, j),
-			fmt.Sprintf("the abstract step %s is not enabled in %s", x.call(r, j), uName(aName, j)), why, x.runStates(aName, r), x.calls(r))
+	if v == nil {
+		if um == nil || (r.fail < 0 && !um.Equal(r.us[len(r.us)-1])) {
+			return nil, fmt.Errorf("internal error: the abstract steps of %s case %d disagree with the rules", tr.Action.Name, k+1)
+		}
+		r.us[len(r.us)-1] = um
+		return r, nil
 	}
-	clause, ds, more, err := post(r)
+	switch v.Plan.Clause {
+	case simulation.ClausePre:
+		j := v.Plan.Index
+		if r.fail != j {
+			return nil, fmt.Errorf("internal error: %s fails but the abstract step is enabled", v.Plan.ID)
+		}
+		return nil, x.verdictFailure(tr, sc, v, k,
+			fmt.Sprintf("the abstract step %s is not enabled in %s", x.call(r, j), uName(aName, j)),
+			whyDisabled(x.mA, cc.steps[j].s.Action, r.us[j], r.args[j]), x.runStates(aName, r), x.calls(r))
+	case simulation.ClauseEvent:
+		msg, err := x.eventCheck(tr.Action, tr.Params, cc, r)
+		if err != nil {
+			return nil, err
+		}
+		if msg == "" {
+			msg = "the event arguments of the concrete and abstract steps differ"
+		}
+		return nil, x.verdictFailure(tr, sc, v, k, msg, nil, x.runStates(aName, r), x.calls(r))
+	}
+	// post(x) or relation(R): the explanation lists every differing
+	// variable or failing clause, the first being the obligation's.
+	_, ds, more, err := post(r)
 	if err != nil {
 		return nil, err
 	}
-	if clause != "" {
-		return nil, x.stepFailure(tr, sc, k, clause+")", postMessage(clause, len(r.us)-1), ds, append(x.runStates(aName, r), more...), x.calls(r))
-	}
-	msg, err := x.eventCheck(tr.Action, tr.Params, cc, r)
-	if err != nil {
-		return nil, err
-	}
-	if msg != "" {
-		return nil, x.stepFailure(tr, sc, k, "event", msg, nil, x.runStates(aName, r), x.calls(r))
-	}
-	return r, nil
+	return nil, x.verdictFailure(tr, sc, v, k, postMessage(strings.TrimSuffix(v.Plan.Name, ")"), len(r.us)-1), ds,
+		append(x.runStates(aName, r), more...), x.calls(r))
 }
 
 // postMessage describes a failed post or relation clause.
@@ -249,6 +273,17 @@ func (x *checker) runStates(aName string, r *run) []NamedState {
 }
 
 // stepFailure records the failure of a concrete step (k < 0: no case).
+// verdictFailure records the failure of the obligation of verdict v (in
+// case k, or -1 for case coverage), explained by msg, details, states and
+// calls.
+func (x *checker) verdictFailure(tr *explore.Transition, sc *stepCode, v *simulation.Verdict, k int, msg string, details []string, states []NamedState, calls []string) error {
+	err := x.stepFailure(tr, sc, k, v.Plan.Name, msg, details, states, calls)
+	if x.failure != nil {
+		x.failure.Obligation = v.Plan.ID
+	}
+	return err
+}
+
 func (x *checker) stepFailure(tr *explore.Transition, sc *stepCode, k int, clause, msg string, details []string, states []NamedState, calls []string) error {
 	trace, matched, err := x.traceOf(tr.From)
 	if err != nil {
