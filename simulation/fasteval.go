@@ -26,6 +26,8 @@ type fastEval struct {
 	states map[memoKey]eval.State
 	steps  map[memoKey]stepResult
 
+	args []eval.Value // scratch: the arguments of a compiled expression
+
 	// vacuous is the name of the first false hypothesis of the scenario
 	// being run, which stops it (sc.hyp).
 	vacuous string
@@ -78,12 +80,12 @@ func (f *fastEval) key(what any, env *wenv[eval.State, eval.Value]) (memoKey, bo
 	k := memoKey{what: what}
 	n := 0
 	for i, o := range f.objs {
-		if s, ok := env.states[o]; ok {
+		if s, ok := env.state(o); ok {
 			k.states[i] = identity(s)
 			n++
 		}
 	}
-	if n != len(env.states) {
+	if n != env.n {
 		return k, false
 	}
 	if len(env.params) > 0 {
@@ -102,10 +104,12 @@ func (f *fastEval) eval(x expr.Expr, env *wenv[eval.State, eval.Value]) (eval.Va
 		}
 		f.funcs[x] = fn
 	}
-	args := make([]eval.Value, len(f.objs))
-	for i, o := range f.objs {
-		args[i] = env.states[o].AsValue()
+	args := f.args[:0]
+	for _, o := range f.objs {
+		s, _ := env.state(o)
+		args = append(args, s.AsValue())
 	}
+	f.args = args
 	return fn.Eval(nil, env.params, args...)
 }
 

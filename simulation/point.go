@@ -45,6 +45,30 @@ type PointChecker struct {
 	byAction map[*ioa.Action][]int // step plans of each concrete action, in Generate's order
 	start    []int                 // start, totality and history start plans
 	w        *conWorld
+	// all is, per concrete action, the plan of its all-goals scenario,
+	// and goals the index of the plan of each goal it computes.
+	all   map[*ioa.Action]*plan
+	goals map[goalKey]int
+}
+
+// goalKey identifies the plan of a goal of an all-goals scenario.
+type goalKey struct {
+	action *ioa.Action
+	rule   string
+	kase   int
+	j      int
+	clause *ioa.Clause
+}
+
+func keyOfGoal(act *ioa.Action, id goalID) goalKey {
+	k := goalKey{action: act, rule: id.rule, kase: id.kase, j: id.j, clause: id.clause}
+	switch id.rule {
+	case ruleStepEvent, ruleStepRel:
+		k.j = 0
+	case ruleStepCases:
+		k.kase, k.j = 0, 0
+	}
+	return k
 }
 
 // NewPointChecker returns the checker of edge p in instance inst (which
@@ -69,7 +93,7 @@ func NewPointChecker(p *ioa.Proof, inst *eval.Instance) (*PointChecker, error) {
 	if len(g.errs) > 0 {
 		return nil, g.errs
 	}
-	pc := &PointChecker{proof: p, byAction: map[*ioa.Action][]int{}}
+	pc := &PointChecker{proof: p, byAction: map[*ioa.Action][]int{}, all: map[*ioa.Action]*plan{}, goals: map[goalKey]int{}}
 	group := join(EdgeName(p), p.Kind.String())
 	for i, po := range g.pending {
 		o := po.o
@@ -81,6 +105,15 @@ func NewPointChecker(p *ioa.Proof, inst *eval.Instance) (*PointChecker, error) {
 		pc.plans = append(pc.plans, pp)
 		if po.p.action != nil {
 			pc.byAction[po.p.action] = append(pc.byAction[po.p.action], i)
+			switch po.p.rule {
+			case ruleStepCases, ruleStepPre, ruleStepPost, ruleStepRel, ruleStepEvent:
+				if pc.all[po.p.action] == nil {
+					all := *po.p
+					all.kase, all.j, all.clause = 0, 0, nil
+					pc.all[po.p.action] = &all
+				}
+				pc.goals[keyOfGoal(po.p.action, goalID{rule: po.p.rule, kase: po.p.kase, j: po.p.j, clause: po.p.clause})] = i
+			}
 		} else {
 			pc.start = append(pc.start, i)
 		}
@@ -91,7 +124,7 @@ func NewPointChecker(p *ioa.Proof, inst *eval.Instance) (*PointChecker, error) {
 			objs = append(objs, o)
 		}
 	}
-	pc.w = &conWorld{inst: inst, states: map[string]eval.State{}, params: map[string][]eval.Value{},
+	pc.w = &conWorld{inst: inst, states: map[string]eval.State{}, params: map[string][]eval.Value{"p": nil},
 		autos: map[*ioa.Automaton]*eval.Machine{}, owner: g.owners, concrete: p.Concrete,
 		fast: newFastEval(inst, objs)}
 	return pc, nil
@@ -192,8 +225,9 @@ func (pc *PointChecker) Reset() { pc.w.fast.reset() }
 // makes the verdict vacuous.
 func (pc *PointChecker) Eval(pl *PointPlan, pt *Point) (Verdict, error) {
 	w := pc.w
-	w.states, w.params = pt.States, map[string][]eval.Value{"p": pt.Params}
-	w.trace, w.calls, w.sawConcrete = w.trace[:0], w.calls[:0], false
+	w.states = pt.States
+	w.params["p"] = pt.Params
+	w.trace, w.calls, w.sawConcrete, w.quiet = w.trace[:0], w.calls[:0], false, false
 	w.fast.vacuous = ""
 	v := Verdict{Plan: pl}
 	scn, err := run[eval.State, eval.Value, bool](w, pl.p)
@@ -220,6 +254,84 @@ func (pc *PointChecker) Eval(pl *PointPlan, pt *Point) (Verdict, error) {
 		}
 	}
 	return v, nil
+}
+
+// StepResult is the value of the step obligations of one concrete
+// action at a point.
+type StepResult struct {
+	// Case is the 0-based case whose guards select the step (the
+	// obligations of the other cases hold vacuously), or -1 when none
+	// does.
+	Case int
+	// Failed is the verdict of the first obligation, in Generate's
+	// order, that fails at the point, or nil when every one holds.
+	Failed *Verdict
+	// Last is u_m, the abstract state the case's steps end in, when the
+	// rules took every step of the case (refinements and forward
+	// simulations), or nil.
+	Last eval.State
+}
+
+// EvalStep evaluates every step obligation of concrete action act at pt
+// by running, once, the rule's all-goals scenario: the hypotheses the
+// obligations share are computed once, and each goal is read off where
+// its obligation's hypotheses end (so its verdict is the one Eval gives).
+// A failing obligation's verdict is then computed by Eval, with its
+// states and calls. Like Eval, it trusts the invariant and Nat
+// hypotheses of the point's given states.
+func (pc *PointChecker) EvalStep(act *ioa.Action, pt *Point) (StepResult, error) {
+	res := StepResult{Case: -1}
+	p := pc.all[act]
+	if p == nil {
+		return res, nil
+	}
+	w := pc.w
+	w.states = pt.States
+	w.params["p"] = pt.Params
+	w.trace, w.calls, w.sawConcrete, w.quiet = w.trace[:0], w.calls[:0], false, true
+	w.fast.vacuous = ""
+	s := newSc[eval.State, eval.Value, bool](w)
+	s.all = true
+	if p.proof.Kind == ioa.ProofBackward {
+		backwardStep(s, p)
+	} else {
+		forwardStep(s, p)
+	}
+	w.quiet = false
+	switch err := s.err; {
+	case err == nil, errors.Is(err, errVacuous), errors.Is(err, errDisabled) && w.fast.vacuous != "":
+	default:
+		return res, fmt.Errorf("%s: %w", act.Name, err)
+	}
+	res.Case = s.out.kase
+	if st, ok := s.out.last.(eval.State); ok {
+		res.Last = st
+	}
+	first := -1
+	for _, g := range s.out.goals {
+		if g.b {
+			continue
+		}
+		i, ok := pc.goals[keyOfGoal(act, g.id)]
+		if !ok {
+			continue // a goal of no obligation (an event goal of a case without one)
+		}
+		if first < 0 || i < first {
+			first = i
+		}
+	}
+	if first < 0 {
+		return res, nil
+	}
+	v, err := pc.Eval(pc.plans[first], pt)
+	if err != nil {
+		return res, err
+	}
+	if v.Holds {
+		return res, fmt.Errorf("internal error: %s fails in the all-goals scenario but holds alone", pc.plans[first].ID)
+	}
+	res.Failed = &v
+	return res, nil
 }
 
 // errVacuous stops a scenario at a false hypothesis (PointChecker).

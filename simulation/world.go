@@ -57,19 +57,55 @@ type world[S, V, B any] interface {
 	tt() B
 }
 
-// wenv binds the names of proof expressions: whole states by object, and
-// the parameters of one action (by index).
+// wenv binds the names of proof expressions: whole states by object (at
+// most four: c, a, cpost, apre), and the parameters of one action (by
+// index).
 type wenv[S, V any] struct {
-	states map[*expr.Object]S
+	objs   [4]*expr.Object
+	sts    [4]S
+	n      int
 	params []V
 }
 
-func newEnv[S, V any](params []V, binds ...any) *wenv[S, V] {
-	env := &wenv[S, V]{states: map[*expr.Object]S{}, params: params}
-	for i := 0; i+1 < len(binds); i += 2 {
-		env.states[binds[i].(*expr.Object)] = binds[i+1].(S)
+// newEnv returns an environment of params; with binds states.
+func newEnv[S, V any](params []V) *wenv[S, V] {
+	return &wenv[S, V]{params: params}
+}
+
+// with binds obj to s (replacing a binding of obj) and returns env.
+func (env *wenv[S, V]) with(obj *expr.Object, s S) *wenv[S, V] {
+	for i := 0; i < env.n; i++ {
+		if env.objs[i] == obj {
+			env.sts[i] = s
+			return env
+		}
 	}
+	if env.n == len(env.objs) {
+		panic("internal: more than four states in an environment")
+	}
+	env.objs[env.n], env.sts[env.n] = obj, s
+	env.n++
 	return env
+}
+
+// state returns the state bound to obj.
+func (env *wenv[S, V]) state(obj *expr.Object) (S, bool) {
+	for i := 0; i < env.n; i++ {
+		if env.objs[i] == obj {
+			return env.sts[i], true
+		}
+	}
+	var zero S
+	return zero, false
+}
+
+// stateMap returns the bindings as a map.
+func (env *wenv[S, V]) stateMap() map[*expr.Object]S {
+	m := make(map[*expr.Object]S, env.n)
+	for i := 0; i < env.n; i++ {
+		m[env.objs[i]] = env.sts[i]
+	}
+	return m
 }
 
 // ---- the symbolic world ----
@@ -115,7 +151,7 @@ func (w *symWorld) freshParams(act *ioa.Action, name string) ([]encode.Value, er
 }
 
 func (w *symWorld) encEnv(env *wenv[*encode.State, encode.Value]) *encode.Env {
-	return &encode.Env{States: env.states, Params: env.params}
+	return &encode.Env{States: env.stateMap(), Params: env.params}
 }
 
 func (w *symWorld) stateOf(m *ioa.StateMap, name string, env *wenv[*encode.State, encode.Value]) (*encode.State, error) {
@@ -220,6 +256,8 @@ type conWorld struct {
 	trace       []traced
 	calls       []call
 	sawConcrete bool
+	// quiet: trace and calls are not recorded (PointChecker.EvalStep).
+	quiet bool
 	// fast, when set, is the compiled mode of PointChecker (fasteval.go):
 	// compiled expressions, values memoized within a point, invariant and
 	// Nat hypotheses of the point's states taken as true (its caller checks
@@ -231,15 +269,11 @@ type conWorld struct {
 // Nat conditions are taken as true (PointChecker).
 func (w *conWorld) trustsInvariants() bool { return w.fast != nil }
 
-// stops reports whether a false hypothesis stops the scenario, and
-// records its name (PointChecker).
-func (w *conWorld) stops(name string, b bool) bool {
-	if w.fast == nil || b {
-		return false
-	}
-	w.fast.vacuous = name
-	return true
-}
+// stops reports whether a false hypothesis stops the scenario
+// (PointChecker); stopAt records its name.
+func (w *conWorld) stops() bool { return w.fast != nil }
+
+func (w *conWorld) stopAt(name string) { w.fast.vacuous = name }
 
 // traced is a state a scenario met, with the state it was computed from
 // by a step (base, or "").
@@ -256,6 +290,9 @@ type call struct {
 }
 
 func (w *conWorld) record(name string, a *ioa.Automaton, st eval.State, base string) {
+	if w.quiet {
+		return
+	}
 	w.trace = append(w.trace, traced{name: name, base: base, auto: a, st: st})
 }
 
@@ -312,7 +349,7 @@ func (w *conWorld) freshParams(act *ioa.Action, name string) ([]eval.Value, erro
 }
 
 func (w *conWorld) evalEnv(env *wenv[eval.State, eval.Value]) *eval.Env {
-	return &eval.Env{Inst: w.inst, States: env.states, Params: env.params}
+	return &eval.Env{Inst: w.inst, States: env.stateMap(), Params: env.params}
 }
 
 func (w *conWorld) stateOf(m *ioa.StateMap, name string, env *wenv[eval.State, eval.Value]) (eval.State, error) {
@@ -369,6 +406,9 @@ func (w *conWorld) post(act *ioa.Action, s eval.State, ps []eval.Value, name str
 	}
 	if !ok {
 		return nil, errDisabled
+	}
+	if w.quiet {
+		return post, nil
 	}
 	a := w.owner[act]
 	w.calls = append(w.calls, call{text: m.FormatAction(act, ps), concrete: a == w.concrete && !w.sawConcrete})

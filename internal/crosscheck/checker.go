@@ -43,6 +43,11 @@ type checker struct {
 	// rules evaluates the edge's obligations at concrete points: every
 	// verdict of the check comes from it (verdict.go).
 	rules *simulation.PointChecker
+	// pt is the point of the step being checked; ptC and ptA are the
+	// states whose memoized values the rules keep (verdict.go).
+	pt       *simulation.Point
+	ptC, ptA eval.State
+	fresh    bool // the states and parameters of every step are fresh slices (forward)
 
 	cases   map[*ioa.Action][]int64 // how often each case was taken
 	failure *Failure

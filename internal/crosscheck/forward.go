@@ -45,6 +45,7 @@ func (x *checker) decodePair(n *pairNode) (c, a eval.State, err error) {
 // it with, and every step from every pair is checked.
 func (x *checker) forward() error {
 	p := x.p
+	x.fresh = true // decodePair and Successors allocate; the parameters are copied
 	index := map[string]int32{}
 	var nodes []pairNode
 	seenC, seenA := map[string]bool{}, map[string]bool{}
