@@ -28,6 +28,9 @@ type fastEval struct {
 
 	args []eval.Value // scratch: the arguments of a compiled expression
 
+	// seed is the concrete step whose post-state the point gives.
+	seed seededStep
+
 	// vacuous is the name of the first false hypothesis of the scenario
 	// being run, which stops it (sc.hyp).
 	vacuous string
@@ -40,6 +43,15 @@ type memoKey struct {
 	what   any
 	states [4]*eval.Value
 	params *eval.Value
+}
+
+// seededStep is a step act(ps) from the state of identity s, and its
+// post-state.
+type seededStep struct {
+	act  *ioa.Action
+	s    *eval.Value
+	ps   []eval.Value
+	post eval.State
 }
 
 type stepResult struct {

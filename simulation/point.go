@@ -49,6 +49,7 @@ type PointChecker struct {
 	// and goals the index of the plan of each goal it computes.
 	all   map[*ioa.Action]*plan
 	goals map[goalKey]int
+	sc    *sc[eval.State, eval.Value, bool] // EvalStep's scenario, reused
 }
 
 // goalKey identifies the plan of a goal of an all-goals scenario.
@@ -174,6 +175,17 @@ func (pc *PointChecker) StartPlans() []*PointPlan {
 type Point struct {
 	States map[string]eval.State
 	Params []eval.Value
+	// Post, when set, is the post-state of the concrete step from "c"
+	// with Params, as the caller computed it with the evaluator (e.g.
+	// Runner.Successors): the rules' Pre and Post of that step take it
+	// instead of performing the step again (EvalStep only).
+	Post eval.State
+	// Related says that R(c, a) is known to hold at the point (the
+	// caller established it as the goals relation(R) of the step that
+	// reached (c, a), or of the start condition): a forward simulation's
+	// hypotheses R_i(c, a) are then taken as true, like the invariants
+	// (EvalStep only).
+	Related bool
 }
 
 // Verdict is the value of one obligation at a point.
@@ -290,8 +302,19 @@ func (pc *PointChecker) EvalStep(act *ioa.Action, pt *Point) (StepResult, error)
 	w.params["p"] = pt.Params
 	w.trace, w.calls, w.sawConcrete, w.quiet = w.trace[:0], w.calls[:0], false, true
 	w.fast.vacuous = ""
-	s := newSc[eval.State, eval.Value, bool](w)
-	s.all = true
+	w.fast.seed = seededStep{}
+	if pt.Post != nil {
+		w.fast.seed = seededStep{act: act, s: identity(pt.States["c"]), ps: pt.Params, post: pt.Post}
+	}
+	s := pc.sc
+	if s == nil {
+		s = newSc[eval.State, eval.Value, bool](w)
+		s.all = true
+		pc.sc = s
+	}
+	s.err, s.out.hyps, s.out.goals, s.out.goal, s.out.what, s.out.kase, s.out.last = nil, s.out.hyps[:0], s.out.goals[:0], false, "", -1, nil
+	s.related = pt.Related
+	defer func() { w.fast.seed = seededStep{} }()
 	if p.proof.Kind == ioa.ProofBackward {
 		backwardStep(s, p)
 	} else {

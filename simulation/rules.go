@@ -116,6 +116,10 @@ type sc[S, V, B any] struct {
 	// taken as true (PointChecker, whose caller checks them once per
 	// state) and not added.
 	trust bool
+	// related: a forward simulation's hypotheses R_i(c, a) are taken as
+	// true (PointChecker, whose caller established them as the goals of
+	// the step that reached the point).
+	related bool
 }
 
 // stopper is a world that may stop a scenario at its first false
@@ -592,7 +596,7 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	s.nats(pr.Concrete, c, "c")
 	s.assumed(pr.Abstract, pr.AssumeAbstract, a, "a")
 	s.nats(pr.Abstract, a, "a")
-	if pr.Kind == ioa.ProofForward {
+	if pr.Kind == ioa.ProofForward && !s.related {
 		for _, cl := range pr.Relation {
 			b, err := w.holds(cl.Body, newEnv[S, V](nil).with(pr.C, c).with(pr.A, a))
 			s.hypf(func() string { return cl.Name + "(c, a)" }, b, err)

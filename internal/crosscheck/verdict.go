@@ -33,7 +33,12 @@ func (x *checker) stepVerdict(tr *explore.Transition, a eval.State) (int, *simul
 	if x.pt == nil {
 		x.pt = &simulation.Point{States: map[string]eval.State{}}
 	}
+	// The rules take the step's post-state from the explorer (the same
+	// evaluator), and, in the forward search, R(c, a) as established:
+	// every pair is added once the goals relation(R) of the step that
+	// reached it (or of the start condition) hold.
 	x.pt.States["c"], x.pt.States["a"], x.pt.Params = tr.Pre, a, tr.Params
+	x.pt.Post, x.pt.Related = tr.Post, x.fresh
 	r, err := x.rules.EvalStep(tr.Action, x.pt)
 	if err != nil {
 		return -1, nil, nil, err
