@@ -1,10 +1,12 @@
 // This file implements the compiled, memoizing mode of the concrete world
 // that PointChecker uses: expressions are compiled once (ioa/eval's
-// compiler instead of its tree-walking Eval), and within one point every
-// value the rules ask for again (a relation clause, a mapped state, a
-// step) is computed once. Values are keyed by the expression and the
-// identity of the states they are computed from; a point's states are
-// either given or computed here, so identities are stable until reset.
+// compiler instead of its tree-walking Eval), and within one point the
+// values the rules ask for again are computed once: a mapped state (f(c),
+// a backward case's apre), and a step whose post-state a rule asks for
+// right after its precondition. (An all-goals scenario reads each case
+// guard once by itself, rules.go.) Values are keyed by what is computed
+// and the identity of the states they are computed from; a point's states
+// are either given or computed here, so identities are stable until reset.
 
 package simulation
 
@@ -21,10 +23,8 @@ type fastEval struct {
 	funcs map[expr.Expr]*eval.Func
 	invs  map[expr.Expr]*eval.Func // invariant bodies, over a bare state
 
-	bools  map[memoKey]bool
-	vals   map[memoKey][]eval.Value
 	states map[memoKey]eval.State
-	steps  map[memoKey]stepResult
+	last   lastStep // the last step performed
 
 	args []eval.Value // scratch: the arguments of a compiled expression
 
@@ -54,6 +54,13 @@ type seededStep struct {
 	post eval.State
 }
 
+// lastStep is a memoized step.
+type lastStep struct {
+	key   memoKey
+	valid bool
+	stepResult
+}
+
 type stepResult struct {
 	post eval.State
 	ok   bool
@@ -66,17 +73,12 @@ func newFastEval(inst *eval.Instance, objs []*expr.Object) *fastEval {
 }
 
 func (f *fastEval) reset() {
-	if f.bools == nil {
-		f.bools = map[memoKey]bool{}
-		f.vals = map[memoKey][]eval.Value{}
+	f.last = lastStep{}
+	if f.states == nil {
 		f.states = map[memoKey]eval.State{}
-		f.steps = map[memoKey]stepResult{}
 		return
 	}
-	clear(f.bools)
-	clear(f.vals)
 	clear(f.states)
-	clear(f.steps)
 }
 
 func identity(s eval.State) *eval.Value {

@@ -314,6 +314,7 @@ func (pc *PointChecker) EvalStep(act *ioa.Action, pt *Point) (StepResult, error)
 	}
 	s.err, s.out.hyps, s.out.goals, s.out.goal, s.out.what, s.out.kase, s.out.last = nil, s.out.hyps[:0], s.out.goals[:0], false, "", -1, nil
 	s.related = pt.Related
+	clear(s.known)
 	defer func() { w.fast.seed = seededStep{} }()
 	if p.proof.Kind == ioa.ProofBackward {
 		backwardStep(s, p)

@@ -120,6 +120,30 @@ type sc[S, V, B any] struct {
 	// true (PointChecker, whose caller established them as the goals of
 	// the step that reached the point).
 	related bool
+	// guards holds, in an all-goals scenario, the value of each case's
+	// guard once computed (known[j]): the coverage goal and every case
+	// tried read them.
+	guards []B
+	known  []bool
+}
+
+// guard returns the value of the guard of case j of sm in envFor(j),
+// computed once in an all-goals scenario.
+func (s *sc[S, V, B]) guard(sm *ioa.StepMatch, j int, envFor func(j int) *wenv[S, V]) (B, error) {
+	if !s.all {
+		return s.w.holds(sm.Cases[j].When, envFor(j))
+	}
+	if len(s.known) < len(sm.Cases) {
+		s.guards, s.known = make([]B, len(sm.Cases)), make([]bool, len(sm.Cases))
+	}
+	if s.known[j] {
+		return s.guards[j], nil
+	}
+	b, err := s.w.holds(sm.Cases[j].When, envFor(j))
+	if err == nil {
+		s.guards[j], s.known[j] = b, true
+	}
+	return b, err
 }
 
 // stopper is a world that may stop a scenario at its first false
@@ -439,7 +463,7 @@ func caseGuards[S, V, B any](s *sc[S, V, B], step *ioa.StepMatch, k int, envFor 
 		if g == nil {
 			continue
 		}
-		b, err := s.w.holds(g, envFor(j))
+		b, err := s.guard(step, j, envFor)
 		if j < k {
 			s.hypf(func() string { return fmt.Sprintf("case %d guard false", j+1) }, s.w.not(b), err)
 		} else {
@@ -617,8 +641,8 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	env := newEnv[S, V](ps).with(pr.C, c).with(pr.A, a).with(pr.CPost, cpost)
 	if p.rule == ruleStepCases || (s.all && allGuarded(p.step)) {
 		gs := make([]B, 0, len(p.step.Cases))
-		for _, cs := range p.step.Cases {
-			g, err := w.holds(cs.When, env)
+		for j := range p.step.Cases {
+			g, err := s.guard(p.step, j, func(int) *wenv[S, V] { return env })
 			if s.fail(err) {
 				return
 			}
@@ -734,8 +758,8 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	}
 	if p.rule == ruleStepCases || (s.all && allGuarded(p.step)) {
 		gs := make([]B, 0, len(p.step.Cases))
-		for j, cs := range p.step.Cases {
-			g, err := w.holds(cs.When, envFor(j))
+		for j := range p.step.Cases {
+			g, err := s.guard(p.step, j, envFor)
 			if s.fail(err) {
 				return
 			}

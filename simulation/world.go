@@ -427,15 +427,16 @@ func (w *conWorld) step(m *eval.Machine, act *ioa.Action, s eval.State, ps []eva
 	if sd := &w.fast.seed; sd.act == act && sd.s == identity(s) && sameValues(sd.ps, ps) {
 		return sd.post, true, nil
 	}
+	// A rule asks for the precondition of a step, then its post-state.
 	k := stepKey(act, s, ps)
-	if r, ok := w.fast.steps[k]; ok {
-		return r.post, r.ok, nil
+	if l := &w.fast.last; l.valid && l.key == k {
+		return l.post, l.ok, nil
 	}
 	post, ok, err := m.Step(act, s, ps)
 	if err != nil {
 		return nil, false, err
 	}
-	w.fast.steps[k] = stepResult{post, ok}
+	w.fast.last = lastStep{key: k, valid: true, stepResult: stepResult{post, ok}}
 	return post, ok, nil
 }
 
@@ -448,11 +449,7 @@ func sameValues(xs, ys []eval.Value) bool {
 var errDisabled = errors.New("step not enabled")
 
 func (w *conWorld) values(xs []expr.Expr, env *wenv[eval.State, eval.Value]) ([]eval.Value, error) {
-	if w.fast != nil && len(xs) > 0 {
-		k, memo := w.fast.key(&xs[0], env)
-		if out, ok := w.fast.vals[k]; ok && memo {
-			return out, nil
-		}
+	if w.fast != nil {
 		out := make([]eval.Value, len(xs))
 		for i, x := range xs {
 			v, err := w.fast.eval(x, env)
@@ -460,9 +457,6 @@ func (w *conWorld) values(xs []expr.Expr, env *wenv[eval.State, eval.Value]) ([]
 				return nil, err
 			}
 			out[i] = v
-		}
-		if memo {
-			w.fast.vals[k] = out
 		}
 		return out, nil
 	}
@@ -515,18 +509,8 @@ func (w *conWorld) pre(act *ioa.Action, s eval.State, ps []eval.Value) (bool, er
 
 func (w *conWorld) holds(x expr.Expr, env *wenv[eval.State, eval.Value]) (bool, error) {
 	if w.fast != nil {
-		k, memo := w.fast.key(x, env)
-		if b, ok := w.fast.bools[k]; ok && memo {
-			return b, nil
-		}
-		if memo {
-			v, err := w.fast.eval(x, env)
-			if err != nil {
-				return false, err
-			}
-			w.fast.bools[k] = v.Bool()
-			return v.Bool(), nil
-		}
+		v, err := w.fast.eval(x, env)
+		return v.Bool(), err
 	}
 	v, err := eval.Eval(x, w.evalEnv(env))
 	return v.Bool(), err
