@@ -219,11 +219,42 @@ func (s *sc[S, V, B]) wants(p *plan, rule string) bool { return s.all || p.rule 
 // to the goals, with the hypotheses so far; otherwise it is the
 // scenario's goal, described by goalWhat.
 func (s *sc[S, V, B]) goal(p *plan, id goalID, b B) {
+	if goalMutation != nil && goalMutation(goalClause(p, id)) {
+		b = s.w.not(s.w.tt())
+	}
 	if s.all {
 		s.out.goals = append(s.out.goals, goalB[B]{id: id, n: len(s.out.hyps), b: b})
 		return
 	}
 	s.out.goal, s.out.what = b, goalWhat(p, id)
+}
+
+// goalMutation, when set (MutateGoalsForTesting), makes the goals of the
+// step clauses it selects false.
+var goalMutation func(clause, name string) bool
+
+// MutateGoalsForTesting makes false every goal of a step obligation whose
+// clause (ClausePre, ClausePost, ClauseRelation, ClauseEvent, ClauseCases)
+// and name (the abstract step's action, the variable, the relation clause;
+// "" otherwise) f selects, in every world: the obligations Generate
+// builds and the verdicts PointChecker gives change together, since both
+// come from the one rule. f nil restores the rules. For tests only: not
+// safe while Generate or a PointChecker runs.
+func MutateGoalsForTesting(f func(clause, name string) bool) { goalMutation = f }
+
+// goalClause returns the clause and name of goal id of p's action.
+func goalClause(p *plan, id goalID) (string, string) {
+	switch id.rule {
+	case ruleStepPre:
+		return ClausePre, p.step.Cases[id.kase].Steps[id.j].Action.Name
+	case ruleStepPost:
+		return ClausePost, p.proof.Abstract.Vars[id.j].Name
+	case ruleStepRel:
+		return ClauseRelation, id.clause.Name
+	case ruleStepEvent:
+		return ClauseEvent, ""
+	}
+	return ClauseCases, ""
 }
 
 // goalWhat describes goal id of a step rule of p's action.

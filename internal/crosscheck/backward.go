@@ -352,7 +352,7 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 			return err
 		}
 		if len(bad) == 0 {
-			return fmt.Errorf("internal error: the rules refute %s but every relation clause holds", v.Plan.ID)
+			return x.unexplained(tr, sc, v, k, states(nil), nil)
 		}
 		return x.verdictFailure(tr, sc, v, k,
 			fmt.Sprintf("%s(c, apre) is false: the pre-state witness is not related to the concrete pre-state", bad[0]),
@@ -366,7 +366,7 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 	case simulation.ClausePre:
 		j := v.Plan.Index
 		if r.fail != j {
-			return fmt.Errorf("internal error: %s fails but the abstract step is enabled", v.Plan.ID)
+			return x.unexplained(tr, sc, v, k, states(r), x.calls(r))
 		}
 		return x.verdictFailure(tr, sc, v, k,
 			fmt.Sprintf("the abstract step %s is not enabled in %s", x.call(r, j), uName("apre", j)),
@@ -375,7 +375,7 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 		m := len(r.us) - 1
 		first, ds := diffs(p.Abstract, fmt.Sprintf("u%d", m), r.us[m], "a", a)
 		if first == "" {
-			return fmt.Errorf("internal error: the rules refute %s but the states agree", v.Plan.ID)
+			return x.unexplained(tr, sc, v, k, states(r), x.calls(r))
 		}
 		return x.verdictFailure(tr, sc, v, k,
 			fmt.Sprintf("u%d.%s = a.%s is false: the abstract steps from apre do not end in the abstract post-state a", m, first, first),

@@ -189,10 +189,7 @@ func (x *checker) forward() error {
 				// explains a failing relation clause: every failing one
 				um := r.us[len(r.us)-1]
 				bad, err := x.failedClauses(&env{c: s.post, a: um})
-				if err == nil && len(bad) == 0 {
-					err = fmt.Errorf("internal error: the rules refute a relation clause that holds")
-				}
-				if err != nil {
+				if err != nil || len(bad) == 0 {
 					return "", nil, nil, err
 				}
 				return "relation(" + bad[0], x.clauseDetailsIn(bad, &env{c: s.post, a: um}), nil, nil

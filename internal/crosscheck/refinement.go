@@ -220,7 +220,7 @@ func (x *checker) matchStepRun(tr *explore.Transition, a eval.State, aName strin
 	case simulation.ClausePre:
 		j := v.Plan.Index
 		if r.fail != j {
-			return nil, fmt.Errorf("internal error: %s fails but the abstract step is enabled", v.Plan.ID)
+			return nil, x.unexplained(tr, sc, v, k, x.runStates(aName, r), x.calls(r))
 		}
 		return nil, x.verdictFailure(tr, sc, v, k,
 			fmt.Sprintf("the abstract step %s is not enabled in %s", x.call(r, j), uName(aName, j)),
@@ -237,9 +237,12 @@ func (x *checker) matchStepRun(tr *explore.Transition, a eval.State, aName strin
 	}
 	// post(x) or relation(R): the explanation lists every differing
 	// variable or failing clause, the first being the obligation's.
-	_, ds, more, err := post(r)
+	clause, ds, more, err := post(r)
 	if err != nil {
 		return nil, err
+	}
+	if clause == "" {
+		return nil, x.unexplained(tr, sc, v, k, x.runStates(aName, r), x.calls(r))
 	}
 	return nil, x.verdictFailure(tr, sc, v, k, postMessage(strings.TrimSuffix(v.Plan.Name, ")"), len(r.us)-1), ds,
 		append(x.runStates(aName, r), more...), x.calls(r))
@@ -288,6 +291,16 @@ func (x *checker) verdictFailure(tr *explore.Transition, sc *stepCode, v *simula
 		x.failure.Obligation = v.Plan.ID
 	}
 	return err
+}
+
+// unexplained records the failure of the obligation of verdict v when
+// this package's own evaluation, which explains failures, does not find
+// it: the rules decide (the verdict is theirs), and the message says
+// that the explanation disagrees.
+func (x *checker) unexplained(tr *explore.Transition, sc *stepCode, v *simulation.Verdict, k int, states []NamedState, calls []string) error {
+	return x.verdictFailure(tr, sc, v, k,
+		fmt.Sprintf("%s is false by the rules of the prover, but the cross-checker's own evaluation, which explains failures, finds it true", v.What),
+		nil, states, calls)
 }
 
 func (x *checker) stepFailure(tr *explore.Transition, sc *stepCode, k int, clause, msg string, details []string, states []NamedState, calls []string) error {
