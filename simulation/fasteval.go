@@ -24,12 +24,13 @@ type fastEval struct {
 	invs  map[expr.Expr]*eval.Func // invariant bodies, over a bare state
 
 	states map[memoKey]eval.State
-	last   lastStep // the last step performed
+	last   [4]lastStep // the last steps performed
+	next   int         // the entry of last to replace
 
 	args []eval.Value // scratch: the arguments of a compiled expression
 
-	// seed is the concrete step whose post-state the point gives.
-	seed seededStep
+	// seeds are the steps whose post-states the point gives.
+	seeds []StepSeed
 
 	// vacuous is the name of the first false hypothesis of the scenario
 	// being run, which stops it (sc.hyp).
@@ -43,15 +44,6 @@ type memoKey struct {
 	what   any
 	states [4]*eval.Value
 	params *eval.Value
-}
-
-// seededStep is a step act(ps) from the state of identity s, and its
-// post-state.
-type seededStep struct {
-	act  *ioa.Action
-	s    *eval.Value
-	ps   []eval.Value
-	post eval.State
 }
 
 // lastStep is a memoized step.
@@ -73,7 +65,7 @@ func newFastEval(inst *eval.Instance, objs []*expr.Object) *fastEval {
 }
 
 func (f *fastEval) reset() {
-	f.last = lastStep{}
+	f.last = [4]lastStep{}
 	if f.states == nil {
 		f.states = map[memoKey]eval.State{}
 		return

@@ -175,17 +175,25 @@ func (pc *PointChecker) StartPlans() []*PointPlan {
 type Point struct {
 	States map[string]eval.State
 	Params []eval.Value
-	// Post, when set, is the post-state of the concrete step from "c"
-	// with Params, as the caller computed it with the evaluator (e.g.
-	// Runner.Successors): the rules' Pre and Post of that step take it
-	// instead of performing the step again (EvalStep only).
-	Post eval.State
+	// Steps are steps the caller performed with the evaluator (e.g.
+	// Runner.Successors): when a rule asks for one of them (the same
+	// action, state and parameters), it takes its post-state instead of
+	// performing the step again.
+	Steps []StepSeed
 	// Related says that R(c, a) is known to hold at the point (the
 	// caller established it as the goals relation(R) of the step that
 	// reached (c, a), or of the start condition): a forward simulation's
 	// hypotheses R_i(c, a) are then taken as true, like the invariants
 	// (EvalStep only).
 	Related bool
+}
+
+// StepSeed is a step Action(Params) from From, enabled, to Post.
+type StepSeed struct {
+	Action *ioa.Action
+	From   eval.State
+	Params []eval.Value
+	Post   eval.State
 }
 
 // Verdict is the value of one obligation at a point.
@@ -234,12 +242,24 @@ func (pc *PointChecker) Reset() { pc.w.fast.reset() }
 // caller checks them once per state (a cross-check explores reachable
 // states only and checks the assumed invariants in each). Every other
 // hypothesis is evaluated, in the rule's order, and the first false one
-// makes the verdict vacuous.
+// makes the verdict vacuous. The States and Calls of the verdict are
+// recorded when the obligation fails.
 func (pc *PointChecker) Eval(pl *PointPlan, pt *Point) (Verdict, error) {
+	v, err := pc.eval(pl, pt, true)
+	if err != nil || v.Holds {
+		return v, err
+	}
+	return pc.eval(pl, pt, false)
+}
+
+// eval is Eval, without recording states and calls when quiet.
+func (pc *PointChecker) eval(pl *PointPlan, pt *Point, quiet bool) (Verdict, error) {
 	w := pc.w
 	w.states = pt.States
 	w.params["p"] = pt.Params
-	w.trace, w.calls, w.sawConcrete, w.quiet = w.trace[:0], w.calls[:0], false, false
+	w.trace, w.calls, w.sawConcrete, w.quiet = w.trace[:0], w.calls[:0], false, quiet
+	w.fast.seeds = pt.Steps
+	defer func() { w.quiet, w.fast.seeds = false, nil }()
 	w.fast.vacuous = ""
 	v := Verdict{Plan: pl}
 	scn, err := run[eval.State, eval.Value, bool](w, pl.p)
@@ -302,10 +322,7 @@ func (pc *PointChecker) EvalStep(act *ioa.Action, pt *Point) (StepResult, error)
 	w.params["p"] = pt.Params
 	w.trace, w.calls, w.sawConcrete, w.quiet = w.trace[:0], w.calls[:0], false, true
 	w.fast.vacuous = ""
-	w.fast.seed = seededStep{}
-	if pt.Post != nil {
-		w.fast.seed = seededStep{act: act, s: identity(pt.States["c"]), ps: pt.Params, post: pt.Post}
-	}
+	w.fast.seeds = pt.Steps
 	s := pc.sc
 	if s == nil {
 		s = newSc[eval.State, eval.Value, bool](w)
@@ -315,7 +332,7 @@ func (pc *PointChecker) EvalStep(act *ioa.Action, pt *Point) (StepResult, error)
 	s.err, s.out.hyps, s.out.goals, s.out.goal, s.out.what, s.out.kase, s.out.last = nil, s.out.hyps[:0], s.out.goals[:0], false, "", -1, nil
 	s.related = pt.Related
 	clear(s.known)
-	defer func() { w.fast.seed = seededStep{} }()
+	defer func() { w.fast.seeds = nil }()
 	if p.proof.Kind == ioa.ProofBackward {
 		backwardStep(s, p)
 	} else {

@@ -424,25 +424,53 @@ func (w *conWorld) step(m *eval.Machine, act *ioa.Action, s eval.State, ps []eva
 	if w.fast == nil {
 		return m.Step(act, s, ps)
 	}
-	if sd := &w.fast.seed; sd.act == act && sd.s == identity(s) && sameValues(sd.ps, ps) {
-		return sd.post, true, nil
+	for i := range w.fast.seeds {
+		if sd := &w.fast.seeds[i]; sd.Action == act && equalState(sd.From, s) && equalValues(sd.Params, ps) {
+			return sd.Post, true, nil
+		}
 	}
 	// A rule asks for the precondition of a step, then its post-state.
 	k := stepKey(act, s, ps)
-	if l := &w.fast.last; l.valid && l.key == k {
-		return l.post, l.ok, nil
+	for i := range w.fast.last {
+		if l := &w.fast.last[i]; l.valid && l.key == k {
+			return l.post, l.ok, nil
+		}
 	}
 	post, ok, err := m.Step(act, s, ps)
 	if err != nil {
 		return nil, false, err
 	}
-	w.fast.last = lastStep{key: k, valid: true, stepResult: stepResult{post, ok}}
+	w.fast.last[w.fast.next] = lastStep{key: k, valid: true, stepResult: stepResult{post, ok}}
+	w.fast.next = (w.fast.next + 1) % len(w.fast.last)
 	return post, ok, nil
 }
 
-// sameValues reports whether xs and ys are the same slice.
-func sameValues(xs, ys []eval.Value) bool {
-	return len(xs) == len(ys) && (len(xs) == 0 || &xs[0] == &ys[0])
+// equalState reports whether s and t are equal (the same slice, or
+// equal values).
+func equalState(s, t eval.State) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	if len(s) == 0 || &s[0] == &t[0] {
+		return true
+	}
+	return s.Equal(t)
+}
+
+// equalValues reports whether xs and ys are equal.
+func equalValues(xs, ys []eval.Value) bool {
+	if len(xs) != len(ys) {
+		return false
+	}
+	if len(xs) == 0 || &xs[0] == &ys[0] {
+		return true
+	}
+	for i := range xs {
+		if !xs[i].Equal(ys[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // errDisabled reports a post-state asked of a disabled step.

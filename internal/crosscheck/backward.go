@@ -236,32 +236,51 @@ func (x *checker) backward() error {
 	if err != nil {
 		return err
 	}
+	x.totality = x.plansOf(simulation.ClauseTotality)
 	return x.searchConcrete(func(id int, root bool, c eval.State) error {
 		tau, err := x.stateOf(x.total, &env{c: c})
 		if err != nil {
 			return err
 		}
-		bad, err := x.failedClauses(&env{c: c, a: tau})
+		// Totality: the verdict is the rules', the explanation this
+		// package's.
+		v, err := x.firstFailing(map[string]eval.State{"c": c}, nil, x.totality)
 		if err != nil {
 			return err
 		}
-		if len(bad) > 0 {
+		if v != nil {
+			name := v.Plan.Name
+			bad, err := x.failedClauses(&env{c: c, a: tau})
+			if err != nil {
+				return err
+			}
+			var details []string
+			if len(bad) > 0 && bad[0] == name {
+				details = x.clauseDetailsIn(bad, &env{c: c, a: tau})
+			}
 			tr, _, err := x.traceOf(id)
 			if err != nil {
 				return err
 			}
-			x.failure = &Failure{Obligation: join(x.group, "totality", bad[0]), Clause: "totality › " + bad[0], Trace: tr,
-				Message: fmt.Sprintf("%s(c, τ(c)) is false in the last state c: the totality witness is not related to it", bad[0]),
-				Details: x.clauseDetailsIn(bad, &env{c: c, a: tau}), States: []NamedState{named("τ(c)", p.Abstract, tau, "", nil)}}
+			x.failure = &Failure{Obligation: v.Plan.ID, Clause: "totality › " + name, Trace: tr,
+				Message: fmt.Sprintf("%s(c, τ(c)) is false in the last state c: the totality witness is not related to it", name),
+				Details: details, States: []NamedState{named("τ(c)", p.Abstract, tau, "", nil)}}
 			return errFailed
 		}
 		if !root {
 			return nil
 		}
 		return cs.each(id, c, func(a eval.State, i int) error {
-			why, err := x.initA.why(a)
-			if err != nil || why == "" {
+			v, err := x.firstFailing(map[string]eval.State{"c": c, "a": a}, nil, x.plansOf(simulation.ClauseStart))
+			if err != nil || v == nil {
 				return err
+			}
+			why, err := x.initA.why(a)
+			if err != nil {
+				return err
+			}
+			if why == "" {
+				why = "(the cross-checker's own evaluation finds it one)"
 			}
 			tr, _, err := x.traceOf(id)
 			if err != nil {

@@ -45,9 +45,12 @@ type checker struct {
 	rules *simulation.PointChecker
 	// pt is the point of the step being checked; ptC and ptA are the
 	// states whose memoized values the rules keep (verdict.go).
-	pt       *simulation.Point
-	ptC, ptA eval.State
-	fresh    bool // the states and parameters of every step are fresh slices (forward)
+	pt        *simulation.Point
+	ptC, ptA  eval.State
+	fresh     bool // the states and parameters of every step are fresh slices (forward)
+	totality  []*simulation.PointPlan
+	hist      map[*ioa.Action][]*simulation.PointPlan // history: the step plans of each action
+	planCache map[any]any                             // actionPlans
 
 	cases   map[*ioa.Action][]int64 // how often each case was taken
 	failure *Failure

@@ -13,6 +13,7 @@ import (
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
+	"ladder/simulation"
 )
 
 // pairNode is a pair of the forward search and how it was found. The
@@ -124,19 +125,32 @@ func (x *checker) forward() error {
 				Trace: newTrace(x.mC, c0), States: []NamedState{named("a₀", p.Abstract, a0, "", nil)}}
 			return errFailed
 		}
-		why, err := x.initA.why(a0)
+		// The verdict is the rules' (start › init, start › R_i); the
+		// explanation is this package's.
+		v, err := x.firstFailing(map[string]eval.State{"c": c0}, nil, x.plansOf(simulation.ClauseStart))
 		if err != nil {
 			return err
 		}
-		if why != "" {
+		if v != nil && v.Plan.Name == "init" {
+			why, err := x.initA.why(a0)
+			if err != nil {
+				return err
+			}
+			if why == "" {
+				why = "(the cross-checker's own evaluation finds it one)"
+			}
 			return fail("init", fmt.Sprintf("the start witness a₀ is not a start state of %s: %s", p.Abstract.Name, why), nil)
 		}
-		bad, err := x.failedClauses(&env{c: c0, a: a0})
-		if err != nil {
-			return err
-		}
-		if len(bad) > 0 {
-			return fail(bad[0], fmt.Sprintf("%s(c, a₀) is false at the start state c", bad[0]), x.clauseDetailsIn(bad, &env{c: c0, a: a0}))
+		if v != nil {
+			var details []string
+			bad, err := x.failedClauses(&env{c: c0, a: a0})
+			if err != nil {
+				return err
+			}
+			if len(bad) > 0 && bad[0] == v.Plan.Name {
+				details = x.clauseDetailsIn(bad, &env{c: c0, a: a0})
+			}
+			return fail(v.Plan.Name, fmt.Sprintf("%s(c, a₀) is false at the start state c", v.Plan.Name), details)
 		}
 		if full() {
 			break

@@ -115,11 +115,18 @@ func (x *checker) refinement() error {
 			return err
 		}
 		if root {
-			why, err := x.initA.why(fc)
+			v, err := x.firstFailing(map[string]eval.State{"c": c}, nil, x.plansOf(simulation.ClauseStart))
 			if err != nil {
 				return err
 			}
-			if why != "" {
+			if v != nil {
+				why, err := x.initA.why(fc)
+				if err != nil {
+					return err
+				}
+				if why == "" {
+					why = "(the cross-checker's own evaluation finds it one)"
+				}
 				tr, _, err := x.traceOf(id)
 				if err != nil {
 					return err

@@ -8,6 +8,7 @@ package crosscheck
 
 import (
 	"ladder/internal/explore"
+	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/simulation"
 )
@@ -38,7 +39,11 @@ func (x *checker) stepVerdict(tr *explore.Transition, a eval.State) (int, *simul
 	// every pair is added once the goals relation(R) of the step that
 	// reached it (or of the start condition) hold.
 	x.pt.States["c"], x.pt.States["a"], x.pt.Params = tr.Pre, a, tr.Params
-	x.pt.Post, x.pt.Related = tr.Post, x.fresh
+	if x.pt.Steps == nil {
+		x.pt.Steps = make([]simulation.StepSeed, 1)
+	}
+	x.pt.Steps[0] = simulation.StepSeed{Action: tr.Action, From: tr.Pre, Params: tr.Params, Post: tr.Post}
+	x.pt.Related = x.fresh
 	r, err := x.rules.EvalStep(tr.Action, x.pt)
 	if err != nil {
 		return -1, nil, nil, err
@@ -49,4 +54,67 @@ func (x *checker) stepVerdict(tr *explore.Transition, a eval.State) (int, *simul
 // sameState reports whether s and t are the same slice.
 func sameState(s, t eval.State) bool {
 	return len(s) == len(t) && (len(s) == 0 || &s[0] == &t[0])
+}
+
+// firstFailing evaluates plans at the point of the given states and
+// parameters, in order, and returns the verdict of the first that fails,
+// or nil.
+func (x *checker) firstFailing(states map[string]eval.State, params []eval.Value, plans []*simulation.PointPlan, steps ...simulation.StepSeed) (*simulation.Verdict, error) {
+	x.rules.Reset() // the explorer reuses its buffers: start afresh
+	x.ptC, x.ptA = nil, nil
+	pt := &simulation.Point{States: states, Params: params, Steps: steps}
+	for _, pl := range plans {
+		v, err := x.rules.Eval(pl, pt)
+		if err != nil {
+			return nil, err
+		}
+		if !v.Holds {
+			return &v, nil
+		}
+	}
+	return nil, nil
+}
+
+// plansOf returns the plans that are not about one action (start,
+// totality) with clause, in Generate's order; with names, only those
+// whose name is one of them.
+func (x *checker) plansOf(clause string, names ...string) []*simulation.PointPlan {
+	var out []*simulation.PointPlan
+	for _, pl := range x.rules.StartPlans() {
+		if pl.Clause != clause {
+			continue
+		}
+		ok := len(names) == 0
+		for _, n := range names {
+			ok = ok || pl.Name == n
+		}
+		if ok {
+			out = append(out, pl)
+		}
+	}
+	return out
+}
+
+// actionPlans returns the plans of concrete action act with clause, in
+// Generate's order.
+func (x *checker) actionPlans(act *ioa.Action, clause string) []*simulation.PointPlan {
+	type key struct {
+		act    *ioa.Action
+		clause string
+	}
+	k := key{act, clause}
+	if ps, ok := x.planCache[k]; ok {
+		return ps.([]*simulation.PointPlan)
+	}
+	if x.planCache == nil {
+		x.planCache = map[any]any{}
+	}
+	var out []*simulation.PointPlan
+	defer func() { x.planCache[k] = out }()
+	for _, pl := range x.rules.StepPlans(act) {
+		if pl.Clause == clause {
+			out = append(out, pl)
+		}
+	}
+	return out
 }
