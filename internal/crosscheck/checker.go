@@ -371,25 +371,6 @@ func (x *checker) runSteps(cc *caseCode, u0 eval.State, e *env) (*run, error) {
 	return r, nil
 }
 
-// preClause returns the clause name of step j of case cc, as package
-// simulation names it: pre(β), or pre(β#k) when β occurs several times.
-func preClause(cc *ioa.Case, j int) string {
-	name := cc.Steps[j].Action.Name
-	count, seen := 0, 0
-	for i, s := range cc.Steps {
-		if s.Action.Name == name {
-			count++
-			if i <= j {
-				seen++
-			}
-		}
-	}
-	if count > 1 {
-		return fmt.Sprintf("pre(%s#%d)", name, seen)
-	}
-	return "pre(" + name + ")"
-}
-
 // caseName returns "case k" for an action with several cases, else "".
 func caseName(sm *ioa.StepMatch, k int) string {
 	if len(sm.Cases) > 1 {
