@@ -6,6 +6,7 @@
 package simulation
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -65,6 +66,15 @@ type scenario[B any] struct {
 	hyps []namedB[B]
 	goal B
 	what string // the goal, e.g. "R1(cpost, u2)"
+
+	// An all-goals scenario (runAll) computes every goal of one concrete
+	// action at once; goals holds them in order, each with the
+	// hypotheses of its obligation (hyps[:n]). kase is the case whose
+	// guards select it (-1: none), last is u_m of that case (forward and
+	// refinement steps) once every abstract step is taken.
+	goals []goalB[B]
+	kase  int
+	last  any
 }
 
 type namedB[B any] struct {
@@ -72,21 +82,127 @@ type namedB[B any] struct {
 	b    B
 }
 
+// goalID names a goal of a step rule: the rule, the case, the abstract
+// step (pre) or variable (post) or external step (event, -1: no event),
+// the relation clause, and m, the index of the last abstract state
+// u_m (for the description).
+type goalID struct {
+	rule   string
+	kase   int
+	j      int
+	clause *ioa.Clause
+	m      int
+	act    *ioa.Action // event: the external abstract step's action
+}
+
+// goalB is a goal of an all-goals scenario.
+type goalB[B any] struct {
+	id goalID
+	n  int // the obligation's hypotheses are hyps[:n]
+	b  B
+}
+
 // sc accumulates a scenario; the first error sticks.
 type sc[S, V, B any] struct {
 	w   world[S, V, B]
 	out *scenario[B]
 	err error
+	// all: an all-goals scenario (runAll).
+	all bool
+	// stop, when set, stops the scenario at a false hypothesis
+	// (PointChecker's world): the obligation holds there vacuously.
+	stop stopper
+	// trust: hypotheses that assume invariants and Nat conditions are
+	// taken as true (PointChecker, whose caller checks them once per
+	// state) and not added.
+	trust bool
+	// related: a forward simulation's hypotheses R_i(c, a) are taken as
+	// true (PointChecker, whose caller established them as the goals of
+	// the step that reached the point).
+	related bool
+	// guards holds, in an all-goals scenario, the value of each case's
+	// guard once computed (known[j]): the coverage goal and every case
+	// tried read them.
+	guards []B
+	known  []bool
 }
 
-func (s *sc[S, V, B]) hyp(name string, b B, err error) {
-	if s.err == nil && err != nil {
-		s.err = fmt.Errorf("%s: %w", name, err)
+// guard returns the value of the guard of case j of sm in envFor(j),
+// computed once in an all-goals scenario.
+func (s *sc[S, V, B]) guard(sm *ioa.StepMatch, j int, envFor func(j int) *wenv[S, V]) (B, error) {
+	if !s.all {
+		return s.w.holds(sm.Cases[j].When, envFor(j))
 	}
+	if len(s.known) < len(sm.Cases) {
+		s.guards, s.known = make([]B, len(sm.Cases)), make([]bool, len(sm.Cases))
+	}
+	if s.known[j] {
+		return s.guards[j], nil
+	}
+	b, err := s.w.holds(sm.Cases[j].When, envFor(j))
 	if err == nil {
-		s.out.hyps = append(s.out.hyps, namedB[B]{name, b})
+		s.guards[j], s.known[j] = b, true
 	}
+	return b, err
 }
+
+// stopper is a world that may stop a scenario at its first false
+// hypothesis (when stops), whose name it records (stopAt).
+type stopper interface {
+	stops() bool
+	stopAt(name string)
+}
+
+func newSc[S, V, B any](w world[S, V, B]) *sc[S, V, B] {
+	s := &sc[S, V, B]{w: w, out: &scenario[B]{kase: -1}}
+	if st, ok := any(w).(stopper); ok && st.stops() {
+		s.stop = st
+	}
+	if t, ok := any(w).(interface{ trustsInvariants() bool }); ok {
+		s.trust = t.trustsInvariants()
+	}
+	return s
+}
+
+func (s *sc[S, V, B]) hyp(name string, b B, err error) { s.addHyp(name, nil, b, err) }
+
+// hypf is hyp with a name computed only when it is read (a stopping
+// world reads the name of a false hypothesis only).
+func (s *sc[S, V, B]) hypf(name func() string, b B, err error) { s.addHyp("", name, b, err) }
+
+func (s *sc[S, V, B]) addHyp(name string, lazy func() string, b B, err error) {
+	if err != nil {
+		if s.err == nil {
+			if lazy != nil {
+				name = lazy()
+			}
+			s.err = fmt.Errorf("%s: %w", name, err)
+		}
+		return
+	}
+	if s.stop != nil {
+		if s.err != nil {
+			return
+		}
+		if bb, ok := any(b).(bool); ok && !bb {
+			if lazy != nil {
+				name = lazy()
+			}
+			s.stop.stopAt(name)
+			s.err = errVacuous
+		}
+		s.out.hyps = append(s.out.hyps, namedB[B]{name, b})
+		return
+	}
+	if lazy != nil {
+		name = lazy()
+	}
+	s.out.hyps = append(s.out.hyps, namedB[B]{name, b})
+}
+
+// trusted reports whether the world takes hypotheses that assume
+// invariants and Nat conditions as true: they are then not added.
+func (s *sc[S, V, B]) trusted() bool { return s.trust }
 
 func (s *sc[S, V, B]) fail(err error) bool {
 	if err != nil && s.err == nil {
@@ -95,8 +211,85 @@ func (s *sc[S, V, B]) fail(err error) bool {
 	return s.err != nil
 }
 
+// wants reports whether the scenario computes goals of rule: every
+// applicable one in an all-goals scenario, else the plan's own.
+func (s *sc[S, V, B]) wants(p *plan, rule string) bool { return s.all || p.rule == rule }
+
+// goal sets the goal id to b: in an all-goals scenario it is appended
+// to the goals, with the hypotheses so far; otherwise it is the
+// scenario's goal, described by goalWhat.
+func (s *sc[S, V, B]) goal(p *plan, id goalID, b B) {
+	if goalMutation != nil && goalMutation(goalClause(p, id)) {
+		b = s.w.not(s.w.tt())
+	}
+	if s.all {
+		s.out.goals = append(s.out.goals, goalB[B]{id: id, n: len(s.out.hyps), b: b})
+		return
+	}
+	s.out.goal, s.out.what = b, goalWhat(p, id)
+}
+
+// goalMutation, when set (MutateGoalsForTesting), makes the goals of the
+// step clauses it selects false.
+var goalMutation func(clause, name string) bool
+
+// MutateGoalsForTesting makes false every goal of a step obligation whose
+// clause (ClausePre, ClausePost, ClauseRelation, ClauseEvent, ClauseCases)
+// and name (the abstract step's action, the variable, the relation clause;
+// "" otherwise) f selects, in every world: the obligations Generate
+// builds and the verdicts PointChecker gives change together, since both
+// come from the one rule. f nil restores the rules. For tests only: not
+// safe while Generate or a PointChecker runs.
+func MutateGoalsForTesting(f func(clause, name string) bool) { goalMutation = f }
+
+// goalClause returns the clause and name of goal id of p's action.
+func goalClause(p *plan, id goalID) (string, string) {
+	switch id.rule {
+	case ruleStepPre:
+		return ClausePre, p.step.Cases[id.kase].Steps[id.j].Action.Name
+	case ruleStepPost:
+		return ClausePost, p.proof.Abstract.Vars[id.j].Name
+	case ruleStepRel:
+		return ClauseRelation, id.clause.Name
+	case ruleStepEvent:
+		return ClauseEvent, ""
+	}
+	return ClauseCases, ""
+}
+
+// goalWhat describes goal id of a step rule of p's action.
+func goalWhat(p *plan, id goalID) string {
+	pr := p.proof
+	switch id.rule {
+	case ruleStepCases:
+		return "some case's guard holds"
+	case ruleStepPre:
+		return stepPreName(p.step.Cases[id.kase].Steps[id.j], id.j)
+	case ruleStepPost:
+		v := pr.Abstract.Vars[id.j]
+		if pr.Kind == ioa.ProofBackward {
+			return fmt.Sprintf("u%d.%s = a.%s", id.m, v.Name, v.Name)
+		}
+		return fmt.Sprintf("u%d.%s = f(cpost).%s", id.m, v.Name, v.Name)
+	case ruleStepRel:
+		if pr.Kind == ioa.ProofBackward {
+			return id.clause.Name + "(c, apre)"
+		}
+		return fmt.Sprintf("%s(cpost, u%d)", id.clause.Name, id.m)
+	case ruleStepEvent:
+		if id.act == nil {
+			return "no event"
+		}
+		return fmt.Sprintf("event %s: arguments of %s and %s agree", p.action.View.Event.Name, p.action.Name, id.act.Name)
+	}
+	return id.rule
+}
+
 // invariants assumes each invariant of auto in state st.
 func (s *sc[S, V, B]) invariants(auto *ioa.Automaton, invs []*ioa.Invariant, st S, name string) {
+	if s.trusted() {
+		return
+	}
 	for _, inv := range invs {
 		b, err := s.w.invariant(inv.Body, st)
 		s.hyp(fmt.Sprintf("%s%s.%s(%s)", hypPrefixAssume, auto.Name, inv.Name, name), b, err)
@@ -105,6 +298,9 @@ func (s *sc[S, V, B]) invariants(auto *ioa.Automaton, invs []*ioa.Invariant, st 
 
 // nats assumes the implicit Nat conditions of st.
 func (s *sc[S, V, B]) nats(auto *ioa.Automaton, st S, name string) {
+	if s.trusted() {
+		return
+	}
 	for i, v := range auto.Vars {
 		if !v.Sort.HasNat() {
 			continue
@@ -120,6 +316,9 @@ func (s *sc[S, V, B]) nats(auto *ioa.Automaton, st S, name string) {
 // of refinements and P are proved (Derive checks both before the edge
 // counts as proved).
 func (s *sc[S, V, B]) assumed(auto *ioa.Automaton, rs []*ioa.InvariantRef, st S, name string) {
+	if s.trusted() {
+		return
+	}
 	for _, r := range rs {
 		hname := fmt.Sprintf("%s%s.%s(%s)", hypPrefixAssume, auto.Name, r.Name, name)
 		if !r.Transferred() {
@@ -133,7 +332,7 @@ func (s *sc[S, V, B]) assumed(auto *ioa.Automaton, rs []*ioa.InvariantRef, st S,
 			s.hyp(hname, s.w.tt(), err)
 			continue
 		}
-		b, err := s.w.holds(body, newEnv[S, V](nil, obj, st))
+		b, err := s.w.holds(body, newEnv[S, V](nil).with(obj, st))
 		s.hyp(hname, b, err)
 	}
 }
@@ -143,7 +342,7 @@ func run[S, V, B any](w world[S, V, B], p *plan) (*scenario[B], error) {
 	if p.hint != nil {
 		return runHinted(w, p) // strategy.go
 	}
-	s := &sc[S, V, B]{w: w, out: &scenario[B]{}}
+	s := newSc(w)
 	switch p.rule {
 	case ruleInvStart, ruleInvStep:
 		invariantRule(s, p)
@@ -235,11 +434,11 @@ func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
 	if p.rule == ruleBwdTotal {
 		s.assumed(pr.Concrete, pr.AssumeConcrete, c, "c")
 		s.nats(pr.Concrete, c, "c")
-		tau, err := w.stateOf(pr.Total, "τ(c)", newEnv[S, V](nil, pr.C, c))
+		tau, err := w.stateOf(pr.Total, "τ(c)", newEnv[S, V](nil).with(pr.C, c))
 		if s.fail(err) {
 			return
 		}
-		b, err := w.holds(p.clause.Body, newEnv[S, V](nil, pr.C, c, pr.A, tau))
+		b, err := w.holds(p.clause.Body, newEnv[S, V](nil).with(pr.C, c).with(pr.A, tau))
 		s.fail(err)
 		s.out.goal, s.out.what = b, p.clause.Name+"(c, τ(c))"
 		return
@@ -248,7 +447,7 @@ func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
 	s.hyp("init "+pr.Concrete.Name+"(c)", b, err)
 	switch p.rule {
 	case ruleRefStart:
-		fc, err := w.stateOf(pr.Mapping, "f(c)", newEnv[S, V](nil, pr.C, c))
+		fc, err := w.stateOf(pr.Mapping, "f(c)", newEnv[S, V](nil).with(pr.C, c))
 		if s.fail(err) {
 			return
 		}
@@ -256,7 +455,7 @@ func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
 		s.fail(err)
 		s.out.goal, s.out.what = b, "init "+pr.Abstract.Name+"(f(c))"
 	case ruleFwdStartInit, ruleFwdStartRel:
-		a0, err := w.stateOf(pr.Start, "a₀", newEnv[S, V](nil, pr.C, c))
+		a0, err := w.stateOf(pr.Start, "a₀", newEnv[S, V](nil).with(pr.C, c))
 		if s.fail(err) {
 			return
 		}
@@ -266,7 +465,7 @@ func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
 			s.out.goal, s.out.what = b, "init "+pr.Abstract.Name+"(a₀)"
 			return
 		}
-		b, err := w.holds(p.clause.Body, newEnv[S, V](nil, pr.C, c, pr.A, a0))
+		b, err := w.holds(p.clause.Body, newEnv[S, V](nil).with(pr.C, c).with(pr.A, a0))
 		s.fail(err)
 		s.out.goal, s.out.what = b, p.clause.Name+"(c, a₀)"
 	case ruleBwdStart:
@@ -276,7 +475,7 @@ func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
 			return
 		}
 		for _, cl := range pr.Relation {
-			b, err := w.holds(cl.Body, newEnv[S, V](nil, pr.C, c, pr.A, a))
+			b, err := w.holds(cl.Body, newEnv[S, V](nil).with(pr.C, c).with(pr.A, a))
 			s.hyp(cl.Name+"(c, a)", b, err)
 		}
 		b, err := w.init(pr.Abstract, a)
@@ -295,22 +494,57 @@ func caseGuards[S, V, B any](s *sc[S, V, B], step *ioa.StepMatch, k int, envFor 
 		if g == nil {
 			continue
 		}
-		b, err := s.w.holds(g, envFor(j))
+		b, err := s.guard(step, j, envFor)
 		if j < k {
-			s.hyp(fmt.Sprintf("case %d guard false", j+1), s.w.not(b), err)
+			s.hypf(func() string { return fmt.Sprintf("case %d guard false", j+1) }, s.w.not(b), err)
 		} else {
-			s.hyp(fmt.Sprintf("case %d guard", j+1), b, err)
+			s.hypf(func() string { return fmt.Sprintf("case %d guard", j+1) }, b, err)
+		}
+		if s.err != nil {
+			return false
 		}
 	}
 	return s.err == nil
 }
 
+// eachCase runs body for the plan's case once its guards are assumed;
+// an all-goals scenario (in a stopping world) tries every case in
+// order and runs body for the first one whose guards select it: the
+// later cases assume the negation of a true guard, so their goals hold
+// vacuously. It records the case run in s.out.kase.
+func eachCase[S, V, B any](s *sc[S, V, B], p *plan, envFor func(j int) *wenv[S, V], body func(k int)) {
+	if !s.all {
+		if caseGuards(s, p.step, p.kase, envFor) {
+			s.out.kase = p.kase
+			body(p.kase)
+		}
+		return
+	}
+	mark := len(s.out.hyps)
+	for k := range p.step.Cases {
+		s.out.hyps = s.out.hyps[:mark]
+		if !caseGuards(s, p.step, k, envFor) {
+			if errors.Is(s.err, errVacuous) {
+				s.err = nil // a guard does not select case k
+				continue
+			}
+			return
+		}
+		s.out.kase = k
+		body(k)
+		return
+	}
+}
+
 // abstractSteps adds the hypotheses Pre_β1 … Pre_βn of the first n steps
-// of case kase from u0, with the arguments evaluated in env, and returns
-// the states u_0 … u_n and the arguments of every step.
-func abstractSteps[S, V, B any](s *sc[S, V, B], c *ioa.Case, u0 S, env *wenv[S, V], n int) ([]S, [][]V) {
-	us := []S{u0}
-	var args [][]V
+// of case k, c, from u0, with the arguments evaluated in env, and returns
+// the states u_0 … u_n and the arguments of every step. In an all-goals
+// scenario each Pre_βj is first the goal pre(β_j), with the hypotheses
+// before it.
+func abstractSteps[S, V, B any](s *sc[S, V, B], p *plan, k int, c *ioa.Case, u0 S, env *wenv[S, V], n int) ([]S, [][]V) {
+	us := make([]S, 1, n+1)
+	us[0] = u0
+	args := make([][]V, 0, len(c.Steps))
 	for j, st := range c.Steps {
 		th, err := s.w.values(st.Args, env)
 		if s.fail(err) {
@@ -321,7 +555,10 @@ func abstractSteps[S, V, B any](s *sc[S, V, B], c *ioa.Case, u0 S, env *wenv[S, 
 			continue
 		}
 		b, err := s.w.pre(st.Action, us[j], th)
-		s.hyp(fmt.Sprintf("pre %s(u%d)", st.Action.Name, j), b, err)
+		if s.all && err == nil {
+			s.goal(p, goalID{rule: ruleStepPre, kase: k, j: j}, b)
+		}
+		s.hypf(func() string { return fmt.Sprintf("pre %s(u%d)", st.Action.Name, j) }, b, err)
 		if s.err != nil {
 			return nil, nil
 		}
@@ -334,10 +571,21 @@ func abstractSteps[S, V, B any](s *sc[S, V, B], c *ioa.Case, u0 S, env *wenv[S, 
 	return us, args
 }
 
+// preGoal sets the goal pre(β_j) of case k of a plan that is not an
+// all-goals scenario: the precondition of its step j after the steps
+// before it (abstractSteps with n = j), the hypothesis Pre_βj of the
+// later clauses.
+func preGoal[S, V, B any](s *sc[S, V, B], p *plan, k int, c *ioa.Case, us []S, args [][]V) {
+	st := c.Steps[p.j]
+	b, err := s.w.pre(st.Action, us[p.j], args[p.j])
+	s.fail(err)
+	s.goal(p, goalID{rule: ruleStepPre, kase: k, j: p.j}, b)
+}
+
 // eventGoal sets the goal that the concrete step α(ps) and the external
-// abstract step of case c show the same event arguments (the event names
-// are equal by the loader's check).
-func eventGoal[S, V, B any](s *sc[S, V, B], act *ioa.Action, ps []V, c *ioa.Case, args [][]V) {
+// abstract step of case k, c, show the same event arguments (the event
+// names are equal by the loader's check).
+func eventGoal[S, V, B any](s *sc[S, V, B], p *plan, k int, act *ioa.Action, ps []V, c *ioa.Case, args [][]V) {
 	for j, st := range c.Steps {
 		if !st.Action.Kind.External() || st.Action.View == nil || act.View == nil {
 			continue
@@ -350,12 +598,21 @@ func eventGoal[S, V, B any](s *sc[S, V, B], act *ioa.Action, ps []V, c *ioa.Case
 		if s.fail(err) {
 			return
 		}
-		s.out.goal = s.w.valsEq(cv, av)
-		s.out.what = fmt.Sprintf("event %s: arguments of %s and %s agree", act.View.Event.Name, act.Name, st.Action.Name)
+		s.goal(p, goalID{rule: ruleStepEvent, kase: k, j: j, act: st.Action}, s.w.valsEq(cv, av))
 		return
 	}
-	s.out.goal = s.w.tt()
-	s.out.what = "no event"
+	s.goal(p, goalID{rule: ruleStepEvent, kase: k, j: -1}, s.w.tt())
+}
+
+// allGuarded reports whether every case of sm has a guard (then case
+// coverage is an obligation).
+func allGuarded(sm *ioa.StepMatch) bool {
+	for _, c := range sm.Cases {
+		if c.When == nil {
+			return false
+		}
+	}
+	return len(sm.Cases) > 0
 }
 
 // forwardStep is the step condition of refinements and forward
@@ -383,7 +640,7 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	}
 	var a S
 	if pr.Kind.IsRefinement() {
-		a, err = w.stateOf(pr.Mapping, "a", newEnv[S, V](nil, pr.C, c))
+		a, err = w.stateOf(pr.Mapping, "a", newEnv[S, V](nil).with(pr.C, c))
 	} else {
 		a, err = w.freshState(pr.Abstract, "a")
 	}
@@ -394,14 +651,17 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	s.nats(pr.Concrete, c, "c")
 	s.assumed(pr.Abstract, pr.AssumeAbstract, a, "a")
 	s.nats(pr.Abstract, a, "a")
-	if pr.Kind == ioa.ProofForward {
+	if pr.Kind == ioa.ProofForward && !s.related {
 		for _, cl := range pr.Relation {
-			b, err := w.holds(cl.Body, newEnv[S, V](nil, pr.C, c, pr.A, a))
-			s.hyp(cl.Name+"(c, a)", b, err)
+			b, err := w.holds(cl.Body, newEnv[S, V](nil).with(pr.C, c).with(pr.A, a))
+			s.hypf(func() string { return cl.Name + "(c, a)" }, b, err)
+			if s.stop != nil && s.err != nil {
+				return
+			}
 		}
 	}
 	b, err := w.pre(p.action, c, ps)
-	s.hyp(hypNamePreConcrete+p.action.Name+"(c, p)", b, err)
+	s.hypf(func() string { return hypNamePreConcrete + p.action.Name + "(c, p)" }, b, err)
 	if s.err != nil {
 		return
 	}
@@ -409,52 +669,65 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	if s.fail(err) {
 		return
 	}
-	env := newEnv[S, V](ps, pr.C, c, pr.A, a, pr.CPost, cpost)
-	if p.rule == ruleStepCases {
-		var gs []B
-		for _, cs := range p.step.Cases {
-			g, err := w.holds(cs.When, env)
+	env := newEnv[S, V](ps).with(pr.C, c).with(pr.A, a).with(pr.CPost, cpost)
+	if p.rule == ruleStepCases || (s.all && allGuarded(p.step)) {
+		gs := make([]B, 0, len(p.step.Cases))
+		for j := range p.step.Cases {
+			g, err := s.guard(p.step, j, func(int) *wenv[S, V] { return env })
 			if s.fail(err) {
 				return
 			}
 			gs = append(gs, g)
 		}
-		s.out.goal, s.out.what = w.or(gs...), "some case's guard holds"
-		return
-	}
-	if !caseGuards(s, p.step, p.kase, func(int) *wenv[S, V] { return env }) {
-		return
-	}
-	cs := p.step.Cases[p.kase]
-	n := len(cs.Steps)
-	if p.rule == ruleStepPre {
-		n = p.j
-	}
-	us, args := abstractSteps(s, cs, a, env, n)
-	if s.err != nil {
-		return
-	}
-	switch p.rule {
-	case ruleStepPre:
-		st := cs.Steps[p.j]
-		b, err := w.pre(st.Action, us[p.j], args[p.j])
-		s.fail(err)
-		s.out.goal, s.out.what = b, stepPreName(st, p.j)
-	case ruleStepPost:
-		fpost, err := w.stateOf(pr.Mapping, "f(cpost)", newEnv[S, V](nil, pr.C, cpost))
-		if s.fail(err) {
+		s.goal(p, goalID{rule: ruleStepCases}, w.or(gs...))
+		if !s.all {
 			return
 		}
-		v := pr.Abstract.Vars[p.j]
-		s.out.goal = w.varEq(us[len(us)-1], fpost, p.j)
-		s.out.what = fmt.Sprintf("u%d.%s = f(cpost).%s", len(us)-1, v.Name, v.Name)
-	case ruleStepRel:
-		b, err := w.holds(p.clause.Body, newEnv[S, V](nil, pr.C, cpost, pr.A, us[len(us)-1]))
-		s.fail(err)
-		s.out.goal, s.out.what = b, fmt.Sprintf("%s(cpost, u%d)", p.clause.Name, len(us)-1)
-	case ruleStepEvent:
-		eventGoal(s, p.action, ps, cs, args)
 	}
+	eachCase(s, p, func(int) *wenv[S, V] { return env }, func(k int) {
+		cs := p.step.Cases[k]
+		n := len(cs.Steps)
+		if !s.all && p.rule == ruleStepPre {
+			n = p.j
+		}
+		us, args := abstractSteps(s, p, k, cs, a, env, n)
+		if s.err != nil {
+			return
+		}
+		m := len(us) - 1
+		if !s.all && p.rule == ruleStepPre {
+			preGoal(s, p, k, cs, us, args)
+			return
+		}
+		if s.all {
+			s.out.last = us[m]
+		}
+		if pr.Kind.IsRefinement() && s.wants(p, ruleStepPost) {
+			fpost, err := w.stateOf(pr.Mapping, "f(cpost)", newEnv[S, V](nil).with(pr.C, cpost))
+			if s.fail(err) {
+				return
+			}
+			for i := range pr.Abstract.Vars {
+				if s.all || i == p.j {
+					s.goal(p, goalID{rule: ruleStepPost, kase: k, j: i, m: m}, w.varEq(us[m], fpost, i))
+				}
+			}
+		}
+		if pr.Kind == ioa.ProofForward && s.wants(p, ruleStepRel) {
+			for _, cl := range pr.Relation {
+				if s.all || cl == p.clause {
+					b, err := w.holds(cl.Body, newEnv[S, V](nil).with(pr.C, cpost).with(pr.A, us[m]))
+					if s.fail(err) {
+						return
+					}
+					s.goal(p, goalID{rule: ruleStepRel, kase: k, clause: cl, m: m}, b)
+				}
+			}
+		}
+		if s.wants(p, ruleStepEvent) {
+			eventGoal(s, p, k, p.action, ps, cs, args)
+		}
+	})
 }
 
 // backwardStep is the step condition of backward simulations, per concrete
@@ -486,7 +759,7 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	s.assumed(pr.Concrete, pr.AssumeConcrete, c, "c")
 	s.nats(pr.Concrete, c, "c")
 	b, err := w.pre(p.action, c, ps)
-	s.hyp(hypNamePreConcrete+p.action.Name+"(c, p)", b, err)
+	s.hypf(func() string { return hypNamePreConcrete + p.action.Name + "(c, p)" }, b, err)
 	if s.err != nil {
 		return
 	}
@@ -497,70 +770,89 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	s.assumed(pr.Concrete, pr.AssumeConcrete, cpost, "cpost")
 	s.nats(pr.Concrete, cpost, "cpost")
 	for _, cl := range pr.Relation {
-		b, err := w.holds(cl.Body, newEnv[S, V](nil, pr.C, cpost, pr.A, a))
-		s.hyp(cl.Name+"(cpost, a)", b, err)
+		b, err := w.holds(cl.Body, newEnv[S, V](nil).with(pr.C, cpost).with(pr.A, a))
+		s.hypf(func() string { return cl.Name + "(cpost, a)" }, b, err)
+		if s.stop != nil && s.err != nil {
+			return
+		}
 	}
 	if s.err != nil {
 		return
 	}
-	base := newEnv[S, V](ps, pr.C, c, pr.A, a, pr.CPost, cpost)
+	base := newEnv[S, V](ps).with(pr.C, c).with(pr.A, a).with(pr.CPost, cpost)
 	envFor := func(j int) *wenv[S, V] {
 		apre, err := w.stateOf(p.step.Cases[j].Pre, "apre", base)
 		if s.fail(err) {
 			return base
 		}
-		env := newEnv[S, V](ps, pr.C, c, pr.A, a, pr.CPost, cpost, pr.APre, apre)
-		return env
+		return newEnv[S, V](ps).with(pr.C, c).with(pr.A, a).with(pr.CPost, cpost).with(pr.APre, apre)
 	}
-	if p.rule == ruleStepCases {
-		var gs []B
-		for j, cs := range p.step.Cases {
-			g, err := w.holds(cs.When, envFor(j))
+	if p.rule == ruleStepCases || (s.all && allGuarded(p.step)) {
+		gs := make([]B, 0, len(p.step.Cases))
+		for j := range p.step.Cases {
+			g, err := s.guard(p.step, j, envFor)
 			if s.fail(err) {
 				return
 			}
 			gs = append(gs, g)
 		}
-		s.out.goal, s.out.what = w.or(gs...), "some case's guard holds"
-		return
+		s.goal(p, goalID{rule: ruleStepCases}, w.or(gs...))
+		if !s.all {
+			return
+		}
 	}
-	if !caseGuards(s, p.step, p.kase, envFor) {
-		return
-	}
-	env := envFor(p.kase)
-	if s.err != nil {
-		return
-	}
-	apre := env.states[pr.APre]
-	cs := p.step.Cases[p.kase]
-	n := len(cs.Steps)
-	switch p.rule {
-	case ruleStepPre:
-		n = p.j
-	case ruleStepRel:
-		n = 0
-	}
-	us, args := abstractSteps(s, cs, apre, env, n)
-	if s.err != nil {
-		return
-	}
-	switch p.rule {
-	case ruleStepRel:
-		b, err := w.holds(p.clause.Body, newEnv[S, V](nil, pr.C, c, pr.A, apre))
-		s.fail(err)
-		s.out.goal, s.out.what = b, p.clause.Name+"(c, apre)"
-	case ruleStepPre:
-		st := cs.Steps[p.j]
-		b, err := w.pre(st.Action, us[p.j], args[p.j])
-		s.fail(err)
-		s.out.goal, s.out.what = b, stepPreName(st, p.j)
-	case ruleStepPost:
-		v := pr.Abstract.Vars[p.j]
-		s.out.goal = w.varEq(us[len(us)-1], a, p.j)
-		s.out.what = fmt.Sprintf("u%d.%s = a.%s", len(us)-1, v.Name, v.Name)
-	case ruleStepEvent:
-		eventGoal(s, p.action, ps, cs, args)
-	}
+	eachCase(s, p, envFor, func(k int) {
+		env := envFor(k)
+		if s.err != nil {
+			return
+		}
+		apre, _ := env.state(pr.APre)
+		if s.wants(p, ruleStepRel) {
+			// The plan's own relation clause assumes no abstract step,
+			// whose arguments are evaluated first (n = 0).
+			if !s.all {
+				if abstractSteps(s, p, k, p.step.Cases[k], apre, env, 0); s.err != nil {
+					return
+				}
+			}
+			for _, cl := range pr.Relation {
+				if s.all || cl == p.clause {
+					b, err := w.holds(cl.Body, newEnv[S, V](nil).with(pr.C, c).with(pr.A, apre))
+					if s.fail(err) {
+						return
+					}
+					s.goal(p, goalID{rule: ruleStepRel, kase: k, clause: cl}, b)
+				}
+			}
+			if !s.all {
+				return
+			}
+		}
+		cs := p.step.Cases[k]
+		n := len(cs.Steps)
+		if !s.all && p.rule == ruleStepPre {
+			n = p.j
+		}
+		us, args := abstractSteps(s, p, k, cs, apre, env, n)
+		if s.err != nil {
+			return
+		}
+		m := len(us) - 1
+		if !s.all && p.rule == ruleStepPre {
+			preGoal(s, p, k, cs, us, args)
+			return
+		}
+		if s.wants(p, ruleStepPost) {
+			for i := range pr.Abstract.Vars {
+				if s.all || i == p.j {
+					s.goal(p, goalID{rule: ruleStepPost, kase: k, j: i, m: m}, w.varEq(us[m], a, i))
+				}
+			}
+		}
+		if s.wants(p, ruleStepEvent) {
+			eventGoal(s, p, k, p.action, ps, cs, args)
+		}
+	})
 }
 
 // historyRule is the combined rule for history mappings (LV95 §5: a
@@ -590,7 +882,7 @@ func historyRule[S, V, B any](s *sc[S, V, B], p *plan) {
 		}
 		b, err := w.init(pr.Abstract, a)
 		s.hyp("init "+pr.Abstract.Name+"(a)", b, err)
-		fa, err := w.stateOf(pr.Mapping, "f(a)", newEnv[S, V](nil, pr.A, a))
+		fa, err := w.stateOf(pr.Mapping, "f(a)", newEnv[S, V](nil).with(pr.A, a))
 		if s.fail(err) {
 			return
 		}
@@ -605,7 +897,7 @@ func historyRule[S, V, B any](s *sc[S, V, B], p *plan) {
 		}
 		b, err := w.init(pr.Concrete, c)
 		s.hyp("init "+pr.Concrete.Name+"(c)", b, err)
-		a0, err := w.stateOf(pr.Start, "a₀", newEnv[S, V](nil, pr.C, c))
+		a0, err := w.stateOf(pr.Start, "a₀", newEnv[S, V](nil).with(pr.C, c))
 		if s.fail(err) {
 			return
 		}
@@ -615,7 +907,7 @@ func historyRule[S, V, B any](s *sc[S, V, B], p *plan) {
 			s.out.goal, s.out.what = b, "init "+pr.Abstract.Name+"(a₀)"
 			return
 		}
-		fa0, err := w.stateOf(pr.Mapping, "f(a₀)", newEnv[S, V](nil, pr.A, a0))
+		fa0, err := w.stateOf(pr.Mapping, "f(a₀)", newEnv[S, V](nil).with(pr.A, a0))
 		if s.fail(err) {
 			return
 		}
@@ -636,10 +928,10 @@ func historyRule[S, V, B any](s *sc[S, V, B], p *plan) {
 		return
 	}
 	if p.rule == ruleHistEvent {
-		eventGoal(s, p.action, ps, &ioa.Case{Steps: []*ioa.AbstractStep{{Action: aa, Args: nil}}}, [][]V{ps})
+		eventGoal(s, p, 0, p.action, ps, &ioa.Case{Steps: []*ioa.AbstractStep{{Action: aa, Args: nil}}}, [][]V{ps})
 		return
 	}
-	fa, err := w.stateOf(pr.Mapping, "f(a)", newEnv[S, V](nil, pr.A, a))
+	fa, err := w.stateOf(pr.Mapping, "f(a)", newEnv[S, V](nil).with(pr.A, a))
 	if s.fail(err) {
 		return
 	}
@@ -670,7 +962,7 @@ func historyRule[S, V, B any](s *sc[S, V, B], p *plan) {
 	if s.fail(err) {
 		return
 	}
-	fap, err := w.stateOf(pr.Mapping, "f(apost)", newEnv[S, V](nil, pr.A, ap))
+	fap, err := w.stateOf(pr.Mapping, "f(apost)", newEnv[S, V](nil).with(pr.A, ap))
 	if s.fail(err) {
 		return
 	}

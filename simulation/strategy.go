@@ -607,7 +607,7 @@ func runHinted[S, V, B any](w world[S, V, B], p *plan) (*scenario[B], error) {
 		pr := p.proof
 		for obj, name := range map[*expr.Object]string{pr.C: "c", pr.A: "a", pr.CPost: "cpost", pr.APre: "apre"} {
 			if s, ok := rec.states[name]; ok && obj != nil {
-				env.states[obj] = s
+				env.with(obj, s)
 			}
 		}
 	}
@@ -639,7 +639,7 @@ func runHinted[S, V, B any](w world[S, V, B], p *plan) (*scenario[B], error) {
 	for _, in := range c.instances {
 		ist, iname := st, "s"
 		if in.State != nil {
-			s, ok := env.states[in.State]
+			s, ok := env.state(in.State)
 			if !ok {
 				return nil, fmt.Errorf("internal: no state %s for the instance of %s", in.State.Name, in.Invariant.Name)
 			}
@@ -805,7 +805,7 @@ func (w *symWorld) envIn(st *encode.State, bare bool, env *wenv[*encode.State, e
 		e.State = st
 	}
 	if env != nil {
-		e.States, e.Params = env.states, env.params
+		e.States, e.Params = env.stateMap(), env.params
 	}
 	return e
 }
@@ -855,7 +855,7 @@ func (w *conWorld) envIn(st eval.State, bare bool, env *wenv[eval.State, eval.Va
 		e.State = st
 	}
 	if env != nil {
-		e.States, e.Params = env.states, env.params
+		e.States, e.Params = env.stateMap(), env.params
 	}
 	return e
 }

@@ -13,6 +13,7 @@ import (
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
+	"ladder/simulation"
 )
 
 // pairNode is a pair of the forward search and how it was found. The
@@ -45,6 +46,7 @@ func (x *checker) decodePair(n *pairNode) (c, a eval.State, err error) {
 // it with, and every step from every pair is checked.
 func (x *checker) forward() error {
 	p := x.p
+	x.fresh = true // decodePair and Successors allocate; the parameters are copied
 	index := map[string]int32{}
 	var nodes []pairNode
 	seenC, seenA := map[string]bool{}, map[string]bool{}
@@ -123,19 +125,32 @@ func (x *checker) forward() error {
 				Trace: newTrace(x.mC, c0), States: []NamedState{named("a₀", p.Abstract, a0, "", nil)}}
 			return errFailed
 		}
-		why, err := x.initA.why(a0)
+		// The verdict is the rules' (start › init, start › R_i); the
+		// explanation is this package's.
+		v, err := x.firstFailing(map[string]eval.State{"c": c0}, nil, x.plansOf(simulation.ClauseStart))
 		if err != nil {
 			return err
 		}
-		if why != "" {
+		if v != nil && v.Plan.Name == "init" {
+			why, err := x.initA.why(a0)
+			if err != nil {
+				return err
+			}
+			if why == "" {
+				why = "(the cross-checker's own evaluation finds it one)"
+			}
 			return fail("init", fmt.Sprintf("the start witness a₀ is not a start state of %s: %s", p.Abstract.Name, why), nil)
 		}
-		bad, err := x.failedClauses(&env{c: c0, a: a0})
-		if err != nil {
-			return err
-		}
-		if len(bad) > 0 {
-			return fail(bad[0], fmt.Sprintf("%s(c, a₀) is false at the start state c", bad[0]), x.clauseDetailsIn(bad, &env{c: c0, a: a0}))
+		if v != nil {
+			var details []string
+			bad, err := x.failedClauses(&env{c: c0, a: a0})
+			if err != nil {
+				return err
+			}
+			if len(bad) > 0 && bad[0] == v.Plan.Name {
+				details = x.clauseDetailsIn(bad, &env{c: c0, a: a0})
+			}
+			return fail(v.Plan.Name, fmt.Sprintf("%s(c, a₀) is false at the start state c", v.Plan.Name), details)
 		}
 		if full() {
 			break
@@ -184,18 +199,11 @@ func (x *checker) forward() error {
 		for _, s := range succs {
 			x.res.Transitions++
 			tr := &explore.Transition{From: i, To: -1, Pre: c, Post: s.post, Action: p.Concrete.Actions[s.act], Params: s.params}
-			var um eval.State
-			_, err := x.matchStepRun(tr, a, "a", func(r *run) (string, []string, []NamedState, error) {
-				um = r.us[len(r.us)-1]
-				ok, err := x.relates(&env{c: s.post, a: um})
-				if err != nil || ok {
-					return "", nil, nil, err
-				}
+			r, err := x.matchStepRun(tr, a, "a", func(r *run) (string, []string, []NamedState, error) {
+				// explains a failing relation clause: every failing one
+				um := r.us[len(r.us)-1]
 				bad, err := x.failedClauses(&env{c: s.post, a: um})
-				if err == nil && len(bad) == 0 {
-					err = fmt.Errorf("internal error: the relation fails but none of its clauses does")
-				}
-				if err != nil {
+				if err != nil || len(bad) == 0 {
 					return "", nil, nil, err
 				}
 				return "relation(" + bad[0], x.clauseDetailsIn(bad, &env{c: s.post, a: um}), nil, nil
@@ -203,6 +211,7 @@ func (x *checker) forward() error {
 			if err != nil {
 				return err
 			}
+			um := r.us[len(r.us)-1]
 			if full() {
 				break
 			}
