@@ -229,18 +229,10 @@ func (s *sc[S, V, B]) goal(p *plan, id goalID, b B) {
 	s.out.goal, s.out.what = b, goalWhat(p, id)
 }
 
-// goalMutation, when set (MutateGoalsForTesting), makes the goals of the
-// step clauses it selects false.
+// goalMutation is nil except in this package's tests, which set it
+// (MutateGoalsForTesting in export_test.go) to make the goals of the step
+// clauses it selects false, in every world at once.
 var goalMutation func(clause, name string) bool
-
-// MutateGoalsForTesting makes false every goal of a step obligation whose
-// clause (ClausePre, ClausePost, ClauseRelation, ClauseEvent, ClauseCases)
-// and name (the abstract step's action, the variable, the relation clause;
-// "" otherwise) f selects, in every world: the obligations Generate
-// builds and the verdicts PointChecker gives change together, since both
-// come from the one rule. f nil restores the rules. For tests only: not
-// safe while Generate or a PointChecker runs.
-func MutateGoalsForTesting(f func(clause, name string) bool) { goalMutation = f }
 
 // goalClause returns the clause and name of goal id of p's action.
 func goalClause(p *plan, id goalID) (string, string) {
