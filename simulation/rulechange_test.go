@@ -108,4 +108,3 @@ func TestRuleChangeChangesBoth(t *testing.T) {
 		})
 	}
 }
-
