@@ -206,7 +206,7 @@ func (x *checker) forward() error {
 				if err != nil || len(bad) == 0 {
 					return "", nil, nil, err
 				}
-				return "relation(" + bad[0], x.clauseDetailsIn(bad, &env{c: s.post, a: um}), nil, nil
+				return ioa.StepClause{Kind: ioa.ClauseRelation, Arg: bad[0]}.String(), x.clauseDetailsIn(bad, &env{c: s.post, a: um}), nil, nil
 			})
 			if err != nil {
 				return err

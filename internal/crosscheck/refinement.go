@@ -162,7 +162,7 @@ func (x *checker) refinement() error {
 			if first == "" {
 				return "", nil, nil, nil
 			}
-			return "post(" + first, ds, []NamedState{named("f(cpost)", p.Abstract, fpost, "f(c)", fc)}, nil
+			return ioa.StepClause{Kind: ioa.ClausePost, Arg: first}.String(), ds, []NamedState{named("f(cpost)", p.Abstract, fpost, "f(c)", fc)}, nil
 		})
 	})
 }
@@ -251,17 +251,19 @@ func (x *checker) matchStepRun(tr *explore.Transition, a eval.State, aName strin
 	if clause == "" {
 		return nil, x.unexplained(tr, sc, v, k, x.runStates(aName, r), x.calls(r))
 	}
-	return nil, x.verdictFailure(tr, sc, v, k, postMessage(strings.TrimSuffix(v.Plan.Name, ")"), len(r.us)-1), ds,
+	return nil, x.verdictFailure(tr, sc, v, k, postMessage(v.Plan.Name, len(r.us)-1), ds,
 		append(x.runStates(aName, r), more...), x.calls(r))
 }
 
 // postMessage describes a failed post or relation clause.
 func postMessage(clause string, m int) string {
+	c, err := ioa.ParseStepClause(clause)
 	switch {
-	case len(clause) > 5 && clause[:5] == "post(":
-		return fmt.Sprintf("u%d.%s = f(cpost).%s is false: the abstract steps do not end in the mapping of the concrete post-state", m, clause[5:], clause[5:])
-	case len(clause) > 9 && clause[:9] == "relation(":
-		return fmt.Sprintf("%s(cpost, u%d) is false", clause[9:], m)
+	case err != nil:
+	case c.Kind == ioa.ClausePost:
+		return fmt.Sprintf("u%d.%s = f(cpost).%s is false: the abstract steps do not end in the mapping of the concrete post-state", m, c.Arg, c.Arg)
+	case c.Kind == ioa.ClauseRelation:
+		return fmt.Sprintf("%s(cpost, u%d) is false", c.Arg, m)
 	}
 	return clause + " fails"
 }

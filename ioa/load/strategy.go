@@ -372,31 +372,23 @@ func (fl *fileLoader) strategyClauses(n *yaml.Node, cx *strategyCtx) ([]string, 
 // clauseProblem returns why name is not a clause of p's step obligations,
 // or "".
 func clauseProblem(p *ioa.Proof, name string) string {
-	const want = "expected relation(R), pre(β), post(x) or event"
-	if name == "event" {
-		return ""
+	c, err := ioa.ParseStepClause(name)
+	if err != nil {
+		return err.Error()
 	}
-	kind, arg, found := strings.Cut(name, "(")
-	if !found || !strings.HasSuffix(arg, ")") {
-		return want
-	}
-	arg = strings.TrimSuffix(arg, ")")
-	switch kind {
-	case "relation":
-		if p.Clause(arg) == nil {
-			return fmt.Sprintf("the proof has no relation clause %s", arg)
+	switch c.Kind {
+	case ioa.ClauseRelation:
+		if p.Clause(c.Arg) == nil {
+			return fmt.Sprintf("the proof has no relation clause %s", c.Arg)
 		}
-	case "pre":
-		act, _, _ := strings.Cut(arg, "#")
-		if p.Abstract.Action(act) == nil {
-			return fmt.Sprintf("%s has no action %s", p.Abstract.Name, act)
+	case ioa.ClausePre:
+		if p.Abstract.Action(c.Arg) == nil {
+			return fmt.Sprintf("%s has no action %s", p.Abstract.Name, c.Arg)
 		}
-	case "post":
-		if p.Abstract.Var(arg) == nil {
-			return fmt.Sprintf("%s has no variable %s", p.Abstract.Name, arg)
+	case ioa.ClausePost:
+		if p.Abstract.Var(c.Arg) == nil {
+			return fmt.Sprintf("%s has no variable %s", p.Abstract.Name, c.Arg)
 		}
-	default:
-		return want
 	}
 	return ""
 }
