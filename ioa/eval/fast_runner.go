@@ -68,22 +68,6 @@ func (r *Runner) Release() {
 	}
 }
 
-// Decode returns the state whose encoding (Machine.AppendState) is key; in
-// scratch mode it lives in scratch memory.
-func (r *Runner) Decode(key []byte) (s State, err error) {
-	defer recoverInternal(&err)
-	if r.offs == nil {
-		r.offs = make([]int, len(r.m.vars)+1)
-	}
-	r.d = dec{b: key, f: &r.g, offs: r.offs}
-	r.last, r.lastKey = nil, nil
-	s, err = r.m.decodeWith(&r.d)
-	if err == nil {
-		r.last, r.lastKey = s, key
-	}
-	return s, err
-}
-
 // Machine returns the machine r runs.
 func (r *Runner) Machine() *Machine { return r.m }
 
