@@ -118,7 +118,6 @@ func short(e Expr) string {
 	return s
 }
 
-
 // CheckExpr checks e in scope sc. want, the sort the context expects, may
 // be nil; when it is not, it guides the inference of `{}`, `[]`, `None` and
 // `const(v)`, and an e whose sort is not Assignable to want is reported as

@@ -139,4 +139,3 @@ func plural(n int) string {
 	}
 	return "s"
 }
-
