@@ -99,8 +99,11 @@
 // live in files named fast_*.go: fast_compile.go (constant folding and
 // specialised closures, which plain code does without), fast_runner.go
 // (Runner.Successors), fast_alloc.go (scratch memory) and fast_codec.go
-// (incremental encoding), with the byte codec of states in codec.go. The
-// reference semantics does not depend on them; TestFastPathsAgree checks
-// that they compute the successors the plain code's Step computes on every
-// reachable state of instances of the repository's automata.
+// (incremental encoding), with the byte codec of states in codec.go.
+// Step, Init and Eval never use the Runner, scratch memory or the codec;
+// folding and specialised closures serve every compiled expression, but
+// plain code (the compiler's noFold) does without them. TestFastPathsAgree
+// checks that the fast paths compute the successors and invariants that
+// the plain code's Step computes on every reachable state of instances of
+// the repository's automata.
 package eval
