@@ -273,86 +273,13 @@ func (m *Machine) compileAction(index int, act *ioa.Action) (*actionCode, error)
 // mentions, or -1.
 func maxParam(e expr.Expr) int {
 	last := -1
-	walk(e, func(x expr.Expr) {
+	expr.Inspect(e, func(x expr.Expr) bool {
 		if id, ok := x.(*expr.Ident); ok && id.Obj != nil && id.Obj.Kind == expr.ObjParam && id.Obj.Index > last {
 			last = id.Obj.Index
 		}
+		return true
 	})
 	return last
-}
-
-// walk calls fn for e and every expression below it (not into definition
-// bodies).
-func walk(e expr.Expr, fn func(expr.Expr)) {
-	if e == nil {
-		return
-	}
-	fn(e)
-	binders := func(bs ...*expr.Binder) {
-		for _, b := range bs {
-			if b != nil {
-				walk(b.Lo, fn)
-				walk(b.Hi, fn)
-			}
-		}
-	}
-	switch e := e.(type) {
-	case *expr.Unary:
-		walk(e.X, fn)
-	case *expr.Binary:
-		walk(e.X, fn)
-		walk(e.Y, fn)
-	case *expr.Ite:
-		walk(e.Cond, fn)
-		walk(e.Then, fn)
-		walk(e.Else, fn)
-	case *expr.Let:
-		walk(e.Value, fn)
-		walk(e.Body, fn)
-	case *expr.Quant:
-		binders(e.Binders...)
-		walk(e.Body, fn)
-	case *expr.Lambda:
-		binders(e.Binder)
-		walk(e.Body, fn)
-	case *expr.Call:
-		if e.Recv != nil {
-			walk(e.Recv, fn)
-		}
-		for _, a := range e.Args {
-			walk(a, fn)
-		}
-	case *expr.Index:
-		walk(e.X, fn)
-		walk(e.Index, fn)
-	case *expr.Update:
-		walk(e.X, fn)
-		walk(e.Index, fn)
-		walk(e.Value, fn)
-	case *expr.FieldSel:
-		walk(e.X, fn)
-	case *expr.RecordUpdate:
-		walk(e.X, fn)
-		for _, f := range e.Fields {
-			if f != nil {
-				walk(f.Value, fn)
-			}
-		}
-	case *expr.RecordLit:
-		for _, f := range e.Fields {
-			if f != nil {
-				walk(f.Value, fn)
-			}
-		}
-	case *expr.SetLit:
-		for _, x := range e.Elems {
-			walk(x, fn)
-		}
-	case *expr.SeqLit:
-		for _, x := range e.Elems {
-			walk(x, fn)
-		}
-	}
 }
 
 // natCheck returns a function reporting whether every Nat inside a value of
