@@ -1,6 +1,6 @@
 // This file implements PointChecker: the obligations of one edge
 // evaluated at concrete points of a finite instance, by the same rules
-// (rules.go) that build the solver's problems, in the concrete world
+// (rules*.go) that build the solver's problems, in the concrete world
 // (world.go). The bounded cross-checker (package crosscheck) asks it for
 // every verdict, so that a cross-check failure is, by construction, a
 // point at which the obligation of the same name has true hypotheses and

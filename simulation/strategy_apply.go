@@ -242,7 +242,7 @@ func indexValues[S, V, B any](hw hintWorld[S, V, B], p *plan) (map[*expr.Object]
 }
 
 // assumeKey returns the invariant key of a hypothesis "assume A.P(s)"
-// (invariants, rules.go).
+// (assumed, rules.go).
 func assumeKey(name string) (string, bool) {
 	rest, ok := strings.CutPrefix(name, hypPrefixAssume)
 	if !ok {

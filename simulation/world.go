@@ -1,7 +1,7 @@
 // This file implements the two worlds every obligation is computed in:
 // the symbolic world (package encode: terms, for the solver) and the
 // concrete world (package eval: values, for replaying a counterexample).
-// Each rule is written once, as a scenario over a world (rules.go), so the
+// Each rule is written once, as a scenario over a world (rules*.go), so the
 // hypotheses and goal that Z3 refutes are, by construction, the ones the
 // evaluator re-checks.
 
