@@ -79,7 +79,9 @@ fuzz-long:
 	./scripts/fuzz.sh $(FUZZLONG)
 
 # prove checks, explores, cross-checks and proves everything shipped in the
-# repository, and writes the HTML report of the repository to bin/report/.
+# repository, writes the HTML report of the repository to bin/report/, and
+# runs the inference test that takes minutes (TMS2 and NOrec inferred from
+# scratch, the NOrec edge proved with the inferred invariants).
 prove: build
 	./$(BIN) check
 	./$(BIN) check docs/examples
@@ -87,6 +89,7 @@ prove: build
 	./scripts/crosscheck-all.sh ./$(BIN)
 	./$(BIN) prove --html bin/report
 	./$(BIN) prove docs/examples
+	LADDER_LONG_TESTS=1 $(GO) test -count=1 -timeout 30m -run 'TestInferNOrecTMS2' ./internal/infer
 
 # bench runs the Go benchmarks once each, then the prover benchmark over the
 # repository's proofs (cold, warm, after an edit), which prints one JSON line,

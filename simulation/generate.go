@@ -533,7 +533,7 @@ func (g *generator) steps(x *edgeCtx, sm *ioa.StepMatch) {
 				if c.Pre != nil {
 					pos = c.Pos
 				}
-				x.add(mk(ClauseRelation, "relation("+cl.Name+")", pos), &plan{rule: ruleStepRel, proof: p, action: act, step: sm, kase: k, clause: cl}, d)
+				x.add(mk(ClauseRelation, ioa.StepClause{Kind: ioa.ClauseRelation, Arg: cl.Name}.String(), pos), &plan{rule: ruleStepRel, proof: p, action: act, step: sm, kase: k, clause: cl}, d)
 			}
 		}
 		counts := map[string]int{}
@@ -543,10 +543,11 @@ func (g *generator) steps(x *edgeCtx, sm *ioa.StepMatch) {
 		seen := map[string]int{}
 		for j, st := range c.Steps {
 			seen[st.Action.Name]++
-			name := "pre(" + st.Action.Name + ")"
+			sc := ioa.StepClause{Kind: ioa.ClausePre, Arg: st.Action.Name}
 			if counts[st.Action.Name] > 1 {
-				name = fmt.Sprintf("pre(%s#%d)", st.Action.Name, seen[st.Action.Name])
+				sc.N = seen[st.Action.Name]
 			}
+			name := sc.String()
 			x.add(mk(ClausePre, name, st.Pos), &plan{rule: ruleStepPre, proof: p, action: act, step: sm, kase: k, j: j}, x.stepDeps(sm, k, false))
 		}
 		switch {
@@ -561,15 +562,15 @@ func (g *generator) steps(x *edgeCtx, sm *ioa.StepMatch) {
 						pos = c.Pos
 					}
 				}
-				x.add(mk(ClausePost, "post("+v.Name+")", pos), &plan{rule: ruleStepPost, proof: p, action: act, step: sm, kase: k, j: i}, x.stepDeps(sm, k, false))
+				x.add(mk(ClausePost, ioa.StepClause{Kind: ioa.ClausePost, Arg: v.Name}.String(), pos), &plan{rule: ruleStepPost, proof: p, action: act, step: sm, kase: k, j: i}, x.stepDeps(sm, k, false))
 			}
 		case p.Kind == ioa.ProofForward:
 			for _, cl := range p.Relation {
-				x.add(mk(ClauseRelation, "relation("+cl.Name+")", cl.Pos), &plan{rule: ruleStepRel, proof: p, action: act, step: sm, kase: k, clause: cl}, x.stepDeps(sm, k, false))
+				x.add(mk(ClauseRelation, ioa.StepClause{Kind: ioa.ClauseRelation, Arg: cl.Name}.String(), cl.Pos), &plan{rule: ruleStepRel, proof: p, action: act, step: sm, kase: k, clause: cl}, x.stepDeps(sm, k, false))
 			}
 		}
 		if act.Kind.External() && c.External() != nil {
-			x.add(mk(ClauseEvent, "event", c.External().Pos), &plan{rule: ruleStepEvent, proof: p, action: act, step: sm, kase: k}, x.stepDeps(sm, k, true))
+			x.add(mk(ClauseEvent, ioa.StepClause{Kind: ioa.ClauseEvent}.String(), c.External().Pos), &plan{rule: ruleStepEvent, proof: p, action: act, step: sm, kase: k}, x.stepDeps(sm, k, true))
 		}
 	}
 }

@@ -11,18 +11,19 @@ import (
 	"ladder/ioa"
 )
 
-// The clauses of obligations (Obligation.Clause).
+// The clauses of obligations (Obligation.Clause): the kinds of
+// ioa.ClauseKind, which docs/proofs.md lists.
 const (
-	ClauseStart     = "start"     // I0, F0, B0, refinement and history start conditions
-	ClauseInvariant = "invariant" // I1: an invariant is preserved by an action
-	ClausePre       = "pre"       // an abstract step's precondition along the case's sequence
-	ClauseRelation  = "relation"  // a relation clause re-established (forward) or established for the pre-state witness (backward)
-	ClausePost      = "post"      // the computed abstract post-state equals the mapped (refinement) or given (backward) one
-	ClauseEvent     = "event"     // the event arguments agree through both views
-	ClauseCases     = "cases"     // case coverage: the guards of an action's cases cover its precondition
-	ClauseTotality  = "totality"  // B2: the totality witness is related
-	ClauseGuard     = "guard"     // history: the preconditions agree
-	ClauseCommute   = "commute"   // history: the mapping commutes with the effects
+	ClauseStart     = string(ioa.ClauseStart)
+	ClauseInvariant = string(ioa.ClauseInvariant)
+	ClausePre       = string(ioa.ClausePre)
+	ClauseRelation  = string(ioa.ClauseRelation)
+	ClausePost      = string(ioa.ClausePost)
+	ClauseEvent     = string(ioa.ClauseEvent)
+	ClauseCases     = string(ioa.ClauseCases)
+	ClauseTotality  = string(ioa.ClauseTotality)
+	ClauseGuard     = string(ioa.ClauseGuard)
+	ClauseCommute   = string(ioa.ClauseCommute)
 )
 
 // Obligation is one atomic validity check: Problem holds the hypotheses

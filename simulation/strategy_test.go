@@ -171,7 +171,7 @@ func coverage(t *testing.T, p *plan, cases []*hintCase) smt.Status {
 	if !bare {
 		for obj, name := range map[*expr.Object]string{p.proof.C: "c", p.proof.A: "a", p.proof.CPost: "cpost"} {
 			if s, ok := rec.states[name]; ok {
-				env.states[obj] = s
+				env.with(obj, s)
 			}
 		}
 	}

@@ -1,7 +1,7 @@
 // This file implements the two worlds every obligation is computed in:
 // the symbolic world (package encode: terms, for the solver) and the
 // concrete world (package eval: values, for replaying a counterexample).
-// Each rule is written once, as a scenario over a world (rules.go), so the
+// Each rule is written once, as a scenario over a world (rules*.go), so the
 // hypotheses and goal that Z3 refutes are, by construction, the ones the
 // evaluator re-checks.
 
@@ -57,19 +57,55 @@ type world[S, V, B any] interface {
 	tt() B
 }
 
-// wenv binds the names of proof expressions: whole states by object, and
-// the parameters of one action (by index).
+// wenv binds the names of proof expressions: whole states by object (at
+// most four: c, a, cpost, apre), and the parameters of one action (by
+// index).
 type wenv[S, V any] struct {
-	states map[*expr.Object]S
+	objs   [4]*expr.Object
+	sts    [4]S
+	n      int
 	params []V
 }
 
-func newEnv[S, V any](params []V, binds ...any) *wenv[S, V] {
-	env := &wenv[S, V]{states: map[*expr.Object]S{}, params: params}
-	for i := 0; i+1 < len(binds); i += 2 {
-		env.states[binds[i].(*expr.Object)] = binds[i+1].(S)
+// newEnv returns an environment of params; with binds states.
+func newEnv[S, V any](params []V) *wenv[S, V] {
+	return &wenv[S, V]{params: params}
+}
+
+// with binds obj to s (replacing a binding of obj) and returns env.
+func (env *wenv[S, V]) with(obj *expr.Object, s S) *wenv[S, V] {
+	for i := 0; i < env.n; i++ {
+		if env.objs[i] == obj {
+			env.sts[i] = s
+			return env
+		}
 	}
+	if env.n == len(env.objs) {
+		panic("internal: more than four states in an environment")
+	}
+	env.objs[env.n], env.sts[env.n] = obj, s
+	env.n++
 	return env
+}
+
+// state returns the state bound to obj.
+func (env *wenv[S, V]) state(obj *expr.Object) (S, bool) {
+	for i := 0; i < env.n; i++ {
+		if env.objs[i] == obj {
+			return env.sts[i], true
+		}
+	}
+	var zero S
+	return zero, false
+}
+
+// stateMap returns the bindings as a map.
+func (env *wenv[S, V]) stateMap() map[*expr.Object]S {
+	m := make(map[*expr.Object]S, env.n)
+	for i := 0; i < env.n; i++ {
+		m[env.objs[i]] = env.sts[i]
+	}
+	return m
 }
 
 // ---- the symbolic world ----
@@ -115,7 +151,7 @@ func (w *symWorld) freshParams(act *ioa.Action, name string) ([]encode.Value, er
 }
 
 func (w *symWorld) encEnv(env *wenv[*encode.State, encode.Value]) *encode.Env {
-	return &encode.Env{States: env.states, Params: env.params}
+	return &encode.Env{States: env.stateMap(), Params: env.params}
 }
 
 func (w *symWorld) stateOf(m *ioa.StateMap, name string, env *wenv[*encode.State, encode.Value]) (*encode.State, error) {
@@ -220,7 +256,24 @@ type conWorld struct {
 	trace       []traced
 	calls       []call
 	sawConcrete bool
+	// quiet: trace and calls are not recorded (PointChecker.EvalStep).
+	quiet bool
+	// fast, when set, is the compiled mode of PointChecker (fasteval.go):
+	// compiled expressions, values memoized within a point, invariant and
+	// Nat hypotheses of the point's states taken as true (its caller checks
+	// them per state), and a scenario stopped at its first false hypothesis.
+	fast *fastEval
 }
+
+// trustsInvariants reports whether hypotheses that assume invariants and
+// Nat conditions are taken as true (PointChecker).
+func (w *conWorld) trustsInvariants() bool { return w.fast != nil }
+
+// stops reports whether a false hypothesis stops the scenario
+// (PointChecker); stopAt records its name.
+func (w *conWorld) stops() bool { return w.fast != nil }
+
+func (w *conWorld) stopAt(name string) { w.fast.vacuous = name }
 
 // traced is a state a scenario met, with the state it was computed from
 // by a step (base, or "").
@@ -237,6 +290,9 @@ type call struct {
 }
 
 func (w *conWorld) record(name string, a *ioa.Automaton, st eval.State, base string) {
+	if w.quiet {
+		return
+	}
 	w.trace = append(w.trace, traced{name: name, base: base, auto: a, st: st})
 }
 
@@ -293,10 +349,34 @@ func (w *conWorld) freshParams(act *ioa.Action, name string) ([]eval.Value, erro
 }
 
 func (w *conWorld) evalEnv(env *wenv[eval.State, eval.Value]) *eval.Env {
-	return &eval.Env{Inst: w.inst, States: env.states, Params: env.params}
+	return &eval.Env{Inst: w.inst, States: env.stateMap(), Params: env.params}
 }
 
 func (w *conWorld) stateOf(m *ioa.StateMap, name string, env *wenv[eval.State, eval.Value]) (eval.State, error) {
+	if w.fast != nil {
+		k, memo := w.fast.key(m, env)
+		if out, ok := w.fast.states[k]; ok && memo {
+			w.record(name, m.Target, out, "")
+			return out, nil
+		}
+		out := make(eval.State, len(m.Target.Vars))
+		for i, v := range m.Target.Vars {
+			e := m.Entry(v.Name)
+			if e == nil {
+				return nil, fmt.Errorf("%s does not give variable %s", name, v.Name)
+			}
+			x, err := w.fast.eval(e.Value, env)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = x
+		}
+		if memo {
+			w.fast.states[k] = out
+		}
+		w.record(name, m.Target, out, "")
+		return out, nil
+	}
 	out := make(eval.State, len(m.Target.Vars))
 	for i, v := range m.Target.Vars {
 		e := m.Entry(v.Name)
@@ -320,12 +400,15 @@ func (w *conWorld) post(act *ioa.Action, s eval.State, ps []eval.Value, name str
 	if err != nil {
 		return nil, err
 	}
-	post, ok, err := m.Step(act, s, ps)
+	post, ok, err := w.step(m, act, s, ps)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, errDisabled
+	}
+	if w.quiet {
+		return post, nil
 	}
 	a := w.owner[act]
 	w.calls = append(w.calls, call{text: m.FormatAction(act, ps), concrete: a == w.concrete && !w.sawConcrete})
@@ -336,10 +419,75 @@ func (w *conWorld) post(act *ioa.Action, s eval.State, ps []eval.Value, name str
 	return post, nil
 }
 
+// step performs act(ps) in s, memoized in the compiled mode.
+func (w *conWorld) step(m *eval.Machine, act *ioa.Action, s eval.State, ps []eval.Value) (eval.State, bool, error) {
+	if w.fast == nil {
+		return m.Step(act, s, ps)
+	}
+	for i := range w.fast.seeds {
+		if sd := &w.fast.seeds[i]; sd.Action == act && equalState(sd.From, s) && equalValues(sd.Params, ps) {
+			return sd.Post, true, nil
+		}
+	}
+	// A rule asks for the precondition of a step, then its post-state.
+	k := stepKey(act, s, ps)
+	for i := range w.fast.last {
+		if l := &w.fast.last[i]; l.valid && l.key == k {
+			return l.post, l.ok, nil
+		}
+	}
+	post, ok, err := m.Step(act, s, ps)
+	if err != nil {
+		return nil, false, err
+	}
+	w.fast.last[w.fast.next] = lastStep{key: k, valid: true, stepResult: stepResult{post, ok}}
+	w.fast.next = (w.fast.next + 1) % len(w.fast.last)
+	return post, ok, nil
+}
+
+// equalState reports whether s and t are equal (the same slice, or
+// equal values).
+func equalState(s, t eval.State) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	if len(s) == 0 || &s[0] == &t[0] {
+		return true
+	}
+	return s.Equal(t)
+}
+
+// equalValues reports whether xs and ys are equal.
+func equalValues(xs, ys []eval.Value) bool {
+	if len(xs) != len(ys) {
+		return false
+	}
+	if len(xs) == 0 || &xs[0] == &ys[0] {
+		return true
+	}
+	for i := range xs {
+		if !xs[i].Equal(ys[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // errDisabled reports a post-state asked of a disabled step.
 var errDisabled = errors.New("step not enabled")
 
 func (w *conWorld) values(xs []expr.Expr, env *wenv[eval.State, eval.Value]) ([]eval.Value, error) {
+	if w.fast != nil {
+		out := make([]eval.Value, len(xs))
+		for i, x := range xs {
+			v, err := w.fast.eval(x, env)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
 	out := make([]eval.Value, len(xs))
 	for i, x := range xs {
 		v, err := eval.Eval(x, w.evalEnv(env))
@@ -383,11 +531,15 @@ func (w *conWorld) pre(act *ioa.Action, s eval.State, ps []eval.Value) (bool, er
 	if err != nil {
 		return false, err
 	}
-	_, ok, err := m.Step(act, s, ps)
+	_, ok, err := w.step(m, act, s, ps)
 	return ok, err
 }
 
 func (w *conWorld) holds(x expr.Expr, env *wenv[eval.State, eval.Value]) (bool, error) {
+	if w.fast != nil {
+		v, err := w.fast.eval(x, env)
+		return v.Bool(), err
+	}
 	v, err := eval.Eval(x, w.evalEnv(env))
 	return v.Bool(), err
 }
@@ -415,6 +567,9 @@ func (w *conWorld) natFact(a *ioa.Automaton, s eval.State, i int) (bool, error) 
 }
 
 func (w *conWorld) invariant(x expr.Expr, s eval.State) (bool, error) {
+	if w.fast != nil {
+		return w.fast.invariant(x, s)
+	}
 	v, err := eval.Eval(x, &eval.Env{Inst: w.inst, State: s})
 	return v.Bool(), err
 }

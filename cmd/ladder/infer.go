@@ -62,6 +62,7 @@ is not proved; 2 on usage errors.`,
 			maxStates := fs.Int("max-states", 100000, "explore at most this many states per instance")
 			exploreTimeout := fs.Duration("explore-timeout", time.Minute, "explore each instance for at most this long")
 			noPairs := fs.Bool("no-pairs", false, "leave out the candidates with two bound variables")
+			maxCands := fs.Int("max-candidates", infer.DefaultMaxCandidates, "stop when more non-redundant candidates than this survive the instances")
 			noParam := fs.Bool("no-parametrized", false, "prove quantified candidates without the parametrized strategy")
 			prefix := fs.String("prefix", "inv", "the prefix of the invariants' names (inv1, inv2, ...)")
 			jsonOut := fs.Bool("json", false, "print the result as JSON on stdout")
@@ -72,8 +73,8 @@ is not proved; 2 on usage errors.`,
 				if !validName(*prefix) {
 					return e.usageError("infer", "--prefix %q is not a name", *prefix)
 				}
-				if *maxStates <= 0 || *exploreTimeout <= 0 {
-					return e.usageError("infer", "--max-states and --explore-timeout must be positive")
+				if *maxStates <= 0 || *exploreTimeout <= 0 || *maxCands <= 0 {
+					return e.usageError("infer", "--max-states, --explore-timeout and --max-candidates must be positive")
 				}
 				cfg, err := o.config(e)
 				if err != nil {
@@ -97,7 +98,7 @@ is not proved; 2 on usage errors.`,
 				}
 				opts := infer.Options{
 					File: args[0], Automaton: *automaton, Bounds: bounds, MaxStates: *maxStates,
-					Timeout: *exploreTimeout, NoPairs: *noPairs, NoParametrized: *noParam, Prefix: *prefix,
+					Timeout: *exploreTimeout, NoPairs: *noPairs, MaxCandidates: *maxCands, NoParametrized: *noParam, Prefix: *prefix,
 					Library: libraryDirs(), Prover: cfg, Proof: *proof, Progress: progress,
 				}
 				res, err := infer.Run(ctx, opts)
@@ -111,6 +112,12 @@ is not proved; 2 on usage errors.`,
 						printErrors(e.stderr, errs, false)
 						fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
 						return exitFailure
+					case errors.Is(err, infer.ErrTooMany) && res != nil:
+						if *jsonOut {
+							_ = res.WriteJSON(e.stdout)
+						} else {
+							res.WriteSummary(e.stderr)
+						}
 					case errors.Is(err, infer.ErrUsage):
 						return e.usageError("infer", "%s", strings.TrimPrefix(err.Error(), infer.ErrUsage.Error()+": "))
 					}

@@ -12,6 +12,7 @@ import (
 	"ladder/internal/explore"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
+	"ladder/simulation"
 )
 
 // candidates finds the abstract states related to a concrete state: the
@@ -239,32 +240,51 @@ func (x *checker) backward() error {
 	if err != nil {
 		return err
 	}
+	x.totality = x.plansOf(simulation.ClauseTotality)
 	return x.searchConcrete(func(id int, root bool, c eval.State) error {
 		tau, err := x.stateOf(x.total, &env{c: c})
 		if err != nil {
 			return err
 		}
-		bad, err := x.failedClauses(&env{c: c, a: tau})
+		// Totality: the verdict is the rules', the explanation this
+		// package's.
+		v, err := x.firstFailing(map[string]eval.State{"c": c}, nil, x.totality)
 		if err != nil {
 			return err
 		}
-		if len(bad) > 0 {
+		if v != nil {
+			name := v.Plan.Name
+			bad, err := x.failedClauses(&env{c: c, a: tau})
+			if err != nil {
+				return err
+			}
+			var details []string
+			if len(bad) > 0 && bad[0] == name {
+				details = x.clauseDetailsIn(bad, &env{c: c, a: tau})
+			}
 			tr, _, err := x.traceOf(id)
 			if err != nil {
 				return err
 			}
-			x.failure = &Failure{Obligation: join(x.group, "totality", bad[0]), Clause: "totality › " + bad[0], Trace: tr,
-				Message: fmt.Sprintf("%s(c, τ(c)) is false in the last state c: the totality witness is not related to it", bad[0]),
-				Details: x.clauseDetailsIn(bad, &env{c: c, a: tau}), States: []NamedState{named("τ(c)", p.Abstract, tau, "", nil)}}
+			x.failure = &Failure{Obligation: v.Plan.ID, Clause: "totality › " + name, Trace: tr,
+				Message: fmt.Sprintf("%s(c, τ(c)) is false in the last state c: the totality witness is not related to it", name),
+				Details: details, States: []NamedState{named("τ(c)", p.Abstract, tau, "", nil)}}
 			return errFailed
 		}
 		if !root {
 			return nil
 		}
 		return cs.each(id, c, func(a eval.State, i int) error {
-			why, err := x.initA.why(a)
-			if err != nil || why == "" {
+			v, err := x.firstFailing(map[string]eval.State{"c": c, "a": a}, nil, x.plansOf(simulation.ClauseStart))
+			if err != nil || v == nil {
 				return err
+			}
+			why, err := x.initA.why(a)
+			if err != nil {
+				return err
+			}
+			if why == "" {
+				why = "(the cross-checker's own evaluation finds it one)"
 			}
 			tr, _, err := x.traceOf(id)
 			if err != nil {
@@ -322,14 +342,21 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 		ns.Name = "a = " + aName
 		return ns
 	}
-	k, err := x.selectCase(sc, envFor)
+	k, v, _, err := x.stepVerdict(tr, a)
 	if err != nil {
 		return err
 	}
+	if v != nil && v.Plan.Clause == simulation.ClauseCases {
+		return x.verdictFailure(tr, sc, v, -1, "no case's guard holds", nil, []NamedState{aState()}, nil)
+	}
 	if k < 0 {
-		return x.stepFailure(tr, sc, -1, "cases", "no case's guard holds", nil, []NamedState{aState()}, nil)
+		return fmt.Errorf("internal error: no case of %s was evaluated", tr.Action.Name)
 	}
 	x.countCase(tr.Action, k)
+	if v == nil {
+		return nil
+	}
+	// The explanation: the case's witness and abstract steps.
 	cc := sc.cases[k]
 	e, err := envFor(k)
 	if err != nil {
@@ -342,19 +369,15 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 		}
 		return out
 	}
-	ok, err := x.relates(&env{c: tr.Pre, a: e.apre})
-	if err != nil {
-		return err
-	}
-	if !ok {
+	if v.Plan.Clause == simulation.ClauseRelation {
 		bad, err := x.failedClauses(&env{c: tr.Pre, a: e.apre})
 		if err != nil {
 			return err
 		}
 		if len(bad) == 0 {
-			return fmt.Errorf("internal error: the relation fails but none of its clauses does")
+			return x.unexplained(tr, sc, v, k, states(nil), nil)
 		}
-		return x.stepFailure(tr, sc, k, "relation("+bad[0]+")",
+		return x.verdictFailure(tr, sc, v, k,
 			fmt.Sprintf("%s(c, apre) is false: the pre-state witness is not related to the concrete pre-state", bad[0]),
 			x.clauseDetailsIn(bad, &env{c: tr.Pre, a: e.apre}), states(nil), nil)
 	}
@@ -362,15 +385,22 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 	if err != nil {
 		return err
 	}
-	if r.fail >= 0 {
-		j := r.fail
-		return x.stepFailure(tr, sc, k, preClause(cc.c, j),
+	switch v.Plan.Clause {
+	case simulation.ClausePre:
+		j := v.Plan.Index
+		if r.fail != j {
+			return x.unexplained(tr, sc, v, k, states(r), x.calls(r))
+		}
+		return x.verdictFailure(tr, sc, v, k,
 			fmt.Sprintf("the abstract step %s is not enabled in %s", x.call(r, j), uName("apre", j)),
 			whyDisabled(x.mA, cc.steps[j].s.Action, r.us[j], r.args[j]), states(r), x.calls(r))
-	}
-	m := len(r.us) - 1
-	if first, ds := diffs(p.Abstract, fmt.Sprintf("u%d", m), r.us[m], "a", a); first != "" {
-		return x.stepFailure(tr, sc, k, "post("+first+")",
+	case simulation.ClausePost:
+		m := len(r.us) - 1
+		first, ds := diffs(p.Abstract, fmt.Sprintf("u%d", m), r.us[m], "a", a)
+		if first == "" {
+			return x.unexplained(tr, sc, v, k, states(r), x.calls(r))
+		}
+		return x.verdictFailure(tr, sc, v, k,
 			fmt.Sprintf("u%d.%s = a.%s is false: the abstract steps from apre do not end in the abstract post-state a", m, first, first),
 			ds, states(r), x.calls(r))
 	}
@@ -378,10 +408,10 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 	if err != nil {
 		return err
 	}
-	if msg != "" {
-		return x.stepFailure(tr, sc, k, "event", msg, nil, states(r), x.calls(r))
+	if msg == "" {
+		msg = "the event arguments of the concrete and abstract steps differ"
 	}
-	return nil
+	return x.verdictFailure(tr, sc, v, k, msg, nil, states(r), x.calls(r))
 }
 
 // reachable returns the reachable states of m's automaton, encoded, in

@@ -40,6 +40,18 @@ type checker struct {
 	transC, transA []transferred
 	initC, initA   *initCode
 
+	// rules evaluates the edge's obligations at concrete points: every
+	// verdict of the check comes from it (verdict.go).
+	rules *simulation.PointChecker
+	// pt is the point of the step being checked; ptC and ptA are the
+	// states whose memoized values the rules keep (verdict.go).
+	pt        *simulation.Point
+	ptC, ptA  eval.State
+	fresh     bool // the states and parameters of every step are fresh slices (forward)
+	totality  []*simulation.PointPlan
+	hist      map[*ioa.Action][]*simulation.PointPlan // history: the step plans of each action
+	planCache map[any]any                             // actionPlans
+
 	cases   map[*ioa.Action][]int64 // how often each case was taken
 	failure *Failure
 	sym     *symmetry // the symmetry reduction, or nil
@@ -114,6 +126,9 @@ func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
 		return nil, fmt.Errorf("%s: %w", p.Abstract.Name, err)
 	}
 	x.rC, x.rA = x.mC.NewRunner(), x.mA.NewRunner()
+	if x.rules, err = simulation.NewPointChecker(p, all); err != nil {
+		return nil, err
+	}
 	for _, o := range []*expr.Object{p.C, p.A, p.CPost, p.APre} {
 		if o != nil {
 			x.free = append(x.free, o)
@@ -367,25 +382,6 @@ func (x *checker) runSteps(cc *caseCode, u0 eval.State, e *env) (*run, error) {
 		r.us = append(r.us, post)
 	}
 	return r, nil
-}
-
-// preClause returns the clause name of step j of case cc, as package
-// simulation names it: pre(β), or pre(β#k) when β occurs several times.
-func preClause(cc *ioa.Case, j int) string {
-	name := cc.Steps[j].Action.Name
-	count, seen := 0, 0
-	for i, s := range cc.Steps {
-		if s.Action.Name == name {
-			count++
-			if i <= j {
-				seen++
-			}
-		}
-	}
-	if count > 1 {
-		return fmt.Sprintf("pre(%s#%d)", name, seen)
-	}
-	return "pre(" + name + ")"
 }
 
 // caseName returns "case k" for an action with several cases, else "".

@@ -7,7 +7,6 @@ package crosscheck
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -285,71 +284,9 @@ func complete(p *ioa.Proof) error {
 // sorts; every constant of either) and the instance of proof expressions
 // (every sort and constant), from the bounds in inst.
 func instances(autos []*ioa.Automaton, inst *eval.Instance) (each []*eval.Instance, all *eval.Instance, err error) {
-	all = &eval.Instance{Sizes: map[string]int{}, Consts: map[string]eval.Value{}}
-	if inst != nil {
-		all.MaxEnum = inst.MaxEnum
-		for k, v := range inst.Consts {
-			all.Consts[k] = v
-		}
-	}
-	params := map[string]bool{}
-	consts := map[string]*expr.Object{}
-	for _, a := range autos {
-		for _, s := range a.Sorts {
-			if s != nil && s.Kind == expr.KParam {
-				params[s.Name] = true
-			}
-		}
-		for _, c := range a.Consts {
-			if c != nil {
-				if old, ok := consts[c.Name]; ok && old.Sort != nil && c.Sort != nil && !expr.Identical(old.Sort, c.Sort) {
-					continue
-				}
-				consts[c.Name] = c
-			}
-		}
-	}
-	var names []string
-	if inst != nil {
-		for k := range inst.Sizes {
-			names = append(names, k)
-		}
-	}
-	sort.Strings(names)
-	var elems []*expr.Object // the parameter-sort constants bound
-	for _, k := range names {
-		v := inst.Sizes[k]
-		if params[k] {
-			if err := explore.CheckSize(k, v); err != nil {
-				return nil, nil, err
-			}
-			all.Sizes[k] = v
-			continue
-		}
-		c := consts[k]
-		switch {
-		case c == nil:
-			var an []string
-			for _, a := range autos {
-				an = append(an, a.Name)
-			}
-			return nil, nil, &explore.BoundError{Msg: fmt.Sprintf("bound %s names neither a parameter sort nor a constant of %s", k, strings.Join(an, " or "))}
-		case c.Sort != nil && c.Sort.IsNumeric():
-			if c.Sort.Kind == expr.KNat && v < 0 {
-				return nil, nil, &explore.BoundError{Msg: fmt.Sprintf("bound %s=%d: constant %s is a Nat", k, v, k)}
-			}
-			all.Consts[k] = eval.Int(int64(v))
-		case c.Sort != nil && c.Sort.Kind == expr.KParam:
-			all.Consts[k] = eval.Elem(v)
-			elems = append(elems, c)
-		default:
-			return nil, nil, &explore.BoundError{Msg: fmt.Sprintf("bound %s: constant %s has sort %s; only Int, Nat and parameter-sort constants can be bound", k, k, c.Sort)}
-		}
-	}
-	for _, c := range elems {
-		if err := explore.CheckElem(c.Name, c.Sort, inst.Sizes[c.Name], all.Sizes[c.Sort.Name]); err != nil {
-			return nil, nil, err
-		}
+	all, err = explore.ResolveInstance(autos, inst)
+	if err != nil {
+		return nil, nil, err
 	}
 	for _, a := range autos {
 		one := &eval.Instance{Sizes: map[string]int{}, Consts: all.Consts, MaxEnum: all.MaxEnum}

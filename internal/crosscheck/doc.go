@@ -44,6 +44,14 @@
 //     are the same ("guard"), and for each step f(Post_A(a, p)) =
 //     Post_C(f(a), p) ("commute") with equal events.
 //
+// Every verdict above (start, totality, each step clause, guard, commute,
+// event) is the value of the obligation of that name as package simulation
+// builds it for Z3, evaluated at the concrete point by the same rule
+// function (simulation.PointChecker): one run of the rule per step reads
+// every goal of the case the guards select. This package searches for the
+// points and explains a failure (the differing variables, the false
+// conjuncts); it does not decide one.
+//
 // The invariants an edge assumes (`assume:`) and the Nat conditions are
 // checked too, in every state where the obligations assume them: a concrete
 // invariant in every reachable concrete state, an abstract one in every
@@ -53,7 +61,9 @@
 //
 // A failure is a real counterexample to the Z3 obligation of the same
 // name: its hypotheses hold (the states are reachable, so the assumed
-// invariants hold in them, and this is checked), and its goal is false.
+// invariants hold in them, and this is checked; a forward pair (c, a) is
+// explored only once the rules found R(c, a) at its start or the step
+// that reached it), and its goal is false.
 // The converse does not hold: a check that passes covers one finite
 // instance, reachable states only, up to the limits, and (backward)
 // the candidate abstract states only, while the obligations quantify over

@@ -9,8 +9,10 @@ import (
 	"strings"
 
 	"ladder/internal/explore"
+	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
+	"ladder/simulation"
 )
 
 // forward cross-checks a forward simulation. The abstract state of a
@@ -66,19 +68,32 @@ func (x *checker) forward() error {
 				Trace: newTrace(x.mC, c0), States: []NamedState{named("a₀", p.Abstract, a0, "", nil)}}
 			return errFailed
 		}
-		why, err := x.initA.why(a0)
+		// The verdict is the rules' (start › init, start › R_i); the
+		// explanation is this package's.
+		v, err := x.firstFailing(map[string]eval.State{"c": c0}, nil, x.plansOf(simulation.ClauseStart))
 		if err != nil {
 			return err
 		}
-		if why != "" {
+		if v != nil && v.Plan.Name == "init" {
+			why, err := x.initA.why(a0)
+			if err != nil {
+				return err
+			}
+			if why == "" {
+				why = "(the cross-checker's own evaluation finds it one)"
+			}
 			return fail("init", fmt.Sprintf("the start witness a₀ is not a start state of %s: %s", p.Abstract.Name, why), nil)
 		}
-		bad, err := x.failedClauses(&env{c: c0, a: a0})
-		if err != nil {
-			return err
-		}
-		if len(bad) > 0 {
-			return fail(bad[0], fmt.Sprintf("%s(c, a₀) is false at the start state c", bad[0]), x.clauseDetailsIn(bad, &env{c: c0, a: a0}))
+		if v != nil {
+			var details []string
+			bad, err := x.failedClauses(&env{c: c0, a: a0})
+			if err != nil {
+				return err
+			}
+			if len(bad) > 0 && bad[0] == v.Plan.Name {
+				details = x.clauseDetailsIn(bad, &env{c: c0, a: a0})
+			}
+			return fail(v.Plan.Name, fmt.Sprintf("%s(c, a₀) is false at the start state c", v.Plan.Name), details)
 		}
 		if s.full() {
 			break
@@ -91,28 +106,22 @@ func (x *checker) forward() error {
 }
 
 // forwardStep checks the concrete step tr from the pair (tr.Pre, a) and
-// returns the abstract state u_m it is matched with.
+// returns the abstract state u_m it is matched with. The verdicts are the
+// rules' (matchStepRun); the callback only explains a failing relation
+// clause, listing every failing one.
 func (x *checker) forwardStep(tr *explore.Transition, a eval.State) (eval.State, error) {
-	var um eval.State
-	_, err := x.matchStepRun(tr, a, "a", func(r *run) (string, []string, []NamedState, error) {
-		um = r.us[len(r.us)-1]
-		ok, err := x.relates(&env{c: tr.Post, a: um})
-		if err != nil || ok {
-			return "", nil, nil, err
-		}
+	r, err := x.matchStepRun(tr, a, "a", func(r *run) (string, []string, []NamedState, error) {
+		um := r.us[len(r.us)-1]
 		bad, err := x.failedClauses(&env{c: tr.Post, a: um})
-		if err == nil && len(bad) == 0 {
-			err = fmt.Errorf("internal error: the relation fails but none of its clauses does")
-		}
-		if err != nil {
+		if err != nil || len(bad) == 0 {
 			return "", nil, nil, err
 		}
-		return "relation(" + bad[0], x.clauseDetailsIn(bad, &env{c: tr.Post, a: um}), nil, nil
+		return ioa.StepClause{Kind: ioa.ClauseRelation, Arg: bad[0]}.String(), x.clauseDetailsIn(bad, &env{c: tr.Post, a: um}), nil, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return um, nil
+	return r.us[len(r.us)-1], nil
 }
 
 // clauseDetailsIn lists the failing clauses with their text and, for the

@@ -10,6 +10,7 @@ import (
 	"ladder/internal/explore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/simulation"
 )
 
 // history cross-checks a history mapping.
@@ -31,20 +32,31 @@ func (x *checker) history() error {
 			return errFailed
 		}
 		a0s := named("a₀", p.Abstract, a0, "", nil)
+		// The verdict is the rules' (start › init, start › mapping); the
+		// explanation is this package's.
+		v, err := x.firstFailing(map[string]eval.State{"c": c}, nil, x.plansOf(simulation.ClauseStart, "init", "mapping"))
+		if err != nil {
+			return err
+		}
+		if v == nil {
+			continue
+		}
 		why, err := x.initA.why(a0)
 		if err != nil {
 			return err
 		}
-		if why != "" {
+		if v.Plan.Name == "init" {
+			if why == "" {
+				why = "(the cross-checker's own evaluation finds it one)"
+			}
 			return fail("init", fmt.Sprintf("the start witness a₀ of the start state c of %s is not a start state of %s: %s", p.Concrete.Name, p.Abstract.Name, why), nil, []NamedState{a0s})
 		}
 		fa0, err := x.stateOf(x.mapping, &env{a: a0})
 		if err != nil {
 			return err
 		}
-		if first, ds := diffs(p.Concrete, "f(a₀)", fa0, "c", c); first != "" {
-			return fail("mapping", fmt.Sprintf("f(a₀) = c is false: f(a₀).%s differs", first), ds, []NamedState{a0s, named("f(a₀)", p.Concrete, fa0, "", nil)})
-		}
+		first, ds := diffs(p.Concrete, "f(a₀)", fa0, "c", c)
+		return fail("mapping", fmt.Sprintf("f(a₀) = c is false: f(a₀).%s differs", first), ds, []NamedState{a0s, named("f(a₀)", p.Concrete, fa0, "", nil)})
 	}
 	// The rule at every reachable state and step of A.
 	return x.search(true, func(id int, root bool, a eval.State) error {
@@ -53,11 +65,18 @@ func (x *checker) history() error {
 			return err
 		}
 		if root {
-			why, err := x.initC.why(fa)
+			v, err := x.firstFailing(map[string]eval.State{"a": a}, nil, x.plansOf(simulation.ClauseStart, "refinement"))
 			if err != nil {
 				return err
 			}
-			if why != "" {
+			if v != nil {
+				why, err := x.initC.why(fa)
+				if err != nil {
+					return err
+				}
+				if why == "" {
+					why = "(the cross-checker's own evaluation finds it one)"
+				}
 				tr, _, err := x.traceOf(id)
 				if err != nil {
 					return err
@@ -79,14 +98,14 @@ func (x *checker) history() error {
 		var bad *ioa.Action
 		var badParams []eval.Value
 		var stepErr error
-		err = x.rC.Successors(fa, func(act int, params []eval.Value, _ eval.State) bool {
+		// (the verdict of the rule's guard clause at (a, p))
+		pt := map[string]eval.State{"a": a}
+		err = x.rC.Successors(fa, func(act int, params []eval.Value, post eval.State) bool {
 			ca := p.Concrete.Actions[act]
-			aa := p.Abstract.Action(ca.Name)
-			ok := false
-			if aa != nil {
-				_, ok, stepErr = x.mA.Step(aa, a, params)
-			}
-			if stepErr != nil || !ok {
+			var v *simulation.Verdict
+			v, stepErr = x.firstFailing(pt, params, x.actionPlans(ca, simulation.ClauseGuard),
+				simulation.StepSeed{Action: ca, From: fa, Params: params, Post: post})
+			if stepErr != nil || v != nil {
 				bad, badParams = ca, append([]eval.Value(nil), params...)
 				return false
 			}
@@ -121,6 +140,13 @@ func (x *checker) history() error {
 		if ca == nil {
 			return fmt.Errorf("%s has no action %s", p.Concrete.Name, aa.Name)
 		}
+		// The verdict is the rules' (guard, commute, event); the
+		// explanation is this package's.
+		v, err := x.firstFailing(map[string]eval.State{"a": tr.Pre}, tr.Params, x.histPlans(ca),
+			simulation.StepSeed{Action: aa, From: tr.Pre, Params: tr.Params, Post: tr.Post})
+		if err != nil || v == nil {
+			return err
+		}
 		fa, err := x.stateOf(x.mapping, &env{a: tr.Pre})
 		if err != nil {
 			return err
@@ -143,7 +169,10 @@ func (x *checker) history() error {
 		if err != nil {
 			return err
 		}
-		if !ok {
+		if v.Plan.Clause == simulation.ClauseGuard {
+			if ok {
+				return fail("guard", v.What+" is false by the rules of the prover, but the cross-checker's own evaluation, which explains failures, finds it true", nil, []NamedState{fas})
+			}
 			return fail("guard", fmt.Sprintf("%s is enabled in a (in %s) but not in f(a) (in %s)", step, p.Abstract.Name, p.Concrete.Name),
 				whyDisabled(x.mC, ca, fa, tr.Params), []NamedState{fas})
 		}
@@ -151,7 +180,7 @@ func (x *checker) history() error {
 		if err != nil {
 			return err
 		}
-		if first, ds := diffs(p.Concrete, "f(apost)", fpost, "cpost", cpost); first != "" {
+		if first, ds := diffs(p.Concrete, "f(apost)", fpost, "cpost", cpost); v.Plan.Clause == simulation.ClauseCommute {
 			return fail("commute", fmt.Sprintf("f(Post_A(a, p)) = Post_C(f(a), p) is false: they differ in %s", first), ds,
 				[]NamedState{fas, named("cpost", p.Concrete, cpost, "f(a)", fa), named("f(apost)", p.Concrete, fpost, "f(a)", fa)})
 		}
@@ -174,6 +203,20 @@ func (x *checker) history() error {
 				return fail("event", fmt.Sprintf("%s shows %s in %s but %s in %s", step, ce, p.Concrete.Name, ae, p.Abstract.Name), nil, nil)
 			}
 		}
-		return nil
+		return fail(v.Plan.Name, v.What+" is false by the rules of the prover, but the cross-checker's own evaluation, which explains failures, finds it true", nil, nil)
 	})
+}
+
+// histPlans returns the guard, commute and event plans of concrete
+// action act of a history mapping, in Generate's order.
+func (x *checker) histPlans(act *ioa.Action) []*simulation.PointPlan {
+	if ps, ok := x.hist[act]; ok {
+		return ps
+	}
+	if x.hist == nil {
+		x.hist = map[*ioa.Action][]*simulation.PointPlan{}
+	}
+	ps := x.rules.StepPlans(act)
+	x.hist[act] = ps
+	return ps
 }

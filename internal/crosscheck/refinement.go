@@ -12,6 +12,7 @@ import (
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
+	"ladder/simulation"
 )
 
 // searchConcrete explores C with a visitor that records the search tree,
@@ -81,11 +82,18 @@ func (x *checker) refinement() error {
 			return err
 		}
 		if root {
-			why, err := x.initA.why(fc)
+			v, err := x.firstFailing(map[string]eval.State{"c": c}, nil, x.plansOf(simulation.ClauseStart))
 			if err != nil {
 				return err
 			}
-			if why != "" {
+			if v != nil {
+				why, err := x.initA.why(fc)
+				if err != nil {
+					return err
+				}
+				if why == "" {
+					why = "(the cross-checker's own evaluation finds it one)"
+				}
 				tr, _, err := x.traceOf(id)
 				if err != nil {
 					return err
@@ -105,11 +113,13 @@ func (x *checker) refinement() error {
 		}
 		return nil
 	}, func(tr *explore.Transition) error {
-		fc, err := x.stateOf(x.mapping, &env{c: tr.Pre})
-		if err != nil {
-			return err
-		}
-		return x.matchStep(tr, fc, "f(c)", func(r *run) (string, []string, []NamedState, error) {
+		// f(c) is computed by the rules; here only to explain a failure
+		// (matchStepRun computes it when a is nil).
+		return x.matchStep(tr, nil, "f(c)", func(r *run) (string, []string, []NamedState, error) {
+			fc, err := x.stateOf(x.mapping, &env{c: tr.Pre})
+			if err != nil {
+				return "", nil, nil, err
+			}
 			fpost, err := x.stateOf(x.mapping, &env{c: tr.Post})
 			if err != nil {
 				return "", nil, nil, err
@@ -119,7 +129,7 @@ func (x *checker) refinement() error {
 			if first == "" {
 				return "", nil, nil, nil
 			}
-			return "post(" + first, ds, []NamedState{named("f(cpost)", p.Abstract, fpost, "f(c)", fc)}, nil
+			return ioa.StepClause{Kind: ioa.ClausePost, Arg: first}.String(), ds, []NamedState{named("f(cpost)", p.Abstract, fpost, "f(c)", fc)}, nil
 		})
 	})
 }
@@ -143,52 +153,84 @@ func (x *checker) matchStepRun(tr *explore.Transition, a eval.State, aName strin
 	if sc == nil {
 		return nil, fmt.Errorf("no step correspondence for %s", tr.Action.Name)
 	}
-	e := &env{c: tr.Pre, a: a, cpost: tr.Post, params: tr.Params}
-	k, err := x.selectCase(sc, func(int) (*env, error) { return e, nil })
+	x.res.Checks++
+	pa := a
+	if p.Kind.IsRefinement() {
+		pa = nil // the rules compute a = f(c)
+	}
+	k, v, um, err := x.stepVerdict(tr, pa)
 	if err != nil {
 		return nil, err
 	}
-	x.res.Checks++
-	if k < 0 {
-		return nil, x.stepFailure(tr, sc, -1, "cases", "no case's guard holds", nil,
+	if k < 0 && v == nil {
+		return nil, fmt.Errorf("internal error: no case of %s was evaluated", tr.Action.Name)
+	}
+	if v == nil {
+		x.countCase(tr.Action, k)
+		if um == nil {
+			return nil, fmt.Errorf("internal error: the rules did not take the abstract steps of %s case %d", tr.Action.Name, k+1)
+		}
+		return &run{us: []eval.State{um}, fail: -1}, nil
+	}
+	if a == nil && p.Kind.IsRefinement() {
+		if a, err = x.stateOf(x.mapping, &env{c: tr.Pre}); err != nil {
+			return nil, err
+		}
+	}
+	if v.Plan.Clause == simulation.ClauseCases {
+		return nil, x.verdictFailure(tr, sc, v, -1, "no case's guard holds", nil,
 			[]NamedState{named(aName, p.Abstract, a, "", nil)}, nil)
 	}
 	x.countCase(tr.Action, k)
 	cc := sc.cases[k]
-	r, err := x.runSteps(cc, a, e)
+	// The explanation: the case's abstract steps as the rules ran them.
+	u0 := a
+	e := &env{c: tr.Pre, a: u0, cpost: tr.Post, params: tr.Params}
+	r, err := x.runSteps(cc, u0, e)
 	if err != nil {
 		return nil, err
 	}
-	if r.fail >= 0 {
-		j := r.fail
-		why := whyDisabled(x.mA, cc.steps[j].s.Action, r.us[j], r.args[j])
-		return nil, x.stepFailure(tr, sc, k, preClause(cc.c, j),
-			fmt.Sprintf("the abstract step %s is not enabled in %s", x.call(r, j), uName(aName, j)), why, x.runStates(aName, r), x.calls(r))
+	switch v.Plan.Clause {
+	case simulation.ClausePre:
+		j := v.Plan.Index
+		if r.fail != j {
+			return nil, x.unexplained(tr, sc, v, k, x.runStates(aName, r), x.calls(r))
+		}
+		return nil, x.verdictFailure(tr, sc, v, k,
+			fmt.Sprintf("the abstract step %s is not enabled in %s", x.call(r, j), uName(aName, j)),
+			whyDisabled(x.mA, cc.steps[j].s.Action, r.us[j], r.args[j]), x.runStates(aName, r), x.calls(r))
+	case simulation.ClauseEvent:
+		msg, err := x.eventCheck(tr.Action, tr.Params, cc, r)
+		if err != nil {
+			return nil, err
+		}
+		if msg == "" {
+			msg = "the event arguments of the concrete and abstract steps differ"
+		}
+		return nil, x.verdictFailure(tr, sc, v, k, msg, nil, x.runStates(aName, r), x.calls(r))
 	}
+	// post(x) or relation(R): the explanation lists every differing
+	// variable or failing clause, the first being the obligation's.
 	clause, ds, more, err := post(r)
 	if err != nil {
 		return nil, err
 	}
-	if clause != "" {
-		return nil, x.stepFailure(tr, sc, k, clause+")", postMessage(clause, len(r.us)-1), ds, append(x.runStates(aName, r), more...), x.calls(r))
+	if clause == "" {
+		return nil, x.unexplained(tr, sc, v, k, x.runStates(aName, r), x.calls(r))
 	}
-	msg, err := x.eventCheck(tr.Action, tr.Params, cc, r)
-	if err != nil {
-		return nil, err
-	}
-	if msg != "" {
-		return nil, x.stepFailure(tr, sc, k, "event", msg, nil, x.runStates(aName, r), x.calls(r))
-	}
-	return r, nil
+	return nil, x.verdictFailure(tr, sc, v, k, postMessage(v.Plan.Name, len(r.us)-1), ds,
+		append(x.runStates(aName, r), more...), x.calls(r))
 }
 
 // postMessage describes a failed post or relation clause.
 func postMessage(clause string, m int) string {
+	c, err := ioa.ParseStepClause(clause)
 	switch {
-	case len(clause) > 5 && clause[:5] == "post(":
-		return fmt.Sprintf("u%d.%s = f(cpost).%s is false: the abstract steps do not end in the mapping of the concrete post-state", m, clause[5:], clause[5:])
-	case len(clause) > 9 && clause[:9] == "relation(":
-		return fmt.Sprintf("%s(cpost, u%d) is false", clause[9:], m)
+	case err != nil:
+	case c.Kind == ioa.ClausePost:
+		return fmt.Sprintf("u%d.%s = f(cpost).%s is false: the abstract steps do not end in the mapping of the concrete post-state", m, c.Arg, c.Arg)
+	case c.Kind == ioa.ClauseRelation:
+		return fmt.Sprintf("%s(cpost, u%d) is false", c.Arg, m)
 	}
 	return clause + " fails"
 }
@@ -216,6 +258,27 @@ func (x *checker) runStates(aName string, r *run) []NamedState {
 }
 
 // stepFailure records the failure of a concrete step (k < 0: no case).
+// verdictFailure records the failure of the obligation of verdict v (in
+// case k, or -1 for case coverage), explained by msg, details, states and
+// calls.
+func (x *checker) verdictFailure(tr *explore.Transition, sc *stepCode, v *simulation.Verdict, k int, msg string, details []string, states []NamedState, calls []string) error {
+	err := x.stepFailure(tr, sc, k, v.Plan.Name, msg, details, states, calls)
+	if x.failure != nil {
+		x.failure.Obligation = v.Plan.ID
+	}
+	return err
+}
+
+// unexplained records the failure of the obligation of verdict v when
+// this package's own evaluation, which explains failures, does not find
+// it: the rules decide (the verdict is theirs), and the message says
+// that the explanation disagrees.
+func (x *checker) unexplained(tr *explore.Transition, sc *stepCode, v *simulation.Verdict, k int, states []NamedState, calls []string) error {
+	return x.verdictFailure(tr, sc, v, k,
+		fmt.Sprintf("%s is false by the rules of the prover, but the cross-checker's own evaluation, which explains failures, finds it true", v.What),
+		nil, states, calls)
+}
+
 func (x *checker) stepFailure(tr *explore.Transition, sc *stepCode, k int, clause, msg string, details []string, states []NamedState, calls []string) error {
 	trace, matched, err := x.traceOf(tr.From)
 	if err != nil {

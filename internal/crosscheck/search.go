@@ -125,7 +125,7 @@ func (x *checker) newSearch(abstract, pair bool) *search {
 }
 
 // clone returns a copy of x for another goroutine: its own counters, case
-// counts and runners, no failure, and a traceOf that defers the failure
+// counts, runners and point checker, no failure, and a traceOf that defers the failure
 // (errDeferred) to the searching goroutine.
 func (x *checker) clone() *checker {
 	w := *x
@@ -136,6 +136,8 @@ func (x *checker) clone() *checker {
 	}
 	w.failure = nil
 	w.rC, w.rA = x.mC.NewRunner(), x.mA.NewRunner()
+	w.rules = x.rules.Clone()
+	w.pt, w.ptC, w.ptA, w.hist, w.planCache = nil, nil, nil, nil, nil
 	w.traceOf = func(int) (*explore.Trace, []MatchedStep, error) { return nil, nil, errDeferred }
 	return &w
 }

@@ -301,7 +301,7 @@ func (e *Encoder) updatePath(base Value, path []expr.Expr, rhs Value, env *Env) 
 		if err != nil {
 			return Value{}, err
 		}
-		return e.update(sel.Pos(), base, i, nv)
+		return e.updateAt(sel.Pos(), base, i, nv)
 	case *expr.FieldSel:
 		cur, err := fieldOf(sel.Pos(), base, sel.Name)
 		if err != nil {

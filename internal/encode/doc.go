@@ -156,4 +156,21 @@
 // counterexample. Maps with Int keys cannot be decoded (the evaluator
 // cannot represent them either). To replay in an automaton that mentions
 // T#k, the problem must force k+1 elements (mention T#0 … T#k).
+//
+// # Files
+//
+// The encoder of expressions reads along the language, with the same
+// layout as its twin, the compiler of the reference evaluator (package
+// ioa/eval), so that the two semantics of each construct can be read side
+// by side:
+//
+//	expr.go          the Encoder, dispatch, literals, if, let     eval/compile.go
+//	expr_names.go    identifiers, constants, state variables      eval/compile_names.go
+//	expr_ops.go      unary and binary operators, arithmetic       eval/compile_ops.go
+//	expr_binders.go  quantifiers, lambdas, set comprehensions     eval/compile_binders.go
+//	expr_index.go    index, update, fields, records, literals     eval/compile_index.go
+//	expr_calls.go    definitions and built-in functions           eval/compile_calls.go
+//
+// value.go and sorts.go hold the representation of values, automaton.go
+// states, steps and problems, decode.go the way back from models.
 package encode

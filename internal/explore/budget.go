@@ -192,16 +192,29 @@ func (m *Meter) Reached() bool { return m != nil && m.exceeded != "" }
 // DefaultMaxMemory returns the default memory budget of a search: half of
 // the physical memory, or of the memory available when that is less than
 // two thirds of it (other programs run too); 4 GiB when the amount cannot
-// be read (outside Linux).
+// be read (outside Linux). Under a limit on the address space (`ulimit -v`)
+// it is at most a third of that limit: the Go runtime reserves address
+// space beyond the memory it uses, and a search that reached the limit
+// would be aborted by the runtime instead of stopping with its figures.
 func DefaultMaxMemory() int64 {
-	total, avail := physicalMemory()
+	return defaultMaxMemory(physicalMemory, addressSpaceLimit)
+}
+
+func defaultMaxMemory(physical func() (int64, int64), addressSpace func() int64) int64 {
+	total, avail := physical()
+	var m int64
 	switch {
 	case total <= 0:
-		return 4 << 30
+		m = 4 << 30
 	case avail > 0 && avail < total*2/3:
-		return max(avail*3/4, 256<<20)
+		m = max(avail*3/4, 256<<20)
+	default:
+		m = total / 2
 	}
-	return total / 2
+	if as := addressSpace(); as > 0 {
+		m = min(m, max(as/3, 64<<20))
+	}
+	return m
 }
 
 // physicalMemory reads MemTotal and MemAvailable from /proc/meminfo, in

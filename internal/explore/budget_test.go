@@ -55,7 +55,26 @@ func TestBudget(t *testing.T) {
 }
 
 func TestDefaultMaxMemory(t *testing.T) {
-	if m := DefaultMaxMemory(); m < 256<<20 {
+	if m := DefaultMaxMemory(); m < 64<<20 {
 		t.Errorf("DefaultMaxMemory() = %d", m)
+	}
+	const gib = 1 << 30
+	phys := func(total, avail int64) func() (int64, int64) {
+		return func() (int64, int64) { return total, avail }
+	}
+	as := func(n int64) func() int64 { return func() int64 { return n } }
+	for _, c := range []struct {
+		total, avail, as, want int64
+	}{
+		{16 * gib, 15 * gib, 0, 8 * gib},       // half of the machine
+		{16 * gib, 4 * gib, 0, 3 * gib},        // three quarters of what is available
+		{0, 0, 0, 4 * gib},                     // unknown
+		{16 * gib, 15 * gib, 3 * gib, 1 * gib}, // a third of ulimit -v
+		{16 * gib, 15 * gib, 60 * gib, 8 * gib},
+		{16 * gib, 15 * gib, 1 << 20, 64 << 20},
+	} {
+		if got := defaultMaxMemory(phys(c.total, c.avail), as(c.as)); got != c.want {
+			t.Errorf("total %d, avail %d, address space %d: got %d, want %d", c.total, c.avail, c.as, got, c.want)
+		}
 	}
 }

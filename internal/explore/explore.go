@@ -156,6 +156,16 @@ func isIdent(s string) bool {
 // resolveInstance returns a copy of inst for a in which Sizes entries that
 // name constants of a are moved to Consts.
 func resolveInstance(a *ioa.Automaton, inst *eval.Instance) (*eval.Instance, error) {
+	return ResolveInstance([]*ioa.Automaton{a}, inst)
+}
+
+// ResolveInstance returns a copy of inst for the automata autos (an
+// automaton, or the two of a proof edge): the Sizes entries that name
+// parameter sorts of any of them stay sizes, checked by CheckSize; those
+// that name constants (the first declaration of a name, when several
+// automata declare it with different sorts) move to Consts, checked by
+// CheckElem for parameter-sort constants. Anything else is a BoundError.
+func ResolveInstance(autos []*ioa.Automaton, inst *eval.Instance) (*eval.Instance, error) {
 	out := &eval.Instance{Sizes: map[string]int{}, Consts: map[string]eval.Value{}}
 	if inst == nil {
 		return out, nil
@@ -165,18 +175,32 @@ func resolveInstance(a *ioa.Automaton, inst *eval.Instance) (*eval.Instance, err
 		out.Consts[k] = v
 	}
 	params := map[string]bool{}
-	for _, s := range a.Sorts {
-		if s != nil && s.Kind == expr.KParam {
-			params[s.Name] = true
+	consts := map[string]*expr.Object{}
+	var names []string
+	for _, a := range autos {
+		names = append(names, a.Name)
+		for _, s := range a.Sorts {
+			if s != nil && s.Kind == expr.KParam {
+				params[s.Name] = true
+			}
+		}
+		for _, c := range a.Consts {
+			if c == nil {
+				continue
+			}
+			if old, ok := consts[c.Name]; ok && old.Sort != nil && c.Sort != nil && !expr.Identical(old.Sort, c.Sort) {
+				continue
+			}
+			consts[c.Name] = c
 		}
 	}
-	var names []string
+	var keys []string
 	for k := range inst.Sizes {
-		names = append(names, k)
+		keys = append(keys, k)
 	}
-	sort.Strings(names)
+	sort.Strings(keys)
 	var elems []*expr.Object // the parameter-sort constants bound
-	for _, k := range names {
+	for _, k := range keys {
 		v := inst.Sizes[k]
 		if params[k] {
 			if err := CheckSize(k, v); err != nil {
@@ -185,16 +209,11 @@ func resolveInstance(a *ioa.Automaton, inst *eval.Instance) (*eval.Instance, err
 			out.Sizes[k] = v
 			continue
 		}
-		var c *expr.Object
-		for _, o := range a.Consts {
-			if o != nil && o.Name == k {
-				c = o
-			}
-		}
+		c := consts[k]
 		switch {
 		case c == nil:
-			return nil, boundErrorf("bound %s names neither a parameter sort nor a constant of %s", k, a.Name)
-		case c.Sort.IsNumeric():
+			return nil, boundErrorf("bound %s names neither a parameter sort nor a constant of %s", k, strings.Join(names, " or "))
+		case c.Sort != nil && c.Sort.IsNumeric():
 			if c.Sort.Kind == expr.KNat && v < 0 {
 				return nil, boundErrorf("bound %s=%d: constant %s is a Nat", k, v, k)
 			}

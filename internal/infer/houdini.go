@@ -71,11 +71,15 @@ type roundResult struct {
 const verdictInvalid = "invalid"
 
 // entry writes candidate c as an entry of `invariants:`, assuming all of
-// names, and returns the text and its number of lines.
+// names; with nil names the entry has no `assumes:` list, which assumes
+// every invariant of the file (all the candidates) and keeps the text
+// linear in their number.
 func (s *session) entry(c *cand, names []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %s:\n    body: |\n      %s\n", c.name, c.text)
-	fmt.Fprintf(&b, "    assumes: [%s]\n", strings.Join(names, ", "))
+	if names != nil {
+		fmt.Fprintf(&b, "    assumes: [%s]\n", strings.Join(names, ", "))
+	}
 	if s.param && c.quantified() {
 		b.WriteString("    strategy: [parametrized]\n")
 	}
@@ -83,11 +87,16 @@ func (s *session) entry(c *cand, names []string) string {
 }
 
 // section returns the `invariants:` section holding cs, and the line
-// ranges of the entries relative to its first line (1-based).
-func (s *session) section(cs []*cand) (string, [][2]int) {
-	names := make([]string, len(cs))
-	for i, c := range cs {
-		names[i] = c.name
+// ranges of the entries relative to its first line (1-based). With
+// explicit set every entry lists the others in `assumes:`, as printed;
+// otherwise it assumes them by default.
+func (s *session) section(cs []*cand, explicit bool) (string, [][2]int) {
+	var names []string
+	if explicit {
+		names = make([]string, len(cs))
+		for i, c := range cs {
+			names[i] = c.name
+		}
 	}
 	var b strings.Builder
 	b.WriteString("invariants:\n")
@@ -148,7 +157,7 @@ func loadConfig(library []string, over map[string][]byte) load.Config {
 // (houdini set) skips the obligations of a candidate that already failed
 // and tries the quick limits first.
 func (s *session) round(ctx context.Context, cs []*cand, houdini bool) (*roundResult, error) {
-	sec, ranges := s.section(cs)
+	sec, ranges := s.section(cs, !houdini)
 	text, start := replaceSection(s.orig, "invariants", sec)
 	over := map[string][]byte{s.path: text}
 	for k, v := range s.overlays {

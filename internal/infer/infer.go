@@ -36,6 +36,10 @@ type Options struct {
 	Timeout   time.Duration
 	// NoPairs leaves out the candidates with two bound variables.
 	NoPairs bool
+	// MaxCandidates bounds the non-redundant candidates handed to the
+	// Houdini rounds (0: DefaultMaxCandidates): each of their obligations
+	// has all of them as hypotheses. Run fails with ErrTooMany beyond it.
+	MaxCandidates int
 	// NoParametrized proves quantified candidates without the
 	// parametrized strategy.
 	NoParametrized bool
@@ -101,6 +105,9 @@ type Result struct {
 	Nat     []string    `json:"natUnproved,omitempty"`
 	Edge    *EdgeResult `json:"edge,omitempty"`
 	Seconds float64     `json:"seconds"`
+	// Stopped says why inference stopped before the Houdini rounds
+	// (ErrTooMany), or "".
+	Stopped string `json:"stopped,omitempty"`
 
 	section string // the `invariants:` section as proved
 	text    []byte // the automaton's file with it
@@ -141,6 +148,13 @@ func DefaultBounds(a *ioa.Automaton) []string {
 // ErrUsage wraps the errors of a bad request (unknown automaton, bad
 // bound).
 var ErrUsage = errors.New("usage")
+
+// DefaultMaxCandidates is the default of Options.MaxCandidates.
+const DefaultMaxCandidates = 500
+
+// ErrTooMany wraps the error of a filter that leaves more non-redundant
+// candidates than Options.MaxCandidates.
+var ErrTooMany = errors.New("too many candidates")
 
 // Run infers the invariants of the automaton of o.File.
 func Run(ctx context.Context, o Options) (*Result, error) {
@@ -232,6 +246,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if o.MaxCandidates == 0 {
+		o.MaxCandidates = DefaultMaxCandidates
+	}
+	if nonred > o.MaxCandidates {
+		res.Seconds = time.Since(start).Seconds()
+		res.Stopped = fmt.Sprintf("%d non-redundant candidates, more than %d", nonred, o.MaxCandidates)
+		return res, fmt.Errorf("%w: %d non-redundant candidates survive the instances, more than --max-candidates %d; each Houdini obligation would have them all as hypotheses. Filter on larger or more instances (--bound, --max-states, --explore-timeout; an instance cut short lets more through) or raise the limit",
+			ErrTooMany, nonred, o.MaxCandidates)
+	}
 
 	// Houdini.
 	t = time.Now()
@@ -288,7 +311,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	if last != nil && len(last.nat) == 0 {
 		res.text = last.text
-		res.section, _ = s.section(final)
+		res.section, _ = s.section(final, true)
 		names := make([]string, len(final))
 		for i, c := range final {
 			names[i] = c.name

@@ -2,6 +2,7 @@ package infer
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -236,5 +237,26 @@ func TestReplaceSection(t *testing.T) {
 	want := "automaton: A\nview:\n  B: B(t)\ninvariants:\n  z: w\n"
 	if string(got) != want || line != 4 {
 		t.Fatalf("got %q at line %d", got, line)
+	}
+}
+
+// TestInferTooMany checks that inference stops before the Houdini rounds,
+// with the figures of the phases so far, when more non-redundant
+// candidates survive than Options.MaxCandidates.
+func TestInferTooMany(t *testing.T) {
+	dir := t.TempDir()
+	stripCopy(t, dir, "docs/examples/mutex/TicketLock.yaml", "mutex/TicketLock.yaml")
+	copyFile(t, dir, "docs/examples/mutex/lock.yaml", "mutex/lock.yaml")
+	o := options(t, filepath.Join(dir, "mutex/TicketLock.yaml"), filepath.Join(dir, "cache"), nil)
+	o.MaxCandidates = 3
+	res, err := Run(context.Background(), o)
+	if !errors.Is(err, ErrTooMany) {
+		t.Fatalf("err = %v, want ErrTooMany", err)
+	}
+	if res == nil || res.Stopped == "" || len(res.Rounds) != 0 || res.Obligations.Checked != 0 {
+		t.Fatalf("result %+v", res)
+	}
+	if n := res.Phases[len(res.Phases)-1]; n.Name != "non-redundant" || n.Candidates <= 3 {
+		t.Fatalf("last phase %+v", n)
 	}
 }

@@ -80,4 +80,30 @@
 // Machine on one goroutine; the explorer uses Runner.Successors,
 // Runner.Violated and Machine.AppendState (the canonical encoding of a
 // state) in its inner loop.
+//
+// # Files
+//
+// The compiler reads along the language, with the same layout as its
+// twin, the encoder of package internal/encode, so that the two semantics
+// of each construct can be read side by side:
+//
+//	compile.go          the compiler, dispatch, literals, if, let   encode/expr.go
+//	compile_names.go    identifiers, constants, state variables     encode/expr_names.go
+//	compile_ops.go      unary and binary operators, arithmetic      encode/expr_ops.go
+//	compile_binders.go  quantifiers, lambdas, set comprehensions    encode/expr_binders.go
+//	compile_index.go    index, update, fields, records, literals    encode/expr_index.go
+//	compile_calls.go    definitions and built-in functions          encode/expr_calls.go
+//
+// Automata: machine.go compiles one, effect.go its effects, step.go is the
+// reference stepping (Init, Step, EachParams). The explorer's fast paths
+// live in files named fast_*.go: fast_compile.go (constant folding and
+// specialised closures, which plain code does without), fast_runner.go
+// (Runner.Successors), fast_alloc.go (scratch memory) and fast_codec.go
+// (incremental encoding), with the byte codec of states in codec.go.
+// Step, Init and Eval never use the Runner, scratch memory or the codec;
+// folding and specialised closures serve every compiled expression, but
+// plain code (the compiler's noFold) does without them. TestFastPathsAgree
+// checks that the fast paths compute the successors and invariants that
+// the plain code's Step computes on every reachable state of instances of
+// the repository's automata.
 package eval

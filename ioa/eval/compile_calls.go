@@ -1,11 +1,14 @@
-// This file implements calls: definitions, qualified definitions evaluated
-// on another state, and the built-in functions.
+// This file implements the compilation of calls: definitions (expanded
+// with their parameters in fresh slots), qualified definitions evaluated on
+// another state, and the built-in functions. Its twin in the encoder is
+// internal/encode/expr_calls.go.
 
 package eval
 
 import (
 	"math"
 
+	"ladder/internal/source"
 	"ladder/ioa/expr"
 )
 
@@ -193,4 +196,56 @@ func (c *compiler) builtin(e *expr.Call, args []fn) (fn, error) {
 		return func(f *frame) Value { return Value{n: x(f).n & 1} }, nil
 	}
 	return nil, errorf(pos, "unknown function %s", name)
+}
+
+// callDef compiles a use of definition obj with compiled arguments; recv, if
+// not nil, gives the state its body reads its variables from.
+func (c *compiler) callDef(pos source.Pos, obj *expr.Object, recv fn, args []fn) (fn, error) {
+	if obj.Body == nil {
+		return nil, errorf(pos, "definition %s has no body", obj.Name)
+	}
+	if len(args) != len(obj.Params) {
+		return nil, errorf(pos, "%s takes %d arguments, not %d", obj.Name, len(obj.Params), len(args))
+	}
+	if c.busy[obj] {
+		return nil, errorf(pos, "definition %s calls itself", obj.Name)
+	}
+	c.busy[obj] = true
+	defer delete(c.busy, obj)
+	slots := make([]int, len(args))
+	for i, p := range obj.Params {
+		var undo func()
+		slots[i], undo = c.bind(p)
+		defer undo()
+	}
+	savedState, savedN := c.stateSlot, c.nstate
+	recvSlot := -1
+	if recv != nil {
+		recvSlot = c.slot()
+		c.stateSlot = recvSlot
+	}
+	body, err := c.expr(obj.Body)
+	c.stateSlot, c.nstate = savedState, savedN
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case recv == nil && len(args) == 0:
+		return body, nil
+	case recv == nil && len(args) == 1:
+		a0, s0 := args[0], slots[0]
+		return func(f *frame) Value {
+			f.locals[s0] = a0(f)
+			return body(f)
+		}, nil
+	}
+	return func(f *frame) Value {
+		if recv != nil {
+			f.locals[recvSlot] = recv(f)
+		}
+		for i, a := range args {
+			f.locals[slots[i]] = a(f)
+		}
+		return body(f)
+	}, nil
 }

@@ -1,5 +1,10 @@
-// This file implements the canonical byte encoding of states, which the
-// explorer hashes and stores.
+// This file implements the canonical byte encoding of states
+// (Machine.AppendState, Machine.DecodeState), which the explorer and the
+// cross-checkers hash and store: two states are equal exactly when their
+// encodings are. It is how the explorer represents a state, not part of the
+// semantics: Step, Init, Eval and the replay of counterexamples never
+// encode; TestEncoding checks the round trip, and TestFastPathsAgree
+// runs the reference Step on states decoded from their encodings.
 
 package eval
 
@@ -339,37 +344,6 @@ func optionTableDecoder(n, size int) decoder {
 		d.i += n
 		return Value{vs: vs}
 	}
-}
-
-// same reports whether a and b are the same value object: identical
-// scalars, or composites sharing their storage. Values are immutable, so
-// same values are equal.
-func same(a, b Value) bool {
-	if a.n != b.n || len(a.vs) != len(b.vs) {
-		return false
-	}
-	return len(a.vs) == 0 || &a.vs[0] == &b.vs[0]
-}
-
-// Encode appends the encoding of s (as Machine.AppendState). The variables
-// that s shares with the state last returned by Decode are copied from that
-// state's encoding instead of being encoded again, which makes encoding a
-// successor cheap.
-func (r *Runner) Encode(buf []byte, s State) []byte {
-	m := r.m
-	if r.last == nil || len(r.last) != len(s) {
-		return m.AppendState(buf, s)
-	}
-	from := 0 // the start of a run of unchanged variables' bytes in lastKey
-	for i := range m.vars {
-		if same(s[i], r.last[i]) {
-			continue
-		}
-		buf = append(buf, r.lastKey[from:r.offs[i]]...)
-		buf = m.vars[i].enc(buf, s[i])
-		from = r.offs[i+1]
-	}
-	return append(buf, r.lastKey[from:]...)
 }
 
 // DecodeState returns the state whose encoding (AppendState) is key.

@@ -1,0 +1,101 @@
+package crosscheck
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ladder/ioa/eval"
+	"ladder/simulation"
+)
+
+// TestEvalStepAgreesWithEval checks that one all-goals run of the rules
+// per step (simulation.PointChecker.EvalStep, what the cross-check uses)
+// gives the verdict that evaluating each step obligation by its own
+// scenario (Eval) gives: the first failing obligation in Generate's order
+// and the case the guards select (where an obligation's hypotheses all
+// hold). The points are every enabled step from
+// every state of the concrete automaton of the instance (reachable or
+// not) and every abstract state, so that hypotheses are false (vacuous
+// verdicts), true, and goals false, on correct and wrong proofs.
+func TestEvalStepAgreesWithEval(t *testing.T) {
+	files := []string{
+		"chan/ok_refinement.yaml", "chan/ok_forward.yaml", "choice/ok_backward.yaml",
+		"chan/bad_ref_pre.yaml", "chan/bad_ref_post.yaml", "chan/bad_ref_event.yaml", "chan/bad_ref_cases.yaml",
+		"chan/bad_fwd_rel.yaml", "choice/bad_bwd_pre.yaml", "choice/bad_bwd_rel.yaml", "choice/bad_bwd_choice.yaml",
+	}
+	for _, file := range files {
+		t.Run(file, func(t *testing.T) {
+			p := loadProof(t, filepath.Join("testdata", file))
+			x, err := newChecker(p, bounds(t, "V=2"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cvals, err := x.instC.Values(p.Concrete.StateSort)
+			if err != nil {
+				t.Fatal(err)
+			}
+			avals, err := x.instA.Values(p.Abstract.StateSort)
+			if err != nil {
+				t.Fatal(err)
+			}
+			points, failures := 0, 0
+			for _, cv := range cvals {
+				c := eval.StateOf(cv)
+				err := x.rC.Successors(c, func(act int, params []eval.Value, post eval.State) bool {
+					action := p.Concrete.Actions[act]
+					ps := append([]eval.Value(nil), params...)
+					for _, av := range avals {
+						a := eval.StateOf(av)
+						pt := &simulation.Point{States: map[string]eval.State{"c": c, "a": a}, Params: ps}
+						// the reference: each obligation by its own scenario
+						x.rules.Reset()
+						wantCase, want := -1, ""
+						for _, pl := range x.rules.StepPlans(action) {
+							v, err := x.rules.Eval(pl, pt)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if pl.Clause != simulation.ClauseCases && wantCase < 0 && v.Vacuous == "" {
+								wantCase = pl.Case
+							}
+							if !v.Holds && want == "" {
+								want = pl.ID
+							}
+						}
+						x.rules.Reset()
+						r, err := x.rules.EvalStep(action, pt)
+						if err != nil {
+							t.Fatal(err)
+						}
+						got := ""
+						if r.Failed != nil {
+							got = r.Failed.Plan.ID
+							failures++
+						}
+						if got != want {
+							t.Fatalf("%s at c = %v, a = %v, p = %v: EvalStep fails %q, Eval %q", action.Name, c, a, ps, got, want)
+						}
+						if want == "" && r.Case != wantCase && wantCase >= 0 {
+							t.Fatalf("%s at c = %v, a = %v, p = %v: EvalStep takes case %d, Eval %d", action.Name, c, a, ps, r.Case, wantCase)
+						}
+						points++
+					}
+					return true
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Logf("%d points, %d failing", points, failures)
+			if points == 0 {
+				t.Fatal("no point")
+			}
+			// (a correct proof may fail at an unreachable point, where
+			// the invariants the points take as true do not hold)
+			if strings.Contains(file, "bad_") && failures == 0 {
+				t.Errorf("no failing point")
+			}
+		})
+	}
+}

@@ -1,0 +1,144 @@
+// This file implements the compiled, memoizing mode of the concrete world
+// that PointChecker uses: expressions are compiled once (ioa/eval's
+// compiler instead of its tree-walking Eval), and within one point the
+// values the rules ask for again are computed once: a mapped state (f(c),
+// a backward case's apre), and a step whose post-state a rule asks for
+// right after its precondition. (An all-goals scenario reads each case
+// guard once by itself, rules.go.) Values are keyed by what is computed
+// and the identity of the states they are computed from; a point's states
+// are either given or computed here, so identities are stable until reset.
+
+package simulation
+
+import (
+	"ladder/ioa"
+	"ladder/ioa/eval"
+	"ladder/ioa/expr"
+)
+
+// fastEval is the compiled mode of a conWorld.
+type fastEval struct {
+	inst  *eval.Instance
+	objs  []*expr.Object // the proof's state objects, the free objects of compiled expressions
+	funcs map[expr.Expr]*eval.Func
+	invs  map[expr.Expr]*eval.Func // invariant bodies, over a bare state
+
+	states map[memoKey]eval.State
+	last   [4]lastStep // the last steps performed
+	next   int         // the entry of last to replace
+
+	args []eval.Value // scratch: the arguments of a compiled expression
+
+	// seeds are the steps whose post-states the point gives.
+	seeds []StepSeed
+
+	// vacuous is the name of the first false hypothesis of the scenario
+	// being run, which stops it (sc.hyp).
+	vacuous string
+}
+
+// memoKey identifies a value at a point: what is computed (an expression,
+// a state map, an action) and the identities of the states and parameters
+// it is computed from.
+type memoKey struct {
+	what   any
+	states [4]*eval.Value
+	params *eval.Value
+}
+
+// lastStep is a memoized step.
+type lastStep struct {
+	key   memoKey
+	valid bool
+	stepResult
+}
+
+type stepResult struct {
+	post eval.State
+	ok   bool
+}
+
+func newFastEval(inst *eval.Instance, objs []*expr.Object) *fastEval {
+	f := &fastEval{inst: inst, objs: objs, funcs: map[expr.Expr]*eval.Func{}, invs: map[expr.Expr]*eval.Func{}}
+	f.reset()
+	return f
+}
+
+func (f *fastEval) reset() {
+	f.last = [4]lastStep{}
+	if f.states == nil {
+		f.states = map[memoKey]eval.State{}
+		return
+	}
+	clear(f.states)
+}
+
+func identity(s eval.State) *eval.Value {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
+}
+
+// key returns the key of what in env, and false when env binds an object
+// that compiled expressions do not take (then nothing is memoized).
+func (f *fastEval) key(what any, env *wenv[eval.State, eval.Value]) (memoKey, bool) {
+	k := memoKey{what: what}
+	n := 0
+	for i, o := range f.objs {
+		if s, ok := env.state(o); ok {
+			k.states[i] = identity(s)
+			n++
+		}
+	}
+	if n != env.n {
+		return k, false
+	}
+	if len(env.params) > 0 {
+		k.params = &env.params[0]
+	}
+	return k, true
+}
+
+// eval evaluates x in env with its compiled form.
+func (f *fastEval) eval(x expr.Expr, env *wenv[eval.State, eval.Value]) (eval.Value, error) {
+	fn := f.funcs[x]
+	if fn == nil {
+		var err error
+		if fn, err = eval.Compile(x, f.inst, f.objs...); err != nil {
+			return eval.Value{}, err
+		}
+		f.funcs[x] = fn
+	}
+	args := f.args[:0]
+	for _, o := range f.objs {
+		s, _ := env.state(o)
+		args = append(args, s.AsValue())
+	}
+	f.args = args
+	return fn.Eval(nil, env.params, args...)
+}
+
+// invariant evaluates an invariant body in s with its compiled form.
+func (f *fastEval) invariant(x expr.Expr, s eval.State) (bool, error) {
+	fn := f.invs[x]
+	if fn == nil {
+		var err error
+		if fn, err = eval.Compile(x, f.inst); err != nil {
+			return false, err
+		}
+		f.invs[x] = fn
+	}
+	v, err := fn.Eval(s, nil)
+	return v.Bool(), err
+}
+
+// stepKey is the key of act(ps) from s.
+func stepKey(act *ioa.Action, s eval.State, ps []eval.Value) memoKey {
+	k := memoKey{what: act}
+	k.states[0] = identity(s)
+	if len(ps) > 0 {
+		k.params = &ps[0]
+	}
+	return k
+}

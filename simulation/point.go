@@ -1,0 +1,391 @@
+// This file implements PointChecker: the obligations of one edge
+// evaluated at concrete points of a finite instance, by the same rules
+// (rules*.go) that build the solver's problems, in the concrete world
+// (world.go). The bounded cross-checker (package crosscheck) asks it for
+// every verdict, so that a cross-check failure is, by construction, a
+// point at which the obligation of the same name has true hypotheses and
+// a false goal.
+
+package simulation
+
+import (
+	"errors"
+	"fmt"
+
+	"ladder/internal/source"
+	"ladder/ioa"
+	"ladder/ioa/eval"
+	"ladder/ioa/expr"
+)
+
+// PointPlan is one obligation of an edge, as Generate names it, without
+// its solver problem.
+type PointPlan struct {
+	ID     string // the obligation's ID
+	Clause string // one of the Clause* constants
+	Name   string // the last part of the ID, e.g. "relation(R1)", "pre(Acquire)", "post(x)"
+	Action string // the concrete action, or "" for a start clause
+	Case   int    // 0-based case index of step obligations (0 when the action has one case)
+	// Index is, for a pre clause, the 0-based index of its abstract step;
+	// for a post clause, the index of its variable of the abstract
+	// automaton.
+	Index int
+	// CaseSteps is the number of abstract steps of the case.
+	CaseSteps int
+	Pos       source.Pos // the YAML the obligation blames
+	p         *plan
+}
+
+// PointChecker evaluates the obligations of one proof edge at concrete
+// points: assignments of the rules' free states ("c", "a"; "s" for
+// invariants) and parameters ("p"). It is not safe for concurrent use.
+type PointChecker struct {
+	proof    *ioa.Proof
+	plans    []*PointPlan
+	byAction map[*ioa.Action][]int // step plans of each concrete action, in Generate's order
+	start    []int                 // start, totality and history start plans
+	w        *conWorld
+	// all is, per concrete action, the plan of its all-goals scenario,
+	// and goals the index of the plan of each goal it computes.
+	all   map[*ioa.Action]*plan
+	goals map[goalKey]int
+	sc    *sc[eval.State, eval.Value, bool] // EvalStep's scenario, reused
+}
+
+// goalKey identifies the plan of a goal of an all-goals scenario.
+type goalKey struct {
+	action *ioa.Action
+	rule   string
+	kase   int
+	j      int
+	clause *ioa.Clause
+}
+
+func keyOfGoal(act *ioa.Action, id goalID) goalKey {
+	k := goalKey{action: act, rule: id.rule, kase: id.kase, j: id.j, clause: id.clause}
+	switch id.rule {
+	case ruleStepEvent, ruleStepRel:
+		k.j = 0
+	case ruleStepCases:
+		k.kase, k.j = 0, 0
+	}
+	return k
+}
+
+// NewPointChecker returns the checker of edge p in instance inst (which
+// gives every parameter sort of p's automata a size). The plans are the
+// obligations Generate produces for p without strategies.
+func NewPointChecker(p *ioa.Proof, inst *eval.Instance) (*PointChecker, error) {
+	g := &generator{owners: map[*ioa.Action]*ioa.Automaton{}}
+	autos := []*ioa.Automaton{p.Concrete, p.Abstract}
+	for _, refs := range [][]*ioa.InvariantRef{p.AssumeConcrete, p.AssumeAbstract} {
+		for _, r := range refs {
+			for _, q := range r.Chain {
+				autos = append(autos, q.Concrete, q.Abstract)
+			}
+		}
+	}
+	for _, a := range autos {
+		for _, act := range a.Actions {
+			g.owners[act] = a
+		}
+	}
+	g.edge(p)
+	if len(g.errs) > 0 {
+		return nil, g.errs
+	}
+	pc := &PointChecker{proof: p, byAction: map[*ioa.Action][]int{}, all: map[*ioa.Action]*plan{}, goals: map[goalKey]int{}}
+	group := join(EdgeName(p), p.Kind.String())
+	for i, po := range g.pending {
+		o := po.o
+		pp := &PointPlan{ID: o.ID, Clause: o.Clause, Action: o.Action, Pos: o.Pos, Case: po.p.kase, Index: po.p.j, p: po.p}
+		if st := po.p.step; st != nil && po.p.kase < len(st.Cases) {
+			pp.CaseSteps = len(st.Cases[po.p.kase].Steps)
+		}
+		pp.Name = lastPart(o.ID, group)
+		pc.plans = append(pc.plans, pp)
+		if po.p.action != nil {
+			pc.byAction[po.p.action] = append(pc.byAction[po.p.action], i)
+			switch po.p.rule {
+			case ruleStepCases, ruleStepPre, ruleStepPost, ruleStepRel, ruleStepEvent:
+				if pc.all[po.p.action] == nil {
+					all := *po.p
+					all.kase, all.j, all.clause = 0, 0, nil
+					pc.all[po.p.action] = &all
+				}
+				pc.goals[keyOfGoal(po.p.action, goalID{rule: po.p.rule, kase: po.p.kase, j: po.p.j, clause: po.p.clause})] = i
+			}
+		} else {
+			pc.start = append(pc.start, i)
+		}
+	}
+	objs := []*expr.Object{}
+	for _, o := range []*expr.Object{p.C, p.A, p.CPost, p.APre} {
+		if o != nil {
+			objs = append(objs, o)
+		}
+	}
+	pc.w = &conWorld{inst: inst, states: map[string]eval.State{}, params: map[string][]eval.Value{"p": nil},
+		autos: map[*ioa.Automaton]*eval.Machine{}, owner: g.owners, concrete: p.Concrete,
+		fast: newFastEval(inst, objs)}
+	return pc, nil
+}
+
+// lastPart returns what follows the last " › " of id (the clause name),
+// with the case when the ID names one.
+func lastPart(id, group string) string {
+	rest := id
+	if len(id) > len(group) && id[:len(group)] == group {
+		rest = id[len(group):]
+	}
+	const sep = " › "
+	for i := len(rest) - len(sep); i >= 0; i-- {
+		if rest[i:i+len(sep)] == sep {
+			return rest[i+len(sep):]
+		}
+	}
+	return rest
+}
+
+// Plans returns every plan of the edge, in Generate's order.
+func (pc *PointChecker) Plans() []*PointPlan { return pc.plans }
+
+// StepPlans returns the step plans of concrete action act (history: the
+// guard, commute and event plans of act), in Generate's order.
+func (pc *PointChecker) StepPlans(act *ioa.Action) []*PointPlan {
+	out := make([]*PointPlan, 0, len(pc.byAction[act]))
+	for _, i := range pc.byAction[act] {
+		out = append(out, pc.plans[i])
+	}
+	return out
+}
+
+// StartPlans returns the plans that are not about one action: start
+// conditions, totality clauses.
+func (pc *PointChecker) StartPlans() []*PointPlan {
+	out := make([]*PointPlan, 0, len(pc.start))
+	for _, i := range pc.start {
+		out = append(out, pc.plans[i])
+	}
+	return out
+}
+
+// Point is an assignment of an obligation's free variables: the states
+// the rules call "c", "a" (and "s"), and the parameters "p".
+type Point struct {
+	States map[string]eval.State
+	Params []eval.Value
+	// Steps are steps the caller performed with the evaluator (e.g.
+	// Runner.Successors): when a rule asks for one of them (the same
+	// action, state and parameters), it takes its post-state instead of
+	// performing the step again.
+	Steps []StepSeed
+	// Related says that R(c, a) is known to hold at the point (the
+	// caller established it as the goals relation(R) of the step that
+	// reached (c, a), or of the start condition): a forward simulation's
+	// hypotheses R_i(c, a) are then taken as true, like the invariants
+	// (EvalStep only).
+	Related bool
+}
+
+// StepSeed is a step Action(Params) from From, enabled, to Post.
+type StepSeed struct {
+	Action *ioa.Action
+	From   eval.State
+	Params []eval.Value
+	Post   eval.State
+}
+
+// Verdict is the value of one obligation at a point.
+type Verdict struct {
+	Plan *PointPlan
+	// Vacuous names the first hypothesis that is false at the point (the
+	// obligation holds there vacuously), or "".
+	Vacuous string
+	// Holds is false exactly when every hypothesis is true and the goal
+	// is false: the point is a counterexample to the obligation.
+	Holds bool
+	// What describes the goal, e.g. "R1(cpost, u2)".
+	What string
+	// States are the states the rule computed, by the rules' names ("cpost",
+	// "u1", "f(c)", "apre", …), with the state each was computed from by a
+	// step (Base, or "").
+	States []PointState
+	// Calls are the abstract steps taken, as the evaluator prints them
+	// (e.g. "DoRead(T#0, L#0)"), in order.
+	Calls []string
+}
+
+// PointState is a state a rule computed at a point.
+type PointState struct {
+	Name, Base string
+	Automaton  *ioa.Automaton
+	State      eval.State
+}
+
+// State returns the computed state of that name, or nil.
+func (v *Verdict) State(name string) eval.State {
+	for i := len(v.States) - 1; i >= 0; i-- {
+		if v.States[i].Name == name {
+			return v.States[i].State
+		}
+	}
+	return nil
+}
+
+// Reset starts a new point: values memoized for the previous point are
+// forgotten. Call it whenever the states of the point change.
+func (pc *PointChecker) Reset() { pc.w.fast.reset() }
+
+// Eval evaluates plan pl at pt. The hypotheses that assume invariants and
+// Nat conditions of the point's given states are taken as true: the
+// caller checks them once per state (a cross-check explores reachable
+// states only and checks the assumed invariants in each). Every other
+// hypothesis is evaluated, in the rule's order, and the first false one
+// makes the verdict vacuous. The States and Calls of the verdict are
+// recorded when the obligation fails.
+func (pc *PointChecker) Eval(pl *PointPlan, pt *Point) (Verdict, error) {
+	v, err := pc.eval(pl, pt, true)
+	if err != nil || v.Holds {
+		return v, err
+	}
+	return pc.eval(pl, pt, false)
+}
+
+// eval is Eval, without recording states and calls when quiet.
+func (pc *PointChecker) eval(pl *PointPlan, pt *Point, quiet bool) (Verdict, error) {
+	w := pc.w
+	w.states = pt.States
+	w.params["p"] = pt.Params
+	w.trace, w.calls, w.sawConcrete, w.quiet = w.trace[:0], w.calls[:0], false, quiet
+	w.fast.seeds = pt.Steps
+	defer func() { w.quiet, w.fast.seeds = false, nil }()
+	w.fast.vacuous = ""
+	v := Verdict{Plan: pl}
+	scn, err := run[eval.State, eval.Value, bool](w, pl.p)
+	switch {
+	case errors.Is(err, errVacuous) || (err != nil && errors.Is(err, errDisabled) && w.fast.vacuous != ""):
+		v.Vacuous, v.Holds = w.fast.vacuous, true
+	case err != nil:
+		return v, fmt.Errorf("%s: %w", pl.ID, err)
+	default:
+		v.Holds, v.What = scn.goal, scn.what
+		for _, h := range scn.hyps {
+			if !h.b {
+				v.Vacuous, v.Holds = h.name, true
+				break
+			}
+		}
+	}
+	for _, t := range w.trace {
+		v.States = append(v.States, PointState{Name: t.name, Base: t.base, Automaton: t.auto, State: t.st})
+	}
+	for _, c := range w.calls {
+		if !c.concrete {
+			v.Calls = append(v.Calls, c.text)
+		}
+	}
+	return v, nil
+}
+
+// StepResult is the value of the step obligations of one concrete
+// action at a point.
+type StepResult struct {
+	// Case is the 0-based case whose guards select the step (the
+	// obligations of the other cases hold vacuously), or -1 when none
+	// does.
+	Case int
+	// Failed is the verdict of the first obligation, in Generate's
+	// order, that fails at the point, or nil when every one holds.
+	Failed *Verdict
+	// Last is u_m, the abstract state the case's steps end in, when the
+	// rules took every step of the case (refinements and forward
+	// simulations), or nil.
+	Last eval.State
+}
+
+// EvalStep evaluates every step obligation of concrete action act at pt
+// by running, once, the rule's all-goals scenario: the hypotheses the
+// obligations share are computed once, and each goal is read off where
+// its obligation's hypotheses end (so its verdict is the one Eval gives).
+// A failing obligation's verdict is then computed by Eval, with its
+// states and calls. Like Eval, it trusts the invariant and Nat
+// hypotheses of the point's given states.
+func (pc *PointChecker) EvalStep(act *ioa.Action, pt *Point) (StepResult, error) {
+	res := StepResult{Case: -1}
+	p := pc.all[act]
+	if p == nil {
+		return res, nil
+	}
+	w := pc.w
+	w.states = pt.States
+	w.params["p"] = pt.Params
+	w.trace, w.calls, w.sawConcrete, w.quiet = w.trace[:0], w.calls[:0], false, true
+	w.fast.vacuous = ""
+	w.fast.seeds = pt.Steps
+	s := pc.sc
+	if s == nil {
+		s = newSc[eval.State, eval.Value, bool](w)
+		s.all = true
+		pc.sc = s
+	}
+	s.err, s.out.hyps, s.out.goals, s.out.goal, s.out.what, s.out.kase, s.out.last = nil, s.out.hyps[:0], s.out.goals[:0], false, "", -1, nil
+	s.related = pt.Related
+	clear(s.known)
+	defer func() { w.fast.seeds = nil }()
+	if p.proof.Kind == ioa.ProofBackward {
+		backwardStep(s, p)
+	} else {
+		forwardStep(s, p)
+	}
+	w.quiet = false
+	switch err := s.err; {
+	case err == nil, errors.Is(err, errVacuous), errors.Is(err, errDisabled) && w.fast.vacuous != "":
+	default:
+		return res, fmt.Errorf("%s: %w", act.Name, err)
+	}
+	res.Case = s.out.kase
+	if st, ok := s.out.last.(eval.State); ok {
+		res.Last = st
+	}
+	first := -1
+	for _, g := range s.out.goals {
+		if g.b {
+			continue
+		}
+		i, ok := pc.goals[keyOfGoal(act, g.id)]
+		if !ok {
+			continue // a goal of no obligation (an event goal of a case without one)
+		}
+		if first < 0 || i < first {
+			first = i
+		}
+	}
+	if first < 0 {
+		return res, nil
+	}
+	v, err := pc.Eval(pc.plans[first], pt)
+	if err != nil {
+		return res, err
+	}
+	if v.Holds {
+		return res, fmt.Errorf("internal error: %s fails in the all-goals scenario but holds alone", pc.plans[first].ID)
+	}
+	res.Failed = &v
+	return res, nil
+}
+
+// errVacuous stops a scenario at a false hypothesis (PointChecker).
+var errVacuous = errors.New("a hypothesis is false")
+
+// Clone returns a checker of the same edge and instance for another
+// goroutine: the plans are shared, since evaluation does not change them;
+// the world, its compiled expressions and memo, and the scenario are its
+// own.
+func (pc *PointChecker) Clone() *PointChecker {
+	w := pc.w
+	return &PointChecker{proof: pc.proof, plans: pc.plans, byAction: pc.byAction, start: pc.start, all: pc.all, goals: pc.goals,
+		w: &conWorld{inst: w.inst, states: map[string]eval.State{}, params: map[string][]eval.Value{"p": nil},
+			autos: map[*ioa.Automaton]*eval.Machine{}, owner: w.owner, concrete: w.concrete,
+			fast: newFastEval(w.fast.inst, w.fast.objs)}}
+}
