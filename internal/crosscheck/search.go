@@ -85,6 +85,7 @@ type searchWorker struct {
 	enc   *encoder
 	arena []byte       // the successors' keys
 	pbuf  []eval.Value // their parameters
+	kbuf  []int16      // the cases their checks took
 	trans []trans
 	err   error
 }
@@ -100,7 +101,7 @@ type trans struct {
 	fail   bool  // the check failed (its failure is built again)
 	err    error // the check's error
 	checks int32 // the checks counted
-	kase   int16 // the case counted, or -1
+	c0, c1 int32 // the cases its checks took, in the worker's kbuf (a backward step is checked from several abstract states)
 }
 
 // expanded is what a worker computed for one node of a batch.
@@ -288,7 +289,7 @@ func (s *search) expand(lo, hi int) ([]expanded, error) {
 		if sw.rA != nil {
 			sw.rA.Release()
 		}
-		sw.arena, sw.pbuf, sw.trans, sw.err = sw.arena[:0], sw.pbuf[:0], sw.trans[:0], nil
+		sw.arena, sw.pbuf, sw.kbuf, sw.trans, sw.err = sw.arena[:0], sw.pbuf[:0], sw.kbuf[:0], sw.trans[:0], nil
 		for i := lo + k; i < hi; i += w {
 			if err := s.expandNode(sw, i, &out[i-lo]); err != nil {
 				sw.err = err
@@ -350,7 +351,7 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 	over := false
 	var tr explore.Transition
 	err = sw.r.Successors(e.s, func(act int, params []eval.Value, post eval.State) bool {
-		t := trans{act: act, p0: int32(len(sw.pbuf)), post: post, kase: -1}
+		t := trans{act: act, p0: int32(len(sw.pbuf)), post: post}
 		sw.pbuf = append(sw.pbuf, params...)
 		t.p1 = int32(len(sw.pbuf))
 		a := e.a
@@ -364,13 +365,16 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 				t.err = sw.step(&tr)
 			}
 			t.checks = int32(wx.res.Checks - checks)
+			t.c0 = int32(len(sw.kbuf))
 			if cs := wx.cases[tr.Action]; cs != nil {
 				for k, n := range cs {
-					if n != 0 {
-						t.kase, cs[k] = int16(k), 0
+					for ; n > 0; n-- {
+						sw.kbuf = append(sw.kbuf, int16(k))
 					}
+					cs[k] = 0
 				}
 			}
+			t.c1 = int32(len(sw.kbuf))
 			if errors.Is(t.err, errDeferred) {
 				t.fail, t.err = true, nil
 			}
@@ -413,7 +417,7 @@ func (s *search) merge(i, depth int, e *expanded) error {
 		act := s.auto.Actions[t.act]
 		if s.pair {
 			x.res.Transitions++
-			if err := s.stepDone(i, act, t); err != nil {
+			if err := s.stepDone(i, act, t, sw); err != nil {
 				return err
 			}
 		}
@@ -436,7 +440,7 @@ func (s *search) merge(i, depth int, e *expanded) error {
 			}
 		}
 		if !s.pair {
-			if err := s.stepDone(i, act, t); err != nil {
+			if err := s.stepDone(i, act, t, sw); err != nil {
 				return err
 			}
 		}
@@ -446,14 +450,14 @@ func (s *search) merge(i, depth int, e *expanded) error {
 
 // stepDone counts the step check of t, from node i, and reports its error
 // or failure.
-func (s *search) stepDone(i int, act *ioa.Action, t *trans) error {
+func (s *search) stepDone(i int, act *ioa.Action, t *trans, sw *searchWorker) error {
 	if t.err != nil {
 		return t.err
 	}
 	x := s.x
 	x.res.Checks += int64(t.checks)
-	if t.kase >= 0 {
-		x.countCase(act, int(t.kase))
+	for _, k := range sw.kbuf[t.c0:t.c1] {
+		x.countCase(act, int(k))
 	}
 	if t.fail {
 		return s.stepFailed(i)
