@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"ladder/internal/explore"
+	"ladder/internal/nodestore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
@@ -28,13 +29,13 @@ func (x *checker) forward() error {
 	}
 	// The assumed invariants of a pair's states are checked the first time
 	// the states are met.
-	seenC, seenA := newStore(), newStore()
+	seenC, seenA := nodestore.New(), nodestore.New()
 	s.node = func(id int, _ bool, c, a eval.State) error {
-		ck, ak, err := splitPair(s.st.key(id))
+		ck, ak, err := splitPair(s.st.Key(id))
 		if err != nil {
 			return err
 		}
-		if _, isNew := seenC.insert(ck, seenC.hash(ck), -1); isNew {
+		if _, isNew := seenC.Insert(ck, seenC.Hash(ck), -1); isNew {
 			name, err := x.violated(false, c)
 			if err != nil {
 				return err
@@ -43,7 +44,7 @@ func (x *checker) forward() error {
 				return x.assumeFailure(id, p.Concrete, name, "", nil)
 			}
 		}
-		if _, isNew := seenA.insert(ak, seenA.hash(ak), -1); isNew {
+		if _, isNew := seenA.Insert(ak, seenA.Hash(ak), -1); isNew {
 			name, err := x.violated(true, a)
 			if err != nil {
 				return err

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"ladder/internal/explore"
+	"ladder/internal/nodestore"
 	"ladder/internal/safeio"
 	"ladder/ioa"
 	"ladder/ioa/eval"
@@ -65,13 +66,13 @@ type absSide struct {
 	m      *eval.Machine
 	r      *eval.Runner // in scratch mode: a state is decoded to be expanded
 	limit  int
-	st     *store
+	st     *nodestore.Store
 	adjOff []int64  // per state: its successors in adj, or -1 before expansion
 	adjN   []int32  // per state: the number of its successors
 	adj    []uint64 // event id << 32 | successor (event 0: an internal step)
 	events map[string]uint32
 	names  []string // per event id, its text ("" for 0)
-	sets   *store
+	sets   *nodestore.Store
 	post   map[uint64]int32 // set << 32 | event → the set after it
 	mark   []uint32         // per state: the closure search that met it last
 	gen    uint32
@@ -83,8 +84,8 @@ type absSide struct {
 func newAbsSide(m *eval.Machine, limit int) *absSide {
 	r := m.NewRunner()
 	r.SetScratch(true)
-	return &absSide{m: m, r: r, limit: limit, st: newStore(), events: map[string]uint32{}, names: []string{""},
-		sets: newStore(), post: map[uint64]int32{}}
+	return &absSide{m: m, r: r, limit: limit, st: nodestore.New(), events: map[string]uint32{}, names: []string{""},
+		sets: nodestore.New(), post: map[uint64]int32{}}
 }
 
 // errAbstractLimit stops a subset construction at the state limit of A.
@@ -103,14 +104,14 @@ func (s *absSide) event(ev string) uint32 {
 
 func (s *absSide) intern(st eval.State) (int32, error) {
 	s.buf = s.m.AppendState(s.buf[:0], st)
-	h := s.st.hash(s.buf)
-	if id := s.st.find(s.buf, h); id >= 0 {
+	h := s.st.Hash(s.buf)
+	if id := s.st.Find(s.buf, h); id >= 0 {
 		return int32(id), nil
 	}
-	if s.st.len() >= s.limit {
+	if s.st.Len() >= s.limit {
 		return -1, errAbstractLimit
 	}
-	id, _ := s.st.insert(s.buf, h, -1)
+	id, _ := s.st.Insert(s.buf, h, -1)
 	s.adjOff = append(s.adjOff, -1)
 	s.adjN = append(s.adjN, 0)
 	s.mark = append(s.mark, 0)
@@ -123,7 +124,7 @@ func (s *absSide) expand(id int32) error {
 		return nil
 	}
 	s.r.Release()
-	st, err := s.r.Decode(s.st.key(int(id)))
+	st, err := s.r.Decode(s.st.Key(int(id)))
 	if err != nil {
 		return err
 	}
@@ -193,13 +194,13 @@ func (s *absSide) closeSet(ids []int32) (int32, error) {
 		s.buf = binary.AppendUvarint(s.buf, uint64(t-prev))
 		prev = t
 	}
-	id, _ := s.sets.insert(s.buf, s.sets.hash(s.buf), -1)
+	id, _ := s.sets.Insert(s.buf, s.sets.Hash(s.buf), -1)
 	return int32(id), nil
 }
 
 // members returns the states of set id (valid until the next call).
 func (s *absSide) members(id int32) []int32 {
-	key := s.sets.key(int(id))
+	key := s.sets.Key(int(id))
 	out := s.ids[:0]
 	prev := int32(0)
 	for len(key) > 0 {
@@ -292,8 +293,8 @@ func Implements(c, a *ioa.Automaton, cfg Config) (*TraceResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.AbstractStates = abs.st.len()
-	res.AbstractSets = abs.sets.len()
+	res.AbstractStates = abs.st.Len()
+	res.AbstractSets = abs.sets.Len()
 	res.Complete = res.Failure == nil && res.Limit == ""
 	res.Elapsed = time.Since(start).Seconds()
 	return res, nil
@@ -304,15 +305,15 @@ func Implements(c, a *ioa.Automaton, cfg Config) (*TraceResult, error) {
 // the concrete states are kept encoded in another store. A failing trace
 // is rebuilt by replaying the path of pairs.
 func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) error {
-	cs := newStore()
+	cs := nodestore.New()
 	var buf []byte
 	internC := func(s eval.State) uint32 {
 		buf = mC.AppendState(buf[:0], s)
-		id, _ := cs.insert(buf, cs.hash(buf), -1)
-		res.ConcreteStates = cs.len()
+		id, _ := cs.Insert(buf, cs.Hash(buf), -1)
+		res.ConcreteStates = cs.Len()
 		return uint32(id)
 	}
-	pairs := newStore()
+	pairs := nodestore.New()
 	pairKey := func(c, set uint32) []byte {
 		var k [8]byte
 		binary.LittleEndian.PutUint32(k[:], c)
@@ -320,18 +321,18 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 		return k[:]
 	}
 	pairOf := func(id int) (c, set uint32) {
-		k := pairs.key(id)
+		k := pairs.Key(id)
 		return binary.LittleEndian.Uint32(k), binary.LittleEndian.Uint32(k[4:])
 	}
 	var levels []int // levels[d]: the first pair of depth d
 	meter := explore.NewMeter(cfg.Budget)
 	defer func() { _, res.PeakMemoryBytes = meter.Memory() }()
 	full := func() bool {
-		if cfg.MaxStates > 0 && pairs.len() >= cfg.MaxStates {
+		if cfg.MaxStates > 0 && pairs.Len() >= cfg.MaxStates {
 			res.Limit = fmt.Sprintf("state limit %d", cfg.MaxStates)
 			return true
 		}
-		if why := meter.Exceeded(pairs.pendingGrowth() + cs.pendingGrowth() + abs.st.pendingGrowth()); why != "" {
+		if why := meter.Exceeded(pairs.PendingGrowth() + cs.PendingGrowth() + abs.st.PendingGrowth()); why != "" {
 			res.Limit, res.Exhausted = why, true
 			return true
 		}
@@ -340,20 +341,20 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 	prog := explore.NewReporter(cfg.Progress, meter)
 	add := func(c, set uint32, parent int32, depth int) {
 		k := pairKey(c, set)
-		if _, isNew := pairs.insert(k, pairs.hash(k), parent); !isNew {
+		if _, isNew := pairs.Insert(k, pairs.Hash(k), parent); !isNew {
 			return
 		}
 		if depth >= len(levels) {
-			levels = append(levels, pairs.len()-1)
+			levels = append(levels, pairs.Len()-1)
 		}
 		res.Pairs++
 		res.MaxDepth = max(res.MaxDepth, depth)
 	}
 	rt := mC.NewRunner() // for replays
-	decodeC := func(c uint32) (eval.State, error) { return mC.DecodeState(cs.key(int(c))) }
+	decodeC := func(c uint32) (eval.State, error) { return mC.DecodeState(cs.Key(int(c))) }
 	// The trace to pair id, plus a last step when act is not nil.
 	traceTo := func(id int, act *ioa.Action, params []eval.Value, post eval.State) (*TraceFailure, error) {
-		path := pairs.path(id)
+		path := pairs.Path(id)
 		c0, _ := pairOf(path[0])
 		cur, err := decodeC(c0)
 		if err != nil {
@@ -363,7 +364,7 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 		for k, nid := range path[1:] {
 			_, pset := pairOf(path[k])
 			wc, wset := pairOf(nid)
-			want := cs.key(int(wc))
+			want := cs.Key(int(wc))
 			var next eval.State
 			var nact *ioa.Action
 			var nparams []eval.Value
@@ -456,7 +457,7 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 	var succs []succ
 	var pbuf []eval.Value
 	depth := 0
-	for i := 0; i < pairs.len() && res.Limit == ""; i++ {
+	for i := 0; i < pairs.Len() && res.Limit == ""; i++ {
 		for depth+1 < len(levels) && i >= levels[depth+1] {
 			depth++
 		}
@@ -467,10 +468,10 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 		if full() {
 			break
 		}
-		prog.Report(pairs.len(), res.Transitions, depth, pairs.len()-i)
+		prog.Report(pairs.Len(), res.Transitions, depth, pairs.Len()-i)
 		c, set := pairOf(i)
 		r.Release()
-		cur, err := r.Decode(cs.key(int(c)))
+		cur, err := r.Decode(cs.Key(int(c)))
 		if err != nil {
 			return err
 		}

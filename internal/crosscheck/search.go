@@ -31,6 +31,7 @@ import (
 	"sync"
 
 	"ladder/internal/explore"
+	"ladder/internal/nodestore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
 )
@@ -54,7 +55,7 @@ type search struct {
 	m        *eval.Machine  // the explored automaton
 	auto     *ioa.Automaton // its automaton
 	pair     bool           // nodes are pairs (c, a)
-	st       *store
+	st       *nodestore.Store
 	levels   []int // levels[d]: the first node of depth d
 	roots    map[int]root
 	meter    *explore.Meter
@@ -114,7 +115,7 @@ type expanded struct {
 // newSearch returns a search of the explored automaton (A when abstract is
 // set, else C), of pairs with C when pair is set.
 func (x *checker) newSearch(abstract, pair bool) *search {
-	s := &search{x: x, m: x.mC, auto: x.p.Concrete, pair: pair, st: newStore(), roots: map[int]root{}}
+	s := &search{x: x, m: x.mC, auto: x.p.Concrete, pair: pair, st: nodestore.New(), roots: map[int]root{}}
 	if abstract {
 		s.m, s.auto = x.mA, x.p.Abstract
 	}
@@ -158,14 +159,14 @@ func (s *search) full() bool {
 		return true
 	}
 	limit := x.cfg.MaxStates
-	if limit <= 0 || limit > maxNodes {
-		limit = maxNodes
+	if limit <= 0 || limit > nodestore.MaxNodes {
+		limit = nodestore.MaxNodes
 	}
-	if s.st.len() >= limit {
+	if s.st.Len() >= limit {
 		x.res.Limit = fmt.Sprintf("state limit %d", limit)
 		return true
 	}
-	if why := s.meter.Exceeded(s.st.pendingGrowth()); why != "" {
+	if why := s.meter.Exceeded(s.st.PendingGrowth()); why != "" {
 		x.res.Limit, x.res.Exhausted = why, true
 		return true
 	}
@@ -175,10 +176,10 @@ func (s *search) full() bool {
 // insert adds a node; it reports its id and whether it is new, and keeps
 // the depths.
 func (s *search) insert(key []byte, h uint64, parent int32, depth int) (int, bool, error) {
-	if len(key) > maxKey {
-		return 0, false, fmt.Errorf("a node of the search of %s encodes in %d bytes, more than the %d the store can hold", s.auto.Name, len(key), maxKey)
+	if len(key) > nodestore.MaxKey {
+		return 0, false, fmt.Errorf("a node of the search of %s encodes in %d bytes, more than the %d the store can hold", s.auto.Name, len(key), nodestore.MaxKey)
 	}
-	id, isNew := s.st.insert(key, h, parent)
+	id, isNew := s.st.Insert(key, h, parent)
 	if isNew {
 		s.x.res.States++
 		if depth >= len(s.levels) {
@@ -197,7 +198,7 @@ func (s *search) addRoot(st, a eval.State) error {
 	}
 	enc := s.x.newEncoder(s.m, s.pair)
 	key := enc.append(nil, st, a)
-	id, isNew, err := s.insert(key, s.st.hash(key), -1, 0)
+	id, isNew, err := s.insert(key, s.st.Hash(key), -1, 0)
 	if err != nil || !isNew {
 		return err
 	}
@@ -240,12 +241,12 @@ func (s *search) run() error {
 		s.workers[k] = sw
 	}
 	depth := 0
-	for next := 0; next < s.st.len() && x.res.Limit == ""; {
+	for next := 0; next < s.st.Len() && x.res.Limit == ""; {
 		if why := s.meter.Check(0); why != "" {
 			x.res.Limit, x.res.Exhausted = why, true
 			break
 		}
-		hi := min(next+searchBatch, s.st.len())
+		hi := min(next+searchBatch, s.st.Len())
 		batch, err := s.expand(next, hi)
 		if err != nil {
 			return err
@@ -273,7 +274,7 @@ func (s *search) run() error {
 			}
 		}
 		next = hi
-		s.prog.Report(s.st.len(), x.res.Transitions, depth, s.st.len()-next)
+		s.prog.Report(s.st.Len(), x.res.Transitions, depth, s.st.Len()-next)
 	}
 	return nil
 }
@@ -331,7 +332,7 @@ func (s *search) expand(lo, hi int) ([]expanded, error) {
 
 // expandNode computes the transitions of node i.
 func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
-	key := s.st.key(i)
+	key := s.st.Key(i)
 	var err error
 	if s.pair {
 		ck, ak, err := splitPair(key)
@@ -387,7 +388,7 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 			t.k0 = int32(len(sw.arena))
 			sw.arena = sw.enc.append(sw.arena, post, a)
 			t.k1 = int32(len(sw.arena))
-			t.hash = s.st.hash(sw.arena[t.k0:t.k1])
+			t.hash = s.st.Hash(sw.arena[t.k0:t.k1])
 		}
 		sw.trans = append(sw.trans, t)
 		if len(sw.trans)&63 == 0 && s.meter.Over() {
@@ -543,7 +544,7 @@ type replayed struct {
 // replay returns a real execution to node id: from a real start node, the
 // successors whose keys are those of the nodes on the path to id.
 func (s *search) replay(id int) ([]replayed, error) {
-	path := s.st.path(id)
+	path := s.st.Path(id)
 	r0, ok := s.roots[path[0]]
 	if !ok {
 		return nil, fmt.Errorf("internal error: node %d has no start state", path[0])
@@ -553,7 +554,7 @@ func (s *search) replay(id int) ([]replayed, error) {
 	r := s.m.NewRunner()
 	var buf []byte
 	for _, nid := range path[1:] {
-		want := string(s.st.key(nid))
+		want := string(s.st.Key(nid))
 		cur := out[len(out)-1]
 		var next *replayed
 		var failed error

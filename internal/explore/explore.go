@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"ladder/internal/nodestore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
@@ -238,7 +239,7 @@ type explorer struct {
 	m        *eval.Machine
 	cfg      Config
 	invs     []int // nil: all
-	st       *store
+	st       *nodestore.Store
 	res      *Result
 	start    time.Time
 	meter    *Meter
@@ -293,7 +294,7 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &explorer{m: m, cfg: cfg, st: newStore(), start: time.Now(), meter: NewMeter(cfg.Budget)}
+	x := &explorer{m: m, cfg: cfg, st: nodestore.New(), start: time.Now(), meter: NewMeter(cfg.Budget)}
 	x.res = &Result{Automaton: a.Name, Instance: m.Inst.String(), FinalChecked: m.HasFinal()}
 	if cfg.Invariants == nil {
 		for _, inv := range a.Invariants {
@@ -343,7 +344,7 @@ func (x *explorer) run() error {
 			break
 		}
 		buf = x.stateKey(buf[:0], s)
-		id, isNew := x.st.insert(buf, x.st.hash(buf), -1)
+		id, isNew := x.st.Insert(buf, x.st.Hash(buf), -1)
 		if !isNew {
 			continue
 		}
@@ -388,11 +389,11 @@ func (x *explorer) full() bool {
 	if limit <= 0 || limit > maxStore {
 		limit = maxStore
 	}
-	if x.st.len() >= limit {
+	if x.st.Len() >= limit {
 		x.res.Limit = fmt.Sprintf("state limit %d", limit)
 		return true
 	}
-	if why := x.meter.Exceeded(x.st.pendingGrowth()); why != "" {
+	if why := x.meter.Exceeded(x.st.PendingGrowth()); why != "" {
 		x.res.Limit, x.res.Exhausted = why, true
 		return true
 	}
@@ -426,7 +427,7 @@ func (x *explorer) found(r *eval.Runner, id, depth int, s eval.State) (bool, err
 // violation records a shortest trace to state id, which violates name,
 // or (name "") is a deadlock.
 func (x *explorer) violation(id int, name string) error {
-	t, err := x.trace(x.st.path(id))
+	t, err := x.trace(x.st.Path(id))
 	if err != nil {
 		return err
 	}
@@ -465,7 +466,7 @@ func (x *explorer) transition(from, to int, pre, post eval.State, act int, param
 }
 
 func (x *explorer) progress(queued, depth int) {
-	x.reporter.Report(x.st.len(), x.res.Transitions, depth, queued)
+	x.reporter.Report(x.st.Len(), x.res.Transitions, depth, queued)
 }
 
 // pending is a successor of the state being expanded, awaiting insertion.
@@ -500,7 +501,7 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 	for k, it := range cur {
 		from := int(it)
 		r.Release()
-		pre, err := r.Decode(x.st.key(from))
+		pre, err := r.Decode(x.st.Key(from))
 		if err != nil {
 			return nil, err
 		}
@@ -521,10 +522,10 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 		}
 		for i := range succs {
 			s := &succs[i]
-			s.hash = x.st.hash(kbuf[s.k0:s.k1])
+			s.hash = x.st.Hash(kbuf[s.k0:s.k1])
 			hs = append(hs, s.hash)
 		}
-		x.st.prefetch(hs)
+		x.st.Prefetch(hs)
 		for i := range succs {
 			s := &succs[i]
 			x.res.Transitions++
@@ -532,10 +533,10 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 				return next, nil
 			}
 			key := kbuf[s.k0:s.k1]
-			if len(key) > maxKey {
-				return nil, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(key), maxKey)
+			if len(key) > nodestore.MaxKey {
+				return nil, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(key), nodestore.MaxKey)
 			}
-			id, isNew := x.st.insert(key, s.hash, int32(from))
+			id, isNew := x.st.Insert(key, s.hash, int32(from))
 			if isNew {
 				next = append(next, int32(id))
 				if stop, err := x.found(r, id, depth, s.post); stop || err != nil {
@@ -602,7 +603,7 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 				parts[k] = parts[k][:0]
 				defer func() { x.arenas[k], x.pbufs[k] = arena, pbuf }()
 				for i := k; i < len(batch); i += w {
-					pre, err := r.Decode(x.st.key(int(batch[i])))
+					pre, err := r.Decode(x.st.Key(int(batch[i])))
 					if err != nil {
 						errs[k] = err
 						return
@@ -616,7 +617,7 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 						key := arena[start:len(arena):len(arena)]
 						p0 := len(pbuf)
 						pbuf = append(pbuf, params...)
-						parts[k] = append(parts[k], succ{act: act, p0: p0, p1: len(pbuf), post: post, key: key, hash: x.st.hash(key)})
+						parts[k] = append(parts[k], succ{act: act, p0: p0, p1: len(pbuf), post: post, key: key, hash: x.st.Hash(key)})
 						if counts[i]&63 == 0 && x.meter.Over() {
 							over = true
 							return false
@@ -667,7 +668,7 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 			for _, s := range parts[k][pos[k] : pos[k]+counts[i]] {
 				hs = append(hs, s.hash)
 			}
-			x.st.prefetch(hs)
+			x.st.Prefetch(hs)
 			for c := 0; c < counts[i]; c++ {
 				s := &parts[k][pos[k]]
 				pos[k]++
@@ -676,10 +677,10 @@ func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
 					return appendIDs(next, fresh), x.checkFresh(runners, fresh, depth)
 				}
 				from := int(batch[i])
-				if len(s.key) > maxKey {
-					return nil, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(s.key), maxKey)
+				if len(s.key) > nodestore.MaxKey {
+					return nil, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(s.key), nodestore.MaxKey)
 				}
-				id, isNew := x.st.insert(s.key, s.hash, int32(from))
+				id, isNew := x.st.Insert(s.key, s.hash, int32(from))
 				if isNew {
 					fresh = append(fresh, item{id, s.post})
 					if v := x.cfg.Visitor; v != nil && v.State != nil {
@@ -760,12 +761,12 @@ func (x *explorer) finish(err error) error {
 	}
 	r := x.res
 	el := time.Since(x.start)
-	r.States = x.st.len()
+	r.States = x.st.Len()
 	r.Elapsed = el.Seconds()
 	if el > 0 {
 		r.StatesPerSecond = float64(r.States) / el.Seconds()
 	}
-	r.MemoryBytes = x.st.bytes()
+	r.MemoryBytes = x.st.Bytes()
 	x.meter.sample()
 	_, r.PeakMemoryBytes = x.meter.Memory()
 	r.Complete = r.Violation == nil && r.Limit == ""

@@ -96,7 +96,7 @@ func (x *explorer) trace(path []int) (*Trace, error) {
 	var cur eval.State
 	for _, s := range inits {
 		buf = x.stateKey(buf[:0], s)
-		if bytes.Equal(buf, x.st.key(path[0])) {
+		if bytes.Equal(buf, x.st.Key(path[0])) {
 			cur = s
 			break
 		}
@@ -107,7 +107,7 @@ func (x *explorer) trace(path []int) (*Trace, error) {
 	t := newTrace(m, cur)
 	r := m.NewRunner()
 	for _, id := range path[1:] {
-		want := x.st.key(id)
+		want := x.st.Key(id)
 		var next eval.State
 		var act int
 		var params []eval.Value

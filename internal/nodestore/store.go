@@ -1,9 +1,11 @@
-// This file implements the visited-state store: encoded states in a chunked
-// arena, indexed by an open-addressing hash table whose slots point straight
-// at the records, so that a lookup costs one access to the table and one to
-// the arena.
-
-package explore
+// Package nodestore owns the visited-node store of ladder's searches (the
+// explorer's states, the cross-checker's states, pairs and sets): encoded
+// nodes in a chunked arena, indexed by an open-addressing hash table whose
+// slots point straight at the records, so that a lookup costs one access
+// to the table and one to the arena. Lookups compare full encodings: the
+// store is exact, two nodes are the same only when their encodings are
+// equal.
+package nodestore
 
 import (
 	"bytes"
@@ -12,7 +14,7 @@ import (
 )
 
 const (
-	chunkBits = 22 // bytes per arena chunk: 4 MiB
+	chunkBits = 22 // Bytes per arena chunk: 4 MiB
 	chunkSize = 1 << chunkBits
 	locBits   = 40             // a record's location: chunk<<chunkBits | offset
 	locMask   = 1<<locBits - 1 // the location bits of a slot
@@ -20,14 +22,14 @@ const (
 	fragMask  = 1<<(64-locBits) - 1
 )
 
-// store holds every visited state's encoding and parent. It is not safe
+// Store holds every visited node's encoding and parent. It is not safe
 // for concurrent use, except that key may be called concurrently when
 // nothing is inserted.
 //
 // A record is the state's id (4 bytes, little-endian), the length of its
 // encoding (uvarint) and the encoding. A slot is 0 when empty, otherwise
 // the hash's low 24 bits << 40 | location+1.
-type store struct {
+type Store struct {
 	seed   maphash.Seed
 	chunks [][]byte
 	start  []uint64 // per state: the location of its record
@@ -37,21 +39,21 @@ type store struct {
 	sink   uint64 // defeats elimination of prefetching loads
 }
 
-func newStore() *store {
-	st := &store{seed: maphash.MakeSeed()}
+func New() *Store {
+	st := &Store{seed: maphash.MakeSeed()}
 	st.slots = make([]uint64, 1<<12)
 	st.mask = uint64(len(st.slots) - 1)
 	return st
 }
 
-// len returns the number of states.
-func (st *store) len() int { return len(st.start) }
+// Len returns the number of states.
+func (st *Store) Len() int { return len(st.start) }
 
-// hash returns the hash of an encoded state.
-func (st *store) hash(key []byte) uint64 { return maphash.Bytes(st.seed, key) }
+// Hash returns the hash of an encoded state.
+func (st *Store) Hash(key []byte) uint64 { return maphash.Bytes(st.seed, key) }
 
 // record returns the id and encoding of the record at loc.
-func (st *store) record(loc uint64) (int, []byte) {
+func (st *Store) record(loc uint64) (int, []byte) {
 	c := st.chunks[loc>>chunkBits]
 	off := int(loc & (chunkSize - 1))
 	id := int(binary.LittleEndian.Uint32(c[off:]))
@@ -66,15 +68,15 @@ func (st *store) record(loc uint64) (int, []byte) {
 	return id, c[off : off+n]
 }
 
-// key returns the encoding of state id.
-func (st *store) key(id int) []byte {
+// Key returns the encoding of state id.
+func (st *Store) Key(id int) []byte {
 	_, k := st.record(st.start[id])
 	return k
 }
 
-// prefetch touches the table slots and records that inserting the keys
+// Prefetch touches the table slots and records that inserting the keys
 // with hashes hs will read, so that their cache misses overlap.
-func (st *store) prefetch(hs []uint64) {
+func (st *Store) Prefetch(hs []uint64) {
 	var sink uint64
 	var buf [16]uint64
 	if len(hs) > len(buf) {
@@ -95,9 +97,25 @@ func (st *store) prefetch(hs []uint64) {
 	st.sink += sink
 }
 
-// insert adds the state with encoding key and hash h, reached from parent,
+// Find returns the id of the node with encoding key and hash h, or -1.
+func (st *Store) Find(key []byte, h uint64) int {
+	frag := h & fragMask
+	for pos := h & st.mask; ; pos = (pos + 1) & st.mask {
+		s := st.slots[pos]
+		if s == 0 {
+			return -1
+		}
+		if s>>fragShift == frag {
+			if id, k := st.record(s&locMask - 1); bytes.Equal(k, key) {
+				return id
+			}
+		}
+	}
+}
+
+// Insert adds the state with encoding key and hash h, reached from parent,
 // unless it is present; it returns the state's id and whether it is new.
-func (st *store) insert(key []byte, h uint64, parent int32) (int, bool) {
+func (st *Store) Insert(key []byte, h uint64, parent int32) (int, bool) {
 	frag := h & fragMask
 	pos := h & st.mask
 	for {
@@ -125,11 +143,14 @@ func (st *store) insert(key []byte, h uint64, parent int32) (int, bool) {
 }
 
 // append stores a record in the arena and returns its location.
-func (st *store) append(id int, key []byte) uint64 {
+func (st *Store) append(id int, key []byte) uint64 {
 	need := 4 + binary.MaxVarintLen64 + len(key)
 	last := len(st.chunks) - 1
 	if last < 0 || cap(st.chunks[last])-len(st.chunks[last]) < need {
 		size := chunkSize
+		if len(st.chunks) == 0 {
+			size = 1 << 16 // small searches stay small
+		}
 		if need > size {
 			// a record larger than a chunk: cannot be located; keys are far
 			// smaller in practice, and such states are refused by the caller
@@ -149,7 +170,7 @@ func (st *store) append(id int, key []byte) uint64 {
 // grow doubles the hash table. Slots keep 24 bits of their hash, which
 // place them in tables of up to 2^24 slots without hashing keys again;
 // larger tables rehash the keys.
-func (st *store) grow() {
+func (st *Store) grow() {
 	slots := make([]uint64, 2*len(st.slots))
 	mask := uint64(len(slots) - 1)
 	for _, s := range st.slots {
@@ -161,7 +182,7 @@ func (st *store) grow() {
 			pos = s >> fragShift & mask
 		} else {
 			_, k := st.record(s&locMask - 1)
-			pos = st.hash(k) & mask
+			pos = st.Hash(k) & mask
 		}
 		for slots[pos] != 0 {
 			pos = (pos + 1) & mask
@@ -171,17 +192,17 @@ func (st *store) grow() {
 	st.slots, st.mask = slots, mask
 }
 
-// pendingGrowth returns the bytes the next growth of the hash table will
+// PendingGrowth returns the bytes the next growth of the hash table will
 // allocate when it is near (the table is at least 40% full), else 0.
-func (st *store) pendingGrowth() int64 {
+func (st *Store) PendingGrowth() int64 {
 	if 5*len(st.start) < 2*len(st.slots) {
 		return 0
 	}
 	return 16 * int64(len(st.slots))
 }
 
-// path returns the ids from a start state to id.
-func (st *store) path(id int) []int {
+// Path returns the ids from a start state to id.
+func (st *Store) Path(id int) []int {
 	var p []int
 	for id >= 0 {
 		p = append(p, id)
@@ -193,12 +214,15 @@ func (st *store) path(id int) []int {
 	return p
 }
 
-// bytes returns the memory the store holds, approximately.
-func (st *store) bytes() int64 {
+// Bytes returns the memory the store holds, approximately.
+func (st *Store) Bytes() int64 {
 	n := int64(len(st.chunks)) * chunkSize
 	n += int64(cap(st.start))*8 + int64(cap(st.parent))*4 + int64(len(st.slots))*8
 	return n
 }
 
 // maxKey is the largest state encoding the store accepts.
-const maxKey = chunkSize - 16
+const MaxKey = chunkSize - 16
+
+// MaxNodes is the most nodes a store holds (ids are int32).
+const MaxNodes = 1<<31 - 2
