@@ -38,7 +38,6 @@ import (
 	"strings"
 
 	"ladder/internal/explore"
-	"ladder/internal/source"
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
@@ -101,10 +100,7 @@ func (x *checker) setupSymmetry(sorts []string) error {
 			}
 		}
 	}
-	pc := &proofSym{x: x, sorts: map[string]bool{}, fixed: fixed, seen: map[*expr.Object]bool{}}
-	for _, s := range sorts {
-		pc.sorts[s] = true
-	}
+	pc := &proofSym{x: x, ec: explore.NewExprChecker(x.inst, sorts, fixed)}
 	if err := pc.check(); err != nil {
 		return err
 	}
@@ -143,11 +139,8 @@ func (x *checker) setupSymmetry(sorts []string) error {
 
 // proofSym checks the proof's expressions for symmetry.
 type proofSym struct {
-	x      *checker
-	sorts  map[string]bool
-	fixed  map[string]string // sort → why T#0 is fixed
-	seen   map[*expr.Object]bool
-	refuse *explore.SymmetryError
+	x  *checker
+	ec *explore.ExprChecker // records in fixed the sorts whose T#0 an expression may yield
 }
 
 func (c *proofSym) check() error {
@@ -188,10 +181,7 @@ func (c *proofSym) check() error {
 			c.expr(body)
 		}
 	}
-	if c.refuse != nil {
-		return c.refuse
-	}
-	return nil
+	return c.ec.Err()
 }
 
 func (c *proofSym) stateMap(m *ioa.StateMap) {
@@ -203,116 +193,8 @@ func (c *proofSym) stateMap(m *ioa.StateMap) {
 	}
 }
 
-func (c *proofSym) fail(pos source.Pos, format string, args ...any) {
-	if c.refuse == nil {
-		c.refuse = &explore.SymmetryError{Pos: pos, Msg: fmt.Sprintf(format, args...)}
-	}
-}
-
-// defaults fixes T#0 for each symmetric T whose element the default value
-// of s holds.
-func (c *proofSym) defaults(top, s *expr.Sort, pos source.Pos, what string) {
-	if s == nil {
-		return
-	}
-	switch s.Kind {
-	case expr.KParam:
-		if c.sorts[s.Name] {
-			if _, ok := c.fixed[s.Name]; !ok {
-				c.fixed[s.Name] = fmt.Sprintf("%s: %s can evaluate to the default value of %s, which holds %s#0", pos, what, top, s.Name)
-			}
-		}
-	case expr.KRecord:
-		for _, f := range s.Fields {
-			c.defaults(top, f.Sort, pos, what)
-		}
-	case expr.KMap:
-		c.defaults(top, s.Elem, pos, what)
-	}
-}
-
-// holds reports whether values of s can hold an element of a symmetric sort.
-func (c *proofSym) holds(s *expr.Sort) bool {
-	if s == nil {
-		return false
-	}
-	switch s.Kind {
-	case expr.KParam:
-		return c.sorts[s.Name]
-	case expr.KRecord:
-		for _, f := range s.Fields {
-			if c.holds(f.Sort) {
-				return true
-			}
-		}
-	case expr.KMap:
-		return c.holds(s.Key) || c.holds(s.Elem)
-	case expr.KSet, expr.KSeq, expr.KOption:
-		return c.holds(s.Elem)
-	}
-	return false
-}
-
-func (c *proofSym) expr(e expr.Expr) {
-	if e == nil {
-		return
-	}
-	expr.Inspect(e, func(e expr.Expr) bool {
-		switch e := e.(type) {
-		case *expr.ElemLit:
-			if c.sorts[e.SortName] {
-				c.fail(e.Pos(), "--symmetry %s: %s#%d singles out an element of %s; the proof's expressions must treat the elements of a symmetric sort alike",
-					e.SortName, e.SortName, e.Index, e.SortName)
-			}
-		case *expr.Ident:
-			c.object(e.Pos(), e.Obj)
-		case *expr.Call:
-			if e.Fun != nil && e.Fun.Obj != nil && e.Fun.Obj.Kind == expr.ObjBuiltin {
-				switch e.Fun.Obj.Name {
-				case "get", "last":
-					c.defaults(e.Sort(), e.Sort(), e.Pos(), expr.Print(e))
-				}
-			}
-		case *expr.Index:
-			if s := e.X.Sort(); s != nil && s.Kind == expr.KSeq {
-				c.defaults(e.Sort(), e.Sort(), e.Pos(), expr.Print(e))
-			}
-		}
-		return true
-	})
-}
-
-// object reads what a name stands for: the body of a definition, the value
-// of a constant.
-func (c *proofSym) object(pos source.Pos, o *expr.Object) {
-	if o == nil {
-		return
-	}
-	switch o.Kind {
-	case expr.ObjDef:
-		if !c.seen[o] {
-			c.seen[o] = true
-			c.expr(o.Body)
-		}
-	case expr.ObjConst:
-		if !c.holds(o.Sort) {
-			return
-		}
-		_, bound := c.x.inst.Consts[o.Name]
-		switch {
-		case o.Body != nil && !bound:
-			if !c.seen[o] {
-				c.seen[o] = true
-				c.expr(o.Body)
-			}
-		case o.Sort.Kind == expr.KParam:
-			c.fail(pos, "--symmetry %s: the constant %s is an element of %s; the proof's expressions must treat the elements of a symmetric sort alike",
-				o.Sort.Name, o.Name, o.Sort.Name)
-		default:
-			c.defaults(o.Sort, o.Sort, pos, "the constant "+o.Name)
-		}
-	}
-}
+// expr checks e for symmetry.
+func (c *proofSym) expr(e expr.Expr) { c.ec.Expr(e) }
 
 // encoder appends the keys the store keeps: a state's encoding, or a pair's
 // (the length of the concrete encoding, the concrete encoding and the

@@ -99,6 +99,37 @@ type symChecker struct {
 	fixed  map[string]string // sort → why its default element T#0 is fixed
 	seen   map[*expr.Object]bool
 	refuse *SymmetryError
+	// proof is set when the expressions are a proof's, which may name no
+	// element anywhere (an automaton may, in its initial state).
+	proof bool
+}
+
+// ExprChecker checks expressions of a proof edge for symmetry: the rules
+// of CheckSymmetry for an automaton's expressions, except that no element
+// of a symmetric sort may be named at all. The cross-checker runs it on a
+// proof's relation, mapping and steps.
+type ExprChecker struct{ c *symChecker }
+
+// NewExprChecker returns a checker for the symmetric sorts of sorts in
+// the instance inst; it records in fixed (sort → why) the sorts whose
+// element T#0 an expression may yield as a default value.
+func NewExprChecker(inst *eval.Instance, sorts []string, fixed map[string]string) *ExprChecker {
+	c := &symChecker{inst: inst, sorts: map[string]bool{}, fixed: fixed, seen: map[*expr.Object]bool{}, proof: true}
+	for _, s := range sorts {
+		c.sorts[s] = true
+	}
+	return &ExprChecker{c}
+}
+
+// Expr checks e, with the definitions and constants it names.
+func (x *ExprChecker) Expr(e expr.Expr) { x.c.expr(e) }
+
+// Err returns the first refusal (a *SymmetryError), or nil.
+func (x *ExprChecker) Err() error {
+	if x.c.refuse != nil {
+		return x.c.refuse
+	}
+	return nil
 }
 
 // CheckSymmetry checks that a treats the elements of each of sorts alike
@@ -167,6 +198,14 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// rule says where the elements of a symmetric sort may be named.
+func (c *symChecker) rule() string {
+	if c.proof {
+		return "the proof's expressions must treat the elements of a symmetric sort alike"
+	}
+	return "a symmetric sort's elements may be named only in the initial state (init:, initially:)"
 }
 
 // fail records the first refusal.
@@ -262,8 +301,8 @@ func (c *symChecker) expr(e expr.Expr) {
 		switch e := e.(type) {
 		case *expr.ElemLit:
 			if c.sorts[e.SortName] {
-				c.fail(e.Pos(), "--symmetry %s: %s#%d singles out an element of %s; a symmetric sort's elements may be named only in the initial state (init:, initially:)",
-					e.SortName, e.SortName, e.Index, e.SortName)
+				c.fail(e.Pos(), "--symmetry %s: %s#%d singles out an element of %s; %s",
+					e.SortName, e.SortName, e.Index, e.SortName, c.rule())
 			}
 		case *expr.Ident:
 			c.object(e.Pos(), e.Obj)
@@ -306,9 +345,12 @@ func (c *symChecker) object(pos source.Pos, o *expr.Object) {
 				c.seen[o] = true
 				c.expr(o.Body)
 			}
+		case o.Sort.Kind == expr.KParam && c.proof:
+			c.fail(pos, "--symmetry %s: the constant %s is an element of %s; %s",
+				o.Sort.Name, o.Name, o.Sort.Name, c.rule())
 		case o.Sort.Kind == expr.KParam:
-			c.fail(pos, "--symmetry %s: the constant %s is an element of %s, used outside the initial state; a symmetric sort's elements may be named only in the initial state (init:, initially:)",
-				o.Sort.Name, o.Name, o.Sort.Name)
+			c.fail(pos, "--symmetry %s: the constant %s is an element of %s, used outside the initial state; %s",
+				o.Sort.Name, o.Name, o.Sort.Name, c.rule())
 		default:
 			// an arbitrary value of a composite sort: its default
 			c.defaults(o.Sort, pos, "the constant "+o.Name)
