@@ -292,7 +292,7 @@ func TestGoldenNormalise(t *testing.T) {
 		{"proved    0.056s\n", "proved    <dur>\n"},
 		{"re-checked 39; 1.23 s\n", "re-checked 39; <dur>\n"},
 		{"12ms 3.5µs 1m2.5s\n", "<dur> <dur> <dur>\n"},
-		{"0.005s, 1981 states/s, 1 worker(s), store 4.0 MB\n", "<dur>, <rate> states/s, 1 worker(s), store <mem>\n"},
+		{"0.005s, 1981 states/s, 1 worker, store 4.0 MB\n", "<dur>, <rate> states/s, 1 worker, store <mem>\n"},
 		{"peak memory 12 MiB, limit 1GiB\n", "peak memory <mem>, limit <mem>\n"},
 		{`"seconds": 0.027, "solver_seconds": 1e-05, "elapsedSeconds": 2, "statesPerSecond": 8134.5, "peakMemoryBytes": 4194304`,
 			`"seconds": <n>, "solver_seconds": <n>, "elapsedSeconds": <n>, "statesPerSecond": <n>, "peakMemoryBytes": <n>` + "\n[no newline at the end]\n"},

@@ -155,6 +155,14 @@ func (t *Trace) WriteText(w io.Writer) error {
 	return ew.err
 }
 
+// count writes n with the noun, in the plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // WriteText writes the result: statistics, and the violation's trace if any.
 func (r *Result) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
@@ -162,9 +170,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	if inst == "" {
 		inst = "no parameters"
 	}
-	ew.printf("%s (%s): %d states, %d transitions, depth %d, %d start states, %d deadlocked states\n",
-		r.Automaton, inst, r.States, r.Transitions, r.MaxDepth, r.InitialStates, r.Deadlocks)
-	ew.printf("%.3fs, %.0f states/s, %d worker(s), store %.1f MB\n", r.Elapsed, r.StatesPerSecond, r.Workers, float64(r.MemoryBytes)/(1<<20))
+	ew.printf("%s (%s): %d states, %d transitions, depth %d, %s, %s\n",
+		r.Automaton, inst, r.States, r.Transitions, r.MaxDepth, count(r.InitialStates, "start state"), count(r.Deadlocks, "deadlocked state"))
+	ew.printf("%.3fs, %.0f states/s, %s, store %.1f MB\n", r.Elapsed, r.StatesPerSecond, count(r.Workers, "worker"), float64(r.MemoryBytes)/(1<<20))
 	r.Symmetry.writeText(ew)
 	switch {
 	case r.Violation != nil && r.Violation.Deadlock:
