@@ -180,12 +180,6 @@ type Point struct {
 	// action, state and parameters), it takes its post-state instead of
 	// performing the step again.
 	Steps []StepSeed
-	// Related says that R(c, a) is known to hold at the point (the
-	// caller established it as the goals relation(R) of the step that
-	// reached (c, a), or of the start condition): a forward simulation's
-	// hypotheses R_i(c, a) are then taken as true, like the invariants
-	// (EvalStep only).
-	Related bool
 }
 
 // StepSeed is a step Action(Params) from From, enabled, to Post.
@@ -330,7 +324,6 @@ func (pc *PointChecker) EvalStep(act *ioa.Action, pt *Point) (StepResult, error)
 		pc.sc = s
 	}
 	s.err, s.out.hyps, s.out.goals, s.out.goal, s.out.what, s.out.kase, s.out.last = nil, s.out.hyps[:0], s.out.goals[:0], false, "", -1, nil
-	s.related = pt.Related
 	clear(s.known)
 	defer func() { w.fast.seeds = nil }()
 	if p.proof.Kind == ioa.ProofBackward {

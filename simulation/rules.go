@@ -117,10 +117,6 @@ type sc[S, V, B any] struct {
 	// taken as true (PointChecker, whose caller checks them once per
 	// state) and not added.
 	trust bool
-	// related: a forward simulation's hypotheses R_i(c, a) are taken as
-	// true (PointChecker, whose caller established them as the goals of
-	// the step that reached the point).
-	related bool
 	// guards holds, in an all-goals scenario, the value of each case's
 	// guard once computed (known[j]): the coverage goal and every case
 	// tried read them.

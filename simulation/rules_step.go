@@ -178,7 +178,7 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	s.nats(pr.Concrete, c, "c")
 	s.assumed(pr.Abstract, pr.AssumeAbstract, a, "a")
 	s.nats(pr.Abstract, a, "a")
-	if pr.Kind == ioa.ProofForward && !s.related {
+	if pr.Kind == ioa.ProofForward {
 		for _, cl := range pr.Relation {
 			b, err := w.holds(cl.Body, newEnv[S, V](nil).with(pr.C, c).with(pr.A, a))
 			s.hypf(func() string { return cl.Name + "(c, a)" }, b, err)

@@ -43,11 +43,8 @@ type checker struct {
 	// rules evaluates the edge's obligations at concrete points: every
 	// verdict of the check comes from it (verdict.go).
 	rules *simulation.PointChecker
-	// pt is the point of the step being checked; ptC and ptA are the
-	// states whose memoized values the rules keep (verdict.go).
+	// pt is the point of the step being checked (verdict.go).
 	pt        *simulation.Point
-	ptC, ptA  eval.State
-	fresh     bool // the states and parameters of every step are fresh slices (forward)
 	totality  []*simulation.PointPlan
 	hist      map[*ioa.Action][]*simulation.PointPlan // history: the step plans of each action
 	planCache map[any]any                             // actionPlans

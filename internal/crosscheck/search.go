@@ -139,7 +139,7 @@ func (x *checker) clone() *checker {
 	w.failure = nil
 	w.rC, w.rA = x.mC.NewRunner(), x.mA.NewRunner()
 	w.rules = x.rules.Clone()
-	w.pt, w.ptC, w.ptA, w.hist, w.planCache = nil, nil, nil, nil, nil
+	w.pt, w.hist, w.planCache = nil, nil, nil
 	w.traceOf = func(int) (*explore.Trace, []MatchedStep, error) { return nil, nil, errDeferred }
 	return &w
 }

@@ -22,28 +22,19 @@ import (
 // take them all). For refinements a is unused (the rules compute f(c)).
 func (x *checker) stepVerdict(tr *explore.Transition, a eval.State) (int, *simulation.Verdict, eval.State, error) {
 	// Values memoized at a point are keyed by the identity of its
-	// states and parameters: they stay valid while c and a are the same
-	// slices (kept alive here) and the parameters of every step are
-	// fresh slices, as in the forward search (x.fresh), e.g. for every
-	// step from one pair. The explorer reuses its buffers: other
-	// searches start afresh at every step.
-	if !x.fresh || !sameState(x.ptC, tr.Pre) || !sameState(x.ptA, a) {
-		x.rules.Reset()
-		x.ptC, x.ptA = tr.Pre, a
-	}
+	// states and parameters, and the searches reuse their buffers: every
+	// step starts afresh.
+	x.rules.Reset()
 	if x.pt == nil {
 		x.pt = &simulation.Point{States: map[string]eval.State{}}
 	}
 	// The rules take the step's post-state from the explorer (the same
-	// evaluator), and, in the forward search, R(c, a) as established:
-	// every pair is added once the goals relation(R) of the step that
-	// reached it (or of the start condition) hold.
+	// evaluator).
 	x.pt.States["c"], x.pt.States["a"], x.pt.Params = tr.Pre, a, tr.Params
 	if x.pt.Steps == nil {
 		x.pt.Steps = make([]simulation.StepSeed, 1)
 	}
 	x.pt.Steps[0] = simulation.StepSeed{Action: tr.Action, From: tr.Pre, Params: tr.Params, Post: tr.Post}
-	x.pt.Related = x.fresh
 	r, err := x.rules.EvalStep(tr.Action, x.pt)
 	if err != nil {
 		return -1, nil, nil, err
@@ -51,17 +42,11 @@ func (x *checker) stepVerdict(tr *explore.Transition, a eval.State) (int, *simul
 	return r.Case, r.Failed, r.Last, nil
 }
 
-// sameState reports whether s and t are the same slice.
-func sameState(s, t eval.State) bool {
-	return len(s) == len(t) && (len(s) == 0 || &s[0] == &t[0])
-}
-
 // firstFailing evaluates plans at the point of the given states and
 // parameters, in order, and returns the verdict of the first that fails,
 // or nil.
 func (x *checker) firstFailing(states map[string]eval.State, params []eval.Value, plans []*simulation.PointPlan, steps ...simulation.StepSeed) (*simulation.Verdict, error) {
 	x.rules.Reset() // the explorer reuses its buffers: start afresh
-	x.ptC, x.ptA = nil, nil
 	pt := &simulation.Point{States: states, Params: params, Steps: steps}
 	for _, pl := range plans {
 		v, err := x.rules.Eval(pl, pt)
