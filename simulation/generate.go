@@ -160,7 +160,6 @@ func (g *generator) encodePending() {
 			continue
 		}
 		o.Problem = x.prob
-		o.Trivial = trivialGoal(x.prob)
 		o.Deps = x.d.list()
 		sort.Strings(o.Assumes)
 		r := &replayer{o: o, p: x.p, w: x.w, autos: x.autos, owners: g.owners}
@@ -623,15 +622,4 @@ func (g *generator) history(x *edgeCtx) {
 			x.add(o, &plan{rule: ruleHistEvent, proof: p, action: act}, d)
 		}
 	}
-}
-
-// trivialGoal reports whether the negated goal of p (encode.Problem names
-// it "goal (negated)") is the constant false, that is the goal is true.
-func trivialGoal(p *logic.Problem) bool {
-	for _, a := range p.Assertions {
-		if a.Name == "goal (negated)" {
-			return a.Term.IsFalse()
-		}
-	}
-	return false
 }

@@ -54,12 +54,6 @@ type Obligation struct {
 	Pos source.Pos
 	// Problem is the hypotheses and the negated goal; unsat proves it.
 	Problem *logic.Problem
-	// Trivial is set when the goal is the constant true once built (for
-	// example post(x) where the abstract step leaves x as the mapping
-	// gives it): the obligation is still sent to the solver and proved
-	// like any other, but reports count it apart, so that a count of
-	// proved obligations does not flatter.
-	Trivial bool
 	// Deps are the source items whose text reaches Problem, sorted:
 	// "automaton:A/action:X", "automaton:A/invariant:P",
 	// "automaton:A/definition:d", "automaton:A/init", "automaton:A/state",

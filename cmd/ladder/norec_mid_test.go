@@ -32,13 +32,13 @@ func TestNOrecMidFixtures(t *testing.T) {
 		{"unlocked/crosscheck", []string{"crosscheck", td + "NOrecDerivedUnlockedWriteBack-NOrecAtomicCommitValidate.yaml", "--bound", "T=2,L=1,V=2"},
 			`(?s)FAILED: ` + unlocked + `\(rdSet\)\n.*u1\.val = .* but f\(cpost\)\.val = `},
 		{"unlocked/prove", []string{"prove", "--no-cache", "-j", "1", "--only", unlocked + `\(rdSet\)`, td + "NOrecDerivedUnlockedWriteBack-NOrecAtomicCommitValidate.yaml"},
-			`(?s)post\(rdSet\)\s+refuted.*counterexample to ` + unlocked + `\(rdSet\).*concrete step: Read\(T#\d\).*0 proved, 1 refuted`},
+			`(?s)post\(rdSet\)\s+refuted.*counterexample to ` + unlocked + `\(rdSet\).*concrete step: Read\(T#\d\).*0 proved, 0 trivial, 1 refuted`},
 		{"r3/implements", []string{"crosscheck", "--implements", specs + "/TMS2.yaml", td + "NOrecR3NoCheck.yaml", specs, "--bound", "T=2,L=1,V=2"},
 			`(?s)FAILED: TMS2 cannot produce this trace of NOrecR3NoCheck .*ReadResp\(T#0, V#0\), ReadInv\(T#0, L#0\), .*ReadResp\(T#0, V#1\)\n`},
 		{"r3/crosscheck", []string{"crosscheck", td + "NOrecR3NoCheck-NOrecDerived.yaml", "--bound", "T=2,L=1,V=2"},
 			`(?s)FAILED: ` + r3 + `\(pc\)\n.*u1\.pc = .* but f\(cpost\)\.pc = `},
 		{"r3/prove", []string{"prove", "--no-cache", "-j", "1", "--only", r3 + `\(pc\)`, td + "NOrecR3NoCheck-NOrecDerived.yaml"},
-			`(?s)post\(pc\)\s+refuted.*counterexample to ` + r3 + `\(pc\).*concrete step: R3\(T#\d\).*0 proved, 1 refuted`},
+			`(?s)post\(pc\)\s+refuted.*counterexample to ` + r3 + `\(pc\).*concrete step: R3\(T#\d\).*0 proved, 0 trivial, 1 refuted`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -61,7 +61,7 @@ func TestNOrecPseudoFixtures(t *testing.T) {
 			id := tc.fixture + `→NOrec › forward › ` + tc.only
 			expectRefuted(t, []string{"prove", "--no-cache", "-j", "1", "--rlimit", "2000000", "--only", id,
 				file, td + tc.fixture + "-NOrec.yaml", norec},
-				`(?s)`+tc.only+`\s+refuted.*counterexample to `+id+`\n\s+`+tc.proveRE+`.*0 proved, 1 refuted, 0 unknown`)
+				`(?s)`+tc.only+`\s+refuted.*counterexample to `+id+`\n\s+`+tc.proveRE+`.*0 proved, 0 trivial, 1 refuted, 0 unknown`)
 		})
 	}
 }
@@ -90,5 +90,5 @@ func TestNOrecPseudoRoundDown(t *testing.T) {
 func TestSatWithoutAPIModel(t *testing.T) {
 	const id = "NOrecPseudoReadNoCheck › invariant readLogged › Read4"
 	expectRefuted(t, []string{"prove", "--no-cache", "-j", "1", "--only", id, "../../algorithms/testdata/NOrecPseudoReadNoCheck.yaml"},
-		`(?s)counterexample to `+id+`\n\s+fails: invariant: readLogged\(s'\).*found in the bounded instance.*0 proved, 1 refuted, 0 unknown`)
+		`(?s)counterexample to `+id+`\n\s+fails: invariant: readLogged\(s'\).*found in the bounded instance.*0 proved, 0 trivial, 1 refuted, 0 unknown`)
 }

@@ -61,7 +61,7 @@ func TestProveCommand(t *testing.T) {
 		`(?m)^Buffered→Total › refinement: proved, assuming Buffered\.bufRange, Buffered\.emptyBuf, Buffered\.sumNonNeg$`,
 		`(?m)^  Buffered implements Total \(trace-inclusion: Buffered→Total, `,
 		`(?m)^  Buffered satisfies Total\.totalNonNeg \(invariant-transfer: Buffered refines Total, Total satisfies Total\.totalNonNeg\)$`,
-		`(?m)^16 obligations: 16 proved, 0 refuted, 0 unknown; reused 0, re-checked 16; \d+\.\d\d s$`,
+		`(?m)^16 obligations: 12 proved, 4 trivial, 0 refuted, 0 unknown; reused 0, re-checked 12; \d+\.\d\d s$`,
 	} {
 		if !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("cold output does not match %s:\n%s", re, out)
@@ -72,7 +72,7 @@ func TestProveCommand(t *testing.T) {
 	}
 
 	code, out, _ = runLadder("prove", dir, "--cache-dir", cache)
-	if code != exitOK || !strings.Contains(out, "reused 16, re-checked 0") ||
+	if code != exitOK || !strings.Contains(out, "reused 12, re-checked 0") ||
 		!regexp.MustCompile(`(?m)^  Buffered › invariant bufRange › Stage +proved +\d+\.\d{3}s \(cached\)$`).MatchString(out) {
 		t.Errorf("warm prove: exit %d\n%s", code, out)
 	}
@@ -91,7 +91,7 @@ func TestProveCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("--json output: %v\n%s", err, out)
 	}
-	if len(rep.Obligations) != 16 || rep.Summary["reused"] != 16.0 || len(rep.Edges) != 1 || len(rep.Theorems) != 7 {
+	if len(rep.Obligations) != 16 || rep.Summary["reused"] != 12.0 || rep.Summary["trivial"] != 4.0 || len(rep.Edges) != 1 || len(rep.Theorems) != 7 {
 		t.Errorf("--json: %d obligations, summary %v, %d edges, %d theorems", len(rep.Obligations), rep.Summary, len(rep.Edges), len(rep.Theorems))
 	}
 	if e := rep.Edges[0]; e["name"] != "Buffered→Total" || e["concrete"] != "Buffered" || e["abstract"] != "Total" || e["kind"] != "refinement" || e["status"] != "proved" {
@@ -124,7 +124,7 @@ func TestProveRefuted(t *testing.T) {
 		"  Buffered › invariant bufRange › Stage ",
 		"\nCounterexamples\n\nBuffered › invariant bufRange › Stage (",
 		"counterexample to Buffered › invariant bufRange › Stage",
-		"16 obligations: 15 proved, 1 refuted, 0 unknown",
+		"16 obligations: 11 proved, 4 trivial, 1 refuted, 0 unknown",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -138,7 +138,7 @@ func TestProveRefuted(t *testing.T) {
 	}
 	// The cached refutation keeps its counterexample.
 	_, again, _ := runLadder("prove", dir, "--cache-dir", cache)
-	if !strings.Contains(again, "reused 16") || !strings.Contains(again, "counterexample to Buffered › invariant bufRange › Stage") {
+	if !strings.Contains(again, "reused 12") || !strings.Contains(again, "counterexample to Buffered › invariant bufRange › Stage") {
 		t.Errorf("cached refutation:\n%s", again)
 	}
 }

@@ -59,7 +59,7 @@ func TestReportHTML(t *testing.T) {
 				if code != exitOK {
 					t.Fatalf("prove --html: exit %d\n%s", code, se)
 				}
-				want := fmt.Sprintf("%d obligations: %d proved, 0 refuted, 0 unknown", rep.Summary.Obligations, rep.Summary.Obligations)
+				want := fmt.Sprintf("%d obligations: %d proved, %d trivial, 0 refuted, 0 unknown", rep.Summary.Obligations, rep.Summary.Proved, rep.Summary.Trivial)
 				if p2 := readFile(t, filepath.Join(out2, "index.html")); !rep.OK() || !strings.Contains(p2, want) {
 					t.Errorf("prove --html: the page lacks %q", want)
 				}
@@ -241,7 +241,7 @@ func TestReportFromCache(t *testing.T) {
 		t.Fatalf("report: exit %d\n%s%s", code, so, se)
 	}
 	page := readFile(t, filepath.Join(out, "index.html"))
-	want := fmt.Sprintf("%d obligations: %d proved, 0 refuted, 0 unknown; reused %d, re-checked 0", rep.Summary.Obligations, rep.Summary.Proved, rep.Summary.Obligations)
+	want := fmt.Sprintf("%d obligations: %d proved, %d trivial, 0 refuted, 0 unknown; reused %d, re-checked 0", rep.Summary.Obligations, rep.Summary.Proved, rep.Summary.Trivial, rep.Summary.Proved)
 	if !strings.Contains(page, want) {
 		t.Errorf("the page from the cache lacks %q", want)
 	}

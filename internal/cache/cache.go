@@ -59,11 +59,14 @@ const (
 	// are part of the key, an Unknown is re-attempted only under a different
 	// solver configuration.
 	Unknown Verdict = "unknown"
+	// Trivial means the kernel found an assertion of the problem to be the
+	// constant false, without the solver (kernel.Trivial).
+	Trivial Verdict = "trivial"
 )
 
-// Valid reports whether v is one of Proved, Refuted, Unknown.
+// Valid reports whether v is one of Proved, Refuted, Unknown, Trivial.
 func (v Verdict) Valid() bool {
-	return v == Proved || v == Refuted || v == Unknown
+	return v == Proved || v == Refuted || v == Unknown || v == Trivial
 }
 
 // Result is what the cache remembers about one checked obligation.
@@ -91,9 +94,9 @@ type Result struct {
 
 // Stats summarises the cache contents and the lookups served since Open.
 type Stats struct {
-	// Results is the number of stored results, and Proved, Refuted and
-	// Unknown break it down by verdict.
-	Results, Proved, Refuted, Unknown int
+	// Results is the number of stored results, and Proved, Refuted,
+	// Unknown and Trivial break it down by verdict.
+	Results, Proved, Refuted, Unknown, Trivial int
 	// Deps, Edges, Theorems and Items count the rows of those tables
 	// (Items: the recorded item fingerprints, removals included).
 	Deps, Edges, Theorems, Items int
@@ -529,6 +532,8 @@ func (c *Cache) Stats() Stats {
 				s.Refuted++
 			case Unknown:
 				s.Unknown++
+			case Trivial:
+				s.Trivial++
 			}
 		}
 	}

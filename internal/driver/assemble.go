@@ -17,7 +17,7 @@ func assemble(in *Input, jobs []*job, d *simulation.Derivation) *report.Prove {
 	rep := &report.Prove{}
 	for _, j := range jobs {
 		o := report.Obligation{
-			ID: j.ob.ID, Group: j.ob.Group, Verdict: j.res.Verdict().String(), Trivial: j.ob.Trivial,
+			ID: j.ob.ID, Group: j.ob.Group, Verdict: j.res.Verdict().String(),
 			Seconds: j.secs, SolverSeconds: j.res.SolverSeconds, RLimitUsed: j.res.RLimitUsed, Cached: j.cached,
 			Reason: j.res.Reason, Dump: j.res.Dump,
 		}

@@ -51,9 +51,9 @@ func Compare(old, new *report.Prove) *Diff {
 		now[o.ID] = true
 		b, existed := before[o.ID]
 		switch {
-		case o.Verdict == report.Proved && (!existed || b.Verdict != report.Proved):
+		case report.Discharged(o.Verdict) && (!existed || !report.Discharged(b.Verdict)):
 			d.NewlyProved = append(d.NewlyProved, o)
-		case o.Verdict != report.Proved && (!existed || b.Verdict != o.Verdict):
+		case !report.Discharged(o.Verdict) && (!existed || b.Verdict != o.Verdict):
 			d.NewlyFailing = append(d.NewlyFailing, o)
 		}
 	}

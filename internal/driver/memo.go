@@ -154,13 +154,13 @@ func (p *Prover) Replay(fp string) (*report.Prove, bool) {
 		if !ok {
 			return nil, false
 		}
-		if r, hit := p.cache.Lookup(key); !hit || r.Verdict != cache.Proved {
+		if r, hit := p.cache.Lookup(key); !hit || r.Verdict != cache.Proved && r.Verdict != cache.Trivial {
 			return nil, false
 		}
 		o.Cached = true
 		o.Seconds, o.SolverSeconds = 0, 0
 	}
-	rep.Summary.Reused, rep.Summary.Rechecked = len(rep.Obligations), 0
+	rep.Summarize()
 	// The files are those of the memo's run: compare its items with the
 	// last complete run's, and record them as the last complete run's.
 	e := p.compareItemsOf(m.Items, m.Owners)

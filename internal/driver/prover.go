@@ -340,6 +340,10 @@ func (p *Prover) prepare(j *job, solve bool) {
 			return
 		}
 	}
+	if r, ok := p.kernel.Trivial(q); ok {
+		j.res, j.done = r, true
+		return
+	}
 	if r, ok := p.lookup(q, j.key); ok {
 		j.res, j.cached, j.done = r, true, true
 	}
@@ -363,7 +367,7 @@ func verdicts(jobs []*job) func(id string) simulation.Status {
 	m := make(map[string]simulation.Status, len(jobs))
 	for _, j := range jobs {
 		switch j.res.Verdict() {
-		case kernel.Proved:
+		case kernel.Proved, kernel.Trivial:
 			m[j.ob.ID] = simulation.Proved
 		case kernel.Refuted:
 			m[j.ob.ID] = simulation.Refuted

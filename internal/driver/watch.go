@@ -106,8 +106,8 @@ func (w *Watcher) Run(ctx context.Context) error {
 			}
 			rep.Changes.WriteText(w.Out)
 			s := rep.Summary
-			fmt.Fprintf(w.Out, "%d obligations: %d proved, %d refuted, %d unknown; reused %d, re-checked %d; %.2f s\n",
-				s.Obligations, s.Proved, s.Refuted, s.Unknown, s.Reused, s.Rechecked, s.Seconds)
+			fmt.Fprintf(w.Out, "%d obligations: %d proved, %d trivial, %d refuted, %d unknown; reused %d, re-checked %d; %.2f s\n",
+				s.Obligations, s.Proved, s.Trivial, s.Refuted, s.Unknown, s.Reused, s.Rechecked, s.Seconds)
 		}
 		fmt.Fprintf(w.Out, "watching %s (Ctrl-C to stop)\n", strings.Join(w.Paths, " "))
 		if !w.wait(ctx, interval) {

@@ -49,8 +49,8 @@ type session struct {
 	phase    string
 
 	// totals over every round
-	obligations, proved, refuted, unknown, cached int
-	solverSeconds                                 float64
+	obligations, proved, trivial, refuted, unknown, cached int
+	solverSeconds                                          float64
 }
 
 // roundResult is the outcome of one round.
@@ -502,7 +502,7 @@ func (s *session) proveLayers(ctx context.Context, in *driver.Input, candOf func
 // prove checks obs (obligations of in) with prover pr, chunk by chunk,
 // releasing each chunk's problems once checked when release is set, and
 // returns the verdicts by obligation ID (report.Proved, Refuted or
-// Unknown).
+// Unknown; a trivial obligation's verdict is given as Proved).
 func (s *session) prove(ctx context.Context, pr *driver.Prover, in *driver.Input, obs []*simulation.Obligation, release bool) (map[string]string, error) {
 	verdicts := map[string]string{}
 	for i := 0; i < len(obs); i += chunk {
@@ -513,9 +513,16 @@ func (s *session) prove(ctx context.Context, pr *driver.Prover, in *driver.Input
 			return nil, err
 		}
 		for _, o := range rep.Obligations {
+			// A trivial obligation (decided without the solver) discharges
+			// its candidate as a proved one does; it is counted apart.
 			verdicts[o.ID] = o.Verdict
+			if o.Verdict == report.Trivial {
+				verdicts[o.ID] = report.Proved
+			}
 			s.obligations++
 			switch o.Verdict {
+			case report.Trivial:
+				s.trivial++
 			case report.Proved:
 				s.proved++
 			case report.Refuted:

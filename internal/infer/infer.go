@@ -91,10 +91,12 @@ type Result struct {
 	Final      []HoudiniRound `json:"finalRounds"`
 	Invariants []Invariant    `json:"invariants"`
 	// Obligations counts the obligations checked over all rounds, how
-	// many were proved, refuted, unknown, and reused from the cache.
+	// many were proved, trivial (decided without the solver), refuted,
+	// unknown, and reused from the cache.
 	Obligations struct {
 		Checked       int     `json:"checked"`
 		Proved        int     `json:"proved"`
+		Trivial       int     `json:"trivial"`
 		Refuted       int     `json:"refuted"`
 		Unknown       int     `json:"unknown"`
 		Cached        int     `json:"cached"`
@@ -349,6 +351,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 func (s *session) record(res *Result) {
 	res.Obligations.Checked = s.obligations
 	res.Obligations.Proved = s.proved
+	res.Obligations.Trivial = s.trivial
 	res.Obligations.Refuted = s.refuted
 	res.Obligations.Unknown = s.unknown
 	res.Obligations.Cached = s.cached

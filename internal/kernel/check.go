@@ -122,6 +122,26 @@ func (k *Kernel) Prepare(ob *Obligation) (*Query, error) {
 	return q, nil
 }
 
+// Trivial returns the Trivial result for q when one of its problem's
+// assertions is the literal false (logic.Term.IsFalse): a conjunction with
+// a false conjunct has no model, so the problem is unsat and the
+// obligation holds whatever the rest of it says. The result's Reason names
+// the assertion. No solver is involved; the rule is this syntactic check
+// alone, and the simplifications that produce the literal (package logic's
+// constructors) are in the kernel's trusted closure.
+func (k *Kernel) Trivial(q *Query) (Result, bool) {
+	if q.identity != k.identity {
+		return Result{}, false
+	}
+	for _, a := range q.problem.Assertions {
+		if a.Term != nil && a.Term.IsFalse() {
+			return Result{verdict: Trivial, fingerprint: q.fingerprint,
+				Reason: fmt.Sprintf("the assertion %q is the constant false", a.Name)}, true
+		}
+	}
+	return Result{}, false
+}
+
 // Session is one worker's connection to the solver; in production every
 // Check runs in a fresh Z3 context owned by the session while it runs. A
 // Session is not safe for concurrent use; close it when done.
@@ -160,10 +180,15 @@ func (s *Session) CheckContext(ctx context.Context, q *Query) Result {
 }
 
 // Check decides q (see the package documentation). It never returns Proved
-// unless the solver answered unsat for q's problem under q's configuration.
+// unless the solver answered unsat for q's problem under q's configuration,
+// and returns Trivial, without calling the solver, exactly when
+// Kernel.Trivial does.
 func (s *Session) Check(q *Query) Result {
 	if q.identity != s.k.identity {
 		return internalResult("", "query prepared under another configuration")
+	}
+	if r, ok := s.k.Trivial(q); ok {
+		return r
 	}
 	cfg := s.k.cfg
 	deadline := time.Now().Add(cfg.Timeout)

@@ -3,7 +3,7 @@
 //
 // # Verdicts
 //
-// A Verdict is Proved, Refuted or Unknown; it is not an error.
+// A Verdict is Proved, Refuted, Unknown or Trivial; it is not an error.
 // Kernel.Prepare prints the obligation's logic.Problem canonically;
 // Session.Check (one Session per worker) sends exactly that text to Z3
 // through package smt, in a fresh Z3 context so that no verdict depends on
@@ -24,6 +24,17 @@
 //
 // Any other failure (an ill-formed problem, a Z3 error) is likewise Unknown
 // with Internal set and a reason starting with "[internal]".
+//
+// Before any of this, Kernel.Trivial looks at the printed problem: when one
+// of its assertions is the literal false, the problem is unsat whatever
+// else it says, and the verdict is Trivial without a call to the solver.
+// This is how an obligation whose goal is true by construction is decided
+// (the generator's simplifications in package logic turn, for example, the
+// goal x = x of a post(x) clause whose abstract step leaves x alone into
+// true, and its negation into false). Trivial discharges the obligation as
+// Proved does; reports count it apart, so that "proved" always means that
+// Z3 answered unsat. A cached Trivial record is admitted only when
+// Kernel.Trivial holds for the fresh query.
 //
 // # The procedure for one obligation
 //

@@ -318,3 +318,54 @@ func fromSim(o *simulation.Obligation) *Obligation {
 	}
 	return &Obligation{ID: o.ID, Pos: o.Pos, Problem: o.Problem, Replay: o.Replay}
 }
+
+// TestTrivial checks the one verdict the kernel gives without the solver:
+// a problem with the literal false among its assertions is Trivial, with
+// no solver call, and a problem that is unsat for any other reason is
+// still sent to the solver. A cached trivial record is admitted only for a
+// query that is trivial itself.
+func TestTrivial(t *testing.T) {
+	answers := map[string]answer{"hyp": {status: statusUnsat}}
+	h := newHarness(t, Config{}, answers, nil)
+	x := logic.Const("x", logic.IntSort())
+	trivial := &Obligation{ID: "t", Problem: &logic.Problem{Assertions: []logic.Named{
+		{Name: "hyp", Term: logic.Gt(x, logic.IntVal(0))},
+		{Name: "goal (negated)", Term: logic.False()},
+	}}}
+	q, r := h.check(t, trivial)
+	if r.Verdict() != Trivial || !r.Verdict().Discharged() || h.calls != 0 {
+		t.Fatalf("trivial problem: %v after %d solver calls; want trivial after none", r.Verdict(), h.calls)
+	}
+	if !strings.Contains(r.Reason, `"goal (negated)"`) {
+		t.Errorf("reason %q does not name the false assertion", r.Reason)
+	}
+	if r2, ok := h.k.Trivial(q); !ok || r2.Verdict() != Trivial {
+		t.Errorf("Kernel.Trivial disagrees with Check")
+	}
+	data, err := r.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := h.k.Admit(q, data); err != nil || a.Verdict() != Trivial {
+		t.Errorf("trivial record not admitted for its query: %v %v", a.Verdict(), err)
+	}
+
+	// Unsat, but not by a literal: the solver decides it.
+	contradiction := &Obligation{ID: "c", Problem: &logic.Problem{Assertions: []logic.Named{
+		{Name: "hyp", Term: logic.Gt(x, logic.IntVal(0))},
+		{Name: "goal (negated)", Term: logic.Not(logic.Gt(x, logic.IntVal(0)))},
+	}}}
+	q2, r2 := h.check(t, contradiction)
+	if r2.Verdict() != Proved || h.calls != 1 {
+		t.Errorf("non-literal contradiction: %v after %d solver calls; want proved after 1", r2.Verdict(), h.calls)
+	}
+	if _, ok := h.k.Trivial(q2); ok {
+		t.Error("Kernel.Trivial accepts a problem with no false assertion")
+	}
+	// A trivial record forged for the non-trivial query is refused.
+	d2, _ := r2.Encode()
+	forged := strings.Replace(string(d2), `"proved"`, `"trivial"`, 1)
+	if _, err := h.k.Admit(q2, []byte(forged)); err == nil {
+		t.Error("admitted a trivial record for a query with no false assertion")
+	}
+}

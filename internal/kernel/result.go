@@ -21,18 +21,29 @@ const (
 	Unknown Verdict = iota // the solver gave up, or ladder failed (Result.Internal)
 	Proved                 // the solver answered unsat
 	Refuted                // the solver answered sat and the model replays
+	// Trivial: an assertion of the problem is the literal false (for an
+	// obligation, its negated goal simplified to false when it was built),
+	// so the problem is unsat without asking the solver. It discharges the
+	// obligation like Proved, and is reported apart from it.
+	Trivial
 )
 
-// String returns "unknown", "proved" or "refuted".
+// String returns "unknown", "proved", "refuted" or "trivial".
 func (v Verdict) String() string {
 	switch v {
 	case Proved:
 		return "proved"
 	case Refuted:
 		return "refuted"
+	case Trivial:
+		return "trivial"
 	}
 	return "unknown"
 }
+
+// Discharged reports whether v discharges an obligation: Proved or
+// Trivial.
+func (v Verdict) Discharged() bool { return v == Proved || v == Trivial }
 
 // Counterexample is a replayed counterexample, rendered.
 type Counterexample struct {
@@ -51,7 +62,8 @@ type Result struct {
 	// Counterexample is set when Verdict is Refuted.
 	Counterexample *Counterexample
 	// Reason explains Unknown: Z3's reason_unknown and the limits, or
-	// "[internal] …" when Internal is set.
+	// "[internal] …" when Internal is set; for Trivial, it names the
+	// assertion that is the constant false.
 	Reason string
 	// Internal marks a failure of ladder (a model that does not replay, a
 	// solver error, an ill-formed problem) rather than of the solver.
@@ -80,8 +92,9 @@ type Result struct {
 func (r Result) Verdict() Verdict { return r.verdict }
 
 // Cacheable reports whether the result may be stored: everything except
-// internal failures (which are bugs to fix, not facts about the query) and
-// Unknowns caused by the wall-clock timeout (which depend on the machine).
+// internal failures (which are bugs to fix, not facts about the query),
+// and Unknowns caused by the wall-clock timeout (which depend on the
+// machine).
 func (r Result) Cacheable() bool { return r.fingerprint != "" && !r.Internal && !r.Timeout }
 
 // internalResult returns an Unknown for a failure of ladder.
@@ -151,6 +164,13 @@ func (k *Kernel) Admit(q *Query, data []byte) (Result, error) {
 	case "unknown":
 		r.verdict, r.Reason = Unknown, rec.Reason
 		r.Dump = k.dump(q)
+	case "trivial":
+		// Decided again from the fresh query: the record only says so.
+		t, ok := k.Trivial(q)
+		if !ok {
+			return Result{}, errors.New("kernel: trivial record for a query with no false assertion")
+		}
+		return t, nil
 	default:
 		return Result{}, fmt.Errorf("kernel: invalid verdict %q", rec.Verdict)
 	}

@@ -385,7 +385,7 @@ func (s *server) status(path, text string, in *driver.Input, cfg driver.Config, 
 	}
 	for _, o := range rep.Obligations {
 		pos, ok := obligationPos(o.Pos)
-		if !ok || filepath.Clean(pos.File) != path || o.Verdict == report.Proved {
+		if !ok || filepath.Clean(pos.File) != path || report.Discharged(o.Verdict) {
 			continue
 		}
 		msg := o.ID + ": " + o.Verdict

@@ -187,7 +187,7 @@ func buildView(p *Prove, opt HTMLOptions) *htmlView {
 	}
 	failAnchor := map[string]string{}
 	for _, o := range p.Obligations {
-		if o.Verdict != Proved {
+		if !Discharged(o.Verdict) {
 			failAnchor[o.ID] = anchor("x", o.ID)
 		}
 	}
@@ -198,7 +198,7 @@ func buildView(p *Prove, opt HTMLOptions) *htmlView {
 		for _, o := range byGroup[groupName] {
 			counts[o.Verdict]++
 			r := &rowView{ID: o.ID, Anchor: anchor("o", o.ID), Verdict: o.Verdict, Cached: o.Cached,
-				Failing: o.Verdict != Proved, Pos: links.pos(o.Pos), Detail: failAnchor[o.ID]}
+				Failing: !Discharged(o.Verdict), Pos: links.pos(o.Pos), Detail: failAnchor[o.ID]}
 			r.Action, r.Clause = splitID(o.ID, groupName)
 			if !opt.NoTimes {
 				r.Time = fmt.Sprintf("%.3f s", o.Seconds)
@@ -207,7 +207,7 @@ func buildView(p *Prove, opt HTMLOptions) *htmlView {
 			g.Rows = append(g.Rows, r)
 		}
 		var parts []string
-		for _, verdict := range []string{Proved, Refuted, Unknown} {
+		for _, verdict := range []string{Proved, Trivial, Refuted, Unknown} {
 			if n := counts[verdict]; n > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", n, verdict))
 			}
@@ -270,7 +270,7 @@ func buildView(p *Prove, opt HTMLOptions) *htmlView {
 		groupAnchor[e.Group] = anchor("g", e.Group)
 	}
 	for _, o := range p.Obligations {
-		if o.Verdict == Proved {
+		if Discharged(o.Verdict) {
 			continue
 		}
 		v.Failures = append(v.Failures, failure(o, failAnchor[o.ID], groupAnchor[o.Group], links))

@@ -41,7 +41,7 @@ th { background: var(--soft); font-weight: 600; }
 .badge { display: inline-block; padding: 0 8px; border-radius: 10px; color: #fff; font-size: 12px; font-weight: 600; white-space: nowrap; }
 .badge.s-proved { background: var(--ok); } .badge.s-refuted { background: var(--bad); }
 .badge.s-unknown { background: var(--unk); } .badge.s-not-checked, .badge.s-none { background: var(--nc); }
-.verdict.s-proved { color: var(--ok); } .verdict.s-refuted { color: var(--bad); font-weight: 700; }
+.verdict.s-proved, .verdict.s-trivial { color: var(--ok); } .verdict.s-refuted { color: var(--bad); font-weight: 700; }
 .verdict.s-unknown { color: var(--unk); font-weight: 700; }
 tr.failing td { background: #fdecea; }
 tr.failing.v-unknown td { background: #fff4e0; }
@@ -69,7 +69,7 @@ dl.kv dt { color: #57606a; } dl.kv dd { margin: 0; }
 <header>
 <h1>{{.Title}}</h1>
 <div class="summary {{if .OK}}ok{{else}}fail{{end}}">
-{{- .Summary.Obligations}} obligations: {{.Summary.Proved}} proved, {{.Summary.Refuted}} refuted, {{.Summary.Unknown}} unknown; reused {{.Summary.Reused}}, re-checked {{.Summary.Rechecked}}
+{{- .Summary.Obligations}} obligations: {{.Summary.Proved}} proved, {{.Summary.Trivial}} trivial, {{.Summary.Refuted}} refuted, {{.Summary.Unknown}} unknown; reused {{.Summary.Reused}}, re-checked {{.Summary.Rechecked}}
 {{- if not .NoTimes}}; {{printf "%.2f" .Summary.Seconds}} s{{end}}</div>
 {{- if .NotChkd}}<div class="meta">{{.NotChkd}} edges and invariants not checked: some of their obligations or assumptions were not selected or not decided.</div>{{end}}
 <div class="meta">{{.Solver.Name}} {{.Solver.Version}}{{if .Solver.Cache}} · cache {{.Solver.Cache}}{{end}}</div>

@@ -15,10 +15,18 @@ import (
 
 // The verdicts of an obligation, as printed and in JSON.
 const (
-	Proved  = "proved"
-	Refuted = "refuted"
-	Unknown = "unknown"
+	Proved  = "proved"  // Z3 answered unsat
+	Refuted = "refuted" // a counterexample, replayed
+	Unknown = "unknown" // neither, within the limits
+	// Trivial: an assertion of the problem is the constant false (the goal
+	// simplified to true when it was built), decided without the solver.
+	// It discharges the obligation like Proved; it is counted apart.
+	Trivial = "trivial"
 )
+
+// Discharged reports whether an obligation's verdict v discharges it:
+// Proved or Trivial.
+func Discharged(v string) bool { return v == Proved || v == Trivial }
 
 // NotChecked is the status of an invariant or an edge some of whose
 // obligations (or assumed invariants) were not checked, e.g. not selected
@@ -142,11 +150,8 @@ type Obligation struct {
 	ID    string `json:"id"`            // stable name, e.g. "TMS2/invariant:beginIdxBound/DoRead"
 	Group string `json:"group"`         // the invariant or edge it belongs to
 	Pos   string `json:"pos,omitempty"` // file:line:col of the YAML it was generated from
-	// Verdict is Proved, Refuted or Unknown.
+	// Verdict is Proved, Refuted, Unknown or Trivial.
 	Verdict string `json:"verdict"`
-	// Trivial is set when the obligation's goal is the constant true once
-	// built: it is checked like any other, and counted apart.
-	Trivial bool `json:"trivial,omitempty"`
 	// Seconds is the wall-clock time this run spent on the obligation
 	// (printing, hashing, cache lookup, solving, replay); SolverSeconds is
 	// the part spent inside the solver. Both are 0-ish for a reused result.
@@ -160,7 +165,8 @@ type Obligation struct {
 	// Counterexample is set for Refuted.
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
 	// Reason explains Unknown: Z3's reason_unknown and the limits, or
-	// "[internal] …" for a failure of ladder itself.
+	// "[internal] …" for a failure of ladder itself; for Trivial, it names
+	// the assertion that is the constant false.
 	Reason string `json:"reason,omitempty"`
 	// Dump is the path of the .smt2 file written for an Unknown (or an
 	// internal failure), or with --dump-smt.
@@ -210,16 +216,17 @@ type Summary struct {
 	Proved        int     `json:"proved"`
 	Refuted       int     `json:"refuted"`
 	Unknown       int     `json:"unknown"`
-	Trivial       int     `json:"trivial"`        // proved obligations whose goal is the constant true
-	Reused        int     `json:"reused"`         // verdicts taken from the cache
-	Rechecked     int     `json:"rechecked"`      // obligations sent to the solver
+	Trivial       int     `json:"trivial"`        // obligations decided without the solver: an assertion is the constant false
+	Reused        int     `json:"reused"`         // solver verdicts taken from the cache
+	Rechecked     int     `json:"rechecked"`      // obligations sent to the solver (Obligations = Trivial + Reused + Rechecked)
 	Seconds       float64 `json:"seconds"`        // wall clock of the whole run
 	SolverSeconds float64 `json:"solver_seconds"` // sum of the obligations' solver time
 }
 
-// OK reports whether every obligation is proved and there is at least one.
+// OK reports whether every obligation is discharged (proved or trivial)
+// and there is at least one.
 func (s Summary) OK() bool {
-	return s.Obligations > 0 && s.Proved == s.Obligations
+	return s.Obligations > 0 && s.Proved+s.Trivial == s.Obligations
 }
 
 // Summarize recomputes p.Summary's counts from p.Obligations. It leaves
@@ -231,17 +238,18 @@ func (p *Prove) Summarize() {
 		switch o.Verdict {
 		case Proved:
 			s.Proved++
-			if o.Trivial {
-				s.Trivial++
-			}
+		case Trivial:
+			s.Trivial++
 		case Refuted:
 			s.Refuted++
 		default:
 			s.Unknown++
 		}
-		if o.Cached {
+		switch {
+		case o.Verdict == Trivial: // neither reused nor sent to the solver
+		case o.Cached:
 			s.Reused++
-		} else {
+		default:
 			s.Rechecked++
 		}
 		s.SolverSeconds += o.SolverSeconds
@@ -320,7 +328,7 @@ type TextOptions struct {
 // changed (Warnings are not repeated: they went to stderr as they
 // happened)
 //
-//	N obligations: P proved, R refuted, U unknown; reused X, re-checked Y; T s
+//	N obligations: P proved, T trivial, R refuted, U unknown; reused X, re-checked Y; S s
 func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 	var b strings.Builder
 	status := map[string]string{}
@@ -337,7 +345,7 @@ func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 	// fails through an assumption: say so.
 	failing := map[string]bool{}
 	for _, o := range p.Obligations {
-		if o.Verdict != Proved {
+		if !Discharged(o.Verdict) {
 			failing[o.Group] = true
 		}
 	}
@@ -429,15 +437,12 @@ func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 		p.Changes.WriteText(&b)
 	}
 	s := p.Summary
-	fmt.Fprintf(&b, "\n%d obligations: %d proved, %d refuted, %d unknown; reused %d, re-checked %d",
-		s.Obligations, s.Proved, s.Refuted, s.Unknown, s.Reused, s.Rechecked)
+	fmt.Fprintf(&b, "\n%d obligations: %d proved, %d trivial, %d refuted, %d unknown; reused %d, re-checked %d",
+		s.Obligations, s.Proved, s.Trivial, s.Refuted, s.Unknown, s.Reused, s.Rechecked)
 	if !opt.NoTimes {
 		fmt.Fprintf(&b, "; %.2f s", s.Seconds)
 	}
 	b.WriteByte('\n')
-	if s.Trivial > 0 {
-		fmt.Fprintf(&b, "of the proved, %d are trivial: their goal is the constant true once built\n", s.Trivial)
-	}
 	if e, i := p.notChecked(); e+i > 0 {
 		fmt.Fprintf(&b, "not checked: %d %s and %d %s, some of whose obligations or assumptions were not selected or not decided; no theorem rests on them\n",
 			e, plural(e, "edge", "edges"), i, plural(i, "invariant", "invariants"))

@@ -70,7 +70,7 @@ C→A › forward › Tick › pre(Tick): unknown
 Theorems
   A satisfies A.bounded (invariant-induction: automaton:A/invariant:bounded)
 
-4 obligations: 2 proved, 1 refuted, 1 unknown; reused 1, re-checked 3
+4 obligations: 2 proved, 0 trivial, 1 refuted, 1 unknown; reused 1, re-checked 3
 `
 	if got := b.String(); got != want {
 		t.Errorf("WriteText =\n%s\nwant\n%s", got, want)
@@ -149,7 +149,7 @@ func TestWriteTextNotChecked(t *testing.T) {
 	if err := p.WriteText(&b, TextOptions{NoTimes: true}); err != nil {
 		t.Fatal(err)
 	}
-	const want = "1 obligations: 1 proved, 0 refuted, 0 unknown; reused 0, re-checked 1\n" +
+	const want = "1 obligations: 1 proved, 0 trivial, 0 refuted, 0 unknown; reused 0, re-checked 1\n" +
 		"not checked: 1 edge and 1 invariant, some of whose obligations or assumptions were not selected or not decided; no theorem rests on them\n"
 	if !strings.HasSuffix(b.String(), want) {
 		t.Errorf("WriteText ends\n%s\nwant\n%s", b.String(), want)
@@ -164,24 +164,31 @@ func TestWriteTextNotChecked(t *testing.T) {
 	}
 }
 
-// TestTrivialCountedApart checks that proved obligations whose goal is
-// the constant true are counted apart in the summary and its text.
+// TestTrivialCountedApart checks that trivial obligations (decided
+// without the solver) are counted apart from the proved ones, discharge
+// their group like proved ones, and are neither reused nor re-checked.
 func TestTrivialCountedApart(t *testing.T) {
 	p := &Prove{Obligations: []Obligation{
-		{ID: "a", Group: "g", Verdict: Proved, Trivial: true},
+		{ID: "a", Group: "g", Verdict: Trivial},
 		{ID: "b", Group: "g", Verdict: Proved},
-		{ID: "c", Group: "g", Verdict: Refuted, Trivial: true},
+		{ID: "c", Group: "h", Verdict: Trivial, Cached: true},
 	}}
 	p.Sort()
 	p.Summarize()
-	if p.Summary.Trivial != 1 || p.Summary.Proved != 2 {
-		t.Errorf("summary %+v: want 1 trivial of 2 proved", p.Summary)
+	s := p.Summary
+	if s.Trivial != 2 || s.Proved != 1 || s.Reused != 0 || s.Rechecked != 1 || !s.OK() {
+		t.Errorf("summary %+v: want 1 proved, 2 trivial, 0 reused, 1 re-checked, OK", s)
 	}
 	var b bytes.Buffer
 	if err := p.WriteText(&b, TextOptions{NoTimes: true}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "of the proved, 1 are trivial: their goal is the constant true once built\n") {
-		t.Errorf("the text does not count the trivial obligation:\n%s", b.String())
+	if !strings.Contains(b.String(), "3 obligations: 1 proved, 2 trivial, 0 refuted, 0 unknown; reused 0, re-checked 1\n") {
+		t.Errorf("the text does not count the trivial obligations apart:\n%s", b.String())
+	}
+	p.Obligations = append(p.Obligations, Obligation{ID: "d", Group: "g", Verdict: Refuted})
+	p.Summarize()
+	if p.Summary.OK() {
+		t.Errorf("a run with a refuted obligation is OK: %+v", p.Summary)
 	}
 }

@@ -49,6 +49,7 @@ type proveReport struct {
 	Summary struct {
 		Obligations   int     `json:"obligations"`
 		Proved        int     `json:"proved"`
+		Trivial       int     `json:"trivial"`
 		Refuted       int     `json:"refuted"`
 		Unknown       int     `json:"unknown"`
 		Seconds       float64 `json:"seconds"`
@@ -173,9 +174,9 @@ func runJSON(ladder string, args ...string) ([]byte, int, string, error) {
 }
 
 type tally struct {
-	n, proved, refuted, unknown int
-	seconds, slowest            float64
-	file                        string
+	n, proved, trivial, refuted, unknown int
+	seconds, slowest                     float64
+	file                                 string
 }
 
 func (t *tally) add(verdict string, seconds float64, pos string) {
@@ -183,6 +184,8 @@ func (t *tally) add(verdict string, seconds float64, pos string) {
 	switch verdict {
 	case "proved":
 		t.proved++
+	case "trivial":
+		t.trivial++
 	case "refuted":
 		t.refuted++
 	default:
@@ -230,8 +233,8 @@ func proveSection(b *strings.Builder, ladder string, set proveSet) error {
 		shown += " " + strings.Join(set.paths, " ")
 	}
 	fmt.Fprintf(b, "### %s\n\n", set.title)
-	fmt.Fprintf(b, "`%s`: %d obligations, %d proved, %d refuted, %d unknown; %.1f s in all (%.1f s in the solver).\n\n",
-		shown, r.Summary.Obligations, r.Summary.Proved, r.Summary.Refuted, r.Summary.Unknown, r.Summary.Seconds, r.Summary.SolverSeconds)
+	fmt.Fprintf(b, "`%s`: %d obligations, %d proved, %d trivial, %d refuted, %d unknown; %.1f s in all (%.1f s in the solver).\n\n",
+		shown, r.Summary.Obligations, r.Summary.Proved, r.Summary.Trivial, r.Summary.Refuted, r.Summary.Unknown, r.Summary.Seconds, r.Summary.SolverSeconds)
 
 	groups := map[string]*tally{}
 	for _, o := range r.Obligations {
@@ -246,8 +249,8 @@ func proveSection(b *strings.Builder, ladder string, set proveSet) error {
 
 	if len(r.Edges) > 0 {
 		fmt.Fprintf(b, "Edges:\n\n")
-		fmt.Fprintf(b, "| Edge | Kind | Proof file | Status | Obligations | Proved | Refuted | Unknown | Time (s) | Slowest (s) |\n")
-		fmt.Fprintf(b, "|---|---|---|---|---:|---:|---:|---:|---:|---:|\n")
+		fmt.Fprintf(b, "| Edge | Kind | Proof file | Status | Obligations | Proved | Trivial | Refuted | Unknown | Time (s) | Slowest (s) |\n")
+		fmt.Fprintf(b, "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
 		edges := r.Edges
 		sort.SliceStable(edges, func(i, j int) bool { return edges[i].Name < edges[j].Name })
 		for _, e := range edges {
@@ -256,8 +259,8 @@ func proveSection(b *strings.Builder, ladder string, set proveSet) error {
 				t = &tally{}
 			}
 			used[e.Group] = true
-			fmt.Fprintf(b, "| %s | %s | `%s` | %s | %d | %d | %d | %d | %.2f | %.2f |\n",
-				e.Name, e.Kind, t.file, e.Status, t.n, t.proved, t.refuted, t.unknown, t.seconds, t.slowest)
+			fmt.Fprintf(b, "| %s | %s | `%s` | %s | %d | %d | %d | %d | %d | %.2f | %.2f |\n",
+				e.Name, e.Kind, t.file, e.Status, t.n, t.proved, t.trivial, t.refuted, t.unknown, t.seconds, t.slowest)
 		}
 		fmt.Fprintln(b)
 	}
@@ -283,6 +286,7 @@ func proveSection(b *strings.Builder, ladder string, set proveSet) error {
 			used[inv.Group] = true
 			a.t.n += t.n
 			a.t.proved += t.proved
+			a.t.trivial += t.trivial
 			a.t.refuted += t.refuted
 			a.t.unknown += t.unknown
 			a.t.seconds += t.seconds
@@ -297,12 +301,12 @@ func proveSection(b *strings.Builder, ladder string, set proveSet) error {
 	if len(names) > 0 {
 		sort.Strings(names)
 		fmt.Fprintf(b, "Invariants, per automaton (with the implicit `<variable>:Nat` conditions):\n\n")
-		fmt.Fprintf(b, "| Automaton | File | Invariants proved | Obligations | Proved | Refuted | Unknown | Time (s) | Slowest (s) |\n")
-		fmt.Fprintf(b, "|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		fmt.Fprintf(b, "| Automaton | File | Invariants proved | Obligations | Proved | Trivial | Refuted | Unknown | Time (s) | Slowest (s) |\n")
+		fmt.Fprintf(b, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, n := range names {
 			a := auts[n]
-			fmt.Fprintf(b, "| %s | `%s` | %d of %d | %d | %d | %d | %d | %.2f | %.2f |\n",
-				n, a.t.file, a.provedInv, a.invariants, a.t.n, a.t.proved, a.t.refuted, a.t.unknown, a.t.seconds, a.t.slowest)
+			fmt.Fprintf(b, "| %s | `%s` | %d of %d | %d | %d | %d | %d | %d | %.2f | %.2f |\n",
+				n, a.t.file, a.provedInv, a.invariants, a.t.n, a.t.proved, a.t.trivial, a.t.refuted, a.t.unknown, a.t.seconds, a.t.slowest)
 		}
 		fmt.Fprintln(b)
 	}
@@ -315,10 +319,10 @@ func proveSection(b *strings.Builder, ladder string, set proveSet) error {
 	}
 	if len(other) > 0 {
 		sort.Strings(other)
-		fmt.Fprintf(b, "Other obligations:\n\n| Group | Obligations | Proved | Refuted | Unknown | Time (s) |\n|---|---:|---:|---:|---:|---:|\n")
+		fmt.Fprintf(b, "Other obligations:\n\n| Group | Obligations | Proved | Trivial | Refuted | Unknown | Time (s) |\n|---|---:|---:|---:|---:|---:|---:|\n")
 		for _, g := range other {
 			t := groups[g]
-			fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %.2f |\n", g, t.n, t.proved, t.refuted, t.unknown, t.seconds)
+			fmt.Fprintf(b, "| %s | %d | %d | %d | %d | %d | %.2f |\n", g, t.n, t.proved, t.trivial, t.refuted, t.unknown, t.seconds)
 		}
 		fmt.Fprintln(b)
 	}
