@@ -109,6 +109,9 @@ type Invariant struct {
 	// Assumes lists the invariants the inductive step may assume in the
 	// pre-state; nil means all invariants of the automaton.
 	Assumes []string
+	// Strategy is the invariant's `strategy:` list, for the obligations
+	// of its inductive step; nil when it has none.
+	Strategy *Strategy
 }
 
 // ViewEntry maps an external action to an event: action(p...) ↦ Event(args).

@@ -75,7 +75,7 @@ func generate(t *testing.T, set *load.Set, strategies bool) []*simulation.Obliga
 	t.Helper()
 	cfg := simulation.Config{}
 	if strategies {
-		cfg.Strategist = For(set)
+		cfg.Strategist = For()
 	}
 	obls, _, errs := simulation.Generate(set, cfg)
 	if len(errs) > 0 {

@@ -32,7 +32,7 @@ func Load(paths ...string) (*Input, source.ErrorList) {
 // invariants of an automaton loaded only to resolve a name a proof uses
 // (load.Set.Resolved) are proved only when an edge assumes them.
 func Generate(set *load.Set) (*Input, source.ErrorList) {
-	cfg := simulation.Config{Strategist: strategies.For(set)}
+	cfg := simulation.Config{Strategist: strategies.For()}
 	if names := needed(set); names != nil {
 		cfg.Automata, cfg.NoInvariants = names, len(names) == 0
 	}

@@ -33,8 +33,7 @@ type Set struct {
 	// proof named them, in load order.
 	Resolved []*ioa.Automaton
 
-	universe   *expr.Scope
-	strategies strategyTable // the `strategy:` lists (strategy.go)
+	universe *expr.Scope
 }
 
 // Automaton returns the loaded automaton with the given name, or nil.
