@@ -39,10 +39,10 @@ type StrategyStep struct {
 	// nil means every action the list applies to.
 	Actions []*Action
 	// Clauses are the clauses of step correspondences the step is
-	// restricted to by `clauses:`, as obligation IDs name them:
-	// "relation(R)", "pre(β)", "pre(β#2)", "post(x)", "event"; nil means
+	// restricted to by `clauses:`, written as obligation IDs name them
+	// ("relation(R)", "pre(β)", "pre(β#2)", "post(x)", "event"); nil means
 	// every clause.
-	Clauses []string
+	Clauses []StepClause
 	// Text is the expression of a split as written, for obligation names.
 	Text string
 	// Invariants are the invariants an assume step lists.
@@ -62,9 +62,10 @@ func (st *StrategyStep) AppliesTo(act *Action) bool {
 	return st.Actions == nil || slices.Contains(st.Actions, act)
 }
 
-// AppliesToClause reports whether the step applies to obligations of the
-// named clause (the last component of their ID, e.g. "relation(mem)").
-func (st *StrategyStep) AppliesToClause(clause string) bool {
+// AppliesToClause reports whether the step applies to obligations of
+// clause c (the last component of their ID, e.g. "relation(mem)", read by
+// ParseStepClause).
+func (st *StrategyStep) AppliesToClause(clause StepClause) bool {
 	return st.Clauses == nil || slices.Contains(st.Clauses, clause)
 }
 

@@ -69,7 +69,7 @@ type builder struct {
 func (b *builder) level(s *ioa.Strategy, deps []string) {
 	var assumes []*ioa.StrategyStep
 	for _, st := range s.Steps {
-		if !st.AppliesTo(b.t.Action) || !st.AppliesToClause(clauseName(b.t)) {
+		if !st.AppliesTo(b.t.Action) || !st.AppliesToClause(clauseOf(b.t)) {
 			continue
 		}
 		b.applied = true
@@ -125,17 +125,22 @@ func (b *builder) finish() *simulation.Hint {
 	return &h
 }
 
-// clauseName returns the clause of an edge obligation as its ID names it,
-// e.g. "relation(mem)": the ID's last component.
-func clauseName(t *simulation.Target) string {
+// clauseOf returns the clause of an edge obligation as its ID names it
+// (the ID's last component, e.g. "relation(mem)"), or the zero StepClause,
+// which no `clauses:` list names, for an invariant obligation.
+func clauseOf(t *simulation.Target) ioa.StepClause {
 	if t.Proof == nil {
-		return ""
+		return ioa.StepClause{}
 	}
-	i := strings.LastIndex(t.ID, simulation.Sep)
-	if i < 0 {
-		return t.ID
+	name := t.ID
+	if i := strings.LastIndex(t.ID, simulation.Sep); i >= 0 {
+		name = t.ID[i+len(simulation.Sep):]
 	}
-	return t.ID[i+len(simulation.Sep):]
+	c, err := ioa.ParseStepClause(name)
+	if err != nil {
+		return ioa.StepClause{}
+	}
+	return c
 }
 
 func contains(xs []string, x string) bool {

@@ -75,7 +75,11 @@ func strategyText(s *ioa.Strategy) string {
 			line("actions", strings.Join(names, ", "))
 		}
 		if st.Clauses != nil {
-			line("clauses", strings.Join(st.Clauses, ", "))
+			names := make([]string, len(st.Clauses))
+			for i, c := range st.Clauses {
+				names[i] = c.String()
+			}
+			line("clauses", strings.Join(names, ", "))
 		}
 		for _, inv := range st.Invariants {
 			line("invariant", inv.Name)

@@ -240,9 +240,9 @@ func (fl *fileLoader) strategyActions(n *yaml.Node, cx *strategyCtx) ([]*ioa.Act
 // strategyClauses reads a `clauses:` list: clause names as obligation IDs
 // write them, for the relation clauses, abstract actions and variables
 // of the proof.
-func (fl *fileLoader) strategyClauses(n *yaml.Node, cx *strategyCtx) ([]string, bool) {
+func (fl *fileLoader) strategyClauses(n *yaml.Node, cx *strategyCtx) ([]ioa.StepClause, bool) {
 	p := cx.proof
-	var out []string
+	var out []ioa.StepClause
 	ok := true
 	for _, it := range fl.sequence(n, "the clauses of a strategy", true) {
 		name, good := fl.scalar(it, "a clause name")
@@ -251,12 +251,13 @@ func (fl *fileLoader) strategyClauses(n *yaml.Node, cx *strategyCtx) ([]string, 
 			continue
 		}
 		name = strings.TrimSpace(name)
-		if why := clauseProblem(p, name); why != "" {
+		c, why := clauseOf(p, name)
+		if why != "" {
 			fl.errorf(it, source.ErrName, "unknown clause %q in the clauses of a strategy: %s", name, why)
 			ok = false
 			continue
 		}
-		out = append(out, name)
+		out = append(out, c)
 	}
 	if ok && len(out) == 0 {
 		fl.errorf(n, source.ErrModel, "empty clauses list in a strategy: omit `clauses:` to apply the step to every clause")
@@ -265,28 +266,28 @@ func (fl *fileLoader) strategyClauses(n *yaml.Node, cx *strategyCtx) ([]string, 
 	return out, ok
 }
 
-// clauseProblem returns why name is not a clause of p's step obligations,
-// or "".
-func clauseProblem(p *ioa.Proof, name string) string {
+// clauseOf returns the clause of p's step obligations that name writes,
+// or why name is not one.
+func clauseOf(p *ioa.Proof, name string) (ioa.StepClause, string) {
 	c, err := ioa.ParseStepClause(name)
 	if err != nil {
-		return err.Error()
+		return c, err.Error()
 	}
 	switch c.Kind {
 	case ioa.ClauseRelation:
 		if p.Clause(c.Arg) == nil {
-			return fmt.Sprintf("the proof has no relation clause %s", c.Arg)
+			return c, fmt.Sprintf("the proof has no relation clause %s", c.Arg)
 		}
 	case ioa.ClausePre:
 		if p.Abstract.Action(c.Arg) == nil {
-			return fmt.Sprintf("%s has no action %s", p.Abstract.Name, c.Arg)
+			return c, fmt.Sprintf("%s has no action %s", p.Abstract.Name, c.Arg)
 		}
 	case ioa.ClausePost:
 		if p.Abstract.Var(c.Arg) == nil {
-			return fmt.Sprintf("%s has no variable %s", p.Abstract.Name, c.Arg)
+			return c, fmt.Sprintf("%s has no variable %s", p.Abstract.Name, c.Arg)
 		}
 	}
-	return ""
+	return c, ""
 }
 
 // stepActions returns the actions a step applies to.
