@@ -58,7 +58,7 @@ func Generate(set *load.Set, cfg Config) ([]*Obligation, []*Edge, source.ErrorLi
 			g.invariants(a)
 		}
 	}
-	for _, p := range set.LoadedProofs() {
+	for _, p := range set.Proofs {
 		g.edge(p)
 	}
 	g.encodePending()

@@ -42,7 +42,7 @@ func TestRuleChangeChangesBoth(t *testing.T) {
 				t.Fatal(errs)
 			}
 			var p *ioa.Proof
-			for _, q := range set.LoadedProofs() {
+			for _, q := range set.Proofs {
 				if filepath.Clean(q.File) == filepath.Clean(path) {
 					p = q
 				}

@@ -97,7 +97,7 @@ func TestCorrectProofsAreUnsat(t *testing.T) {
 			t.Errorf("theorem %q not derived", want)
 		}
 	}
-	if errs := CheckClaims(set.LoadedProofs(), d); len(errs) > 0 {
+	if errs := CheckClaims(set.Proofs, d); len(errs) > 0 {
 		t.Errorf("claims: %v", errs)
 	}
 }

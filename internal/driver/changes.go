@@ -26,7 +26,7 @@ import (
 // invariant's is folded into the invariant's fingerprint, and a case's
 // into its step:X.
 func ItemFingerprints(set *load.Set) map[string]string {
-	proofs := set.LoadedProofs()
+	proofs := set.Proofs
 	fps := simulation.Fingerprints(set.Automata, proofs)
 	for _, a := range set.Automata {
 		for _, inv := range a.Invariants {

@@ -43,7 +43,7 @@ func Generate(set *load.Set) (*Input, source.ErrorList) {
 	}
 	return &Input{
 		Automata:    set.Automata,
-		Proofs:      set.LoadedProofs(),
+		Proofs:      set.Proofs,
 		Obligations: obs,
 		Edges:       edges,
 		Files:       set.Files,
@@ -63,7 +63,7 @@ func needed(set *load.Set) []string {
 	for _, a := range set.Automata {
 		want[a] = !slices.Contains(set.Resolved, a)
 	}
-	for _, p := range set.LoadedProofs() {
+	for _, p := range set.Proofs {
 		for _, side := range []struct {
 			refs  []*ioa.InvariantRef
 			owner *ioa.Automaton

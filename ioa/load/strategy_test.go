@@ -249,7 +249,7 @@ steps:
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), `a.yaml:19:21: cannot instantiate invariant "bufRange": its body is not of the form forall`) {
 		t.Fatalf("errors: %v", errs)
 	}
-	p := set.LoadedProofs()[0]
+	p := set.Proofs[0]
 	ps := p.Strategy
 	if ps == nil || len(ps.Steps) != 2 || ps.Steps[1].Invariants[0].Invariant != p.Concrete.Invariant("bufRange") {
 		t.Fatalf("p.Strategy = %+v", ps)
