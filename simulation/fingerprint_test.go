@@ -15,7 +15,7 @@ var counterProofs = []string{"ok_refinement.yaml", "ok_forward.yaml", "ok_backwa
 // Every dependency item of every obligation has a fingerprint.
 func TestFingerprintsCoverDeps(t *testing.T) {
 	set := loadCounter(t, counterProofs...)
-	obls, _, errs := Generate(set, Config{})
+	obls, _, errs := Generate(&set.Hierarchy, Config{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -26,7 +26,7 @@ func TestRepositoryProofs(t *testing.T) {
 	}
 	// The invariants of the family are the specs' (checked by their
 	// tests); here they only supply verdicts for the assumptions.
-	obls, edges, errs := Generate(set, Config{})
+	obls, edges, errs := Generate(&set.Hierarchy, Config{})
 	if len(errs) > 0 {
 		t.Fatalf("Generate:\n%v", errs)
 	}

@@ -77,7 +77,7 @@ func generate(t *testing.T, set *load.Set, strategies bool) []*simulation.Obliga
 	if strategies {
 		cfg.Strategist = For()
 	}
-	obls, _, errs := simulation.Generate(set, cfg)
+	obls, _, errs := simulation.Generate(&set.Hierarchy, cfg)
 	if len(errs) > 0 {
 		t.Fatalf("Generate: %v", errs)
 	}

@@ -16,19 +16,18 @@ import (
 	"ladder/internal/report"
 	"ladder/ioa"
 	"ladder/ioa/expr"
-	"ladder/ioa/load"
 	"ladder/simulation"
 )
 
 // ItemFingerprints returns the fingerprint of every dependency item of a
-// loaded set (simulation.Fingerprints), with the `strategy:` lists, which
+// hierarchy (simulation.Fingerprints), with the `strategy:` lists, which
 // simulation.Fingerprints leaves out: a proof's is the item proof:P/strategy, an
 // invariant's is folded into the invariant's fingerprint, and a case's
 // into its step:X.
-func ItemFingerprints(set *load.Set) map[string]string {
-	proofs := set.Proofs
-	fps := simulation.Fingerprints(set.Automata, proofs)
-	for _, a := range set.Automata {
+func ItemFingerprints(h *ioa.Hierarchy) map[string]string {
+	proofs := h.Proofs
+	fps := simulation.Fingerprints(h.Automata, proofs)
+	for _, a := range h.Automata {
 		for _, inv := range a.Invariants {
 			if s := inv.Strategy; s != nil {
 				k := simulation.InvariantKey(a, inv.Name)
