@@ -4,7 +4,10 @@
 // Case.Strategy. Package ioa/load fills it: it checks the strategy names,
 // resolves invariant names and sort-checks every expression in the scope
 // of each action the step applies to. Package strategies gives the steps
-// their meaning; package simulation applies the resulting hints.
+// their meaning; package simulation applies the resulting hints. The
+// conditions on a step's arguments (Splittable, InstantiableBinder,
+// ParametrizedBinders) are here too: the loader checks them, and
+// simulation checks them again when it applies a hint.
 
 package ioa
 
@@ -96,9 +99,6 @@ type StrategyInstance struct {
 	State *expr.Object
 	Args  []expr.Expr
 }
-
-// The conditions on the arguments of strategies, which the loader checks
-// and simulation checks again when it applies a hint.
 
 // Splittable reports whether a case split on a value of sort s is
 // supported: Bool, an enum or an Option, whose values are those of a
