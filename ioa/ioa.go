@@ -1,11 +1,14 @@
 // Package ioa owns the model of I/O automata with views: interfaces (the
 // shared event vocabulary and parameter sorts of a hierarchy), automata
 // (sorts, constants, definitions, state variables, initial conditions,
-// actions with preconditions and effects, invariants) and views mapping
-// external actions to events.
+// actions with preconditions and effects, invariants), views mapping
+// external actions to events, the proof edges between automata
+// (proof.go), the hierarchy that holds them (Hierarchy, hierarchy.go) and
+// the `strategy:` lists of invariants, proofs and cases (strategy.go).
 //
 // The model is built by package ioa/load from YAML and is read by the
-// explorer, the obligation generator and the SMT encoder. Expressions are
+// explorer, the obligation generator, the strategies and the SMT encoder,
+// none of which imports the loader. Expressions are
 // sort-checked ioa/expr trees whose identifiers resolve to the *expr.Object
 // values held here.
 package ioa
@@ -109,6 +112,9 @@ type Invariant struct {
 	// Assumes lists the invariants the inductive step may assume in the
 	// pre-state; nil means all invariants of the automaton.
 	Assumes []string
+	// Strategy is the invariant's `strategy:` list, for the obligations
+	// of its inductive step; nil when it has none.
+	Strategy *Strategy
 }
 
 // ViewEntry maps an external action to an event: action(p...) ↦ Event(args).

@@ -121,6 +121,11 @@ type Proof struct {
 	// metatheorems to derive.
 	Theorems []*TheoremClaim
 
+	// Strategy is the proof's top-level `strategy:` list, for the step
+	// obligations of every case of every concrete action; nil when it has
+	// none.
+	Strategy *Strategy
+
 	// C, A, CPost and APre are the ObjState objects named by StateC,
 	// StateA, StateCPost and StateAPre. For history mappings C and A are
 	// still the concrete and the abstract state.
@@ -235,6 +240,9 @@ type Case struct {
 	// the parameters (backward simulations only; unlisted variables keep
 	// their value in a).
 	Pre *StateMap
+	// Strategy is the case's `strategy:` list, for its step obligations;
+	// nil when it has none.
+	Strategy *Strategy
 }
 
 // AbstractStep is β(θ): an abstract action applied to argument expressions

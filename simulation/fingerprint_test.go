@@ -15,11 +15,11 @@ var counterProofs = []string{"ok_refinement.yaml", "ok_forward.yaml", "ok_backwa
 // Every dependency item of every obligation has a fingerprint.
 func TestFingerprintsCoverDeps(t *testing.T) {
 	set := loadCounter(t, counterProofs...)
-	obls, _, errs := Generate(set, Config{})
+	obls, _, errs := Generate(&set.Hierarchy, Config{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	fps := Fingerprints(set.Automata, set.LoadedProofs())
+	fps := Fingerprints(set.Automata, set.Proofs)
 	for _, o := range obls {
 		for _, it := range o.Deps {
 			if _, ok := fps[it]; !ok {
@@ -95,7 +95,7 @@ func changed(a, b map[string]string) []string {
 
 func TestFingerprintsChangeWithTheItem(t *testing.T) {
 	base := loadCounterCopy(t, nil)
-	before := Fingerprints(base.Automata, base.LoadedProofs())
+	before := Fingerprints(base.Automata, base.Proofs)
 	for _, tc := range []struct {
 		name string
 		edit func(string) string
@@ -129,7 +129,7 @@ func TestFingerprintsChangeWithTheItem(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			set := loadCounterCopy(t, tc.edit)
-			after := Fingerprints(set.Automata, set.LoadedProofs())
+			after := Fingerprints(set.Automata, set.Proofs)
 			if got := changed(before, after); strings.Join(got, " ") != strings.Join(tc.want, " ") {
 				t.Errorf("changed items %v, want %v", got, tc.want)
 			}

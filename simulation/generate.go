@@ -1,6 +1,6 @@
 // This file implements Generate: the obligations of every invariant and
-// every proof edge of a loaded set, with their IDs, positions,
-// dependencies, assumptions and replay functions.
+// every proof edge of a hierarchy (ioa.Hierarchy), with their IDs,
+// positions, dependencies, assumptions and replay functions.
 
 package simulation
 
@@ -17,7 +17,6 @@ import (
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
-	"ladder/ioa/load"
 )
 
 // Config says what Generate generates. The zero value generates every
@@ -37,28 +36,28 @@ type Config struct {
 	_ struct{}
 }
 
-// Generate returns the obligations of every invariant of the set's automata
-// and of every loaded proof edge, in a deterministic order (automata and
+// Generate returns the obligations of every invariant of the hierarchy's
+// automata and of every proof edge, in a deterministic order (automata and
 // proofs in load order; then invariants, actions, cases and clauses in
 // declaration order), with the edges. Errors (an expression the prover
 // cannot encode) are reported at the YAML they come from; the obligations
 // of the other items are still returned.
-func Generate(set *load.Set, cfg Config) ([]*Obligation, []*Edge, source.ErrorList) {
+func Generate(h *ioa.Hierarchy, cfg Config) ([]*Obligation, []*Edge, source.ErrorList) {
 	g := &generator{cfg: cfg, owners: map[*ioa.Action]*ioa.Automaton{}}
-	for _, a := range set.Automata {
+	for _, a := range h.Automata {
 		for _, act := range a.Actions {
 			g.owners[act] = a
 		}
 	}
 	if !cfg.NoInvariants {
-		for _, a := range set.Automata {
+		for _, a := range h.Automata {
 			if len(cfg.Automata) > 0 && !contains(cfg.Automata, a.Name) {
 				continue
 			}
 			g.invariants(a)
 		}
 	}
-	for _, p := range set.LoadedProofs() {
+	for _, p := range h.Proofs {
 		g.edge(p)
 	}
 	g.encodePending()

@@ -28,7 +28,7 @@ func loadCounter(t *testing.T, proofs ...string) *load.Set {
 
 func TestGenerateNamesCountsDeps(t *testing.T) {
 	set := loadCounter(t, "ok_refinement.yaml", "ok_forward.yaml", "ok_backward.yaml", "ok_history.yaml", "ok_simple.yaml")
-	obls, edges, errs := Generate(set, Config{})
+	obls, edges, errs := Generate(&set.Hierarchy, Config{})
 	if len(errs) > 0 {
 		t.Fatalf("Generate: %v", errs)
 	}
@@ -131,7 +131,7 @@ func TestGenerateNamesCountsDeps(t *testing.T) {
 // does not.
 func TestTrivialGoals(t *testing.T) {
 	set := loadCounter(t, "ok_refinement.yaml")
-	obls, _, errs := Generate(set, Config{})
+	obls, _, errs := Generate(&set.Hierarchy, Config{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

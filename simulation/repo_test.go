@@ -26,7 +26,7 @@ func TestRepositoryProofs(t *testing.T) {
 	}
 	// The invariants of the family are the specs' (checked by their
 	// tests); here they only supply verdicts for the assumptions.
-	obls, edges, errs := Generate(set, Config{})
+	obls, edges, errs := Generate(&set.Hierarchy, Config{})
 	if len(errs) > 0 {
 		t.Fatalf("Generate:\n%v", errs)
 	}
@@ -84,7 +84,7 @@ func TestRepositoryProofs(t *testing.T) {
 			t.Logf("theorem %s: %s", th.Name, th.Provenance())
 		}
 	}
-	if errs := CheckClaims(set.LoadedProofs(), d); len(errs) > 0 {
+	if errs := CheckClaims(set.Proofs, d); len(errs) > 0 {
 		t.Errorf("expected theorems not derived:\n%v", errs)
 	}
 	for _, want := range provedTheorems {

@@ -42,7 +42,7 @@ func TestRuleChangeChangesBoth(t *testing.T) {
 				t.Fatal(errs)
 			}
 			var p *ioa.Proof
-			for _, q := range set.LoadedProofs() {
+			for _, q := range set.Proofs {
 				if filepath.Clean(q.File) == filepath.Clean(path) {
 					p = q
 				}
@@ -65,7 +65,7 @@ func TestRuleChangeChangesBoth(t *testing.T) {
 				return res.Failure.Obligation
 			}
 			prove := func() (smt.Status, string) {
-				obls, _, errs := simulation.Generate(set, simulation.Config{NoInvariants: true})
+				obls, _, errs := simulation.Generate(&set.Hierarchy, simulation.Config{NoInvariants: true})
 				if len(errs) > 0 {
 					t.Fatal(errs)
 				}

@@ -65,7 +65,7 @@ func check(t *testing.T, obls []*Obligation) map[string]verdict {
 
 func TestCorrectProofsAreUnsat(t *testing.T) {
 	set := loadCounter(t, "ok_refinement.yaml", "ok_forward.yaml", "ok_backward.yaml", "ok_history.yaml", "ok_simple.yaml")
-	obls, edges, errs := Generate(set, Config{})
+	obls, edges, errs := Generate(&set.Hierarchy, Config{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -97,7 +97,7 @@ func TestCorrectProofsAreUnsat(t *testing.T) {
 			t.Errorf("theorem %q not derived", want)
 		}
 	}
-	if errs := CheckClaims(set.LoadedProofs(), d); len(errs) > 0 {
+	if errs := CheckClaims(set.Proofs, d); len(errs) > 0 {
 		t.Errorf("claims: %v", errs)
 	}
 }
@@ -123,7 +123,7 @@ func TestNegativeFixtures(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
 			set := loadCounter(t, "testdata/counter/"+c.file)
-			obls, _, errs := Generate(set, Config{})
+			obls, _, errs := Generate(&set.Hierarchy, Config{})
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}
@@ -181,7 +181,7 @@ func TestReplayDisagreement(t *testing.T) {
 	good := loadCounter(t, "ok_refinement.yaml")
 	const id = "Impl→Spec › refinement › Stage › post(total)"
 	find := func(set *load.Set) *Obligation {
-		obls, _, errs := Generate(set, Config{NoInvariants: true})
+		obls, _, errs := Generate(&set.Hierarchy, Config{NoInvariants: true})
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}

@@ -14,7 +14,6 @@ import (
 	"ladder/internal/source"
 	"ladder/ioa"
 	"ladder/ioa/expr"
-	"ladder/ioa/load"
 )
 
 // hintCase is one obligation of a hinted obligation: the hint, resolved,
@@ -58,7 +57,7 @@ func expand(h *Hint, p *plan) ([]*hintCase, error) {
 		if p.rule != ruleInvStep || p.inv == nil {
 			return nil, at(h.Pos, "only an invariant's inductive step can generalize its goal")
 		}
-		bs, why := load.ParametrizedBinders(p.inv.Body)
+		bs, why := ioa.ParametrizedBinders(p.inv.Body)
 		if why != "" {
 			return nil, at(h.Pos, "cannot generalize invariant %s: %s", p.inv.Name, why)
 		}
@@ -84,7 +83,7 @@ func expand(h *Hint, p *plan) ([]*hintCase, error) {
 		switch {
 		case sp.Expr != nil && sp.Guards == nil:
 			s := sp.Expr.Sort()
-			if !load.Splittable(s) {
+			if !ioa.Splittable(s) {
 				return nil, at(sp.Expr.Pos(), "cannot split on %s of sort %s: a split expression must be Bool, an enum or an Option", sp.Text, s)
 			}
 			for i, v := range ctorNames(s) {
@@ -184,7 +183,7 @@ func checkInstance(in Instance, p *plan) error {
 	}
 	for i, a := range in.Args {
 		b := q.Binders[i]
-		if why := load.InstantiableBinder(b); why != "" {
+		if why := ioa.InstantiableBinder(b); why != "" {
 			return fmt.Errorf("cannot instantiate %s of invariant %s: %s", b.Var.Name, in.Invariant.Name, why)
 		}
 		want := b.Var.Sort

@@ -44,7 +44,7 @@ func checked(t *testing.T, text string, sc *expr.Scope) expr.Expr {
 // hint(t) to the targets whose ID has the given prefix.
 func hinted(t *testing.T, set *load.Set, prefix string, hint func(t *Target) *Hint) ([]*Obligation, []*Edge, source.ErrorList) {
 	t.Helper()
-	return Generate(set, Config{Strategist: func(tg *Target) (*Hint, error) {
+	return Generate(&set.Hierarchy, Config{Strategist: func(tg *Target) (*Hint, error) {
 		if !strings.HasPrefix(tg.ID, prefix) {
 			return nil, nil
 		}
@@ -126,7 +126,7 @@ func TestHintSplitEnum(t *testing.T) {
 		}
 	}
 	// Every other obligation is unchanged: one more per split, two more in all.
-	plain, _, _ := Generate(set, Config{})
+	plain, _, _ := Generate(&set.Hierarchy, Config{})
 	if len(obls) != len(plain)+2 {
 		t.Errorf("%d obligations with the split, %d without", len(obls), len(plain))
 	}

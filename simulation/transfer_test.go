@@ -39,7 +39,7 @@ func edgeNamed(edges []*Edge, name string) *Edge {
 // metatheorems derive the transfer the edge relies on.
 func TestTransferredInvariantProves(t *testing.T) {
 	set := loadTransfer(t)
-	obls, edges, errs := Generate(set, Config{})
+	obls, edges, errs := Generate(&set.Hierarchy, Config{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -76,7 +76,7 @@ func TestTransferredInvariantProves(t *testing.T) {
 	if d.Theorem("Top implements Mono") == nil {
 		t.Error("Top implements Mono not derived")
 	}
-	if errs := CheckClaims(set.LoadedProofs(), d); len(errs) > 0 {
+	if errs := CheckClaims(set.Proofs, d); len(errs) > 0 {
 		t.Errorf("claims: %v", errs)
 	}
 
@@ -113,7 +113,7 @@ func TestTransferNeeded(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	obls, _, gerrs := Generate(set, Config{})
+	obls, _, gerrs := Generate(&set.Hierarchy, Config{})
 	if len(gerrs) > 0 {
 		t.Fatal(gerrs)
 	}

@@ -5,10 +5,12 @@
 //
 // # Phases
 //
-// Package ioa/load reads a strategy list: it checks the names, resolves
-// the invariants it mentions and sort-checks its expressions in the scope
-// of every action it applies to (a step may be restricted to some actions
-// with `actions:` and, in proofs, to some clauses with `clauses:`). For obligation generation, For returns a
+// Package ioa/load reads a strategy list into the model's ioa.Strategy
+// (the Strategy field of an invariant, a proof or a case): it checks the
+// names, resolves the invariants it mentions and sort-checks its
+// expressions in the scope of every action it applies to (a step may be
+// restricted to some actions with `actions:` and, in proofs, to some
+// clauses with `clauses:`). For obligation generation, For returns a
 // simulation.Strategist: package simulation offers it each obligation of
 // an invariant's inductive step and of a step correspondence's cases, and
 // the Strategist turns the strategy steps that apply to that obligation

@@ -75,9 +75,9 @@ func generate(t *testing.T, set *load.Set, strategies bool) []*simulation.Obliga
 	t.Helper()
 	cfg := simulation.Config{}
 	if strategies {
-		cfg.Strategist = For(set)
+		cfg.Strategist = For()
 	}
-	obls, _, errs := simulation.Generate(set, cfg)
+	obls, _, errs := simulation.Generate(&set.Hierarchy, cfg)
 	if len(errs) > 0 {
 		t.Fatalf("Generate: %v", errs)
 	}

@@ -11,7 +11,6 @@ import (
 
 	"ladder/ioa"
 	"ladder/ioa/expr"
-	"ladder/ioa/load"
 	"ladder/simulation"
 )
 
@@ -32,7 +31,7 @@ import (
 // valid, so is H ⇒ G. The evaluator agrees (a replayed counterexample of
 // a case satisfies its case hypothesis), and a test generates the
 // coverage obligation anyway and checks it with Z3.
-func Split(st *load.StrategyStep, act *ioa.Action) simulation.Split {
+func Split(st *ioa.StrategyStep, act *ioa.Action) simulation.Split {
 	return simulation.Split{Text: st.Text, Expr: st.Args[act].Split}
 }
 
@@ -47,7 +46,7 @@ func Split(st *load.StrategyStep, act *ioa.Action) simulation.Split {
 // The obligation records only the invariants it keeps in its assumptions,
 // so joint induction needs only those proved; the others are not used.
 // Smaller queries are the point: Z3 instantiates fewer quantifiers.
-func Assume(steps ...*load.StrategyStep) map[string]bool {
+func Assume(steps ...*ioa.StrategyStep) map[string]bool {
 	keep := map[string]bool{}
 	for _, st := range steps {
 		for _, si := range st.Invariants {
@@ -72,7 +71,7 @@ func Assume(steps ...*load.StrategyStep) map[string]bool {
 // instance keeps the binder's condition (lo <= θ < hi, θ >= 0 for Nat).
 // Adding a true hypothesis changes no validity, and the invariant is
 // recorded among the obligation's assumptions.
-func Instantiate(st *load.StrategyStep, act *ioa.Action) []simulation.Instance {
+func Instantiate(st *ioa.StrategyStep, act *ioa.Action) []simulation.Instance {
 	var out []simulation.Instance
 	for _, in := range st.Args[act].Instances {
 		out = append(out, simulation.Instance{Automaton: in.Automaton, Invariant: in.Invariant, State: in.State, Args: in.Args, Text: in.Text})
@@ -126,7 +125,7 @@ func Instantiate(st *load.StrategyStep, act *ioa.Action) []simulation.Instance {
 // invariants proved jointly by induction (docs/proofs.md, Invariants),
 // which is the seed's G-INV proof graph with the assumed invariants as
 // its edges.
-func Parametrized(st *load.StrategyStep, t *simulation.Target) *parametrizedPlan {
+func Parametrized(st *ioa.StrategyStep, t *simulation.Target) *parametrizedPlan {
 	p := &parametrizedPlan{generalize: len(st.Binders), aliases: st.Index}
 	for i, b := range st.Binders {
 		name := b.Name
@@ -206,7 +205,7 @@ func (p *parametrizedPlan) support(t *simulation.Target, keep map[string]bool) [
 		if a.State != nil || !keep[a.Key()] {
 			continue
 		}
-		bs, why := load.ParametrizedBinders(a.Invariant.Body)
+		bs, why := ioa.ParametrizedBinders(a.Invariant.Body)
 		if why != "" {
 			continue
 		}

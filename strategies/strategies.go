@@ -1,5 +1,6 @@
 // This file implements For: the Strategist that turns the strategy lists
-// of a loaded set into one hint per obligation.
+// of the model (ioa.Invariant.Strategy, ioa.Proof.Strategy,
+// ioa.Case.Strategy) into one hint per obligation.
 
 package strategies
 
@@ -7,35 +8,33 @@ import (
 	"strings"
 
 	"ladder/ioa"
-	"ladder/ioa/load"
 	"ladder/simulation"
 )
 
-// For returns the Strategist of set's strategy declarations, for
-// simulation.Config.Strategist. It returns no hint for an obligation that
-// no strategy step applies to, so a set without `strategy:` lists
+// For returns the Strategist of the strategy declarations, for
+// simulation.Config.Strategist: it reads the lists of each target's
+// invariant, proof and case. It returns no hint for an obligation that no
+// strategy step applies to, so a hierarchy without `strategy:` lists
 // generates the same obligations as without a Strategist.
-func For(set *load.Set) simulation.Strategist {
-	return func(t *simulation.Target) (*simulation.Hint, error) {
-		return hintFor(set, t)
-	}
+func For() simulation.Strategist {
+	return hintFor
 }
 
 // hintFor collects the steps that apply to t and builds its hint.
-func hintFor(set *load.Set, t *simulation.Target) (*simulation.Hint, error) {
+func hintFor(t *simulation.Target) (*simulation.Hint, error) {
 	b := &builder{t: t}
 	switch {
 	case t.Invariant != nil:
-		s := set.InvariantStrategy(t.Invariant)
+		s := t.Invariant.Strategy
 		if s == nil {
 			return nil, nil
 		}
 		b.h.Pos = s.Pos
 		b.level(s, nil)
 	case t.Proof != nil:
-		ps, cs := set.ProofStrategy(t.Proof), (*load.Strategy)(nil)
+		ps, cs := t.Proof.Strategy, (*ioa.Strategy)(nil)
 		if t.Case != nil {
-			cs = set.CaseStrategy(t.Case)
+			cs = t.Case.Strategy
 		}
 		if ps == nil && cs == nil {
 			return nil, nil
@@ -67,24 +66,24 @@ type builder struct {
 }
 
 // level adds the steps of one strategy list that apply to the target.
-func (b *builder) level(s *load.Strategy, deps []string) {
-	var assumes []*load.StrategyStep
+func (b *builder) level(s *ioa.Strategy, deps []string) {
+	var assumes []*ioa.StrategyStep
 	for _, st := range s.Steps {
-		if !st.AppliesTo(b.t.Action) || !st.AppliesToClause(clauseName(b.t)) {
+		if !st.AppliesTo(b.t.Action) || !st.AppliesToClause(clauseOf(b.t)) {
 			continue
 		}
 		b.applied = true
-		if st.Name != load.StrategyAssume && st.Name != load.StrategyParametrized && st.Args[b.t.Action] == nil {
+		if st.Name != ioa.StrategyAssume && st.Name != ioa.StrategyParametrized && st.Args[b.t.Action] == nil {
 			continue // not checked for this action: the loader reported why
 		}
 		switch st.Name {
-		case load.StrategySplit:
+		case ioa.StrategySplit:
 			b.h.Splits = append(b.h.Splits, Split(st, b.t.Action))
-		case load.StrategyAssume:
+		case ioa.StrategyAssume:
 			assumes = append(assumes, st)
-		case load.StrategyInstantiate:
+		case ioa.StrategyInstantiate:
 			b.h.Instances = append(b.h.Instances, Instantiate(st, b.t.Action)...)
-		case load.StrategyParametrized:
+		case ioa.StrategyParametrized:
 			b.par = Parametrized(st, b.t)
 		}
 	}
@@ -126,17 +125,22 @@ func (b *builder) finish() *simulation.Hint {
 	return &h
 }
 
-// clauseName returns the clause of an edge obligation as its ID names it,
-// e.g. "relation(mem)": the ID's last component.
-func clauseName(t *simulation.Target) string {
+// clauseOf returns the clause of an edge obligation as its ID names it
+// (the ID's last component, e.g. "relation(mem)"), or the zero StepClause,
+// which no `clauses:` list names, for an invariant obligation.
+func clauseOf(t *simulation.Target) ioa.StepClause {
 	if t.Proof == nil {
-		return ""
+		return ioa.StepClause{}
 	}
-	i := strings.LastIndex(t.ID, simulation.Sep)
-	if i < 0 {
-		return t.ID
+	name := t.ID
+	if i := strings.LastIndex(t.ID, simulation.Sep); i >= 0 {
+		name = t.ID[i+len(simulation.Sep):]
 	}
-	return t.ID[i+len(simulation.Sep):]
+	c, err := ioa.ParseStepClause(name)
+	if err != nil {
+		return ioa.StepClause{}
+	}
+	return c
 }
 
 func contains(xs []string, x string) bool {

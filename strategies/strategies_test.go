@@ -215,7 +215,7 @@ func TestProofStrategies(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	obls, edges, errs := simulation.Generate(set, simulation.Config{Strategist: For(set)})
+	obls, edges, errs := simulation.Generate(&set.Hierarchy, simulation.Config{Strategist: For()})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"ladder/internal/kernel"
 	"ladder/internal/smt"
-	"ladder/ioa/load"
+	"ladder/ioa"
 	"ladder/simulation"
 )
 
@@ -112,7 +112,7 @@ func TestMeasureSpecs(t *testing.T) {
 	var invs []string
 	only := os.Getenv("LADDER_MEASURE_ONLY")
 	for _, inv := range a.Invariants {
-		if _, why := load.ParametrizedBinders(inv.Body); why == "" && (only == "" || contains(strings.Split(only, ","), inv.Name)) {
+		if _, why := ioa.ParametrizedBinders(inv.Body); why == "" && (only == "" || contains(strings.Split(only, ","), inv.Name)) {
 			strat[file+"/"+inv.Name] = strategy
 			invs = append(invs, inv.Name)
 		}

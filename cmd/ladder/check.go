@@ -119,7 +119,7 @@ func check(e *env, paths []string, jsonOut, all bool) int {
 		for _, i := range set.Interfaces {
 			out.Interfaces = append(out.Interfaces, i.Name)
 		}
-		for _, p := range set.Proofs {
+		for _, p := range set.ProofFiles {
 			out.Proofs = append(out.Proofs, p.Name)
 		}
 		if err := writeJSON(e.stdout, out); err != nil {
@@ -132,7 +132,7 @@ func check(e *env, paths []string, jsonOut, all bool) int {
 			len(set.Files), plural(len(set.Files), "file", "files"),
 			len(set.Automata), plural(len(set.Automata), "automaton", "automata"),
 			len(set.Interfaces), plural(len(set.Interfaces), "interface", "interfaces"),
-			len(set.Proofs), plural(len(set.Proofs), "proof", "proofs"))
+			len(set.ProofFiles), plural(len(set.ProofFiles), "proof", "proofs"))
 		if len(errs) > 0 {
 			fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
 		}

@@ -144,7 +144,7 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 		return exitFailure
 	}
 	var proofs []*ioa.Proof
-	for _, p := range set.LoadedProofs() {
+	for _, p := range set.Proofs {
 		if under(p.File, args[0]) {
 			proofs = append(proofs, p)
 		}

@@ -193,7 +193,7 @@ func (o *exploreFlags) prepare(e *env, cmd string, args []string) (explore.Confi
 		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
 		return cfg, nil, exitFailure
 	}
-	a, err := pick(set, o.automaton)
+	a, err := pick(&set.Hierarchy, o.automaton)
 	if err != nil {
 		e.errorf(cmd, "%s: %v", args[0], err)
 		return cfg, nil, exitUsage
@@ -206,24 +206,24 @@ func (o *exploreFlags) prepare(e *env, cmd string, args []string) (explore.Confi
 	return cfg, a, exitOK
 }
 
-// pick selects the automaton named name, or the only automaton of set.
-func pick(set *load.Set, name string) (*ioa.Automaton, error) {
+// pick selects the automaton named name, or the only automaton of h.
+func pick(h *ioa.Hierarchy, name string) (*ioa.Automaton, error) {
 	var names []string
-	for _, a := range set.Automata {
+	for _, a := range h.Automata {
 		names = append(names, a.Name)
 	}
 	switch {
 	case name != "":
-		if a := set.Automaton(name); a != nil {
+		if a := h.Automaton(name); a != nil {
 			return a, nil
 		}
 		if len(names) == 0 {
 			return nil, fmt.Errorf("no automaton %s: it declares no automaton", name)
 		}
 		return nil, fmt.Errorf("no automaton %s (there is %s)", name, strings.Join(names, ", "))
-	case len(set.Automata) == 1:
-		return set.Automata[0], nil
-	case len(set.Automata) == 0:
+	case len(h.Automata) == 1:
+		return h.Automata[0], nil
+	case len(h.Automata) == 0:
 		return nil, fmt.Errorf("no automaton to explore")
 	}
 	return nil, fmt.Errorf("several automata (%s): choose one with --automaton", strings.Join(names, ", "))

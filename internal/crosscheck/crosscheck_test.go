@@ -21,7 +21,7 @@ func loadProof(t *testing.T, path string, extra ...string) *ioa.Proof {
 	if len(errs) > 0 {
 		t.Fatalf("loading %s:\n%v", path, errs)
 	}
-	for _, p := range set.LoadedProofs() {
+	for _, p := range set.Proofs {
 		if filepath.Clean(p.File) == filepath.Clean(path) {
 			return p
 		}
@@ -445,7 +445,7 @@ func TestRepositoryProofs(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	proofs := set.LoadedProofs()
+	proofs := set.Proofs
 	if len(proofs) == 0 {
 		t.Fatal("no proofs")
 	}

@@ -16,34 +16,33 @@ import (
 	"ladder/internal/report"
 	"ladder/ioa"
 	"ladder/ioa/expr"
-	"ladder/ioa/load"
 	"ladder/simulation"
 )
 
 // ItemFingerprints returns the fingerprint of every dependency item of a
-// loaded set (simulation.Fingerprints), with the `strategy:` lists, which
-// the ioa model does not hold: a proof's is the item proof:P/strategy, an
+// hierarchy (simulation.Fingerprints), with the `strategy:` lists, which
+// simulation.Fingerprints leaves out: a proof's is the item proof:P/strategy, an
 // invariant's is folded into the invariant's fingerprint, and a case's
 // into its step:X.
-func ItemFingerprints(set *load.Set) map[string]string {
-	proofs := set.LoadedProofs()
-	fps := simulation.Fingerprints(set.Automata, proofs)
-	for _, a := range set.Automata {
+func ItemFingerprints(h *ioa.Hierarchy) map[string]string {
+	proofs := h.Proofs
+	fps := simulation.Fingerprints(h.Automata, proofs)
+	for _, a := range h.Automata {
 		for _, inv := range a.Invariants {
-			if s := set.InvariantStrategy(inv); s != nil {
+			if s := inv.Strategy; s != nil {
 				k := simulation.InvariantKey(a, inv.Name)
 				fps[k] = simulation.Fold(fps[k], strategyText(s))
 			}
 		}
 	}
 	for _, p := range proofs {
-		if s := set.ProofStrategy(p); s != nil {
+		if s := p.Strategy; s != nil {
 			fps[simulation.ProofOwner(p)+"/strategy"] = simulation.HashText(strategyText(s))
 		}
 		for _, sm := range p.Steps {
 			var text strings.Builder
 			for _, c := range sm.Cases {
-				if s := set.CaseStrategy(c); s != nil {
+				if s := c.Strategy; s != nil {
 					text.WriteString("case " + strconv.Itoa(c.Index) + "\n" + strategyText(s))
 				}
 			}
@@ -59,7 +58,7 @@ func ItemFingerprints(set *load.Set) map[string]string {
 
 // strategyText spells a strategy list canonically: its steps in order,
 // each with its restrictions and its arguments per action.
-func strategyText(s *load.Strategy) string {
+func strategyText(s *ioa.Strategy) string {
 	var b strings.Builder
 	line := func(parts ...string) {
 		b.WriteString(strings.Join(parts, " "))
@@ -75,7 +74,11 @@ func strategyText(s *load.Strategy) string {
 			line("actions", strings.Join(names, ", "))
 		}
 		if st.Clauses != nil {
-			line("clauses", strings.Join(st.Clauses, ", "))
+			names := make([]string, len(st.Clauses))
+			for i, c := range st.Clauses {
+				names[i] = c.String()
+			}
+			line("clauses", strings.Join(names, ", "))
 		}
 		for _, inv := range st.Invariants {
 			line("invariant", inv.Name)

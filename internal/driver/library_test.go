@@ -28,7 +28,7 @@ func TestProofAlone(t *testing.T) {
 	if strings.Join(names, ",") != "TMS2" {
 		t.Fatalf("resolved %v, want TMS2", names)
 	}
-	got := needed(set)
+	got := needed(&set.Hierarchy)
 	slices.Sort(got)
 	if strings.Join(got, ",") != "NOrecAtomicCommitValidate,TMS2" {
 		t.Errorf("needed = %v", got)
@@ -57,7 +57,7 @@ func TestNeededDropsUnassumed(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if got := needed(set); len(got) != 0 || got == nil {
+	if got := needed(&set.Hierarchy); len(got) != 0 || got == nil {
 		t.Errorf("needed = %#v, want an empty list", got)
 	}
 	in, errs := Generate(set)

@@ -30,40 +30,41 @@ func Load(paths ...string) (*Input, source.ErrorList) {
 
 // Generate generates the obligations of a loaded set, as Load does. The
 // invariants of an automaton loaded only to resolve a name a proof uses
-// (load.Set.Resolved) are proved only when an edge assumes them.
+// (ioa.Hierarchy.Resolved) are proved only when an edge assumes them.
 func Generate(set *load.Set) (*Input, source.ErrorList) {
-	cfg := simulation.Config{Strategist: strategies.For(set)}
-	if names := needed(set); names != nil {
+	cfg := simulation.Config{Strategist: strategies.For()}
+	h := &set.Hierarchy
+	if names := needed(h); names != nil {
 		cfg.Automata, cfg.NoInvariants = names, len(names) == 0
 	}
-	obs, edges, errs := simulation.Generate(set, cfg)
+	obs, edges, errs := simulation.Generate(h, cfg)
 	if len(errs) > 0 {
 		errs.Sort()
 		return nil, errs
 	}
 	return &Input{
-		Automata:    set.Automata,
-		Proofs:      set.LoadedProofs(),
+		Automata:    h.Automata,
+		Proofs:      h.Proofs,
 		Obligations: obs,
 		Edges:       edges,
 		Files:       set.Files,
-		Items:       ItemFingerprints(set),
+		Items:       ItemFingerprints(h),
 	}, nil
 }
 
-// needed returns the names of the automata whose invariants a run over set
+// needed returns the names of the automata whose invariants a run over h
 // proves: all of them, unless some were loaded from the library; then
 // those given, and those whose invariants an edge assumes (of its concrete
 // or abstract automaton, or by transfer). nil means all.
-func needed(set *load.Set) []string {
-	if len(set.Resolved) == 0 {
+func needed(h *ioa.Hierarchy) []string {
+	if len(h.Resolved) == 0 {
 		return nil
 	}
 	want := map[*ioa.Automaton]bool{}
-	for _, a := range set.Automata {
-		want[a] = !slices.Contains(set.Resolved, a)
+	for _, a := range h.Automata {
+		want[a] = !slices.Contains(h.Resolved, a)
 	}
-	for _, p := range set.LoadedProofs() {
+	for _, p := range h.Proofs {
 		for _, side := range []struct {
 			refs  []*ioa.InvariantRef
 			owner *ioa.Automaton
@@ -78,7 +79,7 @@ func needed(set *load.Set) []string {
 		}
 	}
 	names := []string{}
-	for _, a := range set.Automata {
+	for _, a := range h.Automata {
 		if want[a] {
 			names = append(names, a.Name)
 		}

@@ -87,7 +87,7 @@ func (s *session) edge(ctx context.Context, proofPath string, text []byte, names
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	ps := set.LoadedProofs()
+	ps := set.Proofs
 	if len(ps) != 1 {
 		return nil, fmt.Errorf("%w: %s: expected one proof, found %d", ErrUsage, proofPath, len(ps))
 	}

@@ -178,7 +178,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	a, err := pick(set, o.Automaton)
+	a, err := pick(&set.Hierarchy, o.Automaton)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrUsage, o.File, err)
 	}
@@ -358,18 +358,18 @@ func (s *session) record(res *Result) {
 	res.Obligations.SolverSeconds = s.solverSeconds
 }
 
-// pick selects the automaton named name, or the only automaton of set.
-func pick(set *load.Set, name string) (*ioa.Automaton, error) {
+// pick selects the automaton named name, or the only automaton of h.
+func pick(h *ioa.Hierarchy, name string) (*ioa.Automaton, error) {
 	if name != "" {
-		if a := set.Automaton(name); a != nil {
+		if a := h.Automaton(name); a != nil {
 			return a, nil
 		}
 		return nil, fmt.Errorf("no automaton %s", name)
 	}
 	var own []*ioa.Automaton
-	for _, a := range set.Automata {
+	for _, a := range h.Automata {
 		resolved := false
-		for _, r := range set.Resolved {
+		for _, r := range h.Resolved {
 			resolved = resolved || r == a
 		}
 		if !resolved {

@@ -10,6 +10,7 @@ import (
 
 	"ladder/internal/driver"
 	"ladder/internal/report"
+	"ladder/ioa"
 	"ladder/ioa/expr"
 	"ladder/ioa/load"
 )
@@ -42,7 +43,7 @@ func stripCopy(t *testing.T, dir, rel, dst string) []handWritten {
 			continue
 		}
 		for _, inv := range a.Invariants {
-			_, why := load.ParametrizedBinders(inv.Body)
+			_, why := ioa.ParametrizedBinders(inv.Body)
 			out = append(out, handWritten{name: inv.Name, body: expr.Print(inv.Body), indexed: why == ""})
 		}
 	}

@@ -21,7 +21,7 @@ func BenchmarkCheck(b *testing.B) {
 	if len(errs) > 0 {
 		b.Fatal(errs)
 	}
-	obs, _, errs := simulation.Generate(set, simulation.Config{})
+	obs, _, errs := simulation.Generate(&set.Hierarchy, simulation.Config{})
 	if len(errs) > 0 {
 		b.Fatal(errs)
 	}

@@ -24,7 +24,7 @@ func obligationsOf(t *testing.T, cfg simulation.Config, files ...string) map[str
 	if len(errs) > 0 {
 		t.Fatalf("loading %v:\n%v", files, errs)
 	}
-	obs, _, errs := simulation.Generate(set, cfg)
+	obs, _, errs := simulation.Generate(&set.Hierarchy, cfg)
 	if len(errs) > 0 {
 		t.Fatalf("generating %v:\n%v", files, errs)
 	}

@@ -2,7 +2,8 @@
 // imports the YAML library. It turns interface, automaton and proof files
 // (docs/language.md, docs/proofs.md) into the ioa model, with every
 // expression parsed and sort-checked by package ioa/expr and every name
-// resolved.
+// resolved: a Set is an ioa.Hierarchy with the loader's record of the
+// files it read.
 //
 // Loading collects many errors per run, each at an exact file:line:col, also
 // inside multi-line expressions: for each YAML scalar holding an expression
@@ -17,6 +18,6 @@
 // loaded after every other file, and use the helpers of scope.go
 // (NewChecker, NewStateScope) and the node helpers of yaml.go and mapper.go.
 // The `strategy:` lists of invariants, proofs and cases are read by
-// strategy.go into the Set (Set.InvariantStrategy, ProofStrategy,
-// CaseStrategy), for package strategies.
+// strategy.go into the model (ioa.Invariant.Strategy, ioa.Proof.Strategy,
+// ioa.Case.Strategy), for package strategies.
 package load

@@ -60,7 +60,7 @@ func FuzzLoad(f *testing.F) {
 				t.Errorf("a message with a control character: %q", msg)
 			}
 		}
-		if len(errs) == 0 && len(set.Automata)+len(set.Interfaces)+len(set.Proofs) == 0 {
+		if len(errs) == 0 && len(set.Automata)+len(set.Interfaces)+len(set.ProofFiles) == 0 {
 			t.Errorf("no errors but nothing loaded")
 		}
 	})

@@ -21,40 +21,19 @@ import (
 	"ladder/ioa/expr"
 )
 
-// Set is what was loaded from a group of files. When loading reports errors,
-// the Set holds what could be loaded: its automata may then be incomplete and
+// Set is what was loaded from a group of files: the hierarchy model, and
+// the loader's own record of the files. When loading reports errors, the
+// Set holds what could be loaded: its automata may then be incomplete and
 // must not be explored or proved.
 type Set struct {
-	Interfaces []*ioa.Interface // in load order, each once
-	Automata   []*ioa.Automaton // in load order, each once
-	Proofs     []*ProofFile     // proof files recognised (not loaded yet)
-	Files      []string         // every file read, in reading order
-	// Resolved are the automata loaded from Config.Library because a
-	// proof named them, in load order.
-	Resolved []*ioa.Automaton
+	// Hierarchy holds the interfaces and automata in load order, the
+	// edges of the proof files that loaded (filled once every proof file
+	// is loaded) and the automata resolved from Config.Library.
+	ioa.Hierarchy
+	ProofFiles []*ProofFile // proof files recognised, in reading order
+	Files      []string     // every file read, in reading order
 
-	universe   *expr.Scope
-	strategies strategyTable // the `strategy:` lists (strategy.go)
-}
-
-// Automaton returns the loaded automaton with the given name, or nil.
-func (s *Set) Automaton(name string) *ioa.Automaton {
-	for _, a := range s.Automata {
-		if a.Name == name {
-			return a
-		}
-	}
-	return nil
-}
-
-// Interface returns the loaded interface with the given name, or nil.
-func (s *Set) Interface(name string) *ioa.Interface {
-	for _, i := range s.Interfaces {
-		if i.Name == name {
-			return i
-		}
-	}
-	return nil
+	universe *expr.Scope
 }
 
 // Config says how files are read. The zero value reads the operating
@@ -69,7 +48,7 @@ type Config struct {
 	// Library lists files and directories searched, in order, for an
 	// automaton that a proof names but no loaded file declares: the first
 	// file whose top-level `automaton:` is that name is loaded (with its
-	// interface) and recorded in Set.Resolved. Nothing else in them is
+	// interface) and recorded in Set.Resolved (ioa.Hierarchy.Resolved). Nothing else in them is
 	// read.
 	Library []string
 }

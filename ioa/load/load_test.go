@@ -415,8 +415,8 @@ func TestDirectories(t *testing.T) {
 	if len(set.Automata) != 2 || set.Automaton("A").Interface != set.Automaton("B").Interface {
 		t.Errorf("the automata do not share their interface: %v", set.Automata)
 	}
-	if len(set.Proofs) != 1 || set.Proofs[0].Name != "P" || set.Proofs[0].Pos.Line != 1 {
-		t.Errorf("Proofs = %+v", set.Proofs)
+	if len(set.ProofFiles) != 1 || set.ProofFiles[0].Name != "P" || set.ProofFiles[0].Pos.Line != 1 {
+		t.Errorf("ProofFiles = %+v", set.ProofFiles)
 	}
 
 	// An explicit path into a skipped directory is loaded.

@@ -38,18 +38,6 @@ type ProofFile struct {
 	root *yaml.Node
 }
 
-// LoadedProofs returns the edges of the proof files that loaded, in load
-// order.
-func (s *Set) LoadedProofs() []*ioa.Proof {
-	var out []*ioa.Proof
-	for _, p := range s.Proofs {
-		if p.Proof != nil {
-			out = append(out, p.Proof)
-		}
-	}
-	return out
-}
-
 // loadProof records a proof file; loadProofs loads it once every file has
 // been read.
 func (fl *fileLoader) loadProof(root *yaml.Node) *ProofFile {
@@ -59,15 +47,17 @@ func (fl *fileLoader) loadProof(root *yaml.Node) *ProofFile {
 			p.Name, p.Pos = v.Value, fl.f.pos(v)
 		}
 	}
-	fl.l.set.Proofs = append(fl.l.set.Proofs, p)
+	fl.l.set.ProofFiles = append(fl.l.set.ProofFiles, p)
 	return p
 }
 
-// loadProofs loads every recorded proof file. Files loads it after reading
-// all files, so that proofs may name automata declared anywhere in the set.
+// loadProofs loads every recorded proof file, and records the edges that
+// loaded in Set.Proofs (ioa.Hierarchy.Proofs), in load order. Files runs
+// it after reading all files, so that proofs may name automata declared
+// anywhere in the set.
 func (l *loader) loadProofs() {
 	seen := map[string]*ProofFile{}
-	for _, pf := range l.set.Proofs {
+	for _, pf := range l.set.ProofFiles {
 		if pf.root == nil || pf.Proof != nil {
 			continue
 		}
@@ -77,6 +67,11 @@ func (l *loader) loadProofs() {
 		seen[pf.Name] = pf
 		pf.Proof = l.loadProof1(pf)
 		pf.root = nil
+	}
+	for _, pf := range l.set.ProofFiles {
+		if pf.Proof != nil {
+			l.set.Proofs = append(l.set.Proofs, pf.Proof)
+		}
 	}
 }
 

@@ -120,7 +120,7 @@ func (pl *proofLoader) transferRef(item *yaml.Node, auto *ioa.Automaton, x, name
 // be exactly one simple chain: with two, the transferred predicate P∘g
 // would depend on which mappings were composed.
 func (l *loader) resolveTransfers() {
-	proofs := l.set.LoadedProofs()
+	proofs := l.set.Proofs
 	for _, p := range proofs {
 		for _, side := range []struct {
 			refs  []*ioa.InvariantRef

@@ -85,9 +85,9 @@ func TestProofModel(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatalf("errors:\n%s", strings.Join(errs, "\n"))
 	}
-	ps := set.LoadedProofs()
+	ps := set.Proofs
 	if len(ps) != 1 {
-		t.Fatalf("LoadedProofs = %d proofs; want 1", len(ps))
+		t.Fatalf("Proofs = %d proofs; want 1", len(ps))
 	}
 	p := ps[0]
 	if p.Kind != ioa.ProofBackward || p.Concrete.Name != "Impl" || p.Abstract.Name != "Spec" {
@@ -142,7 +142,7 @@ func TestProofImplicitSteps(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatalf("errors:\n%s", strings.Join(errs, "\n"))
 	}
-	p := set.LoadedProofs()[0]
+	p := set.Proofs[0]
 	add := p.Step("Add")
 	if add == nil || !add.Implicit || len(add.Cases) != 1 || len(add.Cases[0].Steps) != 1 {
 		t.Fatalf("Add = %+v; want an implicit same-name step", add)
@@ -161,8 +161,8 @@ func TestProofOrder(t *testing.T) {
 	dir := "testdata/proofs"
 	set, errs := Files(filepath.Join(dir, "implicit.yaml"), filepath.Join(dir, "iface.yaml"),
 		filepath.Join(dir, "spec.yaml"), filepath.Join(dir, "spech.yaml"))
-	if len(errs) > 0 || len(set.LoadedProofs()) != 1 {
-		t.Errorf("errors %v, %d proofs", errs, len(set.LoadedProofs()))
+	if len(errs) > 0 || len(set.Proofs) != 1 {
+		t.Errorf("errors %v, %d proofs", errs, len(set.Proofs))
 	}
 }
 

@@ -1,15 +1,13 @@
-// This file implements strategy declarations: the `strategy:` lists of
+// This file reads strategy declarations: the `strategy:` lists of
 // invariants, of proofs and of the cases of step correspondences
-// (docs/proofs.md, "Strategies"). The loader owns their syntax: it checks
-// the strategy names, resolves invariant names and sort-checks every
-// expression in the scope of each action the step applies to. Package
-// strategies gives them their meaning; package simulation applies the
-// resulting hints.
+// (docs/proofs.md, "Strategies"), into the strategy model of package ioa
+// (ioa/strategy.go). The loader owns their syntax: it checks the strategy
+// names, resolves invariant names and sort-checks every expression in the
+// scope of each action the step applies to.
 //
-// This file holds the declarations' types, the common syntax of a
-// strategy list (names, actions, clauses, the scopes of its expressions)
-// and where each list attaches; the four strategies are in
-// strategy_kinds.go.
+// This file holds the common syntax of a strategy list (names, actions,
+// clauses, the scopes of its expressions) and where each list attaches;
+// the four strategies are in strategy_kinds.go.
 
 package load
 
@@ -24,17 +22,9 @@ import (
 	"ladder/ioa/expr"
 )
 
-// The strategy names.
-const (
-	StrategySplit        = "split"        // split: EXPR, a case split on a Bool, enum or Option expression
-	StrategyAssume       = "assume"       // assume: [names], the invariants the obligations assume
-	StrategyInstantiate  = "instantiate"  // instantiate: [inv(terms)], instances of quantified invariants
-	StrategyParametrized = "parametrized" // parametrized or parametrized: [names], SS's thread-indexed rule P-INV
-)
-
 // strategyNames lists the strategy names in the order of docs/proofs.md
 // (read-only).
-var strategyNames = []string{StrategySplit, StrategyAssume, StrategyInstantiate, StrategyParametrized}
+var strategyNames = []string{ioa.StrategySplit, ioa.StrategyAssume, ioa.StrategyInstantiate, ioa.StrategyParametrized}
 
 // strategyActionsKey restricts a step of an invariant's or a proof's
 // strategy to some actions; strategyClausesKey restricts a step of a
@@ -43,105 +33,6 @@ const (
 	strategyActionsKey = "actions"
 	strategyClausesKey = "clauses"
 )
-
-// Strategy is a `strategy:` list: the steps a user asks for, in order.
-type Strategy struct {
-	Pos   source.Pos // the `strategy:` key
-	Steps []*StrategyStep
-}
-
-// StrategyStep is one item of a strategy list: a strategy name with its
-// arguments, resolved and sort-checked.
-type StrategyStep struct {
-	Name string     // StrategySplit, StrategyAssume, StrategyInstantiate or StrategyParametrized
-	Pos  source.Pos // the name
-	// Actions are the actions the step is restricted to by `actions:`;
-	// nil means every action the list applies to.
-	Actions []*ioa.Action
-	// Clauses are the clauses of step correspondences the step is
-	// restricted to by `clauses:`, as obligation IDs name them:
-	// "relation(R)", "pre(β)", "pre(β#2)", "post(x)", "event"; nil means
-	// every clause.
-	Clauses []string
-	// Text is the expression of a split as written, for obligation names.
-	Text string
-	// Invariants are the invariants an assume step lists.
-	Invariants []*StrategyInvariant
-	// Index are the names a parametrized step gives to the leading bound
-	// variables of the invariant, in order (ObjBound objects of their
-	// sorts; fewer than the binders when the list is shorter). Binders are
-	// those bound variables.
-	Index, Binders []*expr.Object
-	// Args are the expressions of a split or instantiate step, checked in
-	// the scope of each action the step applies to.
-	Args map[*ioa.Action]*StrategyArgs
-}
-
-// AppliesTo reports whether the step applies to obligations of act.
-func (st *StrategyStep) AppliesTo(act *ioa.Action) bool {
-	if st.Actions == nil {
-		return true
-	}
-	for _, a := range st.Actions {
-		if a == act {
-			return true
-		}
-	}
-	return false
-}
-
-// AppliesToClause reports whether the step applies to obligations of the
-// named clause (the last component of their ID, e.g. "relation(mem)").
-func (st *StrategyStep) AppliesToClause(clause string) bool {
-	return st.Clauses == nil || contains(st.Clauses, clause)
-}
-
-// StrategyInvariant is an invariant named by a strategy.
-type StrategyInvariant struct {
-	Name      string // as written, e.g. "memStep" or "c.memStep"
-	Pos       source.Pos
-	Automaton *ioa.Automaton
-	Invariant *ioa.Invariant
-}
-
-// StrategyArgs are the expressions of one step in the scope of one action.
-type StrategyArgs struct {
-	Split     expr.Expr // split: a Bool, enum or Option expression
-	Instances []*StrategyInstance
-}
-
-// StrategyInstance is an instance inv(terms) of a quantified invariant:
-// its leading bound variables, in order, at the terms.
-type StrategyInstance struct {
-	Text      string // as written
-	Pos       source.Pos
-	Automaton *ioa.Automaton
-	Invariant *ioa.Invariant
-	// State is the state the invariant is instantiated in: c, cpost or a
-	// in a proof; nil in an invariant's strategy, where it is the
-	// pre-state of the step.
-	State *expr.Object
-	Args  []expr.Expr
-}
-
-// strategyTable holds the strategy declarations of a Set. Its zero value
-// is empty.
-type strategyTable struct {
-	invs   map[*ioa.Invariant]*Strategy
-	proofs map[*ioa.Proof]*Strategy
-	cases  map[*ioa.Case]*Strategy
-}
-
-// InvariantStrategy returns the strategy of invariant inv, or nil.
-func (s *Set) InvariantStrategy(inv *ioa.Invariant) *Strategy { return s.strategies.invs[inv] }
-
-// ProofStrategy returns the strategy of proof p (its top-level
-// `strategy:`), or nil.
-func (s *Set) ProofStrategy(p *ioa.Proof) *Strategy { return s.strategies.proofs[p] }
-
-// CaseStrategy returns the strategy of case c of a step correspondence,
-// or nil.
-func (s *Set) CaseStrategy(c *ioa.Case) *Strategy { return s.strategies.cases[c] }
 
 // ---- reading ----
 
@@ -255,13 +146,13 @@ func (fl *fileLoader) strategyName(n *yaml.Node, name string) bool {
 }
 
 // strategy reads a strategy list in context cx.
-func (fl *fileLoader) strategy(key, n *yaml.Node, cx *strategyCtx) *Strategy {
+func (fl *fileLoader) strategy(key, n *yaml.Node, cx *strategyCtx) *ioa.Strategy {
 	items := fl.strategyItems(n, cx)
-	s := &Strategy{Pos: fl.f.pos(key)}
+	s := &ioa.Strategy{Pos: fl.f.pos(key)}
 	// parametrized first: its index names are in scope of the other steps.
 	var rest []strategyItem
 	for _, it := range items {
-		if it.name != StrategyParametrized {
+		if it.name != ioa.StrategyParametrized {
 			rest = append(rest, it)
 			continue
 		}
@@ -279,7 +170,7 @@ func (fl *fileLoader) strategy(key, n *yaml.Node, cx *strategyCtx) *Strategy {
 		}
 	}
 	for _, it := range rest {
-		st := &StrategyStep{Name: it.name, Pos: fl.f.pos(it.nameNode)}
+		st := &ioa.StrategyStep{Name: it.name, Pos: fl.f.pos(it.nameNode)}
 		if it.actionNode != nil {
 			acts, ok := fl.strategyActions(it.actionNode, cx)
 			if !ok {
@@ -296,11 +187,11 @@ func (fl *fileLoader) strategy(key, n *yaml.Node, cx *strategyCtx) *Strategy {
 		}
 		ok := false
 		switch it.name {
-		case StrategySplit:
+		case ioa.StrategySplit:
 			ok = fl.splitStep(st, it, cx)
-		case StrategyAssume:
+		case ioa.StrategyAssume:
 			ok = fl.assumeStep(st, it, cx)
-		case StrategyInstantiate:
+		case ioa.StrategyInstantiate:
 			ok = fl.instantiateStep(st, it, cx)
 		}
 		if ok {
@@ -349,9 +240,9 @@ func (fl *fileLoader) strategyActions(n *yaml.Node, cx *strategyCtx) ([]*ioa.Act
 // strategyClauses reads a `clauses:` list: clause names as obligation IDs
 // write them, for the relation clauses, abstract actions and variables
 // of the proof.
-func (fl *fileLoader) strategyClauses(n *yaml.Node, cx *strategyCtx) ([]string, bool) {
+func (fl *fileLoader) strategyClauses(n *yaml.Node, cx *strategyCtx) ([]ioa.StepClause, bool) {
 	p := cx.proof
-	var out []string
+	var out []ioa.StepClause
 	ok := true
 	for _, it := range fl.sequence(n, "the clauses of a strategy", true) {
 		name, good := fl.scalar(it, "a clause name")
@@ -360,12 +251,13 @@ func (fl *fileLoader) strategyClauses(n *yaml.Node, cx *strategyCtx) ([]string, 
 			continue
 		}
 		name = strings.TrimSpace(name)
-		if why := clauseProblem(p, name); why != "" {
+		c, why := clauseOf(p, name)
+		if why != "" {
 			fl.errorf(it, source.ErrName, "unknown clause %q in the clauses of a strategy: %s", name, why)
 			ok = false
 			continue
 		}
-		out = append(out, name)
+		out = append(out, c)
 	}
 	if ok && len(out) == 0 {
 		fl.errorf(n, source.ErrModel, "empty clauses list in a strategy: omit `clauses:` to apply the step to every clause")
@@ -374,32 +266,32 @@ func (fl *fileLoader) strategyClauses(n *yaml.Node, cx *strategyCtx) ([]string, 
 	return out, ok
 }
 
-// clauseProblem returns why name is not a clause of p's step obligations,
-// or "".
-func clauseProblem(p *ioa.Proof, name string) string {
+// clauseOf returns the clause of p's step obligations that name writes,
+// or why name is not one.
+func clauseOf(p *ioa.Proof, name string) (ioa.StepClause, string) {
 	c, err := ioa.ParseStepClause(name)
 	if err != nil {
-		return err.Error()
+		return c, err.Error()
 	}
 	switch c.Kind {
 	case ioa.ClauseRelation:
 		if p.Clause(c.Arg) == nil {
-			return fmt.Sprintf("the proof has no relation clause %s", c.Arg)
+			return c, fmt.Sprintf("the proof has no relation clause %s", c.Arg)
 		}
 	case ioa.ClausePre:
 		if p.Abstract.Action(c.Arg) == nil {
-			return fmt.Sprintf("%s has no action %s", p.Abstract.Name, c.Arg)
+			return c, fmt.Sprintf("%s has no action %s", p.Abstract.Name, c.Arg)
 		}
 	case ioa.ClausePost:
 		if p.Abstract.Var(c.Arg) == nil {
-			return fmt.Sprintf("%s has no variable %s", p.Abstract.Name, c.Arg)
+			return c, fmt.Sprintf("%s has no variable %s", p.Abstract.Name, c.Arg)
 		}
 	}
-	return ""
+	return c, ""
 }
 
 // stepActions returns the actions a step applies to.
-func stepActions(st *StrategyStep, cx *strategyCtx) []*ioa.Action {
+func stepActions(st *ioa.StrategyStep, cx *strategyCtx) []*ioa.Action {
 	if st.Actions != nil {
 		return st.Actions
 	}
@@ -486,13 +378,7 @@ func (al *autoLoader) invariantStrategy(inv *ioa.Invariant, e entry) {
 			return a.Scope
 		},
 	}
-	if s := al.strategy(e.key, e.val, cx); s != nil {
-		t := &al.l.set.strategies
-		if t.invs == nil {
-			t.invs = map[*ioa.Invariant]*Strategy{}
-		}
-		t.invs[inv] = s
-	}
+	inv.Strategy = al.strategy(e.key, e.val, cx)
 }
 
 // proofStrategy reads the top-level `strategy:` of the proof; it applies
@@ -509,13 +395,7 @@ func (pl *proofLoader) proofStrategy(e entry) {
 	}
 	cx := &strategyCtx{what: fmt.Sprintf("the strategy of proof %s", p.Name), proof: p, actions: acts,
 		scope: func(act *ioa.Action) *expr.Scope { return p.Step(act.Name).Scope }}
-	if s := pl.strategy(e.key, e.val, cx); s != nil {
-		t := &pl.l.set.strategies
-		if t.proofs == nil {
-			t.proofs = map[*ioa.Proof]*Strategy{}
-		}
-		t.proofs[p] = s
-	}
+	p.Strategy = pl.strategy(e.key, e.val, cx)
 }
 
 // caseStrategy reads the `strategy:` of case c of act's step
@@ -523,11 +403,5 @@ func (pl *proofLoader) proofStrategy(e entry) {
 func (pl *proofLoader) caseStrategy(act *ioa.Action, c *ioa.Case, e entry, sc *expr.Scope) {
 	cx := &strategyCtx{what: fmt.Sprintf("the strategy of case %d of action %s", c.Index, act.Name), proof: pl.p,
 		actions: []*ioa.Action{act}, single: true, scope: func(*ioa.Action) *expr.Scope { return sc }}
-	if s := pl.strategy(e.key, e.val, cx); s != nil {
-		t := &pl.l.set.strategies
-		if t.cases == nil {
-			t.cases = map[*ioa.Case]*Strategy{}
-		}
-		t.cases[c] = s
-	}
+	c.Strategy = pl.strategy(e.key, e.val, cx)
 }

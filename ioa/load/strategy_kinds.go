@@ -7,7 +7,6 @@
 package load
 
 import (
-	"fmt"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -17,15 +16,8 @@ import (
 	"ladder/ioa/expr"
 )
 
-// Splittable reports whether a case split on a value of sort s is
-// supported: Bool, an enum or an Option, whose values are those of a
-// finite set of constructors.
-func Splittable(s *expr.Sort) bool {
-	return s != nil && (s.Kind == expr.KBool || s.Kind == expr.KEnum || s.Kind == expr.KOption)
-}
-
 // splitStep reads `split: EXPR`.
-func (fl *fileLoader) splitStep(st *StrategyStep, it strategyItem, cx *strategyCtx) bool {
+func (fl *fileLoader) splitStep(st *ioa.StrategyStep, it strategyItem, cx *strategyCtx) bool {
 	if it.arg == nil || it.arg.Kind != yaml.ScalarNode || isNull(it.arg) {
 		at := it.nameNode
 		if it.arg != nil {
@@ -42,7 +34,7 @@ func (fl *fileLoader) splitStep(st *StrategyStep, it strategyItem, cx *strategyC
 			if s.IsInvalid() || len(*errs) > before {
 				return false
 			}
-			if !Splittable(s) {
+			if !ioa.Splittable(s) {
 				errs.Add(x.Pos(), source.ErrSort, "cannot split on %s of sort %s: a split expression must be Bool, an enum or an Option", shorten(st.Text), s)
 				return false
 			}
@@ -51,9 +43,9 @@ func (fl *fileLoader) splitStep(st *StrategyStep, it strategyItem, cx *strategyC
 	if xs == nil {
 		return false
 	}
-	st.Args = map[*ioa.Action]*StrategyArgs{}
+	st.Args = map[*ioa.Action]*ioa.StrategyArgs{}
 	for act, x := range xs {
-		st.Args[act] = &StrategyArgs{Split: x}
+		st.Args[act] = &ioa.StrategyArgs{Split: x}
 	}
 	return true
 }
@@ -71,7 +63,7 @@ func (fl *fileLoader) names(n *yaml.Node, what string) []*yaml.Node {
 }
 
 // assumeStep reads `assume: [names]`.
-func (fl *fileLoader) assumeStep(st *StrategyStep, it strategyItem, cx *strategyCtx) bool {
+func (fl *fileLoader) assumeStep(st *ioa.StrategyStep, it strategyItem, cx *strategyCtx) bool {
 	if it.arg == nil {
 		fl.errorf(it.nameNode, source.ErrModel, "strategy assume needs a list of invariants: `assume: [name, ...]` (`assume: []` assumes none)")
 		return false
@@ -116,9 +108,9 @@ func (cx *strategyCtx) assumable(a *ioa.Automaton, inv *ioa.Invariant) bool {
 // strategyInvariant resolves an invariant name of an assume list: in an
 // invariant's strategy an invariant of its automaton; in a proof's, an
 // invariant the proof assumes, written `name`, `c.name` or `a.name`.
-func (fl *fileLoader) strategyInvariant(n *yaml.Node, cx *strategyCtx) *StrategyInvariant {
+func (fl *fileLoader) strategyInvariant(n *yaml.Node, cx *strategyCtx) *ioa.StrategyInvariant {
 	name := strings.TrimSpace(n.Value)
-	si := &StrategyInvariant{Name: name, Pos: fl.f.pos(n)}
+	si := &ioa.StrategyInvariant{Name: name, Pos: fl.f.pos(n)}
 	if cx.inv != nil {
 		si.Automaton, si.Invariant = cx.auto, cx.auto.Invariant(name)
 		if si.Invariant == nil {
@@ -142,10 +134,10 @@ func (fl *fileLoader) strategyInvariant(n *yaml.Node, cx *strategyCtx) *Strategy
 	default:
 		cands = []*ioa.Automaton{p.Concrete, p.Abstract}
 	}
-	var found []*StrategyInvariant
+	var found []*ioa.StrategyInvariant
 	for _, a := range cands {
 		if inv := a.Invariant(base); inv != nil && cx.assumable(a, inv) {
-			found = append(found, &StrategyInvariant{Name: name, Pos: si.Pos, Automaton: a, Invariant: inv})
+			found = append(found, &ioa.StrategyInvariant{Name: name, Pos: si.Pos, Automaton: a, Invariant: inv})
 		}
 	}
 	switch {
@@ -160,7 +152,7 @@ func (fl *fileLoader) strategyInvariant(n *yaml.Node, cx *strategyCtx) *Strategy
 }
 
 // instantiateStep reads `instantiate: [inv(terms), ...]`.
-func (fl *fileLoader) instantiateStep(st *StrategyStep, it strategyItem, cx *strategyCtx) bool {
+func (fl *fileLoader) instantiateStep(st *ioa.StrategyStep, it strategyItem, cx *strategyCtx) bool {
 	if it.arg == nil {
 		fl.errorf(it.nameNode, source.ErrModel, "strategy instantiate needs a list of instances: `instantiate: [inv(term, ...)]`")
 		return false
@@ -174,13 +166,13 @@ func (fl *fileLoader) instantiateStep(st *StrategyStep, it strategyItem, cx *str
 		}
 	}
 	acts := stepActions(st, cx)
-	st.Args = map[*ioa.Action]*StrategyArgs{}
+	st.Args = map[*ioa.Action]*ioa.StrategyArgs{}
 	for _, act := range acts {
-		st.Args[act] = &StrategyArgs{}
+		st.Args[act] = &ioa.StrategyArgs{}
 	}
 	ok := true
 	for _, n := range fl.names(it.arg, "the instances of instantiate") {
-		insts := map[*ioa.Action]*StrategyInstance{}
+		insts := map[*ioa.Action]*ioa.StrategyInstance{}
 		xs := fl.perAction(n, "an instance", acts, cx, func(act *ioa.Action, x expr.Expr, sc *expr.Scope, chk *expr.Checker, errs *source.ErrorList) bool {
 			inst := instanceOf(x, sc, chk, errs, cx)
 			if inst == nil {
@@ -204,7 +196,7 @@ func (fl *fileLoader) instantiateStep(st *StrategyStep, it strategyItem, cx *str
 // instanceOf checks x, which should be `inv(terms)` (invariant strategies)
 // or `c.inv(terms)`, `cpost.inv(terms)`, `a.inv(terms)` (proofs), and
 // returns the instance. Errors go to errs.
-func instanceOf(x expr.Expr, sc *expr.Scope, chk *expr.Checker, errs *source.ErrorList, cx *strategyCtx) *StrategyInstance {
+func instanceOf(x expr.Expr, sc *expr.Scope, chk *expr.Checker, errs *source.ErrorList, cx *strategyCtx) *ioa.StrategyInstance {
 	call, ok := x.(*expr.Call)
 	form := "inv(terms)"
 	if cx.proof != nil {
@@ -214,7 +206,7 @@ func instanceOf(x expr.Expr, sc *expr.Scope, chk *expr.Checker, errs *source.Err
 		errs.Add(x.Pos(), source.ErrModel, "expected an instance %s", form)
 		return nil
 	}
-	inst := &StrategyInstance{Pos: x.Pos()}
+	inst := &ioa.StrategyInstance{Pos: x.Pos()}
 	if cx.inv != nil {
 		if call.Recv != nil {
 			errs.Add(x.Pos(), source.ErrModel, "expected an instance inv(terms) of an invariant of %s, in its pre-state", cx.auto.Name)
@@ -273,7 +265,7 @@ func instanceOf(x expr.Expr, sc *expr.Scope, chk *expr.Checker, errs *source.Err
 		if b.Lo != nil {
 			want = expr.IntSort
 		}
-		if why := InstantiableBinder(b); why != "" {
+		if why := ioa.InstantiableBinder(b); why != "" {
 			errs.Add(a.Pos(), source.ErrModel, "cannot instantiate %s of invariant %q: %s", b.Var.Name, name, why)
 			good = false
 			continue
@@ -289,50 +281,8 @@ func instanceOf(x expr.Expr, sc *expr.Scope, chk *expr.Checker, errs *source.Err
 	return inst
 }
 
-// InstantiableBinder returns why the bound variable of b cannot be
-// instantiated at a term, or "". A term denotes a well-formed value of its
-// sort, so an instance needs no side condition beyond the binder's range
-// (lo <= x < hi) or, for a Nat variable, x >= 0; other sorts with a Nat
-// inside would need the full Nat condition and are not supported.
-func InstantiableBinder(b *expr.Binder) string {
-	if b == nil || b.Var == nil || b.Var.Sort == nil {
-		return "malformed binder"
-	}
-	if b.Lo != nil || b.Hi != nil {
-		if b.Lo == nil || b.Hi == nil {
-			return "malformed range"
-		}
-		return ""
-	}
-	s := b.Var.Sort
-	if s.Kind != expr.KNat && s.HasNat() {
-		return fmt.Sprintf("its sort %s has a Nat inside", s)
-	}
-	return ""
-}
-
-// ParametrizedBinders returns the leading bound variables of a
-// transaction-indexed invariant body `forall x1: S1, …. P` (every Si a
-// parameter sort), or the reason the body is not of that form.
-func ParametrizedBinders(body expr.Expr) ([]*expr.Binder, string) {
-	q, ok := body.(*expr.Quant)
-	if !ok || !q.Forall {
-		return nil, "its body is not of the form forall x: S. P"
-	}
-	for _, b := range q.Binders {
-		if b == nil || b.Var == nil || b.Lo != nil || b.Var.Sort == nil || b.Var.Sort.Kind != expr.KParam {
-			name := "?"
-			if b != nil && b.Var != nil {
-				name = b.Var.Name
-			}
-			return nil, fmt.Sprintf("its bound variable %s does not range over a parameter sort", name)
-		}
-	}
-	return q.Binders, ""
-}
-
 // parametrized reads `parametrized` or `parametrized: [names]`.
-func (fl *fileLoader) parametrized(it strategyItem, cx *strategyCtx) *StrategyStep {
+func (fl *fileLoader) parametrized(it strategyItem, cx *strategyCtx) *ioa.StrategyStep {
 	if it.actionNode != nil {
 		fl.errorf(it.actionNode, source.ErrModel, "strategy parametrized applies to every action: %q is not allowed with it", strategyActionsKey)
 		return nil
@@ -340,12 +290,12 @@ func (fl *fileLoader) parametrized(it strategyItem, cx *strategyCtx) *StrategySt
 	if cx.inv.Body == nil {
 		return nil
 	}
-	bs, why := ParametrizedBinders(cx.inv.Body)
+	bs, why := ioa.ParametrizedBinders(cx.inv.Body)
 	if why != "" {
 		fl.errorf(it.nameNode, source.ErrModel, "strategy parametrized needs a transaction-indexed invariant: %s", why)
 		return nil
 	}
-	st := &StrategyStep{Name: it.name, Pos: fl.f.pos(it.nameNode)}
+	st := &ioa.StrategyStep{Name: it.name, Pos: fl.f.pos(it.nameNode)}
 	for _, b := range bs {
 		st.Binders = append(st.Binders, b.Var)
 	}

@@ -77,11 +77,11 @@ func TestInvariantStrategyModel(t *testing.T) {
 	}
 	a := set.Automaton("Strat")
 	idle := a.Invariant("idle")
-	s := set.InvariantStrategy(idle)
+	s := idle.Strategy
 	if s == nil || len(s.Steps) != 4 {
-		t.Fatalf("InvariantStrategy(idle) = %+v, want 4 steps", s)
+		t.Fatalf("idle.Strategy = %+v, want 4 steps", s)
 	}
-	if set.InvariantStrategy(a.Invariant("pos")) != nil {
+	if a.Invariant("pos").Strategy != nil {
 		t.Errorf("pos has a strategy")
 	}
 	var names []string
@@ -249,10 +249,10 @@ steps:
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), `a.yaml:19:21: cannot instantiate invariant "bufRange": its body is not of the form forall`) {
 		t.Fatalf("errors: %v", errs)
 	}
-	p := set.LoadedProofs()[0]
-	ps := set.ProofStrategy(p)
+	p := set.Proofs[0]
+	ps := p.Strategy
 	if ps == nil || len(ps.Steps) != 2 || ps.Steps[1].Invariants[0].Invariant != p.Concrete.Invariant("bufRange") {
-		t.Fatalf("ProofStrategy = %+v", ps)
+		t.Fatalf("p.Strategy = %+v", ps)
 	}
 	flush := p.Step("Flush")
 	for _, act := range []string{"Stage", "Flush"} {
@@ -260,10 +260,10 @@ steps:
 			t.Errorf("the proof's split is not checked for action %s", act)
 		}
 	}
-	if cs := set.CaseStrategy(flush.Cases[0]); cs == nil || len(cs.Steps) != 1 || cs.Steps[0].Text != "k = c.buf" {
-		t.Errorf("CaseStrategy(Flush case 1) = %+v", cs)
+	if cs := flush.Cases[0].Strategy; cs == nil || len(cs.Steps) != 1 || cs.Steps[0].Text != "k = c.buf" {
+		t.Errorf("the strategy of Flush case 1 = %+v", cs)
 	}
-	if set.CaseStrategy(flush.Cases[1]) != nil {
+	if flush.Cases[1].Strategy != nil {
 		t.Errorf("case 2 has a strategy")
 	}
 }
