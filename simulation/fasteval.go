@@ -27,6 +27,12 @@ type fastEval struct {
 	last   [4]lastStep // the last steps performed
 	next   int         // the entry of last to replace
 
+	// mapped remembers, by content and across points, the last states a
+	// state map of one free state (a refinement mapping f) was applied
+	// to, most recently used first: a cross-check applies f to the same
+	// pre-state at every step from it.
+	mapped [4]mappedState
+
 	args []eval.Value // scratch: the arguments of a compiled expression
 
 	// seeds are the steps whose post-states the point gives.
@@ -35,6 +41,49 @@ type fastEval struct {
 	// vacuous is the name of the first false hypothesis of the scenario
 	// being run, which stops it (sc.hyp).
 	vacuous string
+}
+
+// mappedState is a state map applied to a state: out = m(in), where in is
+// bound to obj and in is the evaluator's own copy.
+type mappedState struct {
+	m       *ioa.StateMap
+	obj     *expr.Object
+	in, out eval.State
+}
+
+// lookupMapped returns m(s) for s bound to obj when it is remembered.
+func (f *fastEval) lookupMapped(m *ioa.StateMap, obj *expr.Object, s eval.State) (eval.State, bool) {
+	for i := range f.mapped {
+		e := &f.mapped[i]
+		if e.m != m || e.obj != obj || !equalStates(e.in, s) {
+			continue
+		}
+		hit := *e
+		copy(f.mapped[1:i+1], f.mapped[:i])
+		f.mapped[0] = hit
+		return hit.out, true
+	}
+	return nil, false
+}
+
+// rememberMapped records out = m(s) for s bound to obj, forgetting the
+// least recently used entry.
+func (f *fastEval) rememberMapped(m *ioa.StateMap, obj *expr.Object, s, out eval.State) {
+	copy(f.mapped[1:], f.mapped[:len(f.mapped)-1])
+	f.mapped[0] = mappedState{m: m, obj: obj, in: s.Clone(), out: out.Clone()}
+}
+
+// equalStates reports whether a and b hold equal values.
+func equalStates(a, b eval.State) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !eval.Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // memoKey identifies a value at a point: what is computed (an expression,
