@@ -55,7 +55,7 @@ type mappedState struct {
 func (f *fastEval) lookupMapped(m *ioa.StateMap, obj *expr.Object, s eval.State) (eval.State, bool) {
 	for i := range f.mapped {
 		e := &f.mapped[i]
-		if e.m != m || e.obj != obj || !equalStates(e.in, s) {
+		if e.m != m || e.obj != obj || !equalState(e.in, s) {
 			continue
 		}
 		hit := *e
@@ -71,19 +71,6 @@ func (f *fastEval) lookupMapped(m *ioa.StateMap, obj *expr.Object, s eval.State)
 func (f *fastEval) rememberMapped(m *ioa.StateMap, obj *expr.Object, s, out eval.State) {
 	copy(f.mapped[1:], f.mapped[:len(f.mapped)-1])
 	f.mapped[0] = mappedState{m: m, obj: obj, in: s.Clone(), out: out.Clone()}
-}
-
-// equalStates reports whether a and b hold equal values.
-func equalStates(a, b eval.State) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !eval.Equal(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // memoKey identifies a value at a point: what is computed (an expression,

@@ -451,7 +451,9 @@ func (w *conWorld) step(m *eval.Machine, act *ioa.Action, s eval.State, ps []eva
 			return l.post, l.ok, nil
 		}
 	}
-	post, ok, err := m.Step(act, s, ps)
+	// The compiled mode serves points of evaluated states (a cross-check's
+	// reachable states, and states the rules computed from them).
+	post, ok, err := m.StepEvaluated(act, s, ps)
 	if err != nil {
 		return nil, false, err
 	}

@@ -107,13 +107,25 @@ func (m *Machine) CheckState(s State) error {
 // is false when the action is not enabled: a parameter outside its range,
 // or a false precondition.
 func (m *Machine) Step(act *ioa.Action, s State, params []Value) (post State, ok bool, err error) {
+	if err := m.CheckState(s); err != nil {
+		return nil, false, err
+	}
+	return m.StepEvaluated(act, s, params)
+}
+
+// StepEvaluated is Step for a state s this package computed (by Init, Step,
+// a Runner, Decode, or by evaluating expressions of the automaton's state
+// variables' sorts): such a state conforms to the instance by
+// construction, so it is not checked again. Parameters are checked as
+// Step checks them.
+func (m *Machine) StepEvaluated(act *ioa.Action, s State, params []Value) (post State, ok bool, err error) {
 	defer recoverInternal(&err)
 	ac, err := m.actionCode(act)
 	if err != nil {
 		return nil, false, err
 	}
-	if err := m.CheckState(s); err != nil {
-		return nil, false, err
+	if len(s) != len(m.A.Vars) {
+		return nil, false, fmt.Errorf("a state of %s has %d variables, not %d", m.A.Name, len(m.A.Vars), len(s))
 	}
 	if len(params) != len(ac.params) {
 		return nil, false, fmt.Errorf("%s takes %d parameters, not %d", act.Name, len(ac.params), len(params))
