@@ -29,6 +29,66 @@
 //     symmetric T the default holds (the default of T is T#0, of a record its
 //     fields' defaults, of Map[K, X] the constant map of X's default): the
 //     permutations then fix T#0, and T is symmetric among its other elements.
+//     A use that is guarded (below) does not.
+//
+// Guards (symmetry_guard.go). Read the semantics with the default of each
+// sort whose T#0 is not fixed as a parameter d. If no expression's value
+// depends on d, a permutation π commutes with the automaton: evaluating at
+// π(s) with default T#0 is evaluating at s with default π⁻¹(T#0), renamed
+// by π. A get(o), last(s) or s[i] whose operands are in range (o is Some,
+// s is not empty, 0 <= i < len(s)) yields a value of the state, not d. So
+// a use need not fix T#0 when facts of its context make it in range
+// wherever it is evaluated. The evaluator (ioa/eval) evaluates `and`, `or`
+// and `=>` left to right and stops as soon as the value is known, and `if`
+// only the branch taken, so each rule below also never computes the
+// default at all where its facts fail (which keeps run-time errors, such
+// as an integer overflow, off values computed from it). The facts of a
+// context:
+//
+//   - in B of `A and B` and `A => B`, the facts of A (B is evaluated only
+//     when A holds); in B of `A or B`, those of `not A`; in the branches of
+//     `if A then B else C`, in expressions and in effects, those of A in B
+//     and of `not A` in C. (Facts of B in A are not used: A is evaluated
+//     first, with the default, even when B's facts fail.)
+//   - in the body of a quantifier with a range binder `x in lo..hi`, and
+//     in the later binders' bounds: lo <= x and x < hi (the range is
+//     half-open, language.md).
+//   - in a top-level conjunct of a precondition: the facts of the ranges
+//     of the action's parameters up to the last one it mentions, and of
+//     the conjuncts written before it that mention no later parameter (the
+//     machine checks a conjunct as soon as its parameters are bound, in
+//     the order written, so those are checked first). In the effect: those
+//     of every range and of the whole precondition: the effect is
+//     evaluated only when they hold, and in the pre-state.
+//   - effects are simultaneous: every right-hand side, index and condition
+//     is evaluated in the pre-state, so an assignment invalidates no fact
+//     of a later statement.
+//
+// The facts of A (when A holds; of `not A` when A fails) are its atomic
+// conjuncts through and, or, =>, not and calls of definitions (the facts
+// of the body with the parameters replaced by the arguments): isSome(o),
+// isNone(o) false, integer comparisons a < b, a <= b, a > b, a >= b, a = b
+// and their negations, len(s) != 0 and s != []. A fact is recorded only
+// when its operands are simple: names, literals, operators, map lookups,
+// fields and built-ins other than get and last, whose values are those of
+// the variables they name, never a default. They are compared by
+// structure and resolved object, so that a binder shadowing a name is
+// another name. Then:
+//
+//   - get(o) is in range under isSome(o);
+//   - s[i] is in range under i < len(s) with 0 <= i (a fact lo <= i with
+//     lo a literal >= 0, or -1 < i, or i a non-negative literal, or len(...)),
+//     or under i + k <= len(s) with k >= 1 instead of i < len(s);
+//     s[k] for a literal k >= 0 under len(s) > k; s[len(s) - k] under
+//     len(s) >= k;
+//   - last(s) is in range under len(s) >= 1: s != [], len(s) != 0,
+//     len(s) > k for a literal k >= 0 or a non-negative i, len(s) >= k for
+//     a literal k >= 1.
+//
+// A variable of sort Nat (a state variable, a definition parameter) gives
+// no 0 <= i: its condition is a checked property, not a guarantee. Every
+// other use fixes T#0, as does a use in a definition's body not guarded
+// inside the body (a body is read once, without its callers' facts).
 //
 // Nothing else in the language can tell elements apart: the operators on
 // parameter sorts are = and != (the sort checker refuses <, <=, …), and
@@ -162,12 +222,7 @@ func checkSymmetry(a *ioa.Automaton, inst *eval.Instance, sorts, invs []string) 
 		c.sorts[name] = true
 	}
 	for _, act := range a.Actions {
-		for _, b := range act.Params {
-			c.expr(b.Lo)
-			c.expr(b.Hi)
-		}
-		c.expr(act.Pre)
-		c.stmts(act.Eff)
+		c.action(act.Params, act.Pre, act.Eff)
 	}
 	for _, inv := range a.Invariants {
 		if invs == nil || contains(invs, inv.Name) {
@@ -263,64 +318,8 @@ func (c *symChecker) holds(s *expr.Sort) bool {
 	return false
 }
 
-func (c *symChecker) stmts(ss []expr.Stmt) {
-	for _, s := range ss {
-		switch s := s.(type) {
-		case *expr.Assign:
-			c.lvalue(s.Target)
-			c.expr(s.Value)
-		case *expr.IfStmt:
-			c.expr(s.Cond)
-			c.stmts(s.Then)
-			c.stmts(s.Else)
-		}
-	}
-}
-
-// lvalue reads the indices of an assignment's target: x[i].f := v replaces
-// an entry, and an index outside a sequence leaves it unchanged, so the
-// target's own selections yield no default value.
-func (c *symChecker) lvalue(e expr.Expr) {
-	switch e := e.(type) {
-	case *expr.Index:
-		c.lvalue(e.X)
-		c.expr(e.Index)
-	case *expr.FieldSel:
-		c.lvalue(e.X)
-	case *expr.Ident:
-	default:
-		c.expr(e)
-	}
-}
-
-func (c *symChecker) expr(e expr.Expr) {
-	if e == nil {
-		return
-	}
-	expr.Inspect(e, func(e expr.Expr) bool {
-		switch e := e.(type) {
-		case *expr.ElemLit:
-			if c.sorts[e.SortName] {
-				c.fail(e.Pos(), "--symmetry %s: %s#%d singles out an element of %s; %s",
-					e.SortName, e.SortName, e.Index, e.SortName, c.rule())
-			}
-		case *expr.Ident:
-			c.object(e.Pos(), e.Obj)
-		case *expr.Call:
-			if e.Fun != nil && e.Fun.Obj != nil && e.Fun.Obj.Kind == expr.ObjBuiltin {
-				switch e.Fun.Obj.Name {
-				case "get", "last":
-					c.defaults(e.Sort(), e.Pos(), expr.Print(e))
-				}
-			}
-		case *expr.Index:
-			if s := e.X.Sort(); s != nil && s.Kind == expr.KSeq {
-				c.defaults(e.Sort(), e.Pos(), expr.Print(e))
-			}
-		}
-		return true
-	})
-}
+// expr reads e where no fact holds.
+func (c *symChecker) expr(e expr.Expr) { c.check(e, nil) }
 
 // object reads what a name used at pos stands for: the body of a
 // definition, the value of a constant.

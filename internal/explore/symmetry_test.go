@@ -94,8 +94,8 @@ actions:
 invariants:
   first: done[T#1]
 `,
-	// Owner: get(owner) is T#0 when owner is None, so T#0 is fixed (although
-	// the guard makes it unobservable: the check is syntactic).
+	// Owner: get(owner) is guarded by isNone(owner) or …, so every
+	// permutation of T is allowed.
 	"owner.yaml": `
 automaton: Owner
 sorts:
@@ -118,6 +118,80 @@ actions:
     eff: owner := None
 invariants:
   bounded: "forall t: T. n[t] <= 2"
+`,
+	// Owner2: Owner with the guard after the use: get(owner) is evaluated
+	// first, with the default T#0 when owner is None, so T#0 is fixed.
+	"owner2.yaml": `
+automaton: Owner2
+sorts:
+  T: param
+state:
+  owner: {sort: "Option[T]", init: None}
+  n:     {sort: "Map[T, Int]", init: const(0)}
+actions:
+  Take:
+    kind: internal
+    params: {t: T}
+    pre: (get(owner) = t or isNone(owner)) and n[t] < 2
+    eff: |
+      owner := Some(t)
+      n[t] := n[t] + 1
+  Drop:
+    kind: internal
+    params: {t: T}
+    pre: owner = Some(t)
+    eff: owner := None
+`,
+	// Queue: processes queue up for a lock; every get, last and sequence
+	// index is guarded (by a precondition, a definition, a range, an if of
+	// the effect whose condition reads the pre-state although an earlier
+	// statement assigns owner). bounded fails after 5 steps: a process is
+	// granted the lock twice.
+	"queue.yaml": `
+automaton: Queue
+sorts:
+  T: param
+  Ph: {enum: [Idle, Wait, Crit]}
+state:
+  pc:     {sort: "Map[T, Ph]", init: const(Idle)}
+  queue:  {sort: "Seq[T]", init: "[]"}
+  owner:  {sort: "Option[T]", init: None}
+  grants: {sort: "Map[T, Int]", init: const(0)}
+definitions:
+  free: isNone(owner)
+  holder:
+    params: {x: T}
+    sort: Bool
+    body: isSome(owner) and get(owner) = x
+actions:
+  Request:
+    kind: internal
+    params: {t: T}
+    pre: pc[t] = Idle and len(queue) < 3
+    eff: |
+      queue := append(queue, t)
+      pc[t] := Wait
+  Grant:
+    kind: internal
+    params: {k: "in 0..len(queue)"}
+    pre: free and pc[queue[k]] = Wait
+    eff: |
+      owner := Some(queue[k])
+      pc[queue[k]] := Crit
+      grants[queue[k]] := grants[queue[k]] + 1
+  Release:
+    kind: internal
+    pre: not free
+    eff: |
+      owner := None
+      if isSome(owner) then pc[get(owner)] := Idle end
+invariants:
+  mutex: "forall t: T, u: T. holder(t) and holder(u) => t = u"
+  ownerCrit: "isSome(owner) => pc[get(owner)] = Crit"
+  lastQueued: |
+    queue != [] => pc[last(queue)] != Idle or grants[queue[len(queue) - 1]] >= 1
+  bounded: |
+    forall i in 0..len(queue). grants[queue[i]] <= 1
 `,
 }
 
@@ -179,6 +253,8 @@ func TestSymmetryCounts(t *testing.T) {
 		{"lock.yaml", "Lock", "T=3,L=1", []string{"T"}, []string{"logShort", "pairsOfCrit"}, true},
 		{"lock.yaml", "Lock", "T=2,L=3", []string{"L"}, []string{"logShort"}, false},
 		{"owner.yaml", "Owner", "T=3", []string{"T"}, nil, true},
+		{"owner2.yaml", "Owner2", "T=3", []string{"T"}, nil, true},
+		{"queue.yaml", "Queue", "T=3", []string{"T"}, []string{"mutex", "ownerCrit", "lastQueued"}, true},
 	} {
 		for _, workers := range []int{1, 2} {
 			t.Run(fmt.Sprintf("%s/%s/%s/w%d", c.name, c.bounds, strings.Join(c.sorts, ","), workers), func(t *testing.T) {
@@ -269,15 +345,24 @@ func TestSymmetryRefused(t *testing.T) {
 		t.Errorf("unknown sort: %v", err)
 	}
 	// the default value of T fixes T#0
-	a = loadSym(t, "owner.yaml", "Owner")
+	a = loadSym(t, "owner2.yaml", "Owner2")
 	res, err := Explore(a, Config{Instance: bounds(t, "T=3"), Symmetry: []string{"T"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := res.Symmetry
 	if s == nil || len(s.Sorts) != 1 || strings.Join(s.Sorts[0].Fixed, ",") != "T#0" || s.Permutations != 2 ||
-		s.Sorts[0].Why != "owner.yaml:12:28: get(owner) can evaluate to the default value of T, which holds T#0" {
-		t.Errorf("owner: got %+v (why %q)", s, s.Sorts[0].Why)
+		s.Sorts[0].Why != "owner2.yaml:12:11: get(owner) can evaluate to the default value of T, which holds T#0" {
+		t.Errorf("owner2: got %+v (why %q)", s, s.Sorts[0].Why)
+	}
+	// … unless it is guarded
+	a = loadSym(t, "owner.yaml", "Owner")
+	res, err = Explore(a, Config{Instance: bounds(t, "T=3"), Symmetry: []string{"T"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Symmetry; s == nil || len(s.Sorts) != 1 || len(s.Sorts[0].Fixed) != 0 || s.Permutations != 6 {
+		t.Errorf("owner: got %+v", s)
 	}
 }
 
@@ -300,5 +385,187 @@ func TestSymmetryTMS2(t *testing.T) {
 	}
 	if v := res.Symmetry.Sorts[2]; v.Sort != "V" || strings.Join(v.Fixed, ",") != "V#0" {
 		t.Errorf("V: got %+v, want V#0 fixed", v)
+	}
+}
+
+// TestSymmetryGuardedSearch checks the reduced search on Queue, whose
+// guarded uses fix no element: the full group of T, one state per orbit,
+// and the violation of bounded found at the depth of the full search on a
+// real execution.
+func TestSymmetryGuardedSearch(t *testing.T) {
+	a := loadSym(t, "queue.yaml", "Queue")
+	inst := "T=3"
+	invs := []string{"mutex", "ownerCrit", "lastQueued"}
+	full, orbs, covered := orbits(t, a, bounds(t, inst), []string{"T"}, invs)
+	res, err := Explore(a, Config{Instance: bounds(t, inst), Invariants: invs, Symmetry: []string{"T"}, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Symmetry; s == nil || len(s.Sorts[0].Fixed) != 0 || s.Permutations != 6 {
+		t.Fatalf("got %+v, want T with no fixed element", s)
+	}
+	if !res.Complete || res.Violation != nil || res.States != orbs || covered != full || 3*res.States > full {
+		t.Errorf("complete=%v violation=%v: %d states, want the %d orbits of %d states (covering %d)",
+			res.Complete, res.Violation != nil, res.States, orbs, full, covered)
+	}
+	plain, err := Explore(a, Config{Instance: bounds(t, inst), Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Violation == nil || plain.Violation.Invariant != "bounded" {
+		t.Fatalf("no violation of bounded without symmetry")
+	}
+	red, err := Explore(a, Config{Instance: bounds(t, inst), Symmetry: []string{"T"}, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if red.Violation == nil || red.Violation.Invariant != "bounded" || red.Violation.Len() != plain.Violation.Len() {
+		t.Fatalf("with symmetry: %+v, want bounded violated after %d steps", red.Violation, plain.Violation.Len())
+	}
+	checkTrace(t, a, bounds(t, inst), red.Violation, "bounded")
+	t.Logf("%d states, %d orbits; violation after %d steps", full, res.States, red.Violation.Len())
+}
+
+// guardAutomaton is an automaton for TestSymmetryGuards: %s are the
+// action's parameters, precondition and effect and the invariant.
+const guardAutomaton = `
+automaton: G
+sorts:
+  T: param
+state:
+  o: {sort: "Option[T]", init: None}
+  p: {sort: "Option[T]", init: None}
+  s: {sort: "Seq[T]", init: "[]"}
+  r: {sort: "Seq[T]", init: "[]"}
+  m: {sort: "Map[T, Option[T]]", init: const(None)}
+  c: {sort: "Map[T, Int]", init: const(0)}
+  n: {sort: Int, init: 0}
+  k: {sort: Nat, init: 0}
+definitions:
+  has:
+    params: {q: "Option[T]"}
+    sort: Bool
+    body: isSome(q)
+  inS:
+    params: {j: Int}
+    sort: Bool
+    body: 0 <= j and j < len(s)
+  elem:
+    params: {j: Int}
+    sort: T
+    body: s[j]
+actions:
+  A:
+    kind: internal
+    params: {%s}
+    pre: |
+      %s
+    eff: |
+      %s
+invariants:
+  inv: |
+    %s
+`
+
+// TestSymmetryGuards checks each rule of the guard analysis: a guarded
+// use of get, last or a sequence index fixes no element, and its near
+// misses still fix T#0.
+func TestSymmetryGuards(t *testing.T) {
+	for _, c := range []struct {
+		name                  string
+		params, pre, eff, inv string
+		fixed                 string // "" or the use that fixes T#0
+	}{
+		// implication, conjunction, disjunction, if
+		{"implies", "", "true", "skip", "isSome(o) => c[get(o)] = 0", ""},
+		{"and", "", "true", "skip", "isSome(o) and c[get(o)] = 0", ""},
+		{"not isNone and", "", "true", "skip", "not isNone(o) and c[get(o)] = 0", ""},
+		{"isNone or", "", "true", "skip", "isNone(o) or c[get(o)] = 0", ""},
+		{"not isSome or", "", "true", "skip", "not isSome(o) or c[get(o)] = 0", ""},
+		{"if then", "", "true", "skip", "if isSome(o) then c[get(o)] = 0 else true", ""},
+		{"if else", "", "true", "skip", "if isNone(o) then true else c[get(o)] = 0", ""},
+		{"nested conjunct", "", "true", "skip", "(n = 0 and isSome(o)) and (n > 1 or c[get(o)] = 0)", ""},
+		{"negated or", "", "true", "skip", "not (isNone(o) or n = 0) => c[get(o)] = 0", ""},
+		{"unguarded", "", "true", "skip", "c[get(o)] = 0", "get(o)"},
+		{"other option", "", "true", "skip", "isSome(p) => c[get(o)] = 0", "get(o)"},
+		{"or", "", "true", "skip", "isSome(o) or c[get(o)] = 0", "get(o)"},
+		{"guard after use", "", "true", "skip", "c[get(o)] = 0 and isSome(o)", "get(o)"},
+		{"iff", "", "true", "skip", "isSome(o) <=> c[get(o)] = 0", "get(o)"},
+		{"if then else", "", "true", "skip", "if isSome(o) then true else c[get(o)] = 0", "get(o)"},
+		{"isSome under or", "", "true", "skip", "(isSome(o) or n = 0) => c[get(o)] = 0", "get(o)"},
+		// bound variables, shadowing
+		{"bound key", "", "true", "skip", "forall x: T. isSome(m[x]) => c[get(m[x])] = 0", ""},
+		{"shadowed key", "", "true", "skip", "forall x: T. isSome(m[x]) => (forall x: T. c[get(m[x])] = 0)", "get(m[x])"},
+		{"other key", "", "true", "skip", "forall x: T, y: T. isSome(m[x]) => c[get(m[y])] = 0", "get(m[y])"},
+		// definitions
+		{"definition guard", "", "true", "skip", "forall x: T. has(m[x]) => c[get(m[x])] = 0", ""},
+		{"definition other arg", "", "true", "skip", "forall x: T, y: T. has(m[x]) => c[get(m[y])] = 0", "get(m[y])"},
+		{"definition range", "", "true", "skip", "inS(n) => c[s[n]] = 0", ""},
+		{"definition body", "", "true", "skip", "0 <= n and n < len(s) => c[elem(n)] = 0", "s[j]"},
+		// sequence indices and ranges
+		{"range", "", "true", "skip", "forall i in 0..len(s). c[s[i]] = 0", ""},
+		{"range from 1", "", "true", "skip", "forall i in 1..len(s). c[s[i]] = 0", ""},
+		{"range from -1", "", "true", "skip", "forall i in -1..len(s). c[s[i]] = 0", "s[i]"},
+		{"range of another sequence", "", "true", "skip", "forall i in 0..len(r). c[s[i]] = 0", "s[i]"},
+		{"range then index - 1", "", "true", "skip", "forall i in 1..len(s). c[s[i - 1]] = 0", "s[i - 1]"},
+		{"shadowed index", "", "true", "skip", "forall i in 0..len(s). (forall i in 0..5. c[s[i]] = 0)", "s[i]"},
+		{"later binder", "", "true", "skip", "forall i in 0..len(s), j in 0..i. c[s[j]] = 0", "s[j]"},
+		{"bounds", "", "true", "skip", "0 <= n and n < len(s) => c[s[n]] = 0", ""},
+		{"bounds reversed", "", "true", "skip", "len(s) > n and n >= 0 => c[s[n]] = 0", ""},
+		{"bounds negated", "", "true", "skip", "n < 0 or len(s) <= n or c[s[n]] = 0", ""},
+		{"bounds + 1", "", "true", "skip", "0 <= n and n + 1 <= len(s) => c[s[n]] = 0", ""},
+		{"no lower bound", "", "true", "skip", "n < len(s) => c[s[n]] = 0", "s[n]"},
+		{"Nat is no lower bound", "", "true", "skip", "k < len(s) => c[s[k]] = 0", "s[k]"},
+		{"if bounds", "", "true", "skip", "if 0 <= n and n < len(s) then c[s[n]] = 0 else true", ""},
+		{"literal index", "", "true", "skip", "len(s) > 1 => c[s[1]] = 0", ""},
+		{"literal index too far", "", "true", "skip", "len(s) > 1 => c[s[2]] = 0", "s[2]"},
+		{"last index", "", "true", "skip", "len(s) >= 1 => c[s[len(s) - 1]] = 0", ""},
+		{"last index, empty", "", "true", "skip", "len(s) >= 0 => c[s[len(s) - 1]] = 0", "s[len(s) - 1]"},
+		// last
+		{"last nonempty", "", "true", "skip", "s != [] => c[last(s)] = 0", ""},
+		{"last not empty", "", "true", "skip", "not (s = []) => c[last(s)] = 0", ""},
+		{"last len > 0", "", "true", "skip", "len(s) > 0 => c[last(s)] = 0", ""},
+		{"last len != 0", "", "true", "skip", "len(s) != 0 => c[last(s)] = 0", ""},
+		{"last index bound", "", "true", "skip", "0 <= n and n < len(s) => c[last(s)] = 0", ""},
+		{"last len >= 0", "", "true", "skip", "len(s) >= 0 => c[last(s)] = 0", "last(s)"},
+		{"last other", "", "true", "skip", "r != [] => c[last(s)] = 0", "last(s)"},
+		// actions: parameter ranges, precondition, effect
+		{"pre guards eff", "", "isSome(o)", "c[get(o)] := 1", "true", ""},
+		{"pre guards index of target", "", "isSome(o)", "c[get(o)] := c[get(o)] + 1", "true", ""},
+		{"no pre", "", "true", "c[get(o)] := 1", "true", "get(o)"},
+		{"pre conjuncts", "t: T", "isSome(o) and get(o) = t", "skip", "true", ""},
+		{"pre conjunct checked later", "t: T, u: T", "not (isNone(o) or u = t) and c[get(o)] = 0", "skip", "true", "get(o)"},
+		{"pre conjunct checked later, eff", "t: T, u: T", "not (isNone(o) or u = t)", "c[get(o)] := 0", "true", ""},
+		{"range parameter", "i: \"in 0..len(s)\"", "true", "c[s[i]] := 1", "true", ""},
+		{"range parameter in pre", "i: \"in 0..len(s)\"", "c[s[i]] = 0", "skip", "true", ""},
+		{"range parameter from n", "i: \"in n..len(s)\"", "true", "c[s[i]] := 1", "true", "s[i]"},
+		{"if in effect", "", "true", "if isSome(o) then c[get(o)] := 1 end", "true", ""},
+		{"else in effect", "", "true", "if isSome(o) then skip else c[get(o)] := 1 end", "true", "get(o)"},
+		{"elif in effect", "", "true", "if isNone(o) then skip elif n = 0 then c[get(o)] := 1 end", "true", ""},
+		// the right-hand sides are read in the pre-state: o := None does
+		// not make isSome(o) false for the statements after it
+		{"assignment before", "", "isSome(o)", "o := None; c[get(o)] := 1", "true", ""},
+		{"assignment in between", "", "true", "if isSome(o) then o := None; c[get(o)] := 1 end", "true", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := "guard.yaml"
+			fixtures[file] = fmt.Sprintf(guardAutomaton, c.params, c.pre, c.eff, c.inv)
+			a := loadFixture(t, file, "G")
+			m, err := Machine(a, Config{Instance: bounds(t, "T=3")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, why, err := checkSymmetry(a, m.Inst, []string{"T"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := why["T"]
+			switch {
+			case c.fixed == "" && got != "":
+				t.Errorf("T#0 fixed: %s", got)
+			case c.fixed != "" && !(strings.HasPrefix(got, file+":") && strings.Contains(got, ": "+c.fixed+" can evaluate to the default value of T")):
+				t.Errorf("got %q, want T#0 fixed by %s", got, c.fixed)
+			}
+		})
 	}
 }
