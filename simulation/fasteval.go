@@ -33,6 +33,18 @@ type fastEval struct {
 	// pre-state at every step from it.
 	mapped [4]mappedState
 
+	// pair remembers, across points, the values of expressions evaluated
+	// with the objects c and a (objs[0], objs[1]) bound to the point's
+	// given states c and a and nothing else bound: a forward simulation's
+	// cross-check gives the same (c, a) at every step from it, and the
+	// relation R(c, a) is a hypothesis of each. pairC and pairA are copies
+	// of the pair the values belong to; pairKnown says whether the
+	// current point's pair was compared with them (reset per point), and
+	// pairSame whether it is equal.
+	pairC, pairA        eval.State
+	pairVals            map[expr.Expr]bool
+	pairKnown, pairSame bool
+
 	args []eval.Value // scratch: the arguments of a compiled expression
 
 	// seeds are the steps whose post-states the point gives.
@@ -49,6 +61,27 @@ type mappedState struct {
 	m       *ioa.StateMap
 	obj     *expr.Object
 	in, out eval.State
+}
+
+// pairHolds returns the remembered value of x at the point's pair (c, a)
+// (see fastEval.pair), first making sure the remembered values are those
+// of that pair: when c and a differ from the remembered pair, they become
+// it and its values are forgotten.
+func (f *fastEval) pairHolds(x expr.Expr, c, a eval.State) (b, ok bool) {
+	if !f.pairKnown {
+		f.pairKnown = true
+		f.pairSame = f.pairVals != nil && equalState(f.pairC, c) && equalState(f.pairA, a)
+		if !f.pairSame {
+			f.pairC, f.pairA = c.Clone(), a.Clone()
+			if f.pairVals == nil {
+				f.pairVals = map[expr.Expr]bool{}
+			}
+			clear(f.pairVals)
+			f.pairSame = true
+		}
+	}
+	b, ok = f.pairVals[x]
+	return b, ok
 }
 
 // lookupMapped returns m(s) for s bound to obj when it is remembered.
@@ -102,6 +135,7 @@ func newFastEval(inst *eval.Instance, objs []*expr.Object) *fastEval {
 
 func (f *fastEval) reset() {
 	f.last = [4]lastStep{}
+	f.pairKnown = false
 	if f.states == nil {
 		f.states = map[memoKey]eval.State{}
 		return

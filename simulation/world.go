@@ -553,8 +553,22 @@ func (w *conWorld) pre(act *ioa.Action, s eval.State, ps []eval.Value) (bool, er
 }
 
 func (w *conWorld) holds(x expr.Expr, env *wenv[eval.State, eval.Value]) (bool, error) {
-	if w.fast != nil {
-		v, err := w.fast.eval(x, env)
+	if f := w.fast; f != nil {
+		// A condition of the point's given pair (c, a) alone, such as a
+		// relation clause R(c, a), is remembered across points.
+		pair := env.n == 2 && len(env.params) == 0 && len(f.objs) >= 2 &&
+			env.objs[0] == f.objs[0] && env.objs[1] == f.objs[1] &&
+			identity(env.sts[0]) == identity(w.states["c"]) && identity(env.sts[1]) == identity(w.states["a"]) &&
+			identity(env.sts[0]) != nil && identity(env.sts[1]) != nil
+		if pair {
+			if b, ok := f.pairHolds(x, env.sts[0], env.sts[1]); ok {
+				return b, nil
+			}
+		}
+		v, err := f.eval(x, env)
+		if err == nil && pair {
+			f.pairVals[x] = v.Bool()
+		}
 		return v.Bool(), err
 	}
 	v, err := eval.Eval(x, w.evalEnv(env))
