@@ -130,14 +130,15 @@ func (m *Meter) Elapsed() time.Duration {
 // Result's Limit ("memory limit 1 GiB"), or "". pending is memory about to
 // be allocated (a growing table), counted against the limit. The clock and
 // the context are looked at every 64 calls, the memory at most every
-// memEvery, so a call costs a few nanoseconds; once a bound is reached
-// every later call reports it.
+// memEvery, so a call costs a few nanoseconds; a pending allocation that
+// the last memory sample says would pass the limit is looked at at once.
+// Once a bound is reached every later call reports it.
 func (m *Meter) Exceeded(pending int64) string {
 	if m == nil || m.exceeded != "" {
 		return m.limitText()
 	}
 	m.calls++
-	if m.calls&63 != 0 && pending == 0 {
+	if m.calls&63 != 0 && (pending == 0 || m.b.MaxMemory <= 0 || m.mem+pending <= m.b.MaxMemory) {
 		return ""
 	}
 	return m.Check(pending)
