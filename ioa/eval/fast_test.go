@@ -20,7 +20,8 @@ import (
 // folding, no specialised closures) allows for every parameter tuple that
 // EachParams enumerates, with their canonical encodings. The invariants
 // are compared the same way: Runner.Violated against the plain code's
-// compiled invariants.
+// compiled invariants; and Machine.StepEvaluated of the optimised machine
+// against Step of the plain one on every parameter tuple.
 func TestFastPathsAgree(t *testing.T) {
 	const maxStates = 20000
 	for _, c := range []struct {
@@ -150,6 +151,11 @@ func checkFastPaths(t *testing.T, name string, mk func() (opt, plain *Machine, e
 				if ok {
 					ref = append(ref, succ{plain.FormatAction(act, params) + " -> " + post.Format(a), plain.AppendState(nil, post)})
 					next = append(next, post)
+				}
+				// StepEvaluated (no re-check of s) agrees with Step.
+				epost, eok, err := opt.StepEvaluated(act, s, append([]Value(nil), params...))
+				if err != nil || eok != ok || ok && !epost.Equal(post) {
+					t.Fatalf("%s: %s in %s: StepEvaluated gives %v %v %v, Step %v %v", name, plain.FormatAction(act, params), s.Format(a), eok, epost, err, ok, post)
 				}
 				return true
 			})
