@@ -227,8 +227,12 @@ func (v *Verdict) State(name string) eval.State {
 	return nil
 }
 
-// Reset starts a new point: values memoized for the previous point are
-// forgotten. Call it whenever the states of the point change.
+// Reset starts a new point: values memoized for the previous point by the
+// identity of its states are forgotten. Call it whenever the states of the
+// point change. (A refinement mapping applied to the point's c, and the
+// conditions of the point's pair (c, a) alone, are also remembered by the
+// content of c and a; those are checked against the new point's states
+// before they are used.)
 func (pc *PointChecker) Reset() { pc.w.fast.reset() }
 
 // Eval evaluates plan pl at pt. The hypotheses that assume invariants and
