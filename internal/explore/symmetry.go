@@ -16,8 +16,9 @@
 //
 // The check is conservative and syntactic. It reads every expression the
 // search evaluates outside the start states: action parameter ranges,
-// preconditions, effects, the checked invariants, `final:`, and the
-// definitions and constants they use. The initial state (`init:` and
+// preconditions, effects, the checked invariants, `final:`, the views'
+// event arguments (which the cross-checker compares and --implements
+// follows), and the definitions and constants they use. The initial state (`init:` and
 // `initially:`) may single out any element. Elsewhere:
 //
 //   - an element literal T#i of a symmetric sort is refused;
@@ -223,6 +224,13 @@ func checkSymmetry(a *ioa.Automaton, inst *eval.Instance, sorts, invs []string) 
 	}
 	for _, act := range a.Actions {
 		c.action(act.Params, act.Pre, act.Eff)
+	}
+	// The views' arguments: the events a cross-check compares and the
+	// traces --implements follows.
+	for _, v := range a.View {
+		for _, e := range v.Args {
+			c.expr(e)
+		}
 	}
 	for _, inv := range a.Invariants {
 		if invs == nil || contains(invs, inv.Name) {

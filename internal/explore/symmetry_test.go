@@ -79,6 +79,27 @@ actions:
     pre: t = leader or done[leader]
     eff: done[t] := true
 `,
+	// ViewLit: an element literal in a view's event argument.
+	"ev.yaml": `
+interface: Ev
+sorts:
+  T: param
+events:
+  Hello: {t: T}
+`,
+	"viewlit.yaml": `
+automaton: ViewLit
+interface: ev.yaml
+state:
+  done: {sort: "Map[T, Bool]", init: "const(false)"}
+actions:
+  Hi:
+    kind: output
+    params: {t: T}
+    eff: done[t] := true
+view:
+  Hi: Hello(T#1)
+`,
 	// Literal: an element literal in an invariant.
 	"literal.yaml": `
 automaton: Literal
@@ -324,6 +345,7 @@ func TestSymmetryRefused(t *testing.T) {
 	}{
 		{"leader.yaml", "Leader", "T", `leader.yaml:13:14: --symmetry T: the constant leader is an element of T, used outside the initial state; a symmetric sort's elements may be named only in the initial state (init:, initially:)`},
 		{"literal.yaml", "Literal", "T", `literal.yaml:13:15: --symmetry T: T#1 singles out an element of T; a symmetric sort's elements may be named only in the initial state (init:, initially:)`},
+		{"viewlit.yaml", "ViewLit", "T", `viewlit.yaml:12:13: --symmetry T: T#1 singles out an element of T; a symmetric sort's elements may be named only in the initial state (init:, initially:)`},
 	} {
 		a := loadSym(t, c.file, c.name)
 		_, err := Explore(a, Config{Instance: bounds(t, "T=3"), Symmetry: strings.Split(c.sorts, ",")})
