@@ -38,9 +38,10 @@ trace of the automaton of FILE (--automaton picks one) is a trace of
 ABSTRACT in the same instance, by a subset construction over ABSTRACT's
 states, and prints a shortest execution whose trace ABSTRACT cannot produce.
 
---symmetry T,L (proof edges) stores one node of the search per orbit under
-the permutations of the elements of the sorts given, the same permutation
-applied to the concrete and the abstract state; both automata and the
+--symmetry T,L stores one node of the search per orbit under the
+permutations of the elements of the sorts given, the same permutation
+applied to the concrete and the abstract state (with --implements, to the
+concrete state and the set of abstract states); both automata and the
 proof's expressions must treat the elements alike (else the first
 expression that does not is reported, file:line:col). A failure is still
 reported on a real, shortest execution.
@@ -80,7 +81,7 @@ func (o *crosscheckFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.implements, "implements", "", "check trace inclusion in this automaton (a name, or a file holding it)")
 	fs.StringVar(&o.automaton, "automaton", "", "with --implements: the concrete automaton, when FILE holds several")
 	fs.IntVar(&o.workers, "workers", -1, "goroutines computing successors (-1: one per CPU); results do not depend on it")
-	fs.StringVar(&o.symmetry, "symmetry", "", "comma-separated parameter sorts whose elements both automata and the proof treat alike: store one node per orbit of their permutations (proof edges only)")
+	fs.StringVar(&o.symmetry, "symmetry", "", "comma-separated parameter sorts whose elements both automata and the proof treat alike: store one node per orbit of their permutations")
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON on stdout")
 	o.budget.define(fs)
 }
@@ -112,9 +113,6 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 		} else if strings.TrimSpace(o.symmetry) != "" {
 			return e.usageError(cmd, "--symmetry %q: want comma-separated parameter sorts, e.g. T,L", o.symmetry)
 		}
-	}
-	if cfg.Symmetry != nil && o.implements != "" {
-		return e.usageError(cmd, "--symmetry applies to proof edges, not to --implements")
 	}
 	budget, done, code := o.budget.budget(e, cmd)
 	if done == nil {
@@ -254,6 +252,12 @@ func (o *crosscheckFlags) runImplements(e *env, args []string, cfg crosscheck.Co
 	}
 	res, err := crosscheck.Implements(c, a, cfg)
 	if err != nil {
+		if code, ok := symmetryError(e, err); ok {
+			return code
+		}
+		if strings.HasPrefix(err.Error(), "--symmetry") {
+			return e.usageError(cmd, "%v", err)
+		}
 		return e.searchError(cmd, "", err)
 	}
 	if o.json {

@@ -89,8 +89,8 @@ func TestCrosscheckJSON(t *testing.T) {
 }
 
 // TestCrosscheckSymmetry checks --symmetry: the line saying what was
-// reduced, and the usage errors (a sort that is not a parameter sort, a
-// proof expression naming an element, --implements).
+// reduced, the usage errors (a sort that is not a parameter sort, a proof
+// expression naming an element), and trace inclusion with symmetry.
 func TestCrosscheckSymmetry(t *testing.T) {
 	const fwd = "../../internal/crosscheck/testdata/chan/ok_forward.yaml"
 	code, stdout, stderr := runLadder("crosscheck", fwd, "--bound", "V=3", "--symmetry", "V")
@@ -101,9 +101,10 @@ func TestCrosscheckSymmetry(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr, "--symmetry X: X is not a parameter sort") || strings.Contains(stderr, "--bound") {
 		t.Errorf("--symmetry X: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	code, _, stderr = runLadder("crosscheck", "--implements", "Queue1", "../../internal/crosscheck/testdata/chan", "--automaton", "LeakyRelay", "--bound", "V=2", "--symmetry", "V")
-	if code != exitUsage || !strings.Contains(stderr, "--symmetry applies to proof edges") {
-		t.Errorf("--implements --symmetry: exit %d\nstderr:\n%s", code, stderr)
+	code, stdout, stderr = runLadder("crosscheck", "--implements", "Queue1", "../../internal/crosscheck/testdata/chan", "--automaton", "LeakyRelay", "--bound", "V=2", "--symmetry", "V")
+	if code != exitFailure || !strings.Contains(stdout, "symmetry: V (2 elements): 2 permutations; the pairs counted are orbit representatives") ||
+		!strings.Contains(stdout, "FAILED: Queue1 cannot produce this trace of LeakyRelay (2 events; the last one is impossible):\n  Send(V#0), Send(V#0)\n") {
+		t.Errorf("--implements --symmetry: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	code, stdout, stderr = runLadder("crosscheck", "../../proofs/NOrecAtomicCommitValidate-TMS2.yaml", "../../specs", "../../algorithms", "--bound", "T=2,L=1,V=2", "--symmetry", "T")
 	if code != exitOK || !strings.Contains(stdout, "symmetry: T (2 elements): 2 permutations") {

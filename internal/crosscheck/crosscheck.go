@@ -93,8 +93,8 @@ type Config struct {
 	// Symmetry names parameter sorts whose elements both automata and the
 	// proof treat alike: the search stores one node per orbit under the
 	// permutations of their elements, the same permutation applied to both
-	// states of a pair (symmetry.go). Trace inclusion (Implements) does not
-	// support it.
+	// states of a pair (symmetry.go); trace inclusion (Implements) stores
+	// one pair (c, S) per orbit alike (traceSymmetry).
 	Symmetry []string
 }
 

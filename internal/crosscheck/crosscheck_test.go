@@ -493,3 +493,122 @@ func TestExplainQuantifiedClause(t *testing.T) {
 		}
 	}
 }
+
+// TestImplementsSymmetry checks trace inclusion with symmetry reduction
+// against the unreduced search on the TMS2 family at T=2, L=1, V=2: the
+// same verdicts, fewer pairs where the instance has symmetric pairs, a
+// failing trace as long as the shortest one, and that trace checked
+// independently: every step is a step of C from the start state (the
+// reference Machine.Step), its events are those of the steps, and the
+// subset construction of A without symmetry can follow every event but the
+// last.
+func TestImplementsSymmetry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores T=2 instances")
+	}
+	set, errs := load.Files("../../specs", "../../specs/testdata")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	tms2 := set.Automaton("TMS2")
+	for _, name := range []string{"TxnOrdTMS2", "TMS2ReadIgnoresValidIdx", "TxnOrdTMS2NoCommitValidation"} {
+		c := set.Automaton(name)
+		plain, err := Implements(c, tms2, bounds(t, "T=2,L=1,V=2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := bounds(t, "T=2,L=1,V=2")
+		cfg.Symmetry = []string{"T"}
+		red, err := Implements(c, tms2, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if red.Symmetry == nil || red.Symmetry.Permutations != 2 {
+			t.Fatalf("%s: symmetry %+v, want 2 permutations", name, red.Symmetry)
+		}
+		if (plain.Failure == nil) != (red.Failure == nil) || plain.Complete != red.Complete {
+			t.Fatalf("%s: verdicts differ: failure %v/%v, complete %v/%v", name, plain.Failure != nil, red.Failure != nil, plain.Complete, red.Complete)
+		}
+		if plain.Failure == nil {
+			if red.Pairs >= plain.Pairs {
+				t.Errorf("%s: %d pairs with symmetry, %d without", name, red.Pairs, plain.Pairs)
+			}
+			continue
+		}
+		f := red.Failure
+		if len(f.Events) != len(plain.Failure.Events) || len(f.Trace.Steps) != len(plain.Failure.Trace.Steps) {
+			t.Errorf("%s: failing trace of %d events (%d steps) with symmetry, %d (%d) without", name,
+				len(f.Events), len(f.Trace.Steps), len(plain.Failure.Events), len(plain.Failure.Trace.Steps))
+		}
+		checkTraceNotInA(t, c, tms2, f)
+	}
+}
+
+// checkTraceNotInA checks that f's trace is an execution of c from a start
+// state showing f.Events, and that a (without symmetry) can follow every
+// event but the last.
+func checkTraceNotInA(t *testing.T, c, a *ioa.Automaton, f *TraceFailure) {
+	t.Helper()
+	inst := bounds(t, "T=2,L=1,V=2").Instance
+	mC, err := explore.Machine(c, explore.Config{Instance: inst})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mA, err := explore.Machine(a, explore.Config{Instance: inst})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inits, err := mC.Init()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := false
+	for _, s := range inits {
+		start = start || s.Equal(f.Trace.Steps[0].State)
+	}
+	if !start {
+		t.Fatalf("%s: the trace does not begin in a start state", c.Name)
+	}
+	var events []string
+	for i, st := range f.Trace.Steps[1:] {
+		post, ok, err := mC.Step(st.Act, f.Trace.Steps[i].State, st.Params)
+		if err != nil || !ok || !post.Equal(st.State) {
+			t.Fatalf("%s: step %d (%s) is not a step of %s: %v %v", c.Name, i+1, st.Action, c.Name, ok, err)
+		}
+		if st.Act.Kind.External() {
+			ev, err := mC.FormatEvent(st.Act, st.Params)
+			if err != nil || ev != st.Event {
+				t.Fatalf("%s: step %d shows %q, its view gives %q (%v)", c.Name, i+1, st.Event, ev, err)
+			}
+			events = append(events, ev)
+		}
+	}
+	if !reflect.DeepEqual(events, f.Events) {
+		t.Fatalf("%s: the steps show %v, the failure lists %v", c.Name, events, f.Events)
+	}
+	abs := newAbsSide(mA, DefaultMaxAbstractStates)
+	aInits, err := mA.Init()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int32
+	for _, s := range aInits {
+		id, err := abs.intern(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	set, err := abs.closeSet(ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ev := range events {
+		if set, err = abs.step(set, ev); err != nil {
+			t.Fatal(err)
+		}
+		if empty := abs.size(set) == 0; empty != (i == len(events)-1) {
+			t.Fatalf("%s: after %d of %d events %s can be in %d states", c.Name, i+1, len(events), a.Name, abs.size(set))
+		}
+	}
+}

@@ -40,6 +40,9 @@ type TraceResult struct {
 	Exhausted       bool    `json:"exhausted,omitempty"`
 	PeakMemoryBytes int64   `json:"peakMemoryBytes"` // the most memory in use at a sample
 	Elapsed         float64 `json:"elapsedSeconds"`
+	// Symmetry describes the symmetry reduction, if Config.Symmetry asked
+	// for one: Pairs then counts orbits of pairs (representatives).
+	Symmetry *SymmetryInfo `json:"symmetry,omitempty"`
 	// Failure is a shortest execution of C whose trace A cannot produce.
 	Failure *TraceFailure `json:"failure,omitempty"`
 }
@@ -79,6 +82,11 @@ type absSide struct {
 	buf    []byte
 	ids    []int32
 	queue  []int32
+
+	g    *eval.Symmetry   // the group acting on A's states, or nil
+	perm map[uint64]int32 // set << 32 | permutation → the set's image
+	pbuf []byte
+	pids []int32
 }
 
 func newAbsSide(m *eval.Machine, limit int) *absSide {
@@ -104,14 +112,19 @@ func (s *absSide) event(ev string) uint32 {
 
 func (s *absSide) intern(st eval.State) (int32, error) {
 	s.buf = s.m.AppendState(s.buf[:0], st)
-	h := s.st.Hash(s.buf)
-	if id := s.st.Find(s.buf, h); id >= 0 {
+	return s.internKey(s.buf)
+}
+
+// internKey is intern of an encoded state.
+func (s *absSide) internKey(key []byte) (int32, error) {
+	h := s.st.Hash(key)
+	if id := s.st.Find(key, h); id >= 0 {
 		return int32(id), nil
 	}
 	if s.st.Len() >= s.limit {
 		return -1, errAbstractLimit
 	}
-	id, _ := s.st.Insert(s.buf, h, -1)
+	id, _ := s.st.Insert(key, h, -1)
 	s.adjOff = append(s.adjOff, -1)
 	s.adjN = append(s.adjN, 0)
 	s.mark = append(s.mark, 0)
@@ -187,15 +200,51 @@ func (s *absSide) closeSet(ids []int32) (int32, error) {
 		}
 	}
 	s.queue = q
-	sort.Slice(q, func(i, j int) bool { return q[i] < q[j] })
+	return s.internSet(q), nil
+}
+
+// internSet interns the set of the states ids (sorted in place); the set
+// must be closed under internal steps.
+func (s *absSide) internSet(ids []int32) int32 {
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	s.buf = s.buf[:0]
 	prev := int32(0)
-	for _, t := range q {
+	for _, t := range ids {
 		s.buf = binary.AppendUvarint(s.buf, uint64(t-prev))
 		prev = t
 	}
 	id, _ := s.sets.Insert(s.buf, s.sets.Hash(s.buf), -1)
-	return int32(id), nil
+	return int32(id)
+}
+
+// permuted returns the image of set id under permutation g of the group:
+// the set of the images of its states, interned (the image of a closed set
+// is closed, internal steps commuting with the group).
+func (s *absSide) permuted(id int32, g int) (int32, error) {
+	if g == 0 {
+		return id, nil // the group's first permutation is the identity
+	}
+	k := uint64(id)<<32 | uint64(g)
+	if t, ok := s.perm[k]; ok {
+		return t, nil
+	}
+	ids := s.pids[:0]
+	for _, st := range append([]int32(nil), s.members(id)...) {
+		a, err := s.m.DecodeState(s.st.Key(int(st)))
+		if err != nil {
+			return -1, err
+		}
+		s.pbuf = s.g.AppendPermuted(s.pbuf[:0], a, g)
+		t, err := s.internKey(s.pbuf)
+		if err != nil {
+			return -1, err
+		}
+		ids = append(ids, t)
+	}
+	s.pids = ids
+	t := s.internSet(ids)
+	s.perm[k] = t
+	return t, nil
 }
 
 // members returns the states of set id (valid until the next call).
@@ -285,7 +334,14 @@ func Implements(c, a *ioa.Automaton, cfg Config) (*TraceResult, error) {
 	}
 	res := &TraceResult{Concrete: c.Name, Abstract: a.Name, Instance: all.String()}
 	abs := newAbsSide(mA, cfg.maxAbstract())
-	err = implements(res, mC, abs, cfg)
+	var gC *eval.Symmetry
+	if len(cfg.Symmetry) > 0 {
+		if res.Symmetry, gC, abs.g, err = traceSymmetry(c, a, mC, mA, cfg); err != nil {
+			return nil, err
+		}
+		abs.perm = map[uint64]int32{}
+	}
+	err = implements(res, mC, gC, abs, cfg)
 	if errors.Is(err, errAbstractLimit) {
 		res.Limit = fmt.Sprintf("abstract state limit %d", abs.limit)
 		err = nil
@@ -293,18 +349,81 @@ func Implements(c, a *ioa.Automaton, cfg Config) (*TraceResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.AbstractStates = abs.st.Len()
-	res.AbstractSets = abs.sets.Len()
+	if res.AbstractStates == 0 { // not counted before a failing trace was rebuilt
+		res.AbstractStates = abs.st.Len()
+		res.AbstractSets = abs.sets.Len()
+	}
 	res.Complete = res.Failure == nil && res.Limit == ""
 	res.Elapsed = time.Since(start).Seconds()
 	return res, nil
 }
 
+// traceSymmetry checks that both automata treat the elements of
+// cfg.Symmetry's sorts alike where trace inclusion evaluates them (their
+// actions and views; explore's check, run through a one-state exploration
+// that also says why an element is fixed) and compiles the group for each,
+// the same permutations in the same order. A permutation π then maps the
+// executions of C to executions of C, and the traces of A to traces of A,
+// with the events' arguments permuted by π alike: the set of the states A
+// can be in after π(trace) is π(S) when S is the set after the trace. A
+// pair (c, S) is stored as its least image (π c, π S) under the group:
+// first the least encoding of π c, then, among the permutations giving it,
+// the image of S with the least set id (ids are given to sets by content,
+// so this is a function of the orbit).
+func traceSymmetry(c, a *ioa.Automaton, mC, mA *eval.Machine, cfg Config) (*SymmetryInfo, *eval.Symmetry, *eval.Symmetry, error) {
+	sorts := cfg.Symmetry
+	why := map[string]string{}
+	for _, x := range []*ioa.Automaton{c, a} {
+		r, err := explore.Explore(x, explore.Config{Instance: cfg.Instance, Symmetry: sorts, Invariants: []string{}, MaxStates: 1})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if r.Symmetry != nil {
+			for _, ss := range r.Symmetry.Sorts {
+				if _, ok := why[ss.Sort]; !ok && len(ss.Fixed) > 0 {
+					why[ss.Sort] = ss.Why
+				}
+			}
+		}
+	}
+	var ss []eval.SymSort
+	for _, name := range sorts {
+		s := eval.SymSort{Name: name}
+		if _, ok := why[name]; ok {
+			s.Fixed = []int{0}
+		}
+		ss = append(ss, s)
+	}
+	gC, err := mC.NewSymmetry(ss)
+	if err != nil {
+		return nil, nil, nil, &explore.SymmetryError{Pos: c.Pos, Msg: fmt.Sprintf("--symmetry: %v", err)}
+	}
+	gA, err := mA.NewSymmetry(ss)
+	if err != nil {
+		return nil, nil, nil, &explore.SymmetryError{Pos: a.Pos, Msg: fmt.Sprintf("--symmetry: %v", err)}
+	}
+	if gC.Order() != gA.Order() {
+		return nil, nil, nil, fmt.Errorf("internal error: symmetry groups of %d and %d permutations", gC.Order(), gA.Order())
+	}
+	info := &SymmetryInfo{Permutations: gC.Order()}
+	for _, s := range ss {
+		si := explore.SymmetricSort{Sort: s.Name, Size: mC.Inst.Sizes[s.Name], Why: why[s.Name]}
+		for _, i := range s.Fixed {
+			si.Fixed = append(si.Fixed, fmt.Sprintf("%s#%d", s.Name, i))
+		}
+		info.Sorts = append(info.Sorts, si)
+	}
+	sort.SliceStable(info.Sorts, func(i, j int) bool { return info.Sorts[i].Sort < info.Sorts[j].Sort })
+	return info, gC, gA, nil
+}
+
 // implements explores the pairs (c, S): a pair is its concrete state's id
 // and its set's id (8 bytes) in a store, with the pair it was found from;
-// the concrete states are kept encoded in another store. A failing trace
-// is rebuilt by replaying the path of pairs.
-func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) error {
+// the concrete states are kept encoded in another store. With a symmetry
+// group gC (abs.g acting on A's states), each pair is stored as the
+// representative of its orbit (traceSymmetry). A failing trace is rebuilt
+// by replaying the path of pairs from a real start state.
+func implements(res *TraceResult, mC *eval.Machine, gC *eval.Symmetry, abs *absSide, cfg Config) error {
 	cs := nodestore.New()
 	var buf []byte
 	internC := func(s eval.State) uint32 {
@@ -312,6 +431,63 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 		id, _ := cs.Insert(buf, cs.Hash(buf), -1)
 		res.ConcreteStates = cs.Len()
 		return uint32(id)
+	}
+	// least returns the least encoding of the images of s under gC, and
+	// the permutations giving it.
+	var best, tmp []byte
+	var ties []int
+	least := func(s eval.State) ([]byte, []int) {
+		ties = ties[:0]
+		for g := 0; g < gC.Order(); g++ {
+			tmp = gC.AppendPermuted(tmp[:0], s, g)
+			switch c := strings.Compare(string(tmp), string(best)); {
+			case g == 0 || c < 0:
+				best = append(best[:0], tmp...)
+				ties = append(ties[:0], g)
+			case c == 0:
+				ties = append(ties, g)
+			}
+		}
+		return best, ties
+	}
+	// leastSet returns the image of set under ties with the least id.
+	leastSet := func(set int32, ties []int) (int32, error) {
+		out := int32(-1)
+		for _, g := range ties {
+			t, err := abs.permuted(set, g)
+			if err != nil {
+				return -1, err
+			}
+			if out < 0 || t < out {
+				out = t
+			}
+		}
+		return out, nil
+	}
+	// canon returns the stored pair of (s, set): the pair itself without
+	// symmetry, the representative of its orbit with it.
+	canon := func(s eval.State, set int32) (uint32, uint32, error) {
+		if gC == nil {
+			return internC(s), uint32(set), nil
+		}
+		key, ties := least(s)
+		id, _ := cs.Insert(key, cs.Hash(key), -1)
+		res.ConcreteStates = cs.Len()
+		t, err := leastSet(set, ties)
+		return uint32(id), uint32(t), err
+	}
+	// represents reports whether pair (wc, ws) is the representative of
+	// (s, set), without storing anything for s.
+	represents := func(s eval.State, set int32, wc, ws uint32) (bool, error) {
+		if gC == nil {
+			return string(mC.AppendState(buf[:0], s)) == string(cs.Key(int(wc))) && uint32(set) == ws, nil
+		}
+		key, ties := least(s)
+		if string(key) != string(cs.Key(int(wc))) {
+			return false, nil
+		}
+		t, err := leastSet(set, ties)
+		return uint32(t) == ws, err
 	}
 	pairs := nodestore.New()
 	pairKey := func(c, set uint32) []byte {
@@ -350,73 +526,6 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 		res.Pairs++
 		res.MaxDepth = max(res.MaxDepth, depth)
 	}
-	rt := mC.NewRunner() // for replays
-	decodeC := func(c uint32) (eval.State, error) { return mC.DecodeState(cs.Key(int(c))) }
-	// The trace to pair id, plus a last step when act is not nil.
-	traceTo := func(id int, act *ioa.Action, params []eval.Value, post eval.State) (*TraceFailure, error) {
-		path := pairs.Path(id)
-		c0, _ := pairOf(path[0])
-		cur, err := decodeC(c0)
-		if err != nil {
-			return nil, err
-		}
-		tr := newTrace(mC, cur)
-		for k, nid := range path[1:] {
-			_, pset := pairOf(path[k])
-			wc, wset := pairOf(nid)
-			want := cs.Key(int(wc))
-			var next eval.State
-			var nact *ioa.Action
-			var nparams []eval.Value
-			var failed error
-			err := rt.Successors(cur, func(a int, ps []eval.Value, post eval.State) bool {
-				if string(mC.AppendState(buf[:0], post)) != string(want) {
-					return true
-				}
-				set, act := int32(pset), mC.A.Actions[a]
-				if act.Kind.External() {
-					ev, err := mC.FormatEvent(act, ps)
-					if err == nil {
-						set, err = abs.step(int32(pset), ev)
-					}
-					if err != nil {
-						failed = err
-						return false
-					}
-				}
-				if uint32(set) != wset {
-					return true
-				}
-				next, nact, nparams = post, act, append([]eval.Value(nil), ps...)
-				return false
-			})
-			if err == nil {
-				err = failed
-			}
-			if err != nil {
-				return nil, err
-			}
-			if next == nil {
-				return nil, fmt.Errorf("internal error: cannot replay step %d of a trace", k+1)
-			}
-			if err := addStep(tr, mC, nact, nparams, next); err != nil {
-				return nil, err
-			}
-			cur = next
-		}
-		if act != nil {
-			if err := addStep(tr, mC, act, params, post); err != nil {
-				return nil, err
-			}
-		}
-		f := &TraceFailure{Trace: tr, Events: []string{}, Offered: []string{}}
-		for _, st := range tr.Steps {
-			if st.Event != "" {
-				f.Events = append(f.Events, st.Event)
-			}
-		}
-		return f, nil
-	}
 	inits, err := mC.Init()
 	if err != nil {
 		return err
@@ -437,6 +546,107 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 	if err != nil {
 		return err
 	}
+	rt := mC.NewRunner() // for replays
+	// traceTo rebuilds a shortest execution to pair id from a real start
+	// state, through real states and the real sets of A's states after
+	// their traces (with symmetry the stored pairs are representatives),
+	// then takes the first step from the real state reached whose event A
+	// cannot show from the real set (with symmetry, an image of the failing
+	// step found from the representative).
+	traceTo := func(id int) (*TraceFailure, error) {
+		res.AbstractStates, res.AbstractSets = abs.st.Len(), abs.sets.Len()
+		path := pairs.Path(id)
+		wc, ws := pairOf(path[0])
+		var cur eval.State
+		for _, s := range inits {
+			ok, err := represents(s, s0, wc, ws)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				cur = s
+				break
+			}
+		}
+		if cur == nil {
+			return nil, errors.New("internal error: no start state replays the trace's first pair")
+		}
+		curSet := s0
+		tr := newTrace(mC, cur)
+		// step finds the first step from cur to whose state and set keep
+		// returns true, and takes it.
+		step := func(keep func(post eval.State, set int32) (bool, error)) (bool, error) {
+			var next eval.State
+			var nact *ioa.Action
+			var nparams []eval.Value
+			nset := int32(-1)
+			var failed error
+			err := rt.Successors(cur, func(a int, ps []eval.Value, post eval.State) bool {
+				set, act := curSet, mC.A.Actions[a]
+				if act.Kind.External() {
+					ev, err := mC.FormatEvent(act, ps)
+					if err == nil {
+						set, err = abs.step(curSet, ev)
+					}
+					if err != nil {
+						failed = err
+						return false
+					}
+				}
+				ok, err := keep(post, set)
+				if err != nil {
+					failed = err
+					return false
+				}
+				if !ok {
+					return true
+				}
+				next, nact, nparams, nset = post, act, append([]eval.Value(nil), ps...), set
+				return false
+			})
+			if err == nil {
+				err = failed
+			}
+			if err != nil || next == nil {
+				return false, err
+			}
+			if err := addStep(tr, mC, nact, nparams, next); err != nil {
+				return false, err
+			}
+			cur, curSet = next, nset
+			return true, nil
+		}
+		for k, nid := range path[1:] {
+			wc, ws := pairOf(nid)
+			ok, err := step(func(post eval.State, set int32) (bool, error) { return represents(post, set, wc, ws) })
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return nil, fmt.Errorf("internal error: cannot replay step %d of a trace", k+1)
+			}
+		}
+		before := curSet
+		ok, err := step(func(_ eval.State, set int32) (bool, error) { return abs.size(set) == 0, nil })
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, errors.New("internal error: the failing step does not replay from the trace's last state")
+		}
+		f := &TraceFailure{Trace: tr, Events: []string{}, Offered: []string{}}
+		for _, st := range tr.Steps {
+			if st.Event != "" {
+				f.Events = append(f.Events, st.Event)
+			}
+		}
+		f.Candidates = abs.size(before)
+		f.Offered = abs.offered(before)
+		if len(f.Offered) > 20 {
+			f.Offered = f.Offered[:20]
+		}
+		return f, nil
+	}
 	for _, s := range inits {
 		if abs.size(s0) == 0 {
 			res.Failure = &TraceFailure{Trace: newTrace(mC, s), Events: []string{}, Offered: []string{}}
@@ -445,7 +655,11 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 		if full() {
 			break
 		}
-		add(internC(s), uint32(s0), -1, 0)
+		c0, set0, err := canon(s, s0)
+		if err != nil {
+			return err
+		}
+		add(c0, set0, -1, 0)
 	}
 	type succ struct {
 		act    *ioa.Action
@@ -507,15 +721,9 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 					return err
 				}
 				if abs.size(next) == 0 {
-					post := s.post.Clone()
-					f, err := traceTo(i, s.act, append([]eval.Value(nil), params...), post)
+					f, err := traceTo(i)
 					if err != nil {
 						return err
-					}
-					f.Candidates = abs.size(int32(set))
-					f.Offered = abs.offered(int32(set))
-					if len(f.Offered) > 20 {
-						f.Offered = f.Offered[:20]
 					}
 					res.Failure = f
 					return nil
@@ -524,7 +732,11 @@ func implements(res *TraceResult, mC *eval.Machine, abs *absSide, cfg Config) er
 			if full() {
 				break
 			}
-			add(internC(s.post), uint32(next), int32(i), depth+1)
+			cn, sn, err := canon(s.post, next)
+			if err != nil {
+				return err
+			}
+			add(cn, sn, int32(i), depth+1)
 		}
 	}
 	return nil
@@ -540,6 +752,14 @@ func (r *TraceResult) WriteText(w io.Writer) error {
 	ew.printf("traces of %s ⊆ traces of %s? in %s\n", r.Concrete, r.Abstract, inst)
 	ew.printf("explored %d pairs (%d states of %s, %d sets of %d states of %s), %d steps, depth %d, %.3fs\n",
 		r.Pairs, r.ConcreteStates, r.Concrete, r.AbstractSets, r.AbstractStates, r.Abstract, r.Transitions, r.MaxDepth, r.Elapsed)
+	if r.Symmetry != nil {
+		ew.printf("symmetry: %s; the pairs counted are orbit representatives\n", r.Symmetry)
+		for _, s := range r.Symmetry.Sorts {
+			if s.Why != "" {
+				ew.printf("  %s fixed: %s\n", strings.Join(s.Fixed, ", "), s.Why)
+			}
+		}
+	}
 	switch f := r.Failure; {
 	case f != nil:
 		if len(f.Events) == 0 {
