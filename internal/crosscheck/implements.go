@@ -386,34 +386,10 @@ func traceSymmetry(c, a *ioa.Automaton, mC, mA *eval.Machine, cfg Config) (*Symm
 			}
 		}
 	}
-	var ss []eval.SymSort
-	for _, name := range sorts {
-		s := eval.SymSort{Name: name}
-		if _, ok := why[name]; ok {
-			s.Fixed = []int{0}
-		}
-		ss = append(ss, s)
-	}
-	gC, err := mC.NewSymmetry(ss)
+	gC, gA, info, err := compileGroup(mC, mA, sorts, why, c.Pos, mC.Inst.Sizes)
 	if err != nil {
-		return nil, nil, nil, &explore.SymmetryError{Pos: c.Pos, Msg: fmt.Sprintf("--symmetry: %v", err)}
+		return nil, nil, nil, err
 	}
-	gA, err := mA.NewSymmetry(ss)
-	if err != nil {
-		return nil, nil, nil, &explore.SymmetryError{Pos: a.Pos, Msg: fmt.Sprintf("--symmetry: %v", err)}
-	}
-	if gC.Order() != gA.Order() {
-		return nil, nil, nil, fmt.Errorf("internal error: symmetry groups of %d and %d permutations", gC.Order(), gA.Order())
-	}
-	info := &SymmetryInfo{Permutations: gC.Order()}
-	for _, s := range ss {
-		si := explore.SymmetricSort{Sort: s.Name, Size: mC.Inst.Sizes[s.Name], Why: why[s.Name]}
-		for _, i := range s.Fixed {
-			si.Fixed = append(si.Fixed, fmt.Sprintf("%s#%d", s.Name, i))
-		}
-		info.Sorts = append(info.Sorts, si)
-	}
-	sort.SliceStable(info.Sorts, func(i, j int) bool { return info.Sorts[i].Sort < info.Sorts[j].Sort })
 	return info, gC, gA, nil
 }
 

@@ -38,6 +38,7 @@ import (
 	"strings"
 
 	"ladder/internal/explore"
+	"ladder/internal/source"
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
@@ -104,6 +105,20 @@ func (x *checker) setupSymmetry(sorts []string) error {
 	if err := pc.check(); err != nil {
 		return err
 	}
+	gC, gA, info, err := compileGroup(x.mC, x.mA, sorts, fixed, p.Pos, x.inst.Sizes)
+	if err != nil {
+		return err
+	}
+	x.sym = &symmetry{gC: gC, gA: gA}
+	x.res.Symmetry = info
+	return nil
+}
+
+// compileGroup compiles the group of the permutations of sorts for the
+// machines mC and mA, with T#0 fixed for each sort in fixed (which maps it
+// to why), the same permutations in the same order for both, and describes
+// it; pos is where a failure to compile is reported.
+func compileGroup(mC, mA *eval.Machine, sorts []string, fixed map[string]string, pos source.Pos, sizes map[string]int) (gC, gA *eval.Symmetry, info *SymmetryInfo, err error) {
 	var ss []eval.SymSort
 	for _, name := range sorts {
 		s := eval.SymSort{Name: name}
@@ -112,29 +127,25 @@ func (x *checker) setupSymmetry(sorts []string) error {
 		}
 		ss = append(ss, s)
 	}
-	gC, err := x.mC.NewSymmetry(ss)
-	if err != nil {
-		return &explore.SymmetryError{Pos: p.Pos, Msg: fmt.Sprintf("--symmetry: %v", err)}
+	if gC, err = mC.NewSymmetry(ss); err == nil {
+		gA, err = mA.NewSymmetry(ss)
 	}
-	gA, err := x.mA.NewSymmetry(ss)
 	if err != nil {
-		return &explore.SymmetryError{Pos: p.Pos, Msg: fmt.Sprintf("--symmetry: %v", err)}
+		return nil, nil, nil, &explore.SymmetryError{Pos: pos, Msg: fmt.Sprintf("--symmetry: %v", err)}
 	}
 	if gC.Order() != gA.Order() {
-		return fmt.Errorf("internal error: symmetry groups of %d and %d permutations", gC.Order(), gA.Order())
+		return nil, nil, nil, fmt.Errorf("internal error: symmetry groups of %d and %d permutations", gC.Order(), gA.Order())
 	}
-	x.sym = &symmetry{gC: gC, gA: gA}
-	info := &SymmetryInfo{Permutations: gC.Order()}
+	info = &SymmetryInfo{Permutations: gC.Order()}
 	for _, s := range ss {
-		si := explore.SymmetricSort{Sort: s.Name, Size: x.inst.Sizes[s.Name], Why: fixed[s.Name]}
+		si := explore.SymmetricSort{Sort: s.Name, Size: sizes[s.Name], Why: fixed[s.Name]}
 		for _, i := range s.Fixed {
 			si.Fixed = append(si.Fixed, fmt.Sprintf("%s#%d", s.Name, i))
 		}
 		info.Sorts = append(info.Sorts, si)
 	}
 	sort.SliceStable(info.Sorts, func(i, j int) bool { return info.Sorts[i].Sort < info.Sorts[j].Sort })
-	x.res.Symmetry = info
-	return nil
+	return gC, gA, info, nil
 }
 
 // proofSym checks the proof's expressions for symmetry.

@@ -442,22 +442,6 @@ func (c *symChecker) rangeFacts(fs *fact, b *expr.Binder) *fact {
 	return fs
 }
 
-// maxParam returns the largest index of an action parameter e mentions,
-// or -1 (the machine checks a conjunct of a precondition once the
-// parameters it mentions are bound: those without parameters first, then
-// after each parameter's range those whose last parameter it is, in the
-// order written).
-func maxParam(e expr.Expr) int {
-	last := -1
-	expr.Inspect(e, func(x expr.Expr) bool {
-		if id, ok := x.(*expr.Ident); ok && id.Obj != nil && id.Obj.Kind == expr.ObjParam && id.Obj.Index > last {
-			last = id.Obj.Index
-		}
-		return true
-	})
-	return last
-}
-
 // conjuncts splits e at its top-level `and`s.
 func conjuncts(e expr.Expr, out []expr.Expr) []expr.Expr {
 	if b, ok := e.(*expr.Binary); ok && b.Op == expr.OpAnd {
@@ -489,7 +473,7 @@ func (c *symChecker) action(params []*expr.Binder, pre expr.Expr, eff []expr.Stm
 		cjs := conjuncts(pre, nil)
 		last := make([]int, len(cjs))
 		for i, cj := range cjs {
-			last[i] = min(maxParam(cj), len(params)-1)
+			last[i] = min(expr.MaxParam(cj), len(params)-1)
 		}
 		for i, cj := range cjs {
 			fs := ranges[last[i]+1]

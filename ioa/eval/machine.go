@@ -239,7 +239,7 @@ func (m *Machine) compileAction(index int, act *ioa.Action) (*actionCode, error)
 			if err != nil {
 				return nil, err
 			}
-			if last := maxParam(cj); last < 0 {
+			if last := expr.MaxParam(cj); last < 0 {
 				ac.pre0 = append(ac.pre0, f)
 			} else if last < len(ac.params) {
 				ac.params[last].pre = append(ac.params[last].pre, f)
@@ -267,19 +267,6 @@ func (m *Machine) compileAction(index int, act *ioa.Action) (*actionCode, error)
 		}
 	}
 	return ac, nil
-}
-
-// maxParam returns the largest Index of an action parameter that e
-// mentions, or -1.
-func maxParam(e expr.Expr) int {
-	last := -1
-	expr.Inspect(e, func(x expr.Expr) bool {
-		if id, ok := x.(*expr.Ident); ok && id.Obj != nil && id.Obj.Kind == expr.ObjParam && id.Obj.Index > last {
-			last = id.Obj.Index
-		}
-		return true
-	})
-	return last
 }
 
 // natCheck returns a function reporting whether every Nat inside a value of

@@ -264,3 +264,18 @@ func equalFields(a, b []*FieldInit) bool {
 	}
 	return true
 }
+
+// MaxParam returns the largest Index of an action parameter (an ObjParam
+// object) that e mentions, or -1. The machine checks each top-level
+// conjunct of a precondition as soon as the parameters it mentions are
+// bound, and the symmetry check reads the conjuncts in that order.
+func MaxParam(e Expr) int {
+	last := -1
+	Inspect(e, func(x Expr) bool {
+		if id, ok := x.(*Ident); ok && id.Obj != nil && id.Obj.Kind == ObjParam && id.Obj.Index > last {
+			last = id.Obj.Index
+		}
+		return true
+	})
+	return last
+}
