@@ -4,6 +4,7 @@
 package driver
 
 import (
+	"sort"
 	"strings"
 
 	"ladder/internal/kernel"
@@ -30,7 +31,8 @@ func assemble(in *Input, jobs []*job, d *simulation.Derivation) *report.Prove {
 		rep.Obligations = append(rep.Obligations, o)
 	}
 
-	groups := map[string]string{} // invariant key or edge name → group
+	groups := map[string]string{}           // invariant key or edge name → group
+	assumes := map[string]map[string]bool{} // invariant key → the keys its obligations assume
 	for _, o := range in.Obligations {
 		k := o.Invariant
 		if k == "" {
@@ -39,11 +41,26 @@ func assemble(in *Input, jobs []*job, d *simulation.Derivation) *report.Prove {
 		if _, ok := groups[k]; !ok && k != "" {
 			groups[k] = o.Group
 		}
+		if o.Invariant != "" {
+			if assumes[k] == nil {
+				assumes[k] = map[string]bool{}
+			}
+			for _, a := range o.Assumes {
+				if a != k {
+					assumes[k][a] = true
+				}
+			}
+		}
 	}
 	for key, st := range d.Invariants {
 		auto, name := splitInvariantKey(key)
+		var keys []string
+		for a := range assumes[key] {
+			keys = append(keys, a)
+		}
+		sort.Strings(keys)
 		rep.Invariants = append(rep.Invariants, report.Invariant{
-			Automaton: auto, Name: name, Group: groups[key], Status: statusString(st)})
+			Automaton: auto, Name: name, Group: groups[key], Status: statusString(st), Assumes: invariantNames(keys)})
 	}
 	for _, e := range in.Edges {
 		rep.Edges = append(rep.Edges, report.Edge{

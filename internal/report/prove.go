@@ -188,6 +188,9 @@ type Invariant struct {
 	Name      string `json:"name"`
 	Group     string `json:"group"`  // the Group of its obligations
 	Status    string `json:"status"` // Proved, Refuted, Unknown or NotChecked
+	// Assumes are the other invariants its obligations assume ("A.p"); it
+	// is proved only when they are.
+	Assumes []string `json:"assumes,omitempty"`
 }
 
 // Edge is the status of one edge of the hierarchy.
@@ -332,11 +335,16 @@ type TextOptions struct {
 func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 	var b strings.Builder
 	status := map[string]string{}
+	groupAssumes := map[string][]string{}
+	invStatus := map[string]string{} // "A.p" → status
 	for _, inv := range p.Invariants {
 		status[inv.Group] = inv.Status
+		groupAssumes[inv.Group] = inv.Assumes
+		invStatus[inv.Automaton+"."+inv.Name] = inv.Status
 	}
 	for _, e := range p.Edges {
 		status[e.Group] = e.Status
+		groupAssumes[e.Group] = e.Assumes
 		if e.Status == Proved && len(e.Assumes) > 0 {
 			status[e.Group] += ", assuming " + strings.Join(e.Assumes, ", ")
 		}
@@ -351,7 +359,17 @@ func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 	}
 	for g, s := range status {
 		if (s == Unknown || s == Refuted) && !failing[g] {
-			status[g] = s + " (its obligations are proved; an invariant it assumes is not)"
+			var not []string
+			for _, a := range groupAssumes[g] {
+				if st, ok := invStatus[a]; ok && st != Proved {
+					not = append(not, a+" "+st)
+				}
+			}
+			if len(not) > 0 {
+				status[g] = s + " (its obligations are proved; of what it assumes, not proved: " + strings.Join(not, ", ") + ")"
+			} else {
+				status[g] = s + " (its obligations are proved; an invariant it assumes is not)"
+			}
 		}
 	}
 	width := 0
