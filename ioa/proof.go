@@ -304,3 +304,16 @@ func (p *Proof) Clause(name string) *Clause {
 	}
 	return nil
 }
+
+// AssumeSide is one side of a proof's assumptions: the invariants Refs
+// assumed of Owner.
+type AssumeSide struct {
+	Owner *Automaton
+	Refs  []*InvariantRef
+}
+
+// AssumeSides returns the concrete side (AssumeConcrete of Concrete), then
+// the abstract one (AssumeAbstract of Abstract).
+func (p *Proof) AssumeSides() [2]AssumeSide {
+	return [2]AssumeSide{{p.Concrete, p.AssumeConcrete}, {p.Abstract, p.AssumeAbstract}}
+}

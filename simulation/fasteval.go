@@ -39,11 +39,10 @@ type fastEval struct {
 	// cross-check gives the same (c, a) at every step from it, and the
 	// relation R(c, a) is a hypothesis of each. pairC and pairA are copies
 	// of the pair the values belong to; pairKnown says whether the
-	// current point's pair was compared with them (reset per point), and
-	// pairSame whether it is equal.
-	pairC, pairA        eval.State
-	pairVals            map[expr.Expr]bool
-	pairKnown, pairSame bool
+	// current point's pair was compared with them (reset per point).
+	pairC, pairA eval.State
+	pairVals     map[expr.Expr]bool
+	pairKnown    bool
 
 	args []eval.Value // scratch: the arguments of a compiled expression
 
@@ -70,14 +69,12 @@ type mappedState struct {
 func (f *fastEval) pairHolds(x expr.Expr, c, a eval.State) (b, ok bool) {
 	if !f.pairKnown {
 		f.pairKnown = true
-		f.pairSame = f.pairVals != nil && equalState(f.pairC, c) && equalState(f.pairA, a)
-		if !f.pairSame {
+		if f.pairVals == nil || !equalState(f.pairC, c) || !equalState(f.pairA, a) {
 			f.pairC, f.pairA = c.Clone(), a.Clone()
 			if f.pairVals == nil {
 				f.pairVals = map[expr.Expr]bool{}
 			}
 			clear(f.pairVals)
-			f.pairSame = true
 		}
 	}
 	b, ok = f.pairVals[x]

@@ -368,16 +368,13 @@ func (x *edgeCtx) witness(d *deps, item string, m *ioa.StateMap) {
 // automata, with the constants that each refinement of a chain shares
 // (their obligations equate them, as this edge's do).
 func (x *edgeCtx) transfers() {
-	for _, side := range []struct {
-		refs  []*ioa.InvariantRef
-		owner *ioa.Automaton
-	}{{x.p.AssumeConcrete, x.p.Concrete}, {x.p.AssumeAbstract, x.p.Abstract}} {
-		for _, r := range side.refs {
+	for _, side := range x.p.AssumeSides() {
+		for _, r := range side.Refs {
 			if !r.Transferred() {
 				continue
 			}
-			x.e.Transfers = append(x.e.Transfers, &TransferAssumption{Key: InvariantKey(side.owner, r.Name),
-				Name: side.owner.Name + " satisfies " + r.Name, Source: InvariantKey(r.Source, r.Inv.Name), Chain: r.Chain})
+			x.e.Transfers = append(x.e.Transfers, &TransferAssumption{Key: InvariantKey(side.Owner, r.Name),
+				Name: side.Owner.Name + " satisfies " + r.Name, Source: InvariantKey(r.Source, r.Inv.Name), Chain: r.Chain})
 			for _, q := range r.Chain {
 				for _, a := range []*ioa.Automaton{q.Concrete, q.Abstract} {
 					if !slices.Contains(x.autos, a) {

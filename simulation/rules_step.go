@@ -98,6 +98,28 @@ func abstractSteps[S, V, B any](s *sc[S, V, B], p *plan, k int, c *ioa.Case, u0 
 	return us, args
 }
 
+// caseSteps takes the abstract steps of case k, c, from u0 for a step
+// rule (abstractSteps): all of them, or, for the goal pre(β_j) of a plan
+// that is not an all-goals scenario, the first j, then sets that goal
+// (preGoal). It returns the states and arguments, and false when the rule
+// is done: an error, or the pre goal set.
+func caseSteps[S, V, B any](s *sc[S, V, B], p *plan, k int, c *ioa.Case, u0 S, env *wenv[S, V]) ([]S, [][]V, bool) {
+	pre := !s.all && p.rule == ruleStepPre
+	n := len(c.Steps)
+	if pre {
+		n = p.j
+	}
+	us, args := abstractSteps(s, p, k, c, u0, env, n)
+	if s.err != nil {
+		return nil, nil, false
+	}
+	if pre {
+		preGoal(s, p, k, c, us, args)
+		return nil, nil, false
+	}
+	return us, args, true
+}
+
 // preGoal sets the goal pre(β_j) of case k of a plan that is not an
 // all-goals scenario: the precondition of its step j after the steps
 // before it (abstractSteps with n = j), the hypothesis Pre_βj of the
@@ -213,19 +235,11 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	}
 	eachCase(s, p, func(int) *wenv[S, V] { return env }, func(k int) {
 		cs := p.step.Cases[k]
-		n := len(cs.Steps)
-		if !s.all && p.rule == ruleStepPre {
-			n = p.j
-		}
-		us, args := abstractSteps(s, p, k, cs, a, env, n)
-		if s.err != nil {
+		us, args, ok := caseSteps(s, p, k, cs, a, env)
+		if !ok {
 			return
 		}
 		m := len(us) - 1
-		if !s.all && p.rule == ruleStepPre {
-			preGoal(s, p, k, cs, us, args)
-			return
-		}
 		if s.all {
 			s.out.last = us[m]
 		}
@@ -356,19 +370,11 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 			}
 		}
 		cs := p.step.Cases[k]
-		n := len(cs.Steps)
-		if !s.all && p.rule == ruleStepPre {
-			n = p.j
-		}
-		us, args := abstractSteps(s, p, k, cs, apre, env, n)
-		if s.err != nil {
+		us, args, ok := caseSteps(s, p, k, cs, apre, env)
+		if !ok {
 			return
 		}
 		m := len(us) - 1
-		if !s.all && p.rule == ruleStepPre {
-			preGoal(s, p, k, cs, us, args)
-			return
-		}
 		if s.wants(p, ruleStepPost) {
 			for i := range pr.Abstract.Vars {
 				if s.all || i == p.j {

@@ -349,7 +349,7 @@ func Implements(c, a *ioa.Automaton, cfg Config) (*TraceResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if res.AbstractStates == 0 { // not counted before a failing trace was rebuilt
+	if res.Failure == nil { // a failure's counts are those before its trace was rebuilt
 		res.AbstractStates = abs.st.Len()
 		res.AbstractSets = abs.sets.Len()
 	}
@@ -413,17 +413,7 @@ func implements(res *TraceResult, mC *eval.Machine, gC *eval.Symmetry, abs *absS
 	var best, tmp []byte
 	var ties []int
 	least := func(s eval.State) ([]byte, []int) {
-		ties = ties[:0]
-		for g := 0; g < gC.Order(); g++ {
-			tmp = gC.AppendPermuted(tmp[:0], s, g)
-			switch c := strings.Compare(string(tmp), string(best)); {
-			case g == 0 || c < 0:
-				best = append(best[:0], tmp...)
-				ties = append(ties[:0], g)
-			case c == 0:
-				ties = append(ties, g)
-			}
-		}
+		best, tmp, ties = leastImage(gC, s, best, tmp, ties)
 		return best, ties
 	}
 	// leastSet returns the image of set under ties with the least id.
@@ -625,6 +615,7 @@ func implements(res *TraceResult, mC *eval.Machine, gC *eval.Symmetry, abs *absS
 	}
 	for _, s := range inits {
 		if abs.size(s0) == 0 {
+			res.AbstractStates, res.AbstractSets = abs.st.Len(), abs.sets.Len()
 			res.Failure = &TraceFailure{Trace: newTrace(mC, s), Events: []string{}, Offered: []string{}}
 			return nil
 		}

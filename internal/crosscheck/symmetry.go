@@ -77,19 +77,16 @@ func (x *checker) setupSymmetry(sorts []string) error {
 	}
 	p := x.p
 	fixed := map[string]string{}
-	for _, side := range []struct {
-		a    *ioa.Automaton
-		refs []*ioa.InvariantRef
-	}{{p.Concrete, p.AssumeConcrete}, {p.Abstract, p.AssumeAbstract}} {
+	for _, side := range p.AssumeSides() {
 		invs := []string{}
-		for _, r := range side.refs {
-			if !r.Transferred() && side.a.Invariant(r.Name) != nil {
+		for _, r := range side.Refs {
+			if !r.Transferred() && side.Owner.Invariant(r.Name) != nil {
 				invs = append(invs, r.Name)
 			}
 		}
 		// A search stopped at its first state checks the automaton and
 		// says why an element is fixed, if one is.
-		res, err := explore.Explore(side.a, explore.Config{Instance: x.cfg.Instance, Symmetry: sorts, Invariants: invs, MaxStates: 1})
+		res, err := explore.Explore(side.Owner, explore.Config{Instance: x.cfg.Instance, Symmetry: sorts, Invariants: invs, MaxStates: 1})
 		if err != nil {
 			return err
 		}
@@ -176,16 +173,13 @@ func (c *proofSym) check() error {
 			}
 		}
 	}
-	for _, side := range []struct {
-		refs  []*ioa.InvariantRef
-		owner *ioa.Automaton
-	}{{p.AssumeConcrete, p.Concrete}, {p.AssumeAbstract, p.Abstract}} {
-		for _, r := range side.refs {
+	for _, side := range p.AssumeSides() {
+		for _, r := range side.Refs {
 			if !r.Transferred() {
 				continue
 			}
-			obj := &expr.Object{Kind: expr.ObjState, Name: "s", Sort: side.owner.StateSort}
-			body, err := simulation.Transferred(r, side.owner, obj)
+			obj := &expr.Object{Kind: expr.ObjState, Name: "s", Sort: side.Owner.StateSort}
+			body, err := simulation.Transferred(r, side.Owner, obj)
 			if err != nil {
 				return fmt.Errorf("%s: %v", r.Pos, err)
 			}
@@ -257,22 +251,7 @@ func (e *encoder) append(buf []byte, s, a eval.State) []byte {
 	}
 	// the least image of the concrete state, and the permutations giving
 	// it; then the least image of the abstract state among those
-	e.ties = e.ties[:0]
-	e.best = e.best[:0]
-	for g := 0; g < e.g.Order(); g++ {
-		e.tmp = e.g.AppendPermuted(e.tmp[:0], s, g)
-		c := 0
-		if g > 0 {
-			c = strings.Compare(string(e.tmp), string(e.best))
-		}
-		switch {
-		case g == 0 || c < 0:
-			e.best = append(e.best[:0], e.tmp...)
-			e.ties = append(e.ties[:0], g)
-		case c == 0:
-			e.ties = append(e.ties, g)
-		}
-	}
+	e.best, e.tmp, e.ties = leastImage(e.g, s, e.best, e.tmp, e.ties)
 	buf = binary.AppendUvarint(buf, uint64(len(e.best)))
 	buf = append(buf, e.best...)
 	if len(e.ties) == 1 {
@@ -286,6 +265,24 @@ func (e *encoder) append(buf []byte, s, a eval.State) []byte {
 		}
 	}
 	return append(buf, e.best...)
+}
+
+// leastImage returns the least encoding, bytewise, of the images of s
+// under g, and the permutations giving it, in best and ties (reusing the
+// buffers given, tmp as scratch).
+func leastImage(g *eval.Symmetry, s eval.State, best, tmp []byte, ties []int) ([]byte, []byte, []int) {
+	ties = ties[:0]
+	for k := 0; k < g.Order(); k++ {
+		tmp = g.AppendPermuted(tmp[:0], s, k)
+		switch c := strings.Compare(string(tmp), string(best)); {
+		case k == 0 || c < 0:
+			best = append(best[:0], tmp...)
+			ties = append(ties[:0], k)
+		case c == 0:
+			ties = append(ties, k)
+		}
+	}
+	return best, tmp, ties
 }
 
 // splitPair returns the concrete and abstract encodings of a pair's key

@@ -65,15 +65,12 @@ func needed(h *ioa.Hierarchy) []string {
 		want[a] = !slices.Contains(h.Resolved, a)
 	}
 	for _, p := range h.Proofs {
-		for _, side := range []struct {
-			refs  []*ioa.InvariantRef
-			owner *ioa.Automaton
-		}{{p.AssumeConcrete, p.Concrete}, {p.AssumeAbstract, p.Abstract}} {
-			for _, r := range side.refs {
+		for _, side := range p.AssumeSides() {
+			for _, r := range side.Refs {
 				if r.Transferred() {
 					want[r.Source] = true
 				} else {
-					want[side.owner] = true
+					want[side.Owner] = true
 				}
 			}
 		}

@@ -366,10 +366,10 @@ func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
 func verdicts(jobs []*job) func(id string) simulation.Status {
 	m := make(map[string]simulation.Status, len(jobs))
 	for _, j := range jobs {
-		switch j.res.Verdict() {
-		case kernel.Proved, kernel.Trivial:
+		switch v := j.res.Verdict(); {
+		case v.Discharged():
 			m[j.ob.ID] = simulation.Proved
-		case kernel.Refuted:
+		case v == kernel.Refuted:
 			m[j.ob.ID] = simulation.Refuted
 		default:
 			m[j.ob.ID] = simulation.Unknown

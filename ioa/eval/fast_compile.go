@@ -19,6 +19,41 @@ func (c *compiler) isClosed(e expr.Expr) bool {
 	if v, ok := c.closed[e]; ok {
 		return v
 	}
+	ok := c.closedWith(e, nil)
+	c.closed[e] = ok
+	return ok
+}
+
+// defClosed reports whether a definition's body mentions only its
+// parameters and closed things.
+func (c *compiler) defClosed(d *expr.Object) bool {
+	switch c.closedDef[d] {
+	case 1:
+		return true
+	case 2, 3:
+		return false
+	}
+	c.closedDef[d] = 3 // in progress: a recursive use is not closed
+	ok := d.Body != nil
+	if ok {
+		params := map[*expr.Object]bool{}
+		for _, p := range d.Params {
+			params[p] = true
+		}
+		ok = c.closedWith(d.Body, params)
+	}
+	if ok {
+		c.closedDef[d] = 1
+	} else {
+		c.closedDef[d] = 2
+	}
+	return ok
+}
+
+// closedWith reports whether e mentions no state, action parameter, named
+// state or bound variable other than those e binds itself or free lists,
+// and only definitions that are closed (defClosed).
+func (c *compiler) closedWith(e expr.Expr, free map[*expr.Object]bool) bool {
 	bound := map[*expr.Object]bool{}
 	ok := true
 	expr.Inspect(e, func(x expr.Expr) bool {
@@ -50,76 +85,13 @@ func (c *compiler) isClosed(e expr.Expr) bool {
 			case expr.ObjVar, expr.ObjParam, expr.ObjState:
 				ok = false
 			case expr.ObjBound:
-				ok = bound[x.Obj]
+				ok = bound[x.Obj] || free[x.Obj]
 			case expr.ObjDef:
 				ok = c.defClosed(x.Obj)
 			}
 		}
 		return ok
 	})
-	c.closed[e] = ok
-	return ok
-}
-
-// defClosed reports whether a definition's body mentions only its
-// parameters and closed things.
-func (c *compiler) defClosed(d *expr.Object) bool {
-	switch c.closedDef[d] {
-	case 1:
-		return true
-	case 2, 3:
-		return false
-	}
-	c.closedDef[d] = 3
-	ok := d.Body != nil
-	if ok {
-		params := map[*expr.Object]bool{}
-		for _, p := range d.Params {
-			params[p] = true
-		}
-		bound := map[*expr.Object]bool{}
-		expr.Inspect(d.Body, func(x expr.Expr) bool {
-			if !ok {
-				return false
-			}
-			switch x := x.(type) {
-			case *expr.Let:
-				bound[x.Var] = true
-			case *expr.Quant:
-				for _, b := range x.Binders {
-					if b != nil {
-						bound[b.Var] = true
-					}
-				}
-			case *expr.Lambda:
-				if x.Binder != nil {
-					bound[x.Binder.Var] = true
-				}
-			case *expr.Call:
-				if x.Recv != nil {
-					ok = false
-				}
-			case *expr.Ident:
-				if x.Obj == nil {
-					return true
-				}
-				switch x.Obj.Kind {
-				case expr.ObjVar, expr.ObjParam, expr.ObjState:
-					ok = false
-				case expr.ObjBound:
-					ok = bound[x.Obj] || params[x.Obj]
-				case expr.ObjDef:
-					ok = c.defClosed(x.Obj)
-				}
-			}
-			return ok
-		})
-	}
-	if ok {
-		c.closedDef[d] = 1
-	} else {
-		c.closedDef[d] = 2
-	}
 	return ok
 }
 

@@ -122,19 +122,16 @@ func (pl *proofLoader) transferRef(item *yaml.Node, auto *ioa.Automaton, x, name
 func (l *loader) resolveTransfers() {
 	proofs := l.set.Proofs
 	for _, p := range proofs {
-		for _, side := range []struct {
-			refs  []*ioa.InvariantRef
-			owner *ioa.Automaton
-		}{{p.AssumeConcrete, p.Concrete}, {p.AssumeAbstract, p.Abstract}} {
-			for _, r := range side.refs {
+		for _, side := range p.AssumeSides() {
+			for _, r := range side.Refs {
 				if !r.Transferred() {
 					continue
 				}
-				chains := refinementChains(proofs, p, side.owner, r.Source)
+				chains := refinementChains(proofs, p, side.Owner, r.Source)
 				switch len(chains) {
 				case 0:
 					l.errs.Add(r.Pos, source.ErrModel, "cannot assume %s of %s: no chain of refinement mappings (refinement or history proofs) leads from %s to %s among the loaded proofs; load the proof files of the chain",
-						r.Name, side.owner.Name, side.owner.Name, r.Source.Name)
+						r.Name, side.Owner.Name, side.Owner.Name, r.Source.Name)
 				case 1:
 					r.Chain = chains[0]
 				default:
@@ -143,7 +140,7 @@ func (l *loader) resolveTransfers() {
 						alts = append(alts, chainString(c))
 					}
 					l.errs.Add(r.Pos, source.ErrModel, "cannot assume %s of %s: several chains of refinement mappings lead to %s (%s), so the transferred invariant is not determined",
-						r.Name, side.owner.Name, r.Source.Name, strings.Join(alts, "; "))
+						r.Name, side.Owner.Name, r.Source.Name, strings.Join(alts, "; "))
 				}
 			}
 		}
