@@ -17,6 +17,9 @@ func (c *compiler) index(e *expr.Index) (fn, error) {
 	if err != nil {
 		return nil, err
 	}
+	if lam, ok := e.X.(*expr.Lambda); ok && xs.Kind == expr.KMap && !lam.Set {
+		return c.applyLambda(lam, e.Index)
+	}
 	x, err := c.expr(e.X)
 	if err != nil {
 		return nil, err
@@ -49,6 +52,38 @@ func (c *compiler) index(e *expr.Index) (fn, error) {
 		}, nil
 	}
 	return nil, errorf(e.Pos(), "cannot index a value of sort %s", xs)
+}
+
+// applyLambda compiles (lambda x: K. body)[k] as body with x bound to k,
+// without building the table: the table's leaf at k is body at x = k, for
+// every k of the finite sort K (the lambda is refused, as in c.lambda, when
+// K is not one). A substituted refinement mapping gives such terms, e.g.
+// (lambda t: T. ...)[t] for pc[t].
+func (c *compiler) applyLambda(lam *expr.Lambda, key expr.Expr) (fn, error) {
+	b := lam.Binder
+	if b == nil || b.Var == nil {
+		return nil, errorf(lam.Pos(), "malformed lambda")
+	}
+	if b.Lo != nil || b.Hi != nil {
+		return nil, errorf(lam.Pos(), "a lambda cannot bind an integer range")
+	}
+	if K := b.Var.Sort; K.IsInvalid() || !keyable(K) {
+		return nil, errorf(lam.Pos(), "cannot tabulate a function over %s in an explored instance", K)
+	}
+	k, err := c.expr(key)
+	if err != nil {
+		return nil, err
+	}
+	s, undo := c.bind(b.Var)
+	body, err := c.expr(lam.Body)
+	undo()
+	if err != nil {
+		return nil, err
+	}
+	return func(f *frame) Value {
+		f.locals[s] = k(f)
+		return body(f)
+	}, nil
 }
 
 func (c *compiler) update(e *expr.Update) (fn, error) {

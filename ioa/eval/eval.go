@@ -5,6 +5,7 @@ package eval
 
 import (
 	"fmt"
+	"sync"
 
 	"ladder/internal/source"
 	"ladder/ioa/expr"
@@ -76,6 +77,7 @@ type Func struct {
 	nlocals int
 	free    []int // slots of the free objects
 	sort    *expr.Sort
+	frames  sync.Pool // *frame with nlocals locals, reused across calls of Eval
 }
 
 // Compile compiles e for instance inst. free lists the objects that each
@@ -117,13 +119,23 @@ func (f *Func) Eval(s State, params []Value, args ...Value) (v Value, err error)
 	if len(args) != len(f.free) {
 		return Value{}, fmt.Errorf("expression takes %d free values, not %d", len(f.free), len(args))
 	}
-	fr := &frame{state: s, params: params, locals: make([]Value, f.nlocals)}
+	fr, _ := f.frames.Get().(*frame)
+	if fr == nil {
+		fr = &frame{locals: make([]Value, f.nlocals)}
+	}
+	fr.state, fr.params = s, params
 	for i, slot := range f.free {
 		fr.locals[slot] = args[i]
 	}
 	v = f.body(fr)
-	if fr.err != nil {
-		return Value{}, fr.err
+	err = fr.err
+	// The frame goes back to the pool only after a normal return; nothing
+	// the body returns refers to its locals.
+	*fr = frame{locals: fr.locals}
+	clear(fr.locals)
+	f.frames.Put(fr)
+	if err != nil {
+		return Value{}, err
 	}
 	return v, nil
 }

@@ -152,12 +152,49 @@ func (c *compiler) slotRead(e expr.Expr) (int, bool) {
 	return s, ok
 }
 
+// recFieldRead reports whether e is o.x for a record o bound to a slot (a
+// state object such as c of a proof), and o's slot and x's field index.
+func (c *compiler) recFieldRead(e expr.Expr) (slot, field int, ok bool) {
+	fs, ok := e.(*expr.FieldSel)
+	if !ok || c.noFold {
+		return 0, 0, false
+	}
+	id, ok := fs.X.(*expr.Ident)
+	if !ok || id.Obj == nil || (id.Obj.Kind != expr.ObjBound && id.Obj.Kind != expr.ObjState) {
+		return 0, 0, false
+	}
+	s, ok := c.slots[id.Obj]
+	if !ok {
+		return 0, 0, false
+	}
+	xs := fs.X.Sort()
+	if xs.IsInvalid() || xs.Kind != expr.KRecord {
+		return 0, 0, false
+	}
+	k := xs.FieldIndex(fs.Name)
+	return s, k, k >= 0
+}
+
+// recIndex returns o.x[i] for the record o in slot r and x its field k,
+// failing as fieldSel does when the value has no such field (or no such
+// entry).
+func recIndex(f *frame, r, k int, i int64, e *expr.Index) Value {
+	vs := f.locals[r].vs
+	if k >= len(vs) || i < 0 || i >= int64(len(vs[k].vs)) {
+		f.fail(e.X.Pos(), "the value has no field %s", e.X.(*expr.FieldSel).Name)
+		return Value{}
+	}
+	return vs[k].vs[i]
+}
+
 // getter reads a scalar: it is the fast form of a compiled expression of a
 // scalar sort for the shapes that comparisons meet most.
 type getter struct {
 	kind int // one of the g constants
 	k    int64
-	v, i int // variable index; parameter index or slot
+	v, i int // variable index (field index for gRec*); parameter index or slot
+	r    int // the record's slot for gRec*
+	e    *expr.Index
 	x    fn
 }
 
@@ -167,6 +204,8 @@ const (
 	gVarSlot         // state[v][locals[i]]
 	gParam           // params[i]
 	gSlot            // locals[i]
+	gRecParam        // locals[r][v][params[i]]
+	gRecSlot         // locals[r][v][locals[i]]
 	gOther           // x(f).n
 )
 
@@ -185,6 +224,14 @@ func (c *compiler) getterOf(e expr.Expr, x fn) getter {
 					return getter{kind: gVarSlot, v: vi, i: s}
 				}
 			}
+			if r, k, ok := c.recFieldRead(ix.X); ok {
+				if pi, ok := c.paramRead(ix.Index); ok {
+					return getter{kind: gRecParam, r: r, v: k, i: pi, e: ix}
+				}
+				if s, ok := c.slotRead(ix.Index); ok {
+					return getter{kind: gRecSlot, r: r, v: k, i: s, e: ix}
+				}
+			}
 		}
 	}
 	if pi, ok := c.paramRead(e); ok {
@@ -198,8 +245,12 @@ func (c *compiler) getterOf(e expr.Expr, x fn) getter {
 
 // fn returns the getter as a function.
 func (g getter) fn() func(f *frame) int64 {
-	v, i, k, x := g.v, g.i, g.k, g.x
+	v, i, k, x, r, e := g.v, g.i, g.k, g.x, g.r, g.e
 	switch g.kind {
+	case gRecParam:
+		return func(f *frame) int64 { return recIndex(f, r, v, f.params[i].n, e).n }
+	case gRecSlot:
+		return func(f *frame) int64 { return recIndex(f, r, v, f.locals[i].n, e).n }
 	case gConst:
 		return func(*frame) int64 { return k }
 	case gVarParam:
@@ -238,7 +289,7 @@ func (c *compiler) compare(e *expr.Binary, x, y fn) fn {
 
 func (c *compiler) compareOp(op expr.Op, gx, gy getter) fn {
 	if gy.kind == gConst && (op == expr.OpEq || op == expr.OpNeq) {
-		v, i, k := gx.v, gx.i, gy.k
+		v, i, k, r, e := gx.v, gx.i, gy.k, gx.r, gx.e
 		var want int64 = 1
 		if op == expr.OpNeq {
 			want = 0
@@ -254,6 +305,11 @@ func (c *compiler) compareOp(op expr.Op, gx, gy getter) fn {
 				return func(f *frame) Value { return Bool(f.state[v].vs[f.locals[i].n].n == k) }
 			}
 			return func(f *frame) Value { return Bool(f.state[v].vs[f.locals[i].n].n != k) }
+		case gRecSlot:
+			if want == 1 {
+				return func(f *frame) Value { return Bool(recIndex(f, r, v, f.locals[i].n, e).n == k) }
+			}
+			return func(f *frame) Value { return Bool(recIndex(f, r, v, f.locals[i].n, e).n != k) }
 		}
 		a := gx.fn()
 		if want == 1 {
@@ -288,6 +344,14 @@ func (c *compiler) indexAtomic(e *expr.Index, x, i fn) fn {
 			return func(f *frame) Value { return f.state[vi].vs[f.locals[s].n] }
 		}
 		return func(f *frame) Value { return f.state[vi].vs[i(f).n] }
+	}
+	if r, k, ok := c.recFieldRead(e.X); ok {
+		if pi, ok := c.paramRead(e.Index); ok {
+			return func(f *frame) Value { return recIndex(f, r, k, f.params[pi].n, e) }
+		}
+		if s, ok := c.slotRead(e.Index); ok {
+			return func(f *frame) Value { return recIndex(f, r, k, f.locals[s].n, e) }
+		}
 	}
 	if pi, ok := c.paramRead(e.Index); ok {
 		return func(f *frame) Value { return x(f).vs[f.params[pi].n] }
