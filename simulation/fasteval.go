@@ -46,6 +46,11 @@ type fastEval struct {
 
 	args []eval.Value // scratch: the arguments of a compiled expression
 
+	// envs is the slab of conWorld.env, envs[envNext:] not handed out
+	// since the last reset.
+	envs    []wenv[eval.State, eval.Value]
+	envNext int
+
 	// seeds are the steps whose post-states the point gives.
 	seeds []StepSeed
 
@@ -70,7 +75,7 @@ func (f *fastEval) pairHolds(x expr.Expr, c, a eval.State) (b, ok bool) {
 	if !f.pairKnown {
 		f.pairKnown = true
 		if f.pairVals == nil || !equalState(f.pairC, c) || !equalState(f.pairA, a) {
-			f.pairC, f.pairA = c.Clone(), a.Clone()
+			f.pairC, f.pairA = c.CloneInto(f.pairC), a.CloneInto(f.pairA)
 			if f.pairVals == nil {
 				f.pairVals = map[expr.Expr]bool{}
 			}
@@ -131,6 +136,7 @@ func newFastEval(inst *eval.Instance, objs []*expr.Object) *fastEval {
 }
 
 func (f *fastEval) reset() {
+	f.envNext = 0
 	f.last = [4]lastStep{}
 	f.pairKnown = false
 	if f.states == nil {

@@ -321,7 +321,7 @@ func (s *sc[S, V, B]) assumed(auto *ioa.Automaton, rs []*ioa.InvariantRef, st S,
 			s.hyp(hname, s.w.tt(), err)
 			continue
 		}
-		b, err := s.w.holds(body, newEnv[S, V](nil).with(obj, st))
+		b, err := s.w.holds(body, s.w.env(nil).with(obj, st))
 		s.hyp(hname, b, err)
 	}
 }

@@ -38,7 +38,7 @@ func historyRule[S, V, B any](s *sc[S, V, B], p *plan) {
 		}
 		b, err := w.init(pr.Abstract, a)
 		s.hyp("init "+pr.Abstract.Name+"(a)", b, err)
-		fa, err := w.stateOf(pr.Mapping, "f(a)", newEnv[S, V](nil).with(pr.A, a))
+		fa, err := w.stateOf(pr.Mapping, "f(a)", w.env(nil).with(pr.A, a))
 		if s.fail(err) {
 			return
 		}
@@ -53,7 +53,7 @@ func historyRule[S, V, B any](s *sc[S, V, B], p *plan) {
 		}
 		b, err := w.init(pr.Concrete, c)
 		s.hyp("init "+pr.Concrete.Name+"(c)", b, err)
-		a0, err := w.stateOf(pr.Start, "a₀", newEnv[S, V](nil).with(pr.C, c))
+		a0, err := w.stateOf(pr.Start, "a₀", w.env(nil).with(pr.C, c))
 		if s.fail(err) {
 			return
 		}
@@ -63,7 +63,7 @@ func historyRule[S, V, B any](s *sc[S, V, B], p *plan) {
 			s.out.goal, s.out.what = b, "init "+pr.Abstract.Name+"(a₀)"
 			return
 		}
-		fa0, err := w.stateOf(pr.Mapping, "f(a₀)", newEnv[S, V](nil).with(pr.A, a0))
+		fa0, err := w.stateOf(pr.Mapping, "f(a₀)", w.env(nil).with(pr.A, a0))
 		if s.fail(err) {
 			return
 		}
@@ -87,7 +87,7 @@ func historyRule[S, V, B any](s *sc[S, V, B], p *plan) {
 		eventGoal(s, p, 0, p.action, ps, &ioa.Case{Steps: []*ioa.AbstractStep{{Action: aa, Args: nil}}}, [][]V{ps})
 		return
 	}
-	fa, err := w.stateOf(pr.Mapping, "f(a)", newEnv[S, V](nil).with(pr.A, a))
+	fa, err := w.stateOf(pr.Mapping, "f(a)", w.env(nil).with(pr.A, a))
 	if s.fail(err) {
 		return
 	}
@@ -118,7 +118,7 @@ func historyRule[S, V, B any](s *sc[S, V, B], p *plan) {
 	if s.fail(err) {
 		return
 	}
-	fap, err := w.stateOf(pr.Mapping, "f(apost)", newEnv[S, V](nil).with(pr.A, ap))
+	fap, err := w.stateOf(pr.Mapping, "f(apost)", w.env(nil).with(pr.A, ap))
 	if s.fail(err) {
 		return
 	}

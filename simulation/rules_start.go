@@ -78,11 +78,11 @@ func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
 	if p.rule == ruleBwdTotal {
 		s.assumed(pr.Concrete, pr.AssumeConcrete, c, "c")
 		s.nats(pr.Concrete, c, "c")
-		tau, err := w.stateOf(pr.Total, "τ(c)", newEnv[S, V](nil).with(pr.C, c))
+		tau, err := w.stateOf(pr.Total, "τ(c)", w.env(nil).with(pr.C, c))
 		if s.fail(err) {
 			return
 		}
-		b, err := w.holds(p.clause.Body, newEnv[S, V](nil).with(pr.C, c).with(pr.A, tau))
+		b, err := w.holds(p.clause.Body, w.env(nil).with(pr.C, c).with(pr.A, tau))
 		s.fail(err)
 		s.out.goal, s.out.what = b, p.clause.Name+"(c, τ(c))"
 		return
@@ -91,7 +91,7 @@ func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
 	s.hyp("init "+pr.Concrete.Name+"(c)", b, err)
 	switch p.rule {
 	case ruleRefStart:
-		fc, err := w.stateOf(pr.Mapping, "f(c)", newEnv[S, V](nil).with(pr.C, c))
+		fc, err := w.stateOf(pr.Mapping, "f(c)", w.env(nil).with(pr.C, c))
 		if s.fail(err) {
 			return
 		}
@@ -99,7 +99,7 @@ func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
 		s.fail(err)
 		s.out.goal, s.out.what = b, "init "+pr.Abstract.Name+"(f(c))"
 	case ruleFwdStartInit, ruleFwdStartRel:
-		a0, err := w.stateOf(pr.Start, "a₀", newEnv[S, V](nil).with(pr.C, c))
+		a0, err := w.stateOf(pr.Start, "a₀", w.env(nil).with(pr.C, c))
 		if s.fail(err) {
 			return
 		}
@@ -109,7 +109,7 @@ func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
 			s.out.goal, s.out.what = b, "init "+pr.Abstract.Name+"(a₀)"
 			return
 		}
-		b, err := w.holds(p.clause.Body, newEnv[S, V](nil).with(pr.C, c).with(pr.A, a0))
+		b, err := w.holds(p.clause.Body, w.env(nil).with(pr.C, c).with(pr.A, a0))
 		s.fail(err)
 		s.out.goal, s.out.what = b, p.clause.Name+"(c, a₀)"
 	case ruleBwdStart:
@@ -119,7 +119,7 @@ func startRule[S, V, B any](s *sc[S, V, B], p *plan) {
 			return
 		}
 		for _, cl := range pr.Relation {
-			b, err := w.holds(cl.Body, newEnv[S, V](nil).with(pr.C, c).with(pr.A, a))
+			b, err := w.holds(cl.Body, w.env(nil).with(pr.C, c).with(pr.A, a))
 			s.hyp(cl.Name+"(c, a)", b, err)
 		}
 		b, err := w.init(pr.Abstract, a)

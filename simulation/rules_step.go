@@ -139,11 +139,11 @@ func eventGoal[S, V, B any](s *sc[S, V, B], p *plan, k int, act *ioa.Action, ps 
 		if !st.Action.Kind.External() || st.Action.View == nil || act.View == nil {
 			continue
 		}
-		cv, err := s.w.values(act.View.Args, newEnv[S, V](ps))
+		cv, err := s.w.values(act.View.Args, s.w.env(ps))
 		if s.fail(err) {
 			return
 		}
-		av, err := s.w.values(st.Action.View.Args, newEnv[S, V](args[j]))
+		av, err := s.w.values(st.Action.View.Args, s.w.env(args[j]))
 		if s.fail(err) {
 			return
 		}
@@ -189,7 +189,7 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	}
 	var a S
 	if pr.Kind.IsRefinement() {
-		a, err = w.stateOf(pr.Mapping, "a", newEnv[S, V](nil).with(pr.C, c))
+		a, err = w.stateOf(pr.Mapping, "a", w.env(nil).with(pr.C, c))
 	} else {
 		a, err = w.freshState(pr.Abstract, "a")
 	}
@@ -202,7 +202,7 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	s.nats(pr.Abstract, a, "a")
 	if pr.Kind == ioa.ProofForward {
 		for _, cl := range pr.Relation {
-			b, err := w.holds(cl.Body, newEnv[S, V](nil).with(pr.C, c).with(pr.A, a))
+			b, err := w.holds(cl.Body, w.env(nil).with(pr.C, c).with(pr.A, a))
 			s.hypf(func() string { return cl.Name + "(c, a)" }, b, err)
 			if s.stop != nil && s.err != nil {
 				return
@@ -218,7 +218,7 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	if s.fail(err) {
 		return
 	}
-	env := newEnv[S, V](ps).with(pr.C, c).with(pr.A, a).with(pr.CPost, cpost)
+	env := w.env(ps).with(pr.C, c).with(pr.A, a).with(pr.CPost, cpost)
 	if p.rule == ruleStepCases || (s.all && allGuarded(p.step)) {
 		gs := make([]B, 0, len(p.step.Cases))
 		for j := range p.step.Cases {
@@ -244,7 +244,7 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 			s.out.last = us[m]
 		}
 		if pr.Kind.IsRefinement() && s.wants(p, ruleStepPost) {
-			fpost, err := w.stateOf(pr.Mapping, "f(cpost)", newEnv[S, V](nil).with(pr.C, cpost))
+			fpost, err := w.stateOf(pr.Mapping, "f(cpost)", w.env(nil).with(pr.C, cpost))
 			if s.fail(err) {
 				return
 			}
@@ -257,7 +257,7 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 		if pr.Kind == ioa.ProofForward && s.wants(p, ruleStepRel) {
 			for _, cl := range pr.Relation {
 				if s.all || cl == p.clause {
-					b, err := w.holds(cl.Body, newEnv[S, V](nil).with(pr.C, cpost).with(pr.A, us[m]))
+					b, err := w.holds(cl.Body, w.env(nil).with(pr.C, cpost).with(pr.A, us[m]))
 					if s.fail(err) {
 						return
 					}
@@ -311,7 +311,7 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	s.assumed(pr.Concrete, pr.AssumeConcrete, cpost, "cpost")
 	s.nats(pr.Concrete, cpost, "cpost")
 	for _, cl := range pr.Relation {
-		b, err := w.holds(cl.Body, newEnv[S, V](nil).with(pr.C, cpost).with(pr.A, a))
+		b, err := w.holds(cl.Body, w.env(nil).with(pr.C, cpost).with(pr.A, a))
 		s.hypf(func() string { return cl.Name + "(cpost, a)" }, b, err)
 		if s.stop != nil && s.err != nil {
 			return
@@ -320,13 +320,13 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	if s.err != nil {
 		return
 	}
-	base := newEnv[S, V](ps).with(pr.C, c).with(pr.A, a).with(pr.CPost, cpost)
+	base := w.env(ps).with(pr.C, c).with(pr.A, a).with(pr.CPost, cpost)
 	envFor := func(j int) *wenv[S, V] {
 		apre, err := w.stateOf(p.step.Cases[j].Pre, "apre", base)
 		if s.fail(err) {
 			return base
 		}
-		return newEnv[S, V](ps).with(pr.C, c).with(pr.A, a).with(pr.CPost, cpost).with(pr.APre, apre)
+		return w.env(ps).with(pr.C, c).with(pr.A, a).with(pr.CPost, cpost).with(pr.APre, apre)
 	}
 	if p.rule == ruleStepCases || (s.all && allGuarded(p.step)) {
 		gs := make([]B, 0, len(p.step.Cases))
@@ -358,7 +358,7 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 			}
 			for _, cl := range pr.Relation {
 				if s.all || cl == p.clause {
-					b, err := w.holds(cl.Body, newEnv[S, V](nil).with(pr.C, c).with(pr.A, apre))
+					b, err := w.holds(cl.Body, w.env(nil).with(pr.C, c).with(pr.A, apre))
 					if s.fail(err) {
 						return
 					}

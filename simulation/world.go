@@ -35,6 +35,10 @@ type world[S, V, B any] interface {
 	post(act *ioa.Action, s S, ps []V, name string) (S, error)
 	// values evaluates expressions in env.
 	values(xs []expr.Expr, env *wenv[S, V]) ([]V, error)
+	// env returns an empty environment of params, as newEnv does. The
+	// rules use it for the environments of one scenario, which no world
+	// keeps beyond it.
+	env(params []V) *wenv[S, V]
 	// init, pre, holds: the start condition, the enabling condition (with
 	// parameter ranges), and a Bool expression in env.
 	init(a *ioa.Automaton, s S) (B, error)
@@ -174,6 +178,10 @@ func (w *symWorld) post(act *ioa.Action, s *encode.State, ps []encode.Value, nam
 	return w.enc.Post(act, s, ps, name)
 }
 
+func (w *symWorld) env(params []encode.Value) *wenv[*encode.State, encode.Value] {
+	return newEnv[*encode.State](params)
+}
+
 func (w *symWorld) values(xs []expr.Expr, env *wenv[*encode.State, encode.Value]) ([]encode.Value, error) {
 	out := make([]encode.Value, len(xs))
 	for i, x := range xs {
@@ -263,6 +271,24 @@ type conWorld struct {
 	// Nat hypotheses of the point's states taken as true (its caller checks
 	// them per state), and a scenario stopped at its first false hypothesis.
 	fast *fastEval
+}
+
+// env returns an environment of params: in the compiled mode, one of a
+// slab that fastEval.reset makes available again at the next point (an
+// environment lives for one scenario); otherwise a new one.
+func (w *conWorld) env(params []eval.Value) *wenv[eval.State, eval.Value] {
+	f := w.fast
+	if f == nil {
+		return newEnv[eval.State](params)
+	}
+	if f.envNext == len(f.envs) {
+		// a new slab: environments handed out earlier keep the old one
+		f.envs, f.envNext = make([]wenv[eval.State, eval.Value], max(32, 2*len(f.envs))), 0
+	}
+	e := &f.envs[f.envNext]
+	f.envNext++
+	*e = wenv[eval.State, eval.Value]{params: params}
+	return e
 }
 
 // trustsInvariants reports whether hypotheses that assume invariants and

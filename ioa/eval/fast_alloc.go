@@ -100,3 +100,32 @@ func (s State) Clone() State {
 	}
 	return out
 }
+
+// CloneInto is Clone, reusing the memory of dst: dst must be a copy that
+// Clone or CloneInto returned earlier and that nothing else refers to.
+func (s State) CloneInto(dst State) State {
+	if cap(dst) < len(s) {
+		dst = make(State, len(s))
+	}
+	dst = dst[:len(s)]
+	for i, v := range s {
+		dst[i] = cloneInto(dst[i], v)
+	}
+	return dst
+}
+
+// cloneInto is Clone(v), reusing the memory of d (see State.CloneInto).
+func cloneInto(d, v Value) Value {
+	if v.vs == nil {
+		return v
+	}
+	vs := d.vs
+	if vs == nil || cap(vs) < len(v.vs) {
+		vs = make([]Value, len(v.vs))
+	}
+	vs = vs[:len(v.vs)]
+	for i, x := range v.vs {
+		vs[i] = cloneInto(vs[i], x)
+	}
+	return Value{n: v.n, vs: vs}
+}
