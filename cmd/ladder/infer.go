@@ -16,7 +16,9 @@ import (
 	"syscall"
 	"time"
 
+	"ladder/internal/explore"
 	"ladder/internal/infer"
+	"ladder/internal/safeio"
 	"ladder/internal/source"
 )
 
@@ -62,6 +64,7 @@ is not proved; 2 on usage errors.`,
 			maxStates := fs.Int("max-states", 100000, "explore at most this many states per instance")
 			exploreTimeout := fs.Duration("explore-timeout", time.Minute, "explore each instance for at most this long")
 			noPairs := fs.Bool("no-pairs", false, "leave out the candidates with two bound variables")
+			maxMemory := fs.String("max-memory", "", "stop (exit 1) when the process, the solver included, uses this much memory, e.g. 4GiB (default: half of the physical memory, less when little is available)")
 			maxCands := fs.Int("max-candidates", infer.DefaultMaxCandidates, "stop when more non-redundant candidates than this survive the instances")
 			noParam := fs.Bool("no-parametrized", false, "prove quantified candidates without the parametrized strategy")
 			prefix := fs.String("prefix", "inv", "the prefix of the invariants' names (inv1, inv2, ...)")
@@ -79,6 +82,15 @@ is not proved; 2 on usage errors.`,
 				cfg, err := o.config(e)
 				if err != nil {
 					return e.usageError("infer", "%v", err)
+				}
+				memLimit := explore.DefaultMaxMemory()
+				if *maxMemory != "" {
+					if memLimit, err = safeio.ParseBytes(*maxMemory); err != nil {
+						return e.usageError("infer", "--max-memory: %v", err)
+					}
+					if memLimit < 64<<20 {
+						return e.usageError("infer", "--max-memory %s: at least 64 MiB", *maxMemory)
+					}
 				}
 				// The Houdini rounds hold many large obligations: collect
 				// garbage at Go's default pace, not main's.
@@ -98,7 +110,7 @@ is not proved; 2 on usage errors.`,
 				}
 				opts := infer.Options{
 					File: args[0], Automaton: *automaton, Bounds: bounds, MaxStates: *maxStates,
-					Timeout: *exploreTimeout, NoPairs: *noPairs, MaxCandidates: *maxCands, NoParametrized: *noParam, Prefix: *prefix,
+					Timeout: *exploreTimeout, MaxMemory: memLimit, NoPairs: *noPairs, MaxCandidates: *maxCands, NoParametrized: *noParam, Prefix: *prefix,
 					Library: libraryDirs(), Prover: cfg, Proof: *proof, Progress: progress,
 				}
 				res, err := infer.Run(ctx, opts)
@@ -112,7 +124,7 @@ is not proved; 2 on usage errors.`,
 						printErrors(e.stderr, errs, false)
 						fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
 						return exitFailure
-					case errors.Is(err, infer.ErrTooMany) && res != nil:
+					case (errors.Is(err, infer.ErrTooMany) || errors.Is(err, infer.ErrLimit)) && res != nil:
 						if *jsonOut {
 							_ = res.WriteJSON(e.stdout)
 						} else {

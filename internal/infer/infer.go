@@ -34,6 +34,10 @@ type Options struct {
 	// instance only lets more candidates through.
 	MaxStates int
 	Timeout   time.Duration
+	// MaxMemory stops the run when the process (the solver included)
+	// holds more memory than this, in bytes; 0: no limit. Run then
+	// returns the phases done so far with an error wrapping ErrLimit.
+	MaxMemory int64
 	// NoPairs leaves out the candidates with two bound variables.
 	NoPairs bool
 	// MaxCandidates bounds the non-redundant candidates handed to the
@@ -107,8 +111,8 @@ type Result struct {
 	Nat     []string    `json:"natUnproved,omitempty"`
 	Edge    *EdgeResult `json:"edge,omitempty"`
 	Seconds float64     `json:"seconds"`
-	// Stopped says why inference stopped before the Houdini rounds
-	// (ErrTooMany), or "".
+	// Stopped says why inference stopped early: before the Houdini rounds
+	// (ErrTooMany), or at the memory limit (ErrLimit); or "".
 	Stopped string `json:"stopped,omitempty"`
 
 	section string // the `invariants:` section as proved
@@ -161,6 +165,28 @@ var ErrTooMany = errors.New("too many candidates")
 // Run infers the invariants of the automaton of o.File.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	start := time.Now()
+	var w *memoryWatch
+	if o.MaxMemory > 0 {
+		var stop func()
+		ctx, w, stop = watchMemory(ctx, o.MaxMemory, 100*time.Millisecond)
+		defer stop()
+	}
+	var partial *Result
+	res, err := run(ctx, o, start, &partial)
+	if why := w.reached(); why != "" {
+		if partial == nil {
+			partial = &Result{}
+		}
+		partial.Stopped = why
+		partial.Seconds = time.Since(start).Seconds()
+		return partial, fmt.Errorf("%w: %s", ErrLimit, why)
+	}
+	return res, err
+}
+
+// run is Run; it sets *partial to the result as soon as there is one, so
+// that a run stopped at a limit can return the phases it did.
+func run(ctx context.Context, o Options, start time.Time, partial **Result) (*Result, error) {
 	progress := o.Progress
 	if progress == nil {
 		progress = func(string) {}
@@ -193,6 +219,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	res := &Result{Automaton: a.Name, File: a.File, path: path}
+	*partial = res
 	phase := func(name string, n int, t time.Time, note string) {
 		res.Phases = append(res.Phases, Phase{Name: name, Candidates: n, Seconds: time.Since(t).Seconds(), Note: note})
 	}

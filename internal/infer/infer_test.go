@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"ladder/internal/driver"
 	"ladder/internal/report"
@@ -259,5 +260,45 @@ func TestInferTooMany(t *testing.T) {
 	}
 	if n := res.Phases[len(res.Phases)-1]; n.Name != "non-redundant" || n.Candidates <= 3 {
 		t.Fatalf("last phase %+v", n)
+	}
+}
+
+// TestInferMemoryLimit checks that a run over Options.MaxMemory stops with
+// ErrLimit and says why, and returns no invariants.
+func TestInferMemoryLimit(t *testing.T) {
+	dir := t.TempDir()
+	stripCopy(t, dir, "docs/examples/mutex/TicketLock.yaml", "mutex/TicketLock.yaml")
+	copyFile(t, dir, "docs/examples/mutex/lock.yaml", "mutex/lock.yaml")
+	o := options(t, filepath.Join(dir, "mutex/TicketLock.yaml"), filepath.Join(dir, "cache"), nil)
+	o.MaxMemory = 1 // any process holds more
+	res, err := Run(context.Background(), o)
+	if !errors.Is(err, ErrLimit) {
+		t.Fatalf("err = %v, want ErrLimit", err)
+	}
+	if res == nil || !strings.HasPrefix(res.Stopped, "memory limit 1 B (") || len(res.Invariants) != 0 {
+		t.Fatalf("result %+v", res)
+	}
+}
+
+// TestMemoryWatch checks the watch: over its limit it cancels the context
+// with the reason as the cause; under it, it does nothing until stopped.
+func TestMemoryWatch(t *testing.T) {
+	ctx, w, stop := watchMemory(context.Background(), 1, time.Millisecond)
+	<-ctx.Done()
+	if cause := context.Cause(ctx); cause == nil || !strings.HasPrefix(cause.Error(), "memory limit") || w.reached() != cause.Error() {
+		t.Fatalf("cause %v, reached %q", cause, w.reached())
+	}
+	stop()
+	ctx, w, stop = watchMemory(context.Background(), 1<<50, time.Millisecond)
+	time.Sleep(20 * time.Millisecond)
+	if ctx.Err() != nil || w.reached() != "" {
+		t.Fatalf("under the limit: err %v, reached %q", ctx.Err(), w.reached())
+	}
+	stop()
+	if ctx.Err() == nil {
+		t.Fatalf("the context outlives the watch")
+	}
+	if w.peak <= 0 {
+		t.Fatalf("no sample taken")
 	}
 }
