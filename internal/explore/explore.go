@@ -48,6 +48,10 @@ type Config struct {
 	// alike: each state is stored as the canonical representative of its
 	// orbit under the permutations of their elements (symmetry.go).
 	Symmetry []string
+
+	// batch is the number of states a parallel level expands between
+	// merges (0: batchSize); tests make it small.
+	batch int
 }
 
 // Progress is a snapshot of a running search.
@@ -246,10 +250,9 @@ type explorer struct {
 	reporter *Reporter
 	trans    Transition
 	sym      *eval.Symmetry // the symmetry reduction, or nil
-	runners  []*eval.Runner // parallel workers, in scratch mode
-	arenas   [][]byte       // their encoding buffers
-	pbufs    [][]eval.Value // their parameter buffers
-	parts    [][]succ       // their successors
+	// sets are the two worker sets of levelParallel: one expands a
+	// batch while the other's batch is merged and checked.
+	sets [2]*workerSet
 	// buffers of levelSequential
 	succs []pending
 	kbuf  []byte
@@ -528,10 +531,10 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 		x.st.Prefetch(hs)
 		for i := range succs {
 			s := &succs[i]
-			x.res.Transitions++
 			if x.full() {
 				return next, nil
 			}
+			x.res.Transitions++
 			key := kbuf[s.k0:s.k1]
 			if len(key) > nodestore.MaxKey {
 				return nil, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(key), nodestore.MaxKey)
@@ -569,144 +572,221 @@ const batchSize = 4096
 // levelParallel expands the states of one level with several workers: each
 // batch of states is expanded in parallel, then merged in order on this
 // goroutine (ids, parents and visitor calls are as in a sequential search),
-// then the new states are checked in parallel.
-func (x *explorer) levelParallel(cur []int32, depth int) ([]int32, error) {
+// then the new states are checked in parallel. The next batch of the level
+// is expanded meanwhile, by a second set of workers: a batch's successors
+// live in its set's scratch memory until its new states are checked.
+func (x *explorer) levelParallel(cur []int32, depth int) (next []int32, err error) {
 	w := x.workers()
-	if len(x.runners) != w {
-		x.runners = make([]*eval.Runner, w)
-		x.arenas = make([][]byte, w)
-		x.parts = make([][]succ, w)
-		x.pbufs = make([][]eval.Value, w)
-		for i := range x.runners {
-			x.runners[i] = x.m.NewRunner()
-			x.runners[i].SetScratch(true)
+	if x.sets[0] == nil || len(x.sets[0].runners) != w {
+		for i := range x.sets {
+			x.sets[i] = newWorkerSet(x.m, w)
 		}
 	}
-	runners := x.runners
-	var next []int32
-	pres := make([]eval.State, batchSize)
-	for lo := 0; lo < len(cur); lo += batchSize {
-		batch := cur[lo:min(lo+batchSize, len(cur))]
-		// expand
-		parts := x.parts
-		counts := make([]int, len(batch))
-		dead := make([]bool, len(batch)) // no successor and not final
-		errs := make([]error, w)
-		var wg sync.WaitGroup
-		for k := 0; k < w; k++ {
-			wg.Add(1)
-			go func(k int) {
-				defer wg.Done()
-				r := runners[k]
-				r.Release()
-				arena, pbuf := x.arenas[k][:0], x.pbufs[k][:0]
-				parts[k] = parts[k][:0]
-				defer func() { x.arenas[k], x.pbufs[k] = arena, pbuf }()
-				for i := k; i < len(batch); i += w {
-					pre, err := r.Decode(x.st.Key(int(batch[i])))
-					if err != nil {
-						errs[k] = err
-						return
-					}
-					pres[i] = pre
-					over := false
-					err = r.Successors(pre, func(act int, params []eval.Value, post eval.State) bool {
-						counts[i]++
-						start := len(arena)
-						arena = x.encode(r, arena, post)
-						key := arena[start:len(arena):len(arena)]
-						p0 := len(pbuf)
-						pbuf = append(pbuf, params...)
-						parts[k] = append(parts[k], succ{act: act, p0: p0, p1: len(pbuf), post: post, key: key, hash: x.st.Hash(key)})
-						if counts[i]&63 == 0 && x.meter.Over() {
-							over = true
-							return false
-						}
-						return true
-					})
-					if err == nil && over {
-						err = errOverBudget
-					}
-					if err == nil && counts[i] == 0 && x.m.HasFinal() {
-						var ok bool
-						ok, err = r.Final(pre)
-						dead[i] = !ok
-					}
-					if err != nil {
-						errs[k] = err
-						return
-					}
-				}
-			}(k)
+	bs := x.cfg.batch
+	if bs <= 0 {
+		bs = batchSize
+	}
+	var inflight *batchJob
+	defer func() {
+		// no worker outlives the level, whatever stopped it
+		if inflight != nil {
+			inflight.wg.Wait()
 		}
-		wg.Wait()
-		for _, err := range errs {
+	}()
+	inflight = x.startBatch(x.sets[0], cur[:min(bs, len(cur))])
+	for lo, k := 0, 0; lo < len(cur); lo, k = lo+bs, k+1 {
+		job := inflight
+		job.wg.Wait()
+		inflight = nil
+		if hi := lo + bs; hi < len(cur) {
+			inflight = x.startBatch(x.sets[(k+1)%2], cur[hi:min(hi+bs, len(cur))])
+		}
+		for _, err := range job.errs {
 			if errors.Is(err, errOverBudget) {
 				// this batch is incomplete: none of it is kept
 				x.res.Limit, x.res.Exhausted = x.meter.Stop(), true
 				return next, nil
 			}
 		}
-		for _, err := range errs {
+		for _, err := range job.errs {
 			if err != nil && !errors.Is(err, errOverBudget) {
 				return nil, err
 			}
 		}
-		// merge in batch order: worker k holds states k, k+w, ... in order
-		pos := make([]int, w)
-		var fresh []item
-		var hs []uint64
-		for i := range batch {
-			k := i % w
-			if counts[i] == 0 {
-				x.res.Deadlocks++
-				if dead[i] {
-					return appendIDs(next, fresh), x.violation(int(batch[i]), "")
-				}
-			}
-			hs = hs[:0]
-			for _, s := range parts[k][pos[k] : pos[k]+counts[i]] {
-				hs = append(hs, s.hash)
-			}
-			x.st.Prefetch(hs)
-			for c := 0; c < counts[i]; c++ {
-				s := &parts[k][pos[k]]
-				pos[k]++
-				x.res.Transitions++
-				if x.full() {
-					return appendIDs(next, fresh), x.checkFresh(runners, fresh, depth)
-				}
-				from := int(batch[i])
-				if len(s.key) > nodestore.MaxKey {
-					return nil, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(s.key), nodestore.MaxKey)
-				}
-				id, isNew := x.st.Insert(s.key, s.hash, int32(from))
-				if isNew {
-					fresh = append(fresh, item{id, s.post})
-					if v := x.cfg.Visitor; v != nil && v.State != nil {
-						if err := v.State(id, depth, s.post); err != nil {
-							return nil, err
-						}
-					}
-				}
-				if err := x.transition(from, id, pres[i], s.post, s.act, x.pbufs[k][s.p0:s.p1], isNew); err != nil {
-					return nil, err
-				}
-			}
+		fresh, err := x.mergeBatch(job, depth)
+		if err != nil || x.res.Violation != nil || x.res.Limit != "" {
+			return appendIDs(next, fresh), err
 		}
-		if err := x.checkFresh(runners, fresh, depth); err != nil || x.res.Violation != nil {
+		if err := x.checkFresh(job.set.runners, fresh, depth); err != nil || x.res.Violation != nil {
 			return nil, err
 		}
 		next = appendIDs(next, fresh)
-		x.progress(len(cur)-lo-len(batch)+len(next), depth)
+		x.progress(len(cur)-lo-len(job.batch)+len(next), depth)
 	}
 	return next, nil
 }
 
-// item is a new state of a parallel batch.
+// workerSet is the runners of a parallel search's workers and their
+// buffers; a set expands one batch at a time.
+type workerSet struct {
+	runners []*eval.Runner // in scratch mode
+	arenas  [][]byte       // their encoding buffers
+	pbufs   [][]eval.Value // their parameter buffers
+	parts   [][]succ       // their successors
+	keys    []byte         // the batch's keys, copied from the store
+}
+
+func newWorkerSet(m *eval.Machine, w int) *workerSet {
+	ws := &workerSet{runners: make([]*eval.Runner, w), arenas: make([][]byte, w), pbufs: make([][]eval.Value, w), parts: make([][]succ, w)}
+	for i := range ws.runners {
+		ws.runners[i] = m.NewRunner()
+		ws.runners[i].SetScratch(true)
+	}
+	return ws
+}
+
+// batchJob is the expansion of one batch by a worker set.
+type batchJob struct {
+	set    *workerSet
+	batch  []int32
+	keys   [][]byte     // the states' keys, in set.keys
+	pres   []eval.State // the decoded states
+	counts []int        // their successors
+	dead   []bool       // no successor and not final
+	errs   []error      // per worker
+	wg     sync.WaitGroup
+}
+
+// startBatch starts the expansion of batch on the workers of set and
+// returns at once; the job's wg says when it is done. The keys are copied
+// first, on this goroutine: the store grows while the workers run.
+func (x *explorer) startBatch(set *workerSet, batch []int32) *batchJob {
+	w := len(set.runners)
+	job := &batchJob{set: set, batch: batch, keys: make([][]byte, len(batch)), pres: make([]eval.State, len(batch)),
+		counts: make([]int, len(batch)), dead: make([]bool, len(batch)), errs: make([]error, w)}
+	set.keys = set.keys[:0]
+	offs := make([]int, len(batch)+1)
+	for i, id := range batch {
+		set.keys = append(set.keys, x.st.Key(int(id))...)
+		offs[i+1] = len(set.keys)
+	}
+	for i := range batch {
+		job.keys[i] = set.keys[offs[i]:offs[i+1]:offs[i+1]]
+	}
+	for k := 0; k < w; k++ {
+		job.wg.Add(1)
+		go func(k int) {
+			defer job.wg.Done()
+			job.errs[k] = x.expandPart(job, k)
+		}(k)
+	}
+	return job
+}
+
+// expandPart expands states k, k+w, … of a batch on worker k of its set.
+// What the workers share (the job's slices, the set's per-worker slice
+// headers) is written once per state or once per part, not per successor:
+// neighbouring entries belong to different workers and share cache lines.
+func (x *explorer) expandPart(job *batchJob, k int) error {
+	set := job.set
+	w := len(set.runners)
+	r := set.runners[k]
+	r.Release()
+	arena, pbuf, part := set.arenas[k][:0], set.pbufs[k][:0], set.parts[k][:0]
+	defer func() { set.arenas[k], set.pbufs[k], set.parts[k] = arena, pbuf, part }()
+	for i := k; i < len(job.batch); i += w {
+		pre, err := r.Decode(job.keys[i])
+		if err != nil {
+			return err
+		}
+		job.pres[i] = pre
+		over := false
+		n := 0
+		err = r.Successors(pre, func(act int, params []eval.Value, post eval.State) bool {
+			n++
+			start := len(arena)
+			arena = x.encode(r, arena, post)
+			key := arena[start:len(arena):len(arena)]
+			p0 := len(pbuf)
+			pbuf = append(pbuf, params...)
+			part = append(part, succ{act: act, p0: p0, p1: len(pbuf), post: post, key: key, hash: x.st.Hash(key)})
+			if n&63 == 0 && x.meter.Over() {
+				over = true
+				return false
+			}
+			return true
+		})
+		job.counts[i] = n
+		if err == nil && over {
+			err = errOverBudget
+		}
+		if err == nil && n == 0 && x.m.HasFinal() {
+			var ok bool
+			ok, err = r.Final(pre)
+			job.dead[i] = !ok
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeBatch inserts the successors of an expanded batch in batch order
+// (worker k holds states k, k+w, … in order) and returns the new states.
+// It stops at a deadlock (a violation) or at the state limit.
+func (x *explorer) mergeBatch(job *batchJob, depth int) ([]item, error) {
+	set := job.set
+	w := len(set.runners)
+	pos := make([]int, w)
+	var fresh []item
+	var hs []uint64
+	for i := range job.batch {
+		k := i % w
+		if job.counts[i] == 0 {
+			x.res.Deadlocks++
+			if job.dead[i] {
+				return fresh, x.violation(int(job.batch[i]), "")
+			}
+		}
+		hs = hs[:0]
+		for _, s := range set.parts[k][pos[k] : pos[k]+job.counts[i]] {
+			hs = append(hs, s.hash)
+		}
+		x.st.Prefetch(hs)
+		for c := 0; c < job.counts[i]; c++ {
+			s := &set.parts[k][pos[k]]
+			pos[k]++
+			if x.full() {
+				return fresh, x.checkFresh(set.runners, fresh, depth)
+			}
+			x.res.Transitions++
+			from := int(job.batch[i])
+			if len(s.key) > nodestore.MaxKey {
+				return nil, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(s.key), nodestore.MaxKey)
+			}
+			id, isNew := x.st.Insert(s.key, s.hash, int32(from))
+			if isNew {
+				fresh = append(fresh, item{id: id, s: s.post, k: k})
+				if v := x.cfg.Visitor; v != nil && v.State != nil {
+					if err := v.State(id, depth, s.post); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if err := x.transition(from, id, job.pres[i], s.post, s.act, set.pbufs[k][s.p0:s.p1], isNew); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return fresh, nil
+}
+
+// item is a new state of a parallel batch, found by worker k.
 type item struct {
 	id int
 	s  eval.State
+	k  int
 }
 
 func appendIDs(ids []int32, items []item) []int32 {
@@ -730,13 +810,20 @@ func (x *explorer) checkFresh(runners []*eval.Runner, fresh []item, depth int) e
 		wg.Add(1)
 		go func(k int) {
 			defer wg.Done()
-			for i := k; i < len(fresh); i += w {
+			// Each worker checks the states it computed, whose memory
+			// its core has written (and may still cache).
+			for i := range fresh {
+				if fresh[i].k != k%w {
+					continue
+				}
 				name, err := runners[k].Violated(fresh[i].s, x.invs)
 				if err != nil {
 					errs[k] = err
 					return
 				}
-				names[i] = name
+				if name != "" {
+					names[i] = name
+				}
 			}
 		}(k)
 	}

@@ -467,7 +467,7 @@ func TestVisitor(t *testing.T) {
 		t.Skip("no TMS2")
 	}
 	inst := bounds(t, "T=2,L=1,V=1")
-	run := func(workers int) (*Result, []string) {
+	run := func(workers, batch, maxStates int) (*Result, []string) {
 		var log []string
 		var states, trans int
 		seen := map[int]bool{}
@@ -490,22 +490,30 @@ func TestVisitor(t *testing.T) {
 				return nil
 			},
 		}
-		res, err := Explore(a, Config{Instance: inst, Visitor: v, Workers: workers})
+		res, err := Explore(a, Config{Instance: inst, Visitor: v, Workers: workers, MaxStates: maxStates, batch: batch})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if states != res.States || int64(trans) != res.Transitions {
-			t.Errorf("visitor saw %d states, %d transitions; result says %d, %d", states, trans, res.States, res.Transitions)
+			t.Errorf("workers %d, batch %d, max %d: visitor saw %d states, %d transitions; result says %d, %d", workers, batch, maxStates, states, trans, res.States, res.Transitions)
 		}
 		return res, log
 	}
-	r1, log1 := run(1)
-	r4, log4 := run(4)
-	if r1.States != r4.States || r1.Transitions != r4.Transitions || r1.MaxDepth != r4.MaxDepth {
-		t.Errorf("workers 1 and 4 differ: %+v vs %+v", r1, r4)
-	}
-	if strings.Join(log1, "\n") != strings.Join(log4, "\n") {
-		t.Errorf("the visitor sequences differ between 1 and 4 workers")
+	// Small batches make a level many batches, each expanded while the
+	// one before it is merged; a state limit stops the search inside a
+	// batch with the next one under way.
+	for _, c := range []struct{ workers, batch, maxStates int }{{4, 0, 0}, {3, 5, 0}, {2, 64, 0}, {3, 5, 700}, {2, 7, 1001}} {
+		r1, log1 := run(1, 0, c.maxStates)
+		rw, logw := run(c.workers, c.batch, c.maxStates)
+		if r1.States != rw.States || r1.Transitions != rw.Transitions || r1.MaxDepth != rw.MaxDepth || r1.Complete != rw.Complete {
+			t.Errorf("%+v: 1 worker and %d differ: %+v vs %+v", c, c.workers, r1, rw)
+		}
+		if strings.Join(log1, "\n") != strings.Join(logw, "\n") {
+			t.Errorf("%+v: the visitor sequences differ between 1 worker and %d", c, c.workers)
+		}
+		if c.maxStates > 0 && (rw.Complete || rw.States != c.maxStates) {
+			t.Errorf("%+v: the state limit did not stop the search: %+v", c, rw)
+		}
 	}
 	// a visitor error stops the search and is returned
 	stop := fmt.Errorf("enough")
