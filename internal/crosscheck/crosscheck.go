@@ -81,8 +81,9 @@ type Config struct {
 	// Abstract selects the abstract post-states of the backward check.
 	Abstract AbstractMode
 	// MaxAbstractStates bounds the abstract states enumerated or explored
-	// by the backward check and by trace inclusion (0: the default,
-	// DefaultMaxAbstractStates). Reaching it makes the result incomplete.
+	// by the backward check (0: DefaultMaxAbstractStates) and by trace
+	// inclusion (0: no limit but the memory budget, which trace inclusion
+	// meters). Reaching it makes the result incomplete.
 	MaxAbstractStates int
 	// Budget bounds the memory and time of the search (see
 	// explore.Budget); reaching a bound makes the result incomplete, with

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -333,7 +334,13 @@ func Implements(c, a *ioa.Automaton, cfg Config) (*TraceResult, error) {
 		return nil, fmt.Errorf("%s: %w", a.Name, err)
 	}
 	res := &TraceResult{Concrete: c.Name, Abstract: a.Name, Instance: all.String()}
-	abs := newAbsSide(mA, cfg.maxAbstract())
+	// The abstract states are bounded by the memory budget, which the
+	// search meters, unless a limit is given.
+	limit := cfg.MaxAbstractStates
+	if limit <= 0 {
+		limit = math.MaxInt32
+	}
+	abs := newAbsSide(mA, limit)
 	var gC *eval.Symmetry
 	if len(cfg.Symmetry) > 0 {
 		if res.Symmetry, gC, abs.g, err = traceSymmetry(c, a, mC, mA, cfg); err != nil {
