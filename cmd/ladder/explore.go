@@ -49,13 +49,10 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 			implements := fs.String("implements", "", "check that every trace of FILE's automaton is a trace of this automaton on the instance, as `ladder crosscheck --implements` does")
 			symmetry := fs.String("symmetry", "", "comma-separated parameter sorts whose elements the automaton treats alike: store one state per orbit of their permutations")
 			return func(e *env, args []string) int {
-				if *symmetry != "" && (*proof || *implements != "") {
-					return e.usageError("explore", "--symmetry applies to the exploration of one automaton, not with --proof or --implements")
-				}
 				if *proof || *implements != "" {
 					c := &crosscheckFlags{bound: o.bound, maxStates: *maxStates, maxDepth: *maxDepth,
 						abstract: "auto", implements: *implements, automaton: o.automaton, workers: o.workers, json: o.json,
-						budget: o.budget}
+						budget: o.budget, symmetry: *symmetry}
 					return c.run(e, args)
 				}
 				cfg, a, code := o.prepare(e, "explore", args)
