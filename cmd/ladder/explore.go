@@ -106,7 +106,8 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 instance: a start state and up to --steps steps, each chosen uniformly among
 the enabled transitions. The same --seed gives the same execution. It stops
 early at a state that violates an invariant or a Nat condition (exit code 1)
-or that enables no action (exit code 0).`,
+or that enables no action (exit code 0; 1 when the automaton declares its
+final states and that state is not one: a deadlock).`,
 		setup: func(fs *flag.FlagSet) func(*env, []string) int {
 			o := &exploreFlags{}
 			o.define(fs)
@@ -136,7 +137,7 @@ or that enables no action (exit code 0).`,
 					e.errorf("run", "%v", err)
 					return exitFailure
 				}
-				if tr.Invariant != "" {
+				if tr.Invariant != "" || tr.NotFinal {
 					return exitFailure
 				}
 				return exitOK

@@ -85,3 +85,43 @@ func TestDeadlock(t *testing.T) {
 		})
 	}
 }
+
+// TestRunDeadlock checks Run's ending: a state with no enabled action is a
+// deadlock (NotFinal) exactly when it is not final, and Ordered, whose
+// only such state is final, never ends in one.
+func TestRunDeadlock(t *testing.T) {
+	fixtures["crossed.yaml"] = fmt.Sprintf(lockFixtures, "Crossed", "b", "a")
+	fixtures["ordered.yaml"] = fmt.Sprintf(lockFixtures, "Ordered", "a", "b")
+	for _, c := range []struct {
+		file, name string
+		deadlocks  bool // some seed ends in a deadlock
+	}{{"crossed.yaml", "Crossed", true}, {"ordered.yaml", "Ordered", false}} {
+		a := loadFixture(t, c.file, c.name)
+		seen := map[bool]int{}
+		for seed := uint64(1); seed <= 40; seed++ {
+			tr, err := Run(a, Config{}, 10, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tr.Deadlock {
+				t.Fatalf("%s seed %d: the run did not end with no enabled action", c.name, seed)
+			}
+			last := tr.Steps[len(tr.Steps)-1].State
+			final := last[2].Int() == 2 && last[3].Int() == 2
+			if tr.NotFinal == final {
+				t.Fatalf("%s seed %d: NotFinal %v in %v", c.name, seed, tr.NotFinal, last)
+			}
+			seen[tr.NotFinal]++
+			var buf bytes.Buffer
+			if err := tr.WriteText(&buf); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(buf.String(), "is not final: a deadlock"); got != tr.NotFinal {
+				t.Fatalf("%s seed %d: text %q", c.name, seed, buf.String())
+			}
+		}
+		if (seen[true] > 0) != c.deadlocks || seen[false] == 0 {
+			t.Errorf("%s: %d runs ended in a deadlock, %d in a final state", c.name, seen[true], seen[false])
+		}
+	}
+}

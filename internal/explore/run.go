@@ -14,7 +14,7 @@ import (
 // enabled in the current state, with the pseudo-random generator seeded by
 // seed (so a seed reproduces its run). It stops early when a state violates
 // an invariant or a Nat condition (Trace.Invariant) or enables no action
-// (Trace.Deadlock). cfg.Invariants selects the invariants as for Explore.
+// (Trace.Deadlock; Trace.NotFinal when it is not a final state either). cfg.Invariants selects the invariants as for Explore.
 func Run(a *ioa.Automaton, cfg Config, steps int, seed uint64) (*Trace, error) {
 	x, err := newExplorer(a, cfg)
 	if err != nil {
@@ -61,6 +61,13 @@ func Run(a *ioa.Automaton, cfg Config, steps int, seed uint64) (*Trace, error) {
 		}
 		if len(choices) == 0 {
 			t.Deadlock = true
+			if m.HasFinal() {
+				final, err := r.Final(cur)
+				if err != nil {
+					return nil, err
+				}
+				t.NotFinal = !final
+			}
 			return t, nil
 		}
 		c := choices[rng.IntN(len(choices))]

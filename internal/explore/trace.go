@@ -20,8 +20,12 @@ type Trace struct {
 	// Invariant names the condition the last state violates (an invariant,
 	// or "<var>:Nat"), if any.
 	Invariant string `json:"invariant,omitempty"`
-	// Deadlock is set by Run when the last state enables no action.
+	// Deadlock is set by Run when the last state enables no action, and
+	// NotFinal when, besides, the automaton declares its final states
+	// (`final:`) and that state is not one: a deadlock, as explore
+	// reports it.
 	Deadlock bool   `json:"deadlock,omitempty"`
+	NotFinal bool   `json:"notFinal,omitempty"`
 	Steps    []Step `json:"steps"` // Steps[0] is the start state
 }
 
@@ -149,6 +153,8 @@ func (t *Trace) WriteText(w io.Writer) error {
 	switch {
 	case t.Invariant != "":
 		ew.printf("The last state violates %s.\n", t.Invariant)
+	case t.NotFinal:
+		ew.printf("The last state enables no action and is not final: a deadlock.\n")
 	case t.Deadlock:
 		ew.printf("The last state enables no action.\n")
 	}
