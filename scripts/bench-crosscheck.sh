@@ -11,7 +11,7 @@
 # Usage: scripts/bench-crosscheck.sh [LADDER_BINARY]
 # Environment: BOUND (default T=3,L=1,V=2), IMPLEMENTS_BOUND (default
 # T=2,L=2,V=2; empty: skip the trace inclusion run), MAXABS (its
-# --max-abstract-states, default 16000000), SYMMETRY (space-separated
+# --max-abstract-states, default none: the memory budget), SYMMETRY (space-separated
 # --symmetry values, e.g. "T T,L"; default "T"; "-" alone: no reduced
 # runs), ISYMMETRY (the --symmetry of the second trace-inclusion run,
 # default T,L; empty: none), TIMEOUT (the --timeout of each run, default 60s), MAXMEM (its
@@ -30,7 +30,7 @@ isymmetry=${ISYMMETRY-T,L}
 timeout=${TIMEOUT:-60s}
 maxmem=${MAXMEM:-2GB}
 workers=${WORKERS:--1}
-maxabs=${MAXABS:-16000000}
+maxabs=${MAXABS:-}
 memlimit=${MEMLIMIT:-8000000}
 
 cd "$root"
@@ -119,7 +119,7 @@ if [ -n "$ibound" ]; then
     if [ -n "$sym" ]; then args=(--symmetry "$sym"); fi
     code=0
     measure "$tmp/out.json" "$bin" crosscheck --implements TMS2 algorithms/NOrecAtomicCommitValidate.yaml specs/ \
-      --bound "$ibound" --timeout "$timeout" --max-memory "$maxmem" --max-abstract-states "$maxabs" --json "${args[@]}" || code=$?
+      --bound "$ibound" --timeout "$timeout" --max-memory "$maxmem" ${maxabs:+--max-abstract-states "$maxabs"} --json "${args[@]}" || code=$?
     report "NOrecAtomicCommitValidate-implements-TMS2" "$sym" "$tmp/out.json" "$code"
     if [ -z "$isymmetry" ]; then break; fi
   done
