@@ -228,8 +228,13 @@ func (c *compiler) let(e *expr.Let) (fn, error) {
 	if e.Var == nil {
 		return nil, errorf(e.Pos(), "let without a variable")
 	}
-	s, undo := c.bind(e.Var)
-	body, err := c.expr(e.Body)
+	return c.letIn(e.Var, val, e.Body)
+}
+
+// letIn compiles body with obj bound to the value of val, computed first.
+func (c *compiler) letIn(obj *expr.Object, val fn, bodyExpr expr.Expr) (fn, error) {
+	s, undo := c.bind(obj)
+	body, err := c.expr(bodyExpr)
 	undo()
 	if err != nil {
 		return nil, err

@@ -136,18 +136,28 @@ func (c *compiler) quant(e *expr.Quant) (fn, error) {
 // lambda compiles `lambda x: S. body` into a table over S: a map, or a set
 // when the lambda's sort is Set[S] (a set comprehension).
 func (c *compiler) lambda(e *expr.Lambda) (fn, error) {
+	v, K, err := c.lambdaVar(e)
+	if err != nil {
+		return nil, err
+	}
+	return c.tabulate(e.Pos(), v, K, e.Body)
+}
+
+// lambdaVar returns the variable of lambda e and its sort, which must be a
+// finite sort that tables can be keyed by.
+func (c *compiler) lambdaVar(e *expr.Lambda) (*expr.Object, *expr.Sort, error) {
 	b := e.Binder
 	if b == nil || b.Var == nil {
-		return nil, errorf(e.Pos(), "malformed lambda")
+		return nil, nil, errorf(e.Pos(), "malformed lambda")
 	}
 	if b.Lo != nil || b.Hi != nil {
-		return nil, errorf(e.Pos(), "a lambda cannot bind an integer range")
+		return nil, nil, errorf(e.Pos(), "a lambda cannot bind an integer range")
 	}
 	K := b.Var.Sort
 	if K.IsInvalid() || !keyable(K) {
-		return nil, errorf(e.Pos(), "cannot tabulate a function over %s in an explored instance", K)
+		return nil, nil, errorf(e.Pos(), "cannot tabulate a function over %s in an explored instance", K)
 	}
-	return c.tabulate(e.Pos(), b.Var, K, e.Body)
+	return b.Var, K, nil
 }
 
 // tabulate compiles the table over K whose leaf at key x is body (with

@@ -60,30 +60,15 @@ func (c *compiler) index(e *expr.Index) (fn, error) {
 // K is not one). A substituted refinement mapping gives such terms, e.g.
 // (lambda t: T. ...)[t] for pc[t].
 func (c *compiler) applyLambda(lam *expr.Lambda, key expr.Expr) (fn, error) {
-	b := lam.Binder
-	if b == nil || b.Var == nil {
-		return nil, errorf(lam.Pos(), "malformed lambda")
-	}
-	if b.Lo != nil || b.Hi != nil {
-		return nil, errorf(lam.Pos(), "a lambda cannot bind an integer range")
-	}
-	if K := b.Var.Sort; K.IsInvalid() || !keyable(K) {
-		return nil, errorf(lam.Pos(), "cannot tabulate a function over %s in an explored instance", K)
+	v, _, err := c.lambdaVar(lam)
+	if err != nil {
+		return nil, err
 	}
 	k, err := c.expr(key)
 	if err != nil {
 		return nil, err
 	}
-	s, undo := c.bind(b.Var)
-	body, err := c.expr(lam.Body)
-	undo()
-	if err != nil {
-		return nil, err
-	}
-	return func(f *frame) Value {
-		f.locals[s] = k(f)
-		return body(f)
-	}, nil
+	return c.letIn(v, k, lam.Body)
 }
 
 func (c *compiler) update(e *expr.Update) (fn, error) {
