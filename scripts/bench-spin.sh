@@ -6,7 +6,8 @@
 # the time, the states per second and the peak memory of each run, and
 # whether ladder and SPIN found the same number of states.
 #
-# ladder runs with --workers 1, as pan is sequential. pan is compiled with
+# ladder runs with --workers 1, as pan is sequential, and once more with its
+# default, a worker per core ("ladder_all_cores"). pan is compiled with
 #   -DSAFETY    a safety search (assertions and end states): no cycle
 #               detection, so no nested search and a smaller stack frame;
 #   -DNOREDUCE  no partial-order reduction, so that pan stores every
@@ -75,8 +76,8 @@ orNull() { if [ -n "$1" ]; then echo "$1"; else echo null; fi; }
 ladder_json() {
   local f=$2 complete
   complete=$(jfield "$f" complete)
-  printf '{"states":%s,"complete":%s,"seconds":%s,"states_per_second":%s,"peak_memory_bytes":%s,"max_rss_bytes":%s' \
-    "$(orNull "$(jfield "$f" states)")" "$(orNull "$complete")" "$(orNull "$(jfield "$f" elapsedSeconds)")" \
+  printf '{"states":%s,"complete":%s,"workers":%s,"seconds":%s,"states_per_second":%s,"peak_memory_bytes":%s,"max_rss_bytes":%s' \
+    "$(orNull "$(jfield "$f" states)")" "$(orNull "$complete")" "$(orNull "$(jfield "$f" workers)")" "$(orNull "$(jfield "$f" elapsedSeconds)")" \
     "$(orNull "$(jfield "$f" statesPerSecond)")" "$(orNull "$(jfield "$f" peakMemoryBytes)")" "$(rss_bytes "$f")"
   if [ "$1" = sym ]; then
     printf ',"sorts":"%s","permutations":%s' "$symmetry" "$(orNull "$(jfield "$f" permutations)")"
@@ -109,6 +110,14 @@ for inst in $instances; do
     cat sym.json >&2
     exit 1
   fi
+  # and ladder on every core (its default), for the figure a user sees
+  code=0
+  measure par.json "$bin" explore "$root/specs/TMS2.yaml" --bound "$inst" --json || code=$?
+  if [ "$code" -gt 1 ]; then
+    echo "bench-spin: ladder explore $inst (all cores) exited with $code:" >&2
+    cat par.json >&2
+    exit 1
+  fi
   states=$(jfield full.json states)
 
   # pan: a hash table of about twice the states, and a depth bound raised
@@ -138,7 +147,7 @@ for inst in $instances; do
   same=false
   if [ -n "$pstates" ] && [ "$pstates" = "$states" ]; then same=true; fi
 
-  printf '{"instance":"%s","ladder":%s,"ladder_symmetry":%s,' "$inst" "$(ladder_json full full.json)" "$(ladder_json sym sym.json)"
+  printf '{"instance":"%s","ladder":%s,"ladder_symmetry":%s,"ladder_all_cores":%s,' "$inst" "$(ladder_json full full.json)" "$(ladder_json sym sym.json)" "$(ladder_json par par.json)"
   printf '"spin":{"states":%s,"complete":%s,"errors":%s,"seconds":%s,"states_per_second":%s,"memory_bytes":%s,"max_rss_bytes":%s,"flags":"-DNOREDUCE -DSAFETY -m%s -w%s"},' \
     "$(orNull "$pstates")" "$pcomplete" "$(orNull "$perrors")" "$(orNull "$psecs")" "$(orNull "$prate")" "$(orNull "$pmem")" "$(rss_bytes pan.out)" "$depth" "$w"
   printf '"same_states":%s}\n' "$same"

@@ -67,13 +67,16 @@ func (x *checker) newCandidates() (*candidates, error) {
 		x.res.AbstractStates = len(cs.enc)
 		x.res.Notes = append(x.res.Notes, fmt.Sprintf("each step was checked from τ(cpost) and from every state of %s in the instance (%d, reachable or not) that R relates to cpost", a.Name, len(cs.enc)))
 	default:
-		states, complete, err := reachable(x.mA, limit)
+		states, complete, err := reachable(x.mA, limit, x.meter)
 		if err != nil {
 			return nil, fmt.Errorf("exploring %s: %v", a.Name, err)
 		}
 		cs.enc = states
 		x.res.AbstractStates = len(states)
-		if !complete {
+		if x.meter.Reached() {
+			// the budget ran out: the search stops at once, INCOMPLETE
+			x.res.Notes = append(x.res.Notes, fmt.Sprintf("%s was explored only up to %d states when the budget ran out", a.Name, len(states)))
+		} else if !complete {
 			x.absLimit = fmt.Sprintf("abstract state limit %d (the candidate abstract post-states)", limit)
 			x.res.Notes = append(x.res.Notes, fmt.Sprintf("%s was explored only up to %d states: abstract post-states beyond them were not tried", a.Name, len(states)))
 		}
@@ -416,8 +419,8 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 
 // reachable returns the reachable states of m's automaton, encoded, in
 // breadth-first order, at most limit of them, and whether they are all of
-// them.
-func reachable(m *eval.Machine, limit int) ([]string, bool, error) {
+// them. It stops early, incomplete, when meter's budget is reached.
+func reachable(m *eval.Machine, limit int, meter *explore.Meter) ([]string, bool, error) {
 	inits, err := m.Init()
 	if err != nil {
 		return nil, false, err
@@ -447,6 +450,9 @@ func reachable(m *eval.Machine, limit int) ([]string, bool, error) {
 	r.SetScratch(true)
 	complete := true
 	for i := 0; i < len(out) && complete; i++ {
+		if meter.Exceeded(0) != "" {
+			return out, false, nil
+		}
 		r.Release()
 		s, err := r.Decode([]byte(out[i]))
 		if err != nil {

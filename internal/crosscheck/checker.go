@@ -63,6 +63,10 @@ type checker struct {
 	capture func(state func(id int, root bool, s eval.State) error, step func(tr *explore.Transition) error)
 	// absLimit says why the backward candidates are incomplete, if they are.
 	absLimit string
+	// meter watches cfg.Budget from the start of the check, for the
+	// search and what comes before it (the backward candidates); only the
+	// searching goroutine calls it, except Over.
+	meter *explore.Meter
 	// traceOf returns a shortest execution to the explored state with
 	// the given id, and (forward) the abstract steps matched to it.
 	traceOf func(id int) (*explore.Trace, []MatchedStep, error)
@@ -106,7 +110,7 @@ func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
 		return nil, err
 	}
 	x := &checker{p: p, cfg: cfg, inst: all, instC: each[0], instA: each[1],
-		group: join(edgeName(p), p.Kind.String()), cases: map[*ioa.Action][]int64{}}
+		group: join(edgeName(p), p.Kind.String()), cases: map[*ioa.Action][]int64{}, meter: explore.NewMeter(cfg.Budget)}
 	x.res = &Result{Proof: p.Name, Edge: edgeName(p), Kind: p.Kind.String(), Instance: all.String(), Notes: []string{}}
 	switch {
 	case p.Kind == ioa.ProofForward:

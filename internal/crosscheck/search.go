@@ -119,7 +119,7 @@ func (x *checker) newSearch(abstract, pair bool) *search {
 	if abstract {
 		s.m, s.auto = x.mA, x.p.Abstract
 	}
-	s.meter = explore.NewMeter(x.cfg.Budget)
+	s.meter = x.meter
 	s.prog = explore.NewReporter(x.cfg.Progress, s.meter)
 	s.replayer = x.clone()
 	x.traceOf = s.traceOf
