@@ -124,6 +124,18 @@ func (r *replayer) counterexample(cw *conWorld, scn *scenario[bool]) *Counterexa
 		seen[t.name] = len(cex.States)
 		cex.States = append(cex.States, cs)
 	}
+	// The abstract steps start at u0, which is a, or apre in a backward
+	// step: a goal about u0 (a case without abstract steps) shows which.
+	if _, ok := seen["u0"]; !ok && r.p.proof != nil && mentionsName(scn.what, "u0") {
+		base := "a"
+		if _, ok := seen["apre"]; ok {
+			base = "apre"
+		}
+		if st := cw.lookup(base); st != nil {
+			auto := r.p.proof.Abstract
+			cex.States = append(cex.States, CexState{Name: "u0", Automaton: auto.Name, Value: st, Base: base, Text: auto.Name + "{}", Changed: true})
+		}
+	}
 	for _, call := range cw.calls {
 		if call.concrete {
 			cex.Step = call.text
@@ -138,6 +150,28 @@ func (r *replayer) counterexample(cw *conWorld, scn *scenario[bool]) *Counterexa
 	return cex
 }
 
+// mentionsName reports whether text names name as a whole word.
+func mentionsName(text, name string) bool {
+	for i := strings.Index(text, name); i >= 0; {
+		end := i + len(name)
+		before := i == 0 || !isNameByte(text[i-1])
+		after := end == len(text) || !isNameByte(text[end])
+		if before && after {
+			return true
+		}
+		j := strings.Index(text[end:], name)
+		if j < 0 {
+			break
+		}
+		i = end + j
+	}
+	return false
+}
+
+func isNameByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
 // renderState renders st, or only the variables that differ from base.
 func renderState(a *ioa.Automaton, st, base eval.State) (string, bool) {
 	if base == nil || len(base) != len(st) {
@@ -148,6 +182,10 @@ func renderState(a *ioa.Automaton, st, base eval.State) (string, bool) {
 		if !st[i].Equal(base[i]) {
 			parts = append(parts, v.Name+": "+eval.Format(st[i], v.Sort))
 		}
+	}
+	if len(parts) == len(a.Vars) && len(parts) > 0 {
+		// every variable changed: the whole state, with nothing "otherwise"
+		return st.Format(a), false
 	}
 	return a.Name + "{" + strings.Join(parts, ", ") + "}", true
 }

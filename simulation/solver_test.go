@@ -10,6 +10,9 @@ import (
 	"ladder/internal/smt"
 	"ladder/internal/source"
 	"ladder/internal/z3"
+	"ladder/ioa"
+	"ladder/ioa/eval"
+	"ladder/ioa/expr"
 	"ladder/ioa/load"
 )
 
@@ -214,5 +217,43 @@ func TestReplayDisagreement(t *testing.T) {
 	se, ok := err.(*source.Error)
 	if !ok || se.Code != source.ErrInternal || !strings.Contains(se.Msg, "solver model does not replay") {
 		t.Errorf("error = %v; want [internal] solver model does not replay", err)
+	}
+}
+
+// TestRenderState checks how a computed state is shown: the variables that
+// differ from the state it was computed from, or, when all of them do (or
+// there is no base), the whole state with no "otherwise as".
+func TestRenderState(t *testing.T) {
+	a := &ioa.Automaton{Name: "A", Vars: []*ioa.StateVar{{Name: "x", Sort: expr.IntSort}, {Name: "y", Sort: expr.IntSort}}}
+	base := eval.State{eval.Int(1), eval.Int(2)}
+	for _, c := range []struct {
+		st      eval.State
+		base    eval.State
+		text    string
+		changed bool
+	}{
+		{eval.State{eval.Int(1), eval.Int(3)}, base, "A{y: 3}", true},
+		{eval.State{eval.Int(1), eval.Int(2)}, base, "A{}", true},
+		{eval.State{eval.Int(5), eval.Int(6)}, base, "A{x: 5, y: 6}", false},
+		{eval.State{eval.Int(5), eval.Int(6)}, nil, "A{x: 5, y: 6}", false},
+	} {
+		text, changed := renderState(a, c.st, c.base)
+		if text != c.text || changed != c.changed {
+			t.Errorf("renderState(%v, %v) = %q, %v; want %q, %v", c.st, c.base, text, changed, c.text, c.changed)
+		}
+	}
+}
+
+func TestMentionsName(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"inEmpty(cpost, u0)", true}, {"u0", true}, {"u0.x = 1", true}, {"R(u01, a)", false},
+		{"ru0(x)", false}, {"f(u1) and u0_x", false}, {"g(u01) = u0", true}, {"", false},
+	} {
+		if got := mentionsName(c.text, "u0"); got != c.want {
+			t.Errorf("mentionsName(%q, u0) = %v", c.text, got)
+		}
 	}
 }
