@@ -86,10 +86,21 @@
 //     len(s) > k for a literal k >= 0 or a non-negative i, len(s) >= k for
 //     a literal k >= 1.
 //
+// 0 <= i also holds for a sum or product of non-negative terms (the
+// evaluator is exact: no sum wraps around).
+//
+// A definition's body is read per call, with the fact 0 <= p for each Int
+// parameter p whose argument is non-negative at that call (by the rules
+// above), once per set of such parameters: a body is evaluated only by
+// calls, with the parameters bound to the arguments' values, so each
+// evaluation is one that a reading with true facts covers. (memAt(n) in
+// ReservationTMS2 indexes order[n] under n < len(order); its calls pass
+// 0, i + 1, and parameters ranging from 0.)
+//
 // A variable of sort Nat (a state variable, a definition parameter) gives
 // no 0 <= i: its condition is a checked property, not a guarantee. Every
 // other use fixes T#0, as does a use in a definition's body not guarded
-// inside the body (a body is read once, without its callers' facts).
+// inside the body or by the facts of every call.
 //
 // Nothing else in the language can tell elements apart: the operators on
 // parameter sorts are = and != (the sort checker refuses <, <=, …), and
@@ -154,12 +165,15 @@ func (s SymmetricSort) String() string {
 
 // symChecker collects what breaks the symmetry of the requested sorts.
 type symChecker struct {
-	a      *ioa.Automaton
-	inst   *eval.Instance
-	sorts  map[string]bool
-	fixed  map[string]string // sort → why its default element T#0 is fixed
-	seen   map[*expr.Object]bool
-	refuse *SymmetryError
+	a     *ioa.Automaton
+	inst  *eval.Instance
+	sorts map[string]bool
+	fixed map[string]string // sort → why its default element T#0 is fixed
+	seen  map[*expr.Object]bool
+	// seenDef: the definitions with parameters read, per set of
+	// parameters known non-negative (defCall)
+	seenDef map[defFacts]bool
+	refuse  *SymmetryError
 	// proof is set when the expressions are a proof's, which may name no
 	// element anywhere (an automaton may, in its initial state).
 	proof bool

@@ -344,6 +344,54 @@ func isSomeIn(fs *fact, o expr.Expr) bool {
 	return false
 }
 
+// calledDef returns the definition with parameters that call e calls
+// with an argument for each, or nil.
+func calledDef(e *expr.Call) *expr.Object {
+	if e.Fun == nil || e.Fun.Obj == nil || e.Fun.Obj.Kind != expr.ObjDef {
+		return nil
+	}
+	if d := e.Fun.Obj; len(d.Params) > 0 && len(d.Params) == len(e.Args) && d.Body != nil {
+		return d
+	}
+	return nil
+}
+
+// defCall reads the body of def for a call with args in context fs: with
+// the fact 0 <= p for each Int parameter p whose argument is non-negative
+// there (nonNeg), once per set of such parameters. The body is evaluated
+// only by calls, with the parameters bound to the arguments' values, so
+// the facts hold wherever it is evaluated through a call read with them.
+func (c *symChecker) defCall(def *expr.Object, args []expr.Expr, fs *fact) {
+	var mask uint64
+	for i, p := range def.Params {
+		if i < 64 && p.Sort != nil && (p.Sort.Kind == expr.KInt || p.Sort.Kind == expr.KNat) && nonNeg(fs, args[i]) {
+			mask |= 1 << i
+		}
+	}
+	k := defFacts{def, mask}
+	if c.seenDef[k] {
+		return
+	}
+	if c.seenDef == nil {
+		c.seenDef = map[defFacts]bool{}
+	}
+	c.seenDef[k] = true
+	var body *fact
+	for i, p := range def.Params {
+		if mask&(1<<i) != 0 {
+			body = body.add(factLe, &expr.IntLit{Value: 0}, &expr.Ident{Name: p.Name, Obj: p})
+		}
+	}
+	c.check(def.Body, body)
+}
+
+// defFacts is a definition read with the facts 0 <= p for the parameters
+// in mask.
+type defFacts struct {
+	def  *expr.Object
+	mask uint64
+}
+
 // nonNeg reports whether fs (or the form of i) says 0 <= i.
 func nonNeg(fs *fact, i expr.Expr) bool {
 	if n, ok := intLit(i); ok {
@@ -351,6 +399,9 @@ func nonNeg(fs *fact, i expr.Expr) bool {
 	}
 	if lenOf(i) != nil {
 		return true
+	}
+	if b, ok := i.(*expr.Binary); ok && (b.Op == expr.OpAdd || b.Op == expr.OpMul) {
+		return nonNeg(fs, b.X) && nonNeg(fs, b.Y)
 	}
 	for f := fs; f != nil; f = f.next {
 		if !same(f.b, i) {
@@ -546,7 +597,9 @@ func (c *symChecker) check(e expr.Expr, fs *fact) {
 		if e.Recv != nil {
 			c.check(e.Recv, fs)
 		}
-		if e.Fun != nil {
+		if def := calledDef(e); def != nil {
+			c.defCall(def, e.Args, fs)
+		} else if e.Fun != nil {
 			c.check(e.Fun, fs)
 		}
 		for _, a := range e.Args {

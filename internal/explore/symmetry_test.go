@@ -3,6 +3,7 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"ladder/ioa/load"
 	"strings"
 	"testing"
 
@@ -476,6 +477,14 @@ definitions:
     params: {j: Int}
     sort: T
     body: s[j]
+  lt:
+    params: {j: Int}
+    sort: Bool
+    body: if j < len(s) then c[s[j]] = 0 else true
+  lt2:
+    params: {j: Int}
+    sort: Bool
+    body: lt(j)
 actions:
   A:
     kind: internal
@@ -524,6 +533,23 @@ func TestSymmetryGuards(t *testing.T) {
 		{"definition other arg", "", "true", "skip", "forall x: T, y: T. has(m[x]) => c[get(m[y])] = 0", "get(m[y])"},
 		{"definition range", "", "true", "skip", "inS(n) => c[s[n]] = 0", ""},
 		{"definition body", "", "true", "skip", "0 <= n and n < len(s) => c[elem(n)] = 0", "s[j]"},
+		// a body read with its callers' facts: 0 <= j when the argument
+		// is non-negative at every call
+		{"call with range", "", "true", "skip", "forall i in 0..len(s). lt(i)", ""},
+		{"call with literal", "", "true", "skip", "lt(0) and lt(2)", ""},
+		{"call with i + 1", "", "true", "skip", "forall i in 0..len(s). lt(i + 1)", ""},
+		{"call with len", "", "true", "skip", "lt(len(s)) or lt(len(r) * 2)", ""},
+		{"call with fact", "", "true", "skip", "0 <= n => lt(n)", ""},
+		{"call through a definition", "", "true", "skip", "forall i in 0..len(s). lt2(i)", ""},
+		{"call without fact", "", "true", "skip", "lt(n)", "s[j]"},
+		{"call with i - 1", "", "true", "skip", "forall i in 0..len(s). lt(i - 1)", "s[j]"},
+		{"call with -1", "", "true", "skip", "lt(-1)", "s[j]"},
+		{"call with i + n", "", "true", "skip", "forall i in 0..len(s). lt(i + n)", "s[j]"},
+		{"one call without fact", "", "true", "skip", "lt(0) and lt(n)", "s[j]"},
+		{"call through a definition without fact", "", "true", "skip", "lt2(n)", "s[j]"},
+		{"call with Nat", "", "true", "skip", "lt(k)", "s[j]"},
+		{"call with range parameter", "i: \"in 0..len(s)\"", "lt(i)", "skip", "true", ""},
+		{"call with range parameter from n", "i: \"in n..len(s)\"", "lt(i)", "skip", "true", "s[j]"},
 		// sequence indices and ranges
 		{"range", "", "true", "skip", "forall i in 0..len(s). c[s[i]] = 0", ""},
 		{"range from 1", "", "true", "skip", "forall i in 1..len(s). c[s[i]] = 0", ""},
@@ -590,4 +616,30 @@ func TestSymmetryGuards(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSymmetryCallFacts checks the reduction on ReservationTMS2, whose
+// memAt(n) and cntAt(n) index the reservation order with their parameter:
+// every call passes a non-negative argument (a literal, i + 1, a range
+// from 0), so no transaction is fixed, and the reduced search visits
+// exactly the orbits of the full one.
+func TestSymmetryCallFacts(t *testing.T) {
+	set, errs := load.Files("../../specs/ReservationTMS2.yaml")
+	if len(errs) > 0 {
+		t.Fatalf("loading ReservationTMS2: %v", errs)
+	}
+	a := set.Automaton("ReservationTMS2")
+	inst := "T=2,L=1,V=2"
+	full, orbs, covered := orbits(t, a, bounds(t, inst), []string{"T"}, nil)
+	res, err := Explore(a, Config{Instance: bounds(t, inst), Symmetry: []string{"T"}, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Symmetry; s == nil || len(s.Sorts[0].Fixed) != 0 || s.Permutations != 2 {
+		t.Fatalf("got %+v, want T with no fixed element", s)
+	}
+	if !res.Complete || res.States != orbs || covered != full || res.States >= full {
+		t.Errorf("complete=%v: %d states, want the %d orbits of %d states (covering %d)", res.Complete, res.States, orbs, full, covered)
+	}
+	t.Logf("%d states, %d orbits", full, res.States)
 }
