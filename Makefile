@@ -58,7 +58,7 @@ lint:
 # race runs the tests of the packages that run workers under the race
 # detector (short mode: the solver-heavy cases are left to the plain run).
 race:
-	$(GO) test -race -short -count=1 ./internal/explore ./internal/driver ./internal/cache
+	$(GO) test -race -short -count=1 ./internal/explore ./internal/driver ./internal/cache ./internal/crosscheck
 
 # test runs formatting, vet and staticcheck, every Go test (among them the
 # hostile-input suite, cmd/ladder/hostile_test.go: special files, absurd
