@@ -150,26 +150,14 @@ func (r *replayer) counterexample(cw *conWorld, scn *scenario[bool]) *Counterexa
 	return cex
 }
 
-// mentionsName reports whether text names name as a whole word.
+// mentionsName reports whether text names name as a whole identifier.
 func mentionsName(text, name string) bool {
-	for i := strings.Index(text, name); i >= 0; {
-		end := i + len(name)
-		before := i == 0 || !isNameByte(text[i-1])
-		after := end == len(text) || !isNameByte(text[end])
-		if before && after {
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !expr.IsIdentRune(r) }) {
+		if w == name {
 			return true
 		}
-		j := strings.Index(text[end:], name)
-		if j < 0 {
-			break
-		}
-		i = end + j
 	}
 	return false
-}
-
-func isNameByte(b byte) bool {
-	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 // renderState renders st, or only the variables that differ from base.

@@ -535,11 +535,10 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 				return next, nil
 			}
 			x.res.Transitions++
-			key := kbuf[s.k0:s.k1]
-			if len(key) > nodestore.MaxKey {
-				return nil, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(key), nodestore.MaxKey)
+			id, isNew, err := x.insert(kbuf[s.k0:s.k1], s.hash, from)
+			if err != nil {
+				return nil, err
 			}
-			id, isNew := x.st.Insert(key, s.hash, int32(from))
 			if isNew {
 				next = append(next, int32(id))
 				if stop, err := x.found(r, id, depth, s.post); stop || err != nil {
@@ -555,6 +554,16 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 		}
 	}
 	return next, nil
+}
+
+// insert stores the successor with key and hash, reached from state from,
+// and returns its id and whether it is new.
+func (x *explorer) insert(key []byte, hash uint64, from int) (int, bool, error) {
+	if len(key) > nodestore.MaxKey {
+		return 0, false, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(key), nodestore.MaxKey)
+	}
+	id, isNew := x.st.Insert(key, hash, int32(from))
+	return id, isNew, nil
 }
 
 // succ is a successor computed by a worker.
@@ -762,10 +771,10 @@ func (x *explorer) mergeBatch(job *batchJob, depth int) ([]item, error) {
 			}
 			x.res.Transitions++
 			from := int(job.batch[i])
-			if len(s.key) > nodestore.MaxKey {
-				return nil, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(s.key), nodestore.MaxKey)
+			id, isNew, err := x.insert(s.key, s.hash, from)
+			if err != nil {
+				return nil, err
 			}
-			id, isNew := x.st.Insert(s.key, s.hash, int32(from))
 			if isNew {
 				fresh = append(fresh, item{id: id, s: s.post, k: k})
 				if v := x.cfg.Visitor; v != nil && v.State != nil {
@@ -813,7 +822,7 @@ func (x *explorer) checkFresh(runners []*eval.Runner, fresh []item, depth int) e
 			// Each worker checks the states it computed, whose memory
 			// its core has written (and may still cache).
 			for i := range fresh {
-				if fresh[i].k != k%w {
+				if fresh[i].k != k {
 					continue
 				}
 				name, err := runners[k].Violated(fresh[i].s, x.invs)

@@ -176,12 +176,16 @@ func (c *compiler) recFieldRead(e expr.Expr) (slot, field int, ok bool) {
 }
 
 // recIndex returns o.x[i] for the record o in slot r and x its field k,
-// failing as fieldSel does when the value has no such field (or no such
-// entry).
+// failing as fieldSel does when the value has no such field, and when the
+// field's table has no entry i (a value of another sort).
 func recIndex(f *frame, r, k int, i int64, e *expr.Index) Value {
 	vs := f.locals[r].vs
-	if k >= len(vs) || i < 0 || i >= int64(len(vs[k].vs)) {
+	if k >= len(vs) {
 		f.fail(e.X.Pos(), "the value has no field %s", e.X.(*expr.FieldSel).Name)
+		return Value{}
+	}
+	if i < 0 || i >= int64(len(vs[k].vs)) {
+		f.fail(e.Pos(), "the key is outside the table of field %s", e.X.(*expr.FieldSel).Name)
 		return Value{}
 	}
 	return vs[k].vs[i]

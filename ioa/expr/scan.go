@@ -150,7 +150,7 @@ func scan(text string, m *source.Mapper, errs *source.ErrorList) []token {
 			j := i
 			for j < len(text) {
 				r, n := utf8.DecodeRuneInString(text[j:])
-				if !isIdentRune(r) {
+				if !IsIdentRune(r) {
 					break
 				}
 				j += n
@@ -172,11 +172,11 @@ func scan(text string, m *source.Mapper, errs *source.ErrorList) []token {
 				emit(k, n)
 				continue
 			}
-			if isIdentRune(r) && !unicode.IsDigit(r) {
+			if IsIdentRune(r) && !unicode.IsDigit(r) {
 				j := i + n
 				for j < len(text) {
 					r2, n2 := utf8.DecodeRuneInString(text[j:])
-					if !isIdentRune(r2) {
+					if !IsIdentRune(r2) {
 						break
 					}
 					j += n2
@@ -266,9 +266,9 @@ func scan(text string, m *source.Mapper, errs *source.ErrorList) []token {
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// isIdentRune reports whether r may appear in an identifier (after its first
+// IsIdentRune reports whether r may appear in an identifier (after its first
 // character). λ is a letter but spells lambda, so it is excluded.
-func isIdentRune(r rune) bool {
+func IsIdentRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return r == '_' || isASCIILetter(byte(r)) || r >= '0' && r <= '9'
 	}
