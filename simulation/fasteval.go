@@ -44,6 +44,16 @@ type fastEval struct {
 	pairVals     map[expr.Expr]bool
 	pairKnown    bool
 
+	// related is the point's Point.Related, and relation the bodies of
+	// the proof's relation clauses (forward simulations). relC and relA
+	// are the identities of the last pair asked about, and relOK the
+	// answer, while relAsked (reset per point).
+	related    func(c, a eval.State) bool
+	relation   map[expr.Expr]bool
+	relC, relA *eval.Value
+	relOK      bool
+	relAsked   bool
+
 	args []eval.Value // scratch: the arguments of a compiled expression
 
 	// envs is the slab of conWorld.env, envs[envNext:] not handed out
@@ -138,12 +148,26 @@ func newFastEval(inst *eval.Instance, objs []*expr.Object) *fastEval {
 func (f *fastEval) reset() {
 	f.envNext = 0
 	f.last = [4]lastStep{}
-	f.pairKnown = false
+	f.pairKnown, f.relAsked = false, false
 	if f.states == nil {
 		f.states = map[memoKey]eval.State{}
 		return
 	}
 	clear(f.states)
+}
+
+// knownRelated reports whether the point's Related says that the
+// relation holds at (c, a), asking once per pair of states.
+func (f *fastEval) knownRelated(c, a eval.State) bool {
+	ic, ia := identity(c), identity(a)
+	if f.related == nil || ic == nil || ia == nil {
+		return false
+	}
+	if !f.relAsked || ic != f.relC || ia != f.relA {
+		f.relAsked, f.relC, f.relA = true, ic, ia
+		f.relOK = f.related(c, a)
+	}
+	return f.relOK
 }
 
 func identity(s eval.State) *eval.Value {

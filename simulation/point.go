@@ -128,6 +128,12 @@ func NewPointChecker(p *ioa.Proof, inst *eval.Instance) (*PointChecker, error) {
 	pc.w = &conWorld{inst: inst, states: map[string]eval.State{}, params: map[string][]eval.Value{"p": nil},
 		autos: map[*ioa.Automaton]*eval.Machine{}, owner: g.owners, concrete: p.Concrete,
 		fast: newFastEval(inst, objs)}
+	if p.Kind == ioa.ProofForward {
+		pc.w.fast.relation = map[expr.Expr]bool{}
+		for _, cl := range p.Relation {
+			pc.w.fast.relation[cl.Body] = true
+		}
+	}
 	return pc, nil
 }
 
@@ -180,6 +186,15 @@ type Point struct {
 	// action, state and parameters), it takes its post-state instead of
 	// performing the step again.
 	Steps []StepSeed
+	// Related, if set, reports whether the caller knows that every clause
+	// of a forward simulation's relation holds at (c, a), for a pair of
+	// states of the two automata: a cross-check passes the pairs it has
+	// stored, each stored only after the rules found R true at it. A
+	// relation clause evaluated with the proof's c and a bound to such a
+	// pair (the hypothesis R(c, a), the goal R(cpost, u_m)) is then true
+	// without being evaluated again: a clause's value depends on the two
+	// states alone.
+	Related func(c, a eval.State) bool
 }
 
 // StepSeed is a step Action(Params) from From, enabled, to Post.
@@ -256,8 +271,8 @@ func (pc *PointChecker) eval(pl *PointPlan, pt *Point, quiet bool) (Verdict, err
 	w.states = pt.States
 	w.params["p"] = pt.Params
 	w.trace, w.calls, w.sawConcrete, w.quiet = w.trace[:0], w.calls[:0], false, quiet
-	w.fast.seeds = pt.Steps
-	defer func() { w.quiet, w.fast.seeds = false, nil }()
+	w.fast.seeds, w.fast.related = pt.Steps, pt.Related
+	defer func() { w.quiet, w.fast.seeds, w.fast.related = false, nil, nil }()
 	w.fast.vacuous = ""
 	v := Verdict{Plan: pl}
 	scn, err := run[eval.State, eval.Value, bool](w, pl.p)
@@ -320,7 +335,7 @@ func (pc *PointChecker) EvalStep(act *ioa.Action, pt *Point) (StepResult, error)
 	w.params["p"] = pt.Params
 	w.trace, w.calls, w.sawConcrete, w.quiet = w.trace[:0], w.calls[:0], false, true
 	w.fast.vacuous = ""
-	w.fast.seeds = pt.Steps
+	w.fast.seeds, w.fast.related = pt.Steps, pt.Related
 	s := pc.sc
 	if s == nil {
 		s = newSc[eval.State, eval.Value, bool](w)
@@ -329,7 +344,7 @@ func (pc *PointChecker) EvalStep(act *ioa.Action, pt *Point) (StepResult, error)
 	}
 	s.err, s.out.hyps, s.out.goals, s.out.goal, s.out.what, s.out.kase, s.out.last = nil, s.out.hyps[:0], s.out.goals[:0], false, "", -1, nil
 	clear(s.known)
-	defer func() { w.fast.seeds = nil }()
+	defer func() { w.fast.seeds, w.fast.related = nil, nil }()
 	if p.proof.Kind == ioa.ProofBackward {
 		backwardStep(s, p)
 	} else {
@@ -381,8 +396,10 @@ var errVacuous = errors.New("a hypothesis is false")
 // own.
 func (pc *PointChecker) Clone() *PointChecker {
 	w := pc.w
+	fast := newFastEval(w.fast.inst, w.fast.objs)
+	fast.relation = w.fast.relation
 	return &PointChecker{proof: pc.proof, plans: pc.plans, byAction: pc.byAction, start: pc.start, all: pc.all, goals: pc.goals,
 		w: &conWorld{inst: w.inst, states: map[string]eval.State{}, params: map[string][]eval.Value{"p": nil},
 			autos: map[*ioa.Automaton]*eval.Machine{}, owner: w.owner, concrete: w.concrete,
-			fast: newFastEval(w.fast.inst, w.fast.objs)}}
+			fast: fast}}
 }

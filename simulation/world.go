@@ -580,6 +580,12 @@ func (w *conWorld) pre(act *ioa.Action, s eval.State, ps []eval.Value) (bool, er
 
 func (w *conWorld) holds(x expr.Expr, env *wenv[eval.State, eval.Value]) (bool, error) {
 	if f := w.fast; f != nil {
+		// A relation clause at a pair the caller knows related
+		// (Point.Related).
+		if f.related != nil && f.relation[x] && env.n == 2 && len(env.params) == 0 &&
+			env.objs[0] == f.objs[0] && env.objs[1] == f.objs[1] && f.knownRelated(env.sts[0], env.sts[1]) {
+			return true, nil
+		}
 		// A condition of the point's given pair (c, a) alone, such as a
 		// relation clause R(c, a), is remembered across points.
 		pair := env.n == 2 && len(env.params) == 0 && len(f.objs) >= 2 &&

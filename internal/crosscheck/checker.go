@@ -44,7 +44,12 @@ type checker struct {
 	// verdict of the check comes from it (verdict.go).
 	rules *simulation.PointChecker
 	// pt is the point of the step being checked (verdict.go).
-	pt        *simulation.Point
+	pt *simulation.Point
+	// related, set on the copies of the checker a forward search's
+	// workers use, reports whether the search has stored a pair (c, a):
+	// the step checks then take its relation as holding
+	// (simulation.Point.Related; search.go).
+	related   func(c, a eval.State) bool
 	totality  []*simulation.PointPlan
 	hist      map[*ioa.Action][]*simulation.PointPlan // history: the step plans of each action
 	planCache map[any]any                             // actionPlans

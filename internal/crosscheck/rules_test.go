@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/simulation"
 )
@@ -95,6 +96,89 @@ func TestEvalStepAgreesWithEval(t *testing.T) {
 			// the invariants the points take as true do not hold)
 			if strings.Contains(file, "bad_") && failures == 0 {
 				t.Errorf("no failing point")
+			}
+		})
+	}
+}
+
+// TestEvalStepRelated checks Point.Related, which the forward search
+// passes so that the rules take the relation as holding at the pairs it
+// has stored: told the truth (the relation's own value at the pair),
+// EvalStep gives the verdicts it gives without being told, at every
+// point of a correct and a wrong forward proof; told that every pair is
+// related, it finds no relation clause false, which shows that the rules
+// consult it for the hypothesis R(c, a) and the goals R(cpost, u_m).
+func TestEvalStepRelated(t *testing.T) {
+	for _, file := range []string{"chan/ok_forward.yaml", "chan/bad_fwd_rel.yaml"} {
+		t.Run(file, func(t *testing.T) {
+			p := loadProof(t, filepath.Join("testdata", file))
+			x, err := newChecker(p, bounds(t, "V=2"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cvals, err := x.instC.Values(p.Concrete.StateSort)
+			if err != nil {
+				t.Fatal(err)
+			}
+			avals, err := x.instA.Values(p.Abstract.StateSort)
+			if err != nil {
+				t.Fatal(err)
+			}
+			truth := func(c, a eval.State) bool {
+				ok, err := x.relates(&env{c: c, a: a})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return ok
+			}
+			always := func(eval.State, eval.State) bool { return true }
+			verdict := func(action *ioa.Action, pt *simulation.Point) string {
+				x.rules.Reset()
+				r, err := x.rules.EvalStep(action, pt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Failed == nil {
+					return ""
+				}
+				return r.Failed.Plan.ID
+			}
+			points, relFailures, lies := 0, 0, 0
+			for _, cv := range cvals {
+				c := eval.StateOf(cv)
+				err := x.rC.Successors(c, func(act int, params []eval.Value, post eval.State) bool {
+					action := p.Concrete.Actions[act]
+					ps := append([]eval.Value(nil), params...)
+					for _, av := range avals {
+						a := eval.StateOf(av)
+						pt := &simulation.Point{States: map[string]eval.State{"c": c, "a": a}, Params: ps}
+						want := verdict(action, pt)
+						pt.Related = truth
+						if got := verdict(action, pt); got != want {
+							t.Fatalf("%s at c = %v, a = %v: told the truth, EvalStep fails %q; untold %q", action.Name, c, a, got, want)
+						}
+						pt.Related = always
+						got := verdict(action, pt)
+						if strings.Contains(got, "relation(") {
+							t.Fatalf("%s at c = %v, a = %v: told every pair is related, EvalStep fails %q", action.Name, c, a, got)
+						}
+						if strings.Contains(want, "relation(") {
+							relFailures++
+						}
+						if !truth(c, a) && got != "" {
+							lies++ // the hypothesis R(c, a) was false: vacuous when not told
+						}
+						points++
+					}
+					return true
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Logf("%d points, %d failing a relation clause, %d failing once told R(c, a)", points, relFailures, lies)
+			if strings.Contains(file, "bad_") && (relFailures == 0 || lies == 0) {
+				t.Errorf("the wrong relation fails no relation clause (%d) or no step from an unrelated pair (%d)", relFailures, lies)
 			}
 		})
 	}

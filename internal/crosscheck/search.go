@@ -89,6 +89,18 @@ type searchWorker struct {
 	kbuf  []int16      // the cases their checks took
 	trans []trans
 	err   error
+	// forward searches: the node being expanded, and the key of the last
+	// pair related computed, at arena[pend.k0:pend.k1]
+	curS, curA eval.State
+	pend       pendingKey
+}
+
+// pendingKey is the key of a pair (c, a) computed by searchWorker.related
+// during a step check, kept for the step's successor node.
+type pendingKey struct {
+	c, a   eval.State
+	k0, k1 int32
+	hash   uint64
 }
 
 // trans is a transition computed by a worker.
@@ -227,6 +239,9 @@ func (s *search) run() error {
 		}
 		if s.check != nil {
 			sw.x = x.clone()
+			if s.pair {
+				sw.x.related = func(c, a eval.State) bool { return s.related(sw, c, a) }
+			}
 		}
 		if s.step != nil {
 			// The same check on a copy of the checker: run it up to its
@@ -349,6 +364,7 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 		return err
 	}
 	e.t0 = len(sw.trans)
+	sw.curS, sw.curA = e.s, e.a
 	over := false
 	var tr explore.Transition
 	err = sw.r.Successors(e.s, func(act int, params []eval.Value, post eval.State) bool {
@@ -356,6 +372,7 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 		sw.pbuf = append(sw.pbuf, params...)
 		t.p1 = int32(len(sw.pbuf))
 		a := e.a
+		sw.pend = pendingKey{}
 		if s.check != nil || sw.step != nil {
 			tr = explore.Transition{From: i, To: -1, Pre: e.s, Post: post, Action: s.auto.Actions[act], Params: sw.pbuf[t.p0:t.p1]}
 			wx := sw.x
@@ -384,7 +401,14 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 			}
 		}
 		t.a = a
-		if !s.pair || !t.fail && t.err == nil {
+		if pk := sw.pend; pk.c != nil && int(pk.k1) == len(sw.arena) {
+			if (!s.pair || !t.fail && t.err == nil) && sameState(pk.c, post) && sameState(pk.a, a) {
+				t.k0, t.k1, t.hash = pk.k0, pk.k1, pk.hash
+			} else {
+				sw.arena = sw.arena[:pk.k0]
+			}
+		}
+		if t.k1 == 0 && (!s.pair || !t.fail && t.err == nil) {
 			t.k0 = int32(len(sw.arena))
 			sw.arena = sw.enc.append(sw.arena, post, a)
 			t.k1 = int32(len(sw.arena))
@@ -405,6 +429,35 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 	}
 	e.t1 = len(sw.trans)
 	return nil
+}
+
+// related reports whether the search has stored the pair (c, a): the
+// node sw is expanding, or a node whose key is in the store. Every pair
+// is stored only after the step that reached it, or the start check,
+// found its relation true, and with symmetry a pair's relation is that
+// of any image of it (symmetry.go), so the step check of a forward
+// simulation may take R(c, a) as holding there (Point.Related). Workers
+// call it while the searching goroutine waits for them (expand), so the
+// store is only read. The key computed is kept in sw.pend for the
+// step's successor, which is usually that pair.
+func (s *search) related(sw *searchWorker, c, a eval.State) bool {
+	if sameState(c, sw.curS) && sameState(a, sw.curA) {
+		return true
+	}
+	if pk := sw.pend; pk.c != nil && int(pk.k1) == len(sw.arena) {
+		sw.arena = sw.arena[:pk.k0]
+	}
+	k0 := len(sw.arena)
+	sw.arena = sw.enc.append(sw.arena, c, a)
+	key := sw.arena[k0:]
+	h := s.st.Hash(key)
+	sw.pend = pendingKey{c: c, a: a, k0: int32(k0), k1: int32(len(sw.arena)), hash: h}
+	return s.st.Find(key, h) >= 0
+}
+
+// sameState reports whether x and y are the same state in memory.
+func sameState(x, y eval.State) bool {
+	return len(x) > 0 && len(x) == len(y) && &x[0] == &y[0]
 }
 
 // merge handles the transitions of node i, at the given depth, in order.

@@ -30,7 +30,7 @@ func (x *checker) stepVerdict(tr *explore.Transition, a eval.State) (int, *simul
 	}
 	// The rules take the step's post-state from the explorer (the same
 	// evaluator).
-	x.pt.States["c"], x.pt.States["a"], x.pt.Params = tr.Pre, a, tr.Params
+	x.pt.States["c"], x.pt.States["a"], x.pt.Params, x.pt.Related = tr.Pre, a, tr.Params, x.related
 	if x.pt.Steps == nil {
 		x.pt.Steps = make([]simulation.StepSeed, 1)
 	}
