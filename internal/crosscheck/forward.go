@@ -111,6 +111,9 @@ func (x *checker) forward() error {
 // rules' (matchStepRun); the callback only explains a failing relation
 // clause, listing every failing one.
 func (x *checker) forwardStep(tr *explore.Transition, a eval.State) (eval.State, error) {
+	if err := x.natPost(tr); err != nil {
+		return nil, err
+	}
 	r, err := x.matchStepRun(tr, a, "a", func(r *run) (string, []string, []NamedState, error) {
 		um := r.us[len(r.us)-1]
 		bad, err := x.failedClauses(&env{c: tr.Post, a: um})
@@ -123,6 +126,28 @@ func (x *checker) forwardStep(tr *explore.Transition, a eval.State) (eval.State,
 		return nil, err
 	}
 	return r.us[len(r.us)-1], nil
+}
+
+// natPost reports the first Nat condition the post-state of tr violates,
+// as the node check would at the pair it reaches (clause "assume C.…"),
+// before the step is checked: the symmetry check may take a Nat read of
+// the post-state as non-negative (explore/symmetry.go), which then holds.
+func (x *checker) natPost(tr *explore.Transition) error {
+	name, err := x.rC.Violated(tr.Post, []int{})
+	if err != nil || name == "" {
+		return err
+	}
+	trace, matched, err := x.traceOf(tr.From)
+	if err != nil {
+		return err
+	}
+	if err := addStep(trace, x.mC, tr.Action, tr.Params, tr.Post); err != nil {
+		return err
+	}
+	clause := "assume " + x.p.Concrete.Name + "." + name
+	x.failure = &Failure{Obligation: join(x.group, clause), Clause: clause, Trace: trace, Abstract: matched, States: []NamedState{},
+		Message: fmt.Sprintf("the last state violates %s, which the obligations assume", name)}
+	return errFailed
 }
 
 // clauseDetailsIn lists the failing clauses with their text and, for the

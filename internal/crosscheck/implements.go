@@ -417,10 +417,10 @@ func implements(res *TraceResult, mC *eval.Machine, gC *eval.Symmetry, abs *absS
 	}
 	// least returns the least encoding of the images of s under gC, and
 	// the permutations giving it.
-	var best, tmp []byte
+	var best []byte
 	var ties []int
 	least := func(s eval.State) ([]byte, []int) {
-		best, tmp, ties = leastImage(gC, s, best, tmp, ties)
+		best, ties = gC.AppendLeast(best[:0], s, ties)
 		return best, ties
 	}
 	// leastSet returns the image of set under ties with the least id.

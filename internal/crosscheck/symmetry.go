@@ -76,6 +76,10 @@ func (x *checker) setupSymmetry(sorts []string) error {
 		return nil
 	}
 	p := x.p
+	explored := p.Concrete
+	if p.Kind == ioa.ProofHistory {
+		explored = p.Abstract
+	}
 	fixed := map[string]string{}
 	for _, side := range p.AssumeSides() {
 		invs := []string{}
@@ -86,7 +90,8 @@ func (x *checker) setupSymmetry(sorts []string) error {
 		}
 		// A search stopped at its first state checks the automaton and
 		// says why an element is fixed, if one is.
-		res, err := explore.Explore(side.Owner, explore.Config{Instance: x.cfg.Instance, Symmetry: sorts, Invariants: invs, MaxStates: 1})
+		res, err := explore.Explore(side.Owner, explore.Config{Instance: x.cfg.Instance, Symmetry: sorts, Invariants: invs, MaxStates: 1,
+			NatUnchecked: side.Owner != explored})
 		if err != nil {
 			return err
 		}
@@ -98,7 +103,15 @@ func (x *checker) setupSymmetry(sorts []string) error {
 			}
 		}
 	}
-	pc := &proofSym{x: x, ec: explore.NewExprChecker(x.inst, sorts, fixed)}
+	// The Nat conditions of the explored automaton's states are checked
+	// before anything is evaluated in them (a forward step checks its
+	// post-state first: natPost); those of the other automaton's are not
+	// (intermediate states u_i, backward witnesses).
+	var natObjs []*expr.Object
+	if explored == p.Concrete {
+		natObjs = []*expr.Object{p.C, p.CPost}
+	}
+	pc := &proofSym{x: x, ec: explore.NewExprChecker(x.inst, sorts, fixed, natObjs, []*ioa.Automaton{explored})}
 	if err := pc.check(); err != nil {
 		return err
 	}
@@ -162,13 +175,27 @@ func (c *proofSym) check() error {
 	for _, cl := range p.Relation {
 		c.expr(cl.Body)
 	}
+	// A step's expressions are evaluated where the concrete action is
+	// enabled in c (Pre_α(c, p) is a hypothesis the rules check first),
+	// except in a history proof, whose steps are the abstract automaton's.
 	for _, sm := range p.Steps {
+		at := func(e expr.Expr) {
+			if p.Kind == ioa.ProofHistory {
+				c.expr(e)
+			} else {
+				c.ec.ExprAt(e, sm.Action, p.C)
+			}
+		}
 		for _, cs := range sm.Cases {
-			c.expr(cs.When)
-			c.stateMap(cs.Pre)
+			at(cs.When)
+			if cs.Pre != nil {
+				for _, e := range cs.Pre.Entries {
+					at(e.Value)
+				}
+			}
 			for _, st := range cs.Steps {
 				for _, a := range st.Args {
-					c.expr(a)
+					at(a)
 				}
 			}
 		}
@@ -251,7 +278,7 @@ func (e *encoder) append(buf []byte, s, a eval.State) []byte {
 	}
 	// the least image of the concrete state, and the permutations giving
 	// it; then the least image of the abstract state among those
-	e.best, e.tmp, e.ties = leastImage(e.g, s, e.best, e.tmp, e.ties)
+	e.best, e.ties = e.g.AppendLeast(e.best[:0], s, e.ties)
 	buf = binary.AppendUvarint(buf, uint64(len(e.best)))
 	buf = append(buf, e.best...)
 	if len(e.ties) == 1 {
@@ -265,24 +292,6 @@ func (e *encoder) append(buf []byte, s, a eval.State) []byte {
 		}
 	}
 	return append(buf, e.best...)
-}
-
-// leastImage returns the least encoding, bytewise, of the images of s
-// under g, and the permutations giving it, in best and ties (reusing the
-// buffers given, tmp as scratch).
-func leastImage(g *eval.Symmetry, s eval.State, best, tmp []byte, ties []int) ([]byte, []byte, []int) {
-	ties = ties[:0]
-	for k := 0; k < g.Order(); k++ {
-		tmp = g.AppendPermuted(tmp[:0], s, k)
-		switch c := strings.Compare(string(tmp), string(best)); {
-		case k == 0 || c < 0:
-			best = append(best[:0], tmp...)
-			ties = append(ties[:0], k)
-		case c == 0:
-			ties = append(ties, k)
-		}
-	}
-	return best, tmp, ties
 }
 
 // splitPair returns the concrete and abstract encodings of a pair's key

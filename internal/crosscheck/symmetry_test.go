@@ -193,3 +193,100 @@ func TestSymmetryWorkers(t *testing.T) {
 		t.Errorf("the report depends on the number of workers:\n%s\n---\n%s", outs[0], outs[1])
 	}
 }
+
+// TestNatPostState checks that a forward step whose post-state violates a
+// Nat condition fails as the assumption of that condition, on the
+// execution that ends in the post-state, before the step's own check
+// (which, with symmetry, may take a Nat of it as non-negative): with and
+// without symmetry and on one or two workers.
+func TestNatPostState(t *testing.T) {
+	p := loadProof(t, "testdata/chan/bad_fwd_nat.yaml")
+	for _, sym := range []bool{false, true} {
+		for _, w := range []int{1, 2} {
+			cfg := bounds(t, "V=3")
+			cfg.Workers = w
+			if sym {
+				cfg.Symmetry = []string{"V"}
+			}
+			res, err := Check(p, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := res.Failure
+			if f == nil {
+				t.Fatalf("symmetry %v, %d workers: no failure", sym, w)
+			}
+			if f.Clause != "assume RelayNat.credit:Nat" || f.Trace.Len() != 2 || lastAction(f.Trace) != "Move" {
+				t.Errorf("symmetry %v, %d workers: %s after %d steps ending in %s; want assume RelayNat.credit:Nat after Send, Move",
+					sym, w, f.Clause, f.Trace.Len(), lastAction(f.Trace))
+			}
+			replays(t, p, cfg, f.Trace)
+		}
+	}
+}
+
+// TestSymmetryProofFacts checks the facts the symmetry check of a proof
+// takes from a Nat of the concrete state (c.rv[t] in TL2→ReservationTMS2's
+// a.memAt(c.rv[t])), from a definition called through a state object
+// (c.heldBySucc(k) says isSome(c.lck[k])) and from the concrete action's
+// precondition (DSTM's Kill(t, l) is enabled only when l is owned): with
+// them every transaction is permuted; each near miss fixes T#0 where it
+// reads the default.
+func TestSymmetryProofFacts(t *testing.T) {
+	// the proofs name their automata as ../specs/… and ../algorithms/…
+	root := t.TempDir()
+	dir := filepath.Join(root, "proofs")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"specs", "algorithms"} {
+		abs, err := filepath.Abs(filepath.Join("../..", d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(abs, filepath.Join(root, d)); err != nil {
+			t.Skipf("no symbolic links: %v", err)
+		}
+	}
+	for _, tc := range []struct {
+		edge, from, to, fixed string
+	}{
+		{"TL2-ReservationTMS2", "", "", ""},
+		{"TL2-ReservationTMS2", "a.memAt(c.rv[t])[c.addr[t]]", "a.memAt(c.rv[t] - 1)[c.addr[t]]", "order[n]"},
+		{"TL2-ReservationTMS2", "c.heldBySucc(k) and c.wv[get(c.lck[k])] < c.wv[x]", "c.wv[get(c.lck[k])] < c.wv[x] and c.heldBySucc(k)", "get(c.lck[k])"},
+		{"DSTM-ReservationTMS2", "", "", ""},
+		{"DSTM-ReservationTMS2", "- when: c.pendingRes(get(c.owner[l]))", "- when: c.pendingRes(get(c.owner[c.addr[t]]))", "get(c.owner[c.addr[t]])"},
+	} {
+		src, err := os.ReadFile(filepath.Join("../../proofs", tc.edge+".yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Replace(string(src), tc.from, tc.to, 1)
+		if tc.from != "" && text == string(src) {
+			t.Fatalf("%s: the proof changed: no %q", tc.edge, tc.from)
+		}
+		file := filepath.Join(dir, tc.edge+".yaml")
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := loadProof(t, file, filepath.Join(root, "specs"), filepath.Join(root, "algorithms"))
+		cfg := bounds(t, "T=3,L=1,V=2")
+		cfg.Symmetry, cfg.MaxStates = []string{"T"}, 1
+		res, err := Check(p, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var why string
+		for _, s := range res.Symmetry.Sorts {
+			if s.Sort == "T" {
+				why = s.Why
+			}
+		}
+		switch {
+		case tc.fixed == "" && why != "":
+			t.Errorf("%s: T#0 fixed: %s", tc.edge, why)
+		case tc.fixed != "" && !strings.Contains(why, tc.fixed):
+			t.Errorf("%s with %s: T#0 fixed by %q, want by %s", tc.edge, tc.to, why, tc.fixed)
+		}
+	}
+}

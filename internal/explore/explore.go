@@ -48,6 +48,11 @@ type Config struct {
 	// alike: each state is stored as the canonical representative of its
 	// orbit under the permutations of their elements (symmetry.go).
 	Symmetry []string
+	// NatUnchecked says that the caller evaluates the automaton's
+	// expressions in states whose Nat conditions it has not checked (a
+	// cross-check's intermediate abstract states): the symmetry check
+	// then takes no 0 <= x from a Nat variable (symmetry.go).
+	NatUnchecked bool
 
 	// batch is the number of states a parallel level expands between
 	// merges (0: batchSize); tests make it small.

@@ -97,10 +97,22 @@
 // ReservationTMS2 indexes order[n] under n < len(order); its calls pass
 // 0, i + 1, and parameters ranging from 0.)
 //
-// A variable of sort Nat (a state variable, a definition parameter) gives
-// no 0 <= i: its condition is a checked property, not a guarantee. Every
-// other use fixes T#0, as does a use in a definition's body not guarded
-// inside the body or by the facts of every call.
+// A Nat read from a state gives 0 <= i where the search checks the
+// state's Nat conditions before it evaluates anything in it: a state
+// variable of sort Nat, through map lookups, sequence indices (out of
+// range: the default 0) and record fields. explore checks every state it
+// stores first (Nat conditions before invariants, Runner.Violated), and
+// computes successors only of stored states. A cross-check does so for
+// the states of the automaton it explores, and checks the Nat conditions
+// of a step's post-state before it checks the step, but never those of
+// the abstract states a step computes on the way (u1, …, u_m−1), so it
+// takes no such fact from the abstract automaton (Config.NatUnchecked)
+// nor from a proof's abstract state objects. A violated Nat condition
+// then stops the search at that state, before anything of it could
+// differ between the reduced and the full search. A definition parameter
+// of sort Nat gives no fact: its argument is not checked. Every other use
+// fixes T#0, as does a use in a definition's body not guarded inside the
+// body or by the facts of every call.
 //
 // Nothing else in the language can tell elements apart: the operators on
 // parameter sorts are = and != (the sort checker refuses <, <=, …), and
@@ -177,6 +189,11 @@ type symChecker struct {
 	// proof is set when the expressions are a proof's, which may name no
 	// element anywhere (an automaton may, in its initial state).
 	proof bool
+	// natVars and natObjs are the state variables and the state objects
+	// whose Nat conditions hold wherever an expression reads them
+	// (natRead): the caller checks them in each state before evaluating
+	// anything in it.
+	natVars, natObjs map[*expr.Object]bool
 }
 
 // ExprChecker checks expressions of a proof edge for symmetry: the rules
@@ -187,17 +204,41 @@ type ExprChecker struct{ c *symChecker }
 
 // NewExprChecker returns a checker for the symmetric sorts of sorts in
 // the instance inst; it records in fixed (sort → why) the sorts whose
-// element T#0 an expression may yield as a default value.
-func NewExprChecker(inst *eval.Instance, sorts []string, fixed map[string]string) *ExprChecker {
-	c := &symChecker{inst: inst, sorts: map[string]bool{}, fixed: fixed, seen: map[*expr.Object]bool{}, proof: true}
+// element T#0 an expression may yield as a default value. natChecked
+// lists the proof's state objects, and the automata, whose states the
+// caller checks for their Nat conditions before evaluating any
+// expression in them: a Nat read from one is non-negative (the rules of
+// CheckSymmetry, file comment).
+func NewExprChecker(inst *eval.Instance, sorts []string, fixed map[string]string, natObjs []*expr.Object, natAutos []*ioa.Automaton) *ExprChecker {
+	c := &symChecker{inst: inst, sorts: map[string]bool{}, fixed: fixed, seen: map[*expr.Object]bool{}, proof: true,
+		natObjs: map[*expr.Object]bool{}, natVars: map[*expr.Object]bool{}}
 	for _, s := range sorts {
 		c.sorts[s] = true
+	}
+	for _, o := range natObjs {
+		c.natObjs[o] = true
+	}
+	for _, a := range natAutos {
+		for _, v := range a.Vars {
+			c.natVars[v.Obj] = true
+		}
 	}
 	return &ExprChecker{c}
 }
 
 // Expr checks e, with the definitions and constants it names.
 func (x *ExprChecker) Expr(e expr.Expr) { x.c.expr(e) }
+
+// ExprAt checks e, an expression of a proof's step correspondence for
+// the concrete action act, where the facts of act's parameter ranges and
+// precondition hold, each state variable x of act read as st.x (st is
+// the proof's pre-state object c). The rules evaluate a step's
+// expressions only once the hypothesis Pre_α(c, p) has been found true
+// (package simulation, forwardStep and backwardStep), and a cross-check
+// explains a failure only on an enabled step.
+func (x *ExprChecker) ExprAt(e expr.Expr, act *ioa.Action, st *expr.Object) {
+	x.c.check(e, x.c.enabledFacts(act, st))
+}
 
 // Err returns the first refusal (a *SymmetryError), or nil.
 func (x *ExprChecker) Err() error {
@@ -212,15 +253,23 @@ func (x *ExprChecker) Err() error {
 // evaluates it, with the invariants invs (nil: all) checked, and returns
 // the sorts with the elements each permutation must fix. An automaton that
 // singles out an element gives a *SymmetryError at the expression that does.
-func CheckSymmetry(a *ioa.Automaton, inst *eval.Instance, sorts, invs []string) ([]eval.SymSort, error) {
-	out, _, err := checkSymmetry(a, inst, sorts, invs)
+// natChecked says that the search checks the Nat conditions of each state
+// before it evaluates anything in it (explore's does), so that a Nat
+// variable read is non-negative.
+func CheckSymmetry(a *ioa.Automaton, inst *eval.Instance, sorts, invs []string, natChecked bool) ([]eval.SymSort, error) {
+	out, _, err := checkSymmetry(a, inst, sorts, invs, natChecked)
 	return out, err
 }
 
 // checkSymmetry is CheckSymmetry; it also returns, per sort with a fixed
 // element, why it is fixed.
-func checkSymmetry(a *ioa.Automaton, inst *eval.Instance, sorts, invs []string) ([]eval.SymSort, map[string]string, error) {
-	c := &symChecker{a: a, inst: inst, sorts: map[string]bool{}, fixed: map[string]string{}, seen: map[*expr.Object]bool{}}
+func checkSymmetry(a *ioa.Automaton, inst *eval.Instance, sorts, invs []string, natChecked bool) ([]eval.SymSort, map[string]string, error) {
+	c := &symChecker{a: a, inst: inst, sorts: map[string]bool{}, fixed: map[string]string{}, seen: map[*expr.Object]bool{}, natVars: map[*expr.Object]bool{}}
+	if natChecked {
+		for _, v := range a.Vars {
+			c.natVars[v.Obj] = true
+		}
+	}
 	for _, name := range sorts {
 		found := false
 		for _, s := range a.Sorts {
@@ -387,7 +436,7 @@ func (x *explorer) setupSymmetry() error {
 	if x.cfg.Visitor != nil {
 		return fmt.Errorf("symmetry reduction cannot be combined with a visitor: the search would show representatives, not the states reached")
 	}
-	sorts, why, err := checkSymmetry(x.m.A, x.m.Inst, x.cfg.Symmetry, x.cfg.Invariants)
+	sorts, why, err := checkSymmetry(x.m.A, x.m.Inst, x.cfg.Symmetry, x.cfg.Invariants, !x.cfg.NatUnchecked)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,10 @@
 
 package explore
 
-import "ladder/ioa/expr"
+import (
+	"ladder/ioa"
+	"ladder/ioa/expr"
+)
 
 // factKind is the shape of a fact.
 type factKind int
@@ -102,12 +105,17 @@ func (c *symChecker) assume(fs *fact, e expr.Expr, val bool) *fact {
 		if name := builtin(e); len(e.Args) == 1 && (name == "isSome" && val || name == "isNone" && !val) && c.simple(e.Args[0]) {
 			return fs.add(factSome, e.Args[0], nil)
 		}
-		if e.Recv == nil && e.Fun != nil && e.Fun.Obj != nil && e.Fun.Obj.Kind == expr.ObjDef && len(e.Fun.Obj.Params) == len(e.Args) {
-			return c.assumeDef(fs, e.Fun.Obj, e.Args, val)
+		if e.Fun != nil && e.Fun.Obj != nil && e.Fun.Obj.Kind == expr.ObjDef && len(e.Fun.Obj.Params) == len(e.Args) &&
+			(e.Recv == nil || c.simple(e.Recv)) {
+			var recv expr.Expr
+			if e.Recv != nil {
+				recv = e.Recv
+			}
+			return c.assumeDef(fs, e.Fun.Obj, e.Args, recv, val)
 		}
 	case *expr.Ident:
 		if e.Obj != nil && e.Obj.Kind == expr.ObjDef && len(e.Obj.Params) == 0 {
-			return c.assumeDef(fs, e.Obj, nil, val)
+			return c.assumeDef(fs, e.Obj, nil, nil, val)
 		}
 	}
 	return fs
@@ -119,8 +127,10 @@ func (c *symChecker) assume(fs *fact, e expr.Expr, val bool) *fact {
 // parameters bound to the arguments' values, and the facts of the body
 // mention no bound variable but the parameters (assume does not enter
 // binders), so a fact whose parameters all have simple arguments holds of
-// the arguments; the others are dropped. Definitions do not recurse.
-func (c *symChecker) assumeDef(fs *fact, def *expr.Object, args []expr.Expr, val bool) *fact {
+// the arguments; the others are dropped. A call through a state object
+// (c.def(…), recv) evaluates the body in that state: each state variable
+// x of the body is then recv.x. Definitions do not recurse.
+func (c *symChecker) assumeDef(fs *fact, def *expr.Object, args []expr.Expr, recv expr.Expr, val bool) *fact {
 	sub := map[*expr.Object]expr.Expr{}
 	for i, p := range def.Params {
 		if c.simple(args[i]) {
@@ -135,8 +145,8 @@ func (c *symChecker) assumeDef(fs *fact, def *expr.Object, args []expr.Expr, val
 	}
 	for i := len(rev) - 1; i >= 0; i-- {
 		f := rev[i]
-		a, okA := subst(f.a, sub)
-		b, okB := subst(f.b, sub)
+		a, okA := subst(f.a, sub, recv)
+		b, okB := subst(f.b, sub, recv)
 		if okA && okB {
 			fs = fs.add(f.kind, a, b)
 		}
@@ -144,10 +154,38 @@ func (c *symChecker) assumeDef(fs *fact, def *expr.Object, args []expr.Expr, val
 	return fs
 }
 
+// enabledFacts returns the facts of act's parameter ranges and
+// precondition where act(p) is enabled in the state bound to st, with
+// each state variable x of act written st.x.
+func (c *symChecker) enabledFacts(act *ioa.Action, st *expr.Object) *fact {
+	var fs *fact
+	for _, b := range act.Params {
+		fs = c.rangeFacts(fs, b)
+	}
+	if act.Pre != nil {
+		fs = c.assume(fs, act.Pre, true)
+	}
+	recv := &expr.Ident{Name: st.Name, Obj: st}
+	recv.SetSort(st.Sort)
+	var rev []*fact
+	for f := fs; f != nil; f = f.next {
+		rev = append(rev, f)
+	}
+	var out *fact
+	for i := len(rev) - 1; i >= 0; i-- {
+		a, okA := subst(rev[i].a, nil, recv)
+		b, okB := subst(rev[i].b, nil, recv)
+		if okA && okB {
+			out = out.add(rev[i].kind, a, b)
+		}
+	}
+	return out
+}
+
 // subst returns the simple expression e with the parameters of sub
-// replaced by their arguments, and false if e mentions a parameter
-// without one.
-func subst(e expr.Expr, sub map[*expr.Object]expr.Expr) (expr.Expr, bool) {
+// replaced by their arguments, and each state variable x by recv.x when
+// recv is set, and false if e mentions a parameter without one.
+func subst(e expr.Expr, sub map[*expr.Object]expr.Expr, recv expr.Expr) (expr.Expr, bool) {
 	switch e := e.(type) {
 	case nil:
 		return nil, true
@@ -155,26 +193,32 @@ func subst(e expr.Expr, sub map[*expr.Object]expr.Expr) (expr.Expr, bool) {
 		if a, ok := sub[e.Obj]; ok {
 			return a, a != nil
 		}
+		if recv != nil && e.Obj != nil && e.Obj.Kind == expr.ObjVar {
+			f := &expr.FieldSel{X: recv, Name: e.Obj.Name, Field: e.Obj.Index}
+			f.SetSort(e.Obj.Sort)
+			f.SetPos(e.Pos())
+			return f, true
+		}
 		return e, true
 	case *expr.Unary:
-		x, ok := subst(e.X, sub)
+		x, ok := subst(e.X, sub, recv)
 		n := *e
 		n.X = x
 		return &n, ok
 	case *expr.Binary:
-		x, okX := subst(e.X, sub)
-		y, okY := subst(e.Y, sub)
+		x, okX := subst(e.X, sub, recv)
+		y, okY := subst(e.Y, sub, recv)
 		n := *e
 		n.X, n.Y = x, y
 		return &n, okX && okY
 	case *expr.Index:
-		x, okX := subst(e.X, sub)
-		i, okI := subst(e.Index, sub)
+		x, okX := subst(e.X, sub, recv)
+		i, okI := subst(e.Index, sub, recv)
 		n := *e
 		n.X, n.Index = x, i
 		return &n, okX && okI
 	case *expr.FieldSel:
-		x, ok := subst(e.X, sub)
+		x, ok := subst(e.X, sub, recv)
 		n := *e
 		n.X = x
 		return &n, ok
@@ -182,7 +226,7 @@ func subst(e expr.Expr, sub map[*expr.Object]expr.Expr) (expr.Expr, bool) {
 		n := *e
 		n.Args = make([]expr.Expr, len(e.Args))
 		for i, a := range e.Args {
-			x, ok := subst(a, sub)
+			x, ok := subst(a, sub, recv)
 			if !ok {
 				return nil, false
 			}
@@ -364,7 +408,7 @@ func calledDef(e *expr.Call) *expr.Object {
 func (c *symChecker) defCall(def *expr.Object, args []expr.Expr, fs *fact) {
 	var mask uint64
 	for i, p := range def.Params {
-		if i < 64 && p.Sort != nil && (p.Sort.Kind == expr.KInt || p.Sort.Kind == expr.KNat) && nonNeg(fs, args[i]) {
+		if i < 64 && p.Sort != nil && (p.Sort.Kind == expr.KInt || p.Sort.Kind == expr.KNat) && c.nonNeg(fs, args[i]) {
 			mask |= 1 << i
 		}
 	}
@@ -393,15 +437,15 @@ type defFacts struct {
 }
 
 // nonNeg reports whether fs (or the form of i) says 0 <= i.
-func nonNeg(fs *fact, i expr.Expr) bool {
+func (c *symChecker) nonNeg(fs *fact, i expr.Expr) bool {
 	if n, ok := intLit(i); ok {
 		return n >= 0
 	}
-	if lenOf(i) != nil {
+	if lenOf(i) != nil || c.natRead(i) {
 		return true
 	}
 	if b, ok := i.(*expr.Binary); ok && (b.Op == expr.OpAdd || b.Op == expr.OpMul) {
-		return nonNeg(fs, b.X) && nonNeg(fs, b.Y)
+		return c.nonNeg(fs, b.X) && c.nonNeg(fs, b.Y)
 	}
 	for f := fs; f != nil; f = f.next {
 		if !same(f.b, i) {
@@ -414,8 +458,35 @@ func nonNeg(fs *fact, i expr.Expr) bool {
 	return false
 }
 
+// natRead reports whether e reads a Nat of a state whose Nat conditions
+// are checked before any expression is evaluated in it: e is a state
+// variable in natVars, or a field of a state object in natObjs, followed
+// by map lookups, sequence indices and record fields, and its sort is
+// Nat. Every Nat inside such a state is >= 0 (a sequence index out of
+// range yields the default 0).
+func (c *symChecker) natRead(e expr.Expr) bool {
+	if s := e.Sort(); s == nil || s.Kind != expr.KNat {
+		return false
+	}
+	for {
+		switch x := e.(type) {
+		case *expr.Ident:
+			return x.Obj != nil && c.natVars[x.Obj]
+		case *expr.FieldSel:
+			if id, ok := x.X.(*expr.Ident); ok && id.Obj != nil && c.natObjs[id.Obj] {
+				return true
+			}
+			e = x.X
+		case *expr.Index:
+			e = x.X
+		default:
+			return false
+		}
+	}
+}
+
 // lenAtLeast reports whether fs says len(s) >= n.
-func lenAtLeast(fs *fact, s expr.Expr, n int64) bool {
+func (c *symChecker) lenAtLeast(fs *fact, s expr.Expr, n int64) bool {
 	if n <= 0 {
 		return true
 	}
@@ -431,7 +502,7 @@ func lenAtLeast(fs *fact, s expr.Expr, n int64) bool {
 				continue
 			}
 			k, lit := intLit(f.a)
-			if f.kind == factLt && (lit && k+1 >= n || n == 1 && nonNeg(fs, f.a)) ||
+			if f.kind == factLt && (lit && k+1 >= n || n == 1 && c.nonNeg(fs, f.a)) ||
 				f.kind == factLe && lit && k >= n {
 				return true
 			}
@@ -441,19 +512,19 @@ func lenAtLeast(fs *fact, s expr.Expr, n int64) bool {
 }
 
 // inRange reports whether fs says 0 <= i < len(s).
-func inRange(fs *fact, s, i expr.Expr) bool {
+func (c *symChecker) inRange(fs *fact, s, i expr.Expr) bool {
 	// s[len(s) - k], k >= 1: in range when len(s) >= k
 	if b, ok := i.(*expr.Binary); ok && b.Op == expr.OpSub {
 		if l := lenOf(b.X); l != nil && same(l, s) {
 			if k, ok := intLit(b.Y); ok && k >= 1 {
-				return lenAtLeast(fs, s, k)
+				return c.lenAtLeast(fs, s, k)
 			}
 		}
 	}
 	if k, ok := intLit(i); ok {
-		return k >= 0 && lenAtLeast(fs, s, k+1)
+		return k >= 0 && c.lenAtLeast(fs, s, k+1)
 	}
-	if !nonNeg(fs, i) {
+	if !c.nonNeg(fs, i) {
 		return false
 	}
 	for f := fs; f != nil; f = f.next {
@@ -607,13 +678,13 @@ func (c *symChecker) check(e expr.Expr, fs *fact) {
 		}
 		switch name := builtin(e); {
 		case name == "get" && len(e.Args) == 1 && !isSomeIn(fs, e.Args[0]),
-			name == "last" && len(e.Args) == 1 && !lenAtLeast(fs, e.Args[0], 1):
+			name == "last" && len(e.Args) == 1 && !c.lenAtLeast(fs, e.Args[0], 1):
 			c.defaults(e.Sort(), e.Pos(), expr.Print(e))
 		}
 	case *expr.Index:
 		c.check(e.X, fs)
 		c.check(e.Index, fs)
-		if isSeq(e.X) && !inRange(fs, e.X, e.Index) {
+		if isSeq(e.X) && !c.inRange(fs, e.X, e.Index) {
 			c.defaults(e.Sort(), e.Pos(), expr.Print(e))
 		}
 	case *expr.Update:

@@ -234,7 +234,7 @@ func orbits(t *testing.T, a *ioa.Automaton, inst *eval.Instance, sorts []string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	ss, err := CheckSymmetry(a, m.Inst, sorts, invs)
+	ss, err := CheckSymmetry(a, m.Inst, sorts, invs, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,6 +464,7 @@ state:
   c: {sort: "Map[T, Int]", init: const(0)}
   n: {sort: Int, init: 0}
   k: {sort: Nat, init: 0}
+  nk: {sort: "Map[T, Nat]", init: const(0)}
 definitions:
   has:
     params: {q: "Option[T]"}
@@ -547,7 +548,7 @@ func TestSymmetryGuards(t *testing.T) {
 		{"call with i + n", "", "true", "skip", "forall i in 0..len(s). lt(i + n)", "s[j]"},
 		{"one call without fact", "", "true", "skip", "lt(0) and lt(n)", "s[j]"},
 		{"call through a definition without fact", "", "true", "skip", "lt2(n)", "s[j]"},
-		{"call with Nat", "", "true", "skip", "lt(k)", "s[j]"},
+		{"call with Nat", "", "true", "skip", "lt(k)", ""},
 		{"call with range parameter", "i: \"in 0..len(s)\"", "lt(i)", "skip", "true", ""},
 		{"call with range parameter from n", "i: \"in n..len(s)\"", "lt(i)", "skip", "true", "s[j]"},
 		// sequence indices and ranges
@@ -563,7 +564,9 @@ func TestSymmetryGuards(t *testing.T) {
 		{"bounds negated", "", "true", "skip", "n < 0 or len(s) <= n or c[s[n]] = 0", ""},
 		{"bounds + 1", "", "true", "skip", "0 <= n and n + 1 <= len(s) => c[s[n]] = 0", ""},
 		{"no lower bound", "", "true", "skip", "n < len(s) => c[s[n]] = 0", "s[n]"},
-		{"Nat is no lower bound", "", "true", "skip", "k < len(s) => c[s[k]] = 0", "s[k]"},
+		{"Nat is a lower bound", "", "true", "skip", "k < len(s) => c[s[k]] = 0", ""},
+		{"Nat in a map is a lower bound", "", "true", "skip", "forall t: T. nk[t] < len(s) => c[s[nk[t]]] = 0", ""},
+		{"Nat - 1 is no lower bound", "", "true", "skip", "k - 1 < len(s) => c[s[k - 1]] = 0", "s[k - 1]"},
 		{"if bounds", "", "true", "skip", "if 0 <= n and n < len(s) then c[s[n]] = 0 else true", ""},
 		{"literal index", "", "true", "skip", "len(s) > 1 => c[s[1]] = 0", ""},
 		{"literal index too far", "", "true", "skip", "len(s) > 1 => c[s[2]] = 0", "s[2]"},
@@ -603,16 +606,25 @@ func TestSymmetryGuards(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, why, err := checkSymmetry(a, m.Inst, []string{"T"}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := why["T"]
-			switch {
-			case c.fixed == "" && got != "":
-				t.Errorf("T#0 fixed: %s", got)
-			case c.fixed != "" && !(strings.HasPrefix(got, file+":") && strings.Contains(got, ": "+c.fixed+" can evaluate to the default value of T")):
-				t.Errorf("got %q, want T#0 fixed by %s", got, c.fixed)
+			// Where the caller does not check the Nat conditions before
+			// evaluating, a Nat gives no lower bound.
+			unchecked := map[string]string{"call with Nat": "s[j]", "Nat is a lower bound": "s[k]", "Nat in a map is a lower bound": "s[nk[t]]"}
+			for _, natChecked := range []bool{true, false} {
+				want, ok := unchecked[c.name]
+				if natChecked || !ok {
+					want = c.fixed
+				}
+				_, why, err := checkSymmetry(a, m.Inst, []string{"T"}, nil, natChecked)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := why["T"]
+				switch {
+				case want == "" && got != "":
+					t.Errorf("Nat checked %v: T#0 fixed: %s", natChecked, got)
+				case want != "" && !(strings.HasPrefix(got, file+":") && strings.Contains(got, ": "+want+" can evaluate to the default value of T")):
+					t.Errorf("Nat checked %v: got %q, want T#0 fixed by %s", natChecked, got, want)
+				}
 			}
 		})
 	}

@@ -296,6 +296,22 @@ func (sy *Symmetry) AppendPermuted(buf []byte, s State, g int) []byte {
 // number of permutations that give that encoding (the order of the
 // stabilizer of the representative, so that the orbit of s has Order()/n
 // states).
+func (sy *Symmetry) AppendCanonical(buf []byte, s State) ([]byte, int) {
+	return sy.appendLeast(buf, s, nil)
+}
+
+// AppendLeast is AppendCanonical; it also returns the permutations that
+// give the least encoding, in increasing order, in ties (reusing its
+// memory).
+func (sy *Symmetry) AppendLeast(buf []byte, s State, ties []int) ([]byte, []int) {
+	ties = append(ties[:0], 0)
+	buf, _ = sy.appendLeast(buf, s, &ties)
+	return buf, ties
+}
+
+// appendLeast appends the least encoding of the images of s and returns
+// how many permutations give it; when ties is not nil, it holds them on
+// return (it must hold [0] on entry).
 //
 // Encoding an image stops at the first variable where it is already larger
 // than the best so far; the variables whose sorts hold no permuted sort are
@@ -303,7 +319,7 @@ func (sy *Symmetry) AppendPermuted(buf []byte, s State, g int) []byte {
 // every image (a permuted sort has at most 256 elements, each encoded in one
 // byte, and permutations change no length or shape), so the images are
 // compared variable by variable at the same offsets.
-func (sy *Symmetry) AppendCanonical(buf []byte, s State) ([]byte, int) {
+func (sy *Symmetry) appendLeast(buf []byte, s State, ties *[]int) ([]byte, int) {
 	start := len(buf)
 	var offs0 [33]int
 	offs := offs0[:0]
@@ -313,7 +329,7 @@ func (sy *Symmetry) AppendCanonical(buf []byte, s State) ([]byte, int) {
 	}
 	offs = append(offs, len(buf)-start)
 	end := len(buf) // buf[start:end] is the best encoding so far
-	ties := 1
+	n := 1
 perms:
 	for g := 1; g < len(sy.perms); g++ {
 		p := &sy.perms[g]
@@ -339,13 +355,19 @@ perms:
 		}
 		if less {
 			buf = append(buf[:start], buf[cand:]...)
-			end, ties = len(buf), 1
+			end, n = len(buf), 1
+			if ties != nil {
+				*ties = append((*ties)[:0], g)
+			}
 		} else {
-			ties++
+			n++
 			buf = buf[:cand]
+			if ties != nil {
+				*ties = append(*ties, g)
+			}
 		}
 	}
-	return buf[:end], ties
+	return buf[:end], n
 }
 
 // Permute returns π_g(s), the image of s under the group's permutation

@@ -106,8 +106,22 @@ func TestPermutedEncoding(t *testing.T) {
 		rng := rand.New(rand.NewSource(1))
 		for k := 0; k < 200; k++ {
 			s := randomState(t, m, rng)
+			if k%4 == 0 {
+				// a state fixed by some permutations: ties
+				for i := range s {
+					d, err := m.Inst.Default(m.vars[i].v.Sort)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s[i] = d
+				}
+				if k%8 == 0 {
+					s[0] = randomState(t, m, rng)[0]
+				}
+			}
 			canon, ties := sy.AppendCanonical(nil, s)
 			least, n := []byte(nil), 0
+			var tieList []int
 			for g := 0; g < sy.Order(); g++ {
 				img := sy.Permute(s, g)
 				enc := m.AppendState(nil, img)
@@ -119,9 +133,10 @@ func TestPermutedEncoding(t *testing.T) {
 				}
 				switch c := bytes.Compare(enc, least); {
 				case least == nil || c < 0:
-					least, n = enc, 1
+					least, n, tieList = enc, 1, []int{g}
 				case c == 0:
 					n++
+					tieList = append(tieList, g)
 				}
 				// every image has the same canonical encoding
 				if c, _ := sy.AppendCanonical(nil, img); !bytes.Equal(c, canon) {
@@ -130,6 +145,11 @@ func TestPermutedEncoding(t *testing.T) {
 			}
 			if !bytes.Equal(canon, least) || ties != n {
 				t.Fatalf("%v: canonical encoding is not the least image (ties %d, want %d)", sorts, ties, n)
+			}
+			pre := []byte{7}
+			got, gs := sy.AppendLeast(pre, s, []int{5, 5, 5})
+			if !bytes.Equal(got[:1], pre) || !bytes.Equal(got[1:], least) || fmt.Sprint(gs) != fmt.Sprint(tieList) {
+				t.Fatalf("%v: AppendLeast = %x with %v, want %x with %v", sorts, got, gs, least, tieList)
 			}
 		}
 	}
