@@ -582,8 +582,9 @@ func (w *conWorld) holds(x expr.Expr, env *wenv[eval.State, eval.Value]) (bool, 
 	if f := w.fast; f != nil {
 		// A relation clause at a pair the caller knows related
 		// (Point.Related).
-		if f.related != nil && f.relation[x] && env.n == 2 && len(env.params) == 0 &&
-			env.objs[0] == f.objs[0] && env.objs[1] == f.objs[1] && f.knownRelated(env.sts[0], env.sts[1]) {
+		c := f.entry(x)
+		if c.relation && f.related != nil && env.n == 2 && len(env.params) == 0 && env.objs[0] == f.objs[0] && env.objs[1] == f.objs[1] &&
+			f.knownRelated(env.sts[0], env.sts[1]) {
 			return true, nil
 		}
 		// A condition of the point's given pair (c, a) alone, such as a
@@ -597,7 +598,7 @@ func (w *conWorld) holds(x expr.Expr, env *wenv[eval.State, eval.Value]) (bool, 
 				return b, nil
 			}
 		}
-		v, err := f.eval(x, env)
+		v, err := f.evalEntry(c, x, env)
 		if err == nil && pair {
 			f.pairVals[x] = v.Bool()
 		}
