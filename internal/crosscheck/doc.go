@@ -56,7 +56,10 @@
 // checked too, in every state where the obligations assume them: a concrete
 // invariant in every reachable concrete state, an abstract one in every
 // abstract state the check builds from a reachable one (f(c), the forward
-// partner a, a history state). A violation is reported as a failure of
+// partner a, a history state). A forward check checks the Nat conditions
+// of a step's post-state before the step, so that no expression is
+// evaluated in a concrete state that breaks one (the symmetry check relies
+// on it: explore/symmetry.go). A violation is reported as a failure of
 // clause "assume C.P", because every obligation that assumes it rests on it.
 //
 // A failure is a real counterexample to the Z3 obligation of the same
@@ -112,10 +115,17 @@
 // instance: an extra transaction multiplies the interleavings. The step
 // check, not the search, dominates the time (evaluating the mapping,
 // witnesses and relation, and running the abstract steps); the store costs
-// one encoded node and about 40 bytes of index per node. Symmetry reduction
+// one encoded node and about 40 bytes of index per node. A forward check
+// evaluates its relation once per pair, not once per step: the workers
+// look the step's successor pair up in the store (read only while they
+// run), and the rules take R as holding at a stored pair
+// (simulation.Point.Related), both as the hypothesis R(c, a) and as the
+// goal R(cpost, u_m); a pair is stored only once the rules found R true
+// at it, and R depends on the two states alone. Symmetry reduction
 // divides the nodes by up to the order of the group (3! for T=3), less when
 // many states are their own images or an element is fixed; the canonical
-// encoding costs one encoding of each state per permutation. The script
+// encoding encodes each state once per permutation, each image only up to
+// its first variable larger than the least so far. The script
 // scripts/bench-crosscheck.sh measures every edge of proofs/ (nodes,
 // completeness, seconds and peak memory, with and without reduction).
 package crosscheck

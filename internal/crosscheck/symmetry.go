@@ -25,7 +25,19 @@
 // The proof side is checked as explore checks an automaton: an element
 // literal T#i of a symmetric sort, or a constant whose value is an element
 // of one, is refused with its position; an expression that can yield a
-// default value (get, last, a sequence index) fixes T#0. The start witness
+// default value (get, last, a sequence index) fixes T#0 unless the facts
+// of its context keep it in range. A step correspondence's expressions
+// have, besides, the facts of the concrete action's parameter ranges and
+// precondition, read in c: the rules evaluate them only once Pre_α(c, p)
+// holds (simulation's forwardStep and backwardStep check it first). A Nat
+// read from the concrete state (c or cpost) is non-negative, and so is one
+// of the concrete automaton's own variables: every state of the explored
+// automaton is checked for its Nat conditions before a verdict computed in
+// it counts (the node check of a new state, and forwardStep's natPost for
+// a forward step's post-state). The abstract automaton gets no such fact:
+// the states a step computes on the way are not checked. A history check
+// explores A: there A's variables have the Nat facts, C's have none, and
+// the steps get no precondition facts. The start witness
 // (`start:`) is exempt, as `init:` is in an automaton: it is evaluated at
 // the real start states only, before the first node is stored.
 
