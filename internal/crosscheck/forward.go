@@ -128,14 +128,15 @@ func (x *checker) forwardStep(tr *explore.Transition, a eval.State) (eval.State,
 	return r.us[len(r.us)-1], nil
 }
 
-// natPost reports the first Nat condition the post-state of tr violates,
+// natPost reports the first Nat condition the post-state of tr violates
+// (the pre-state, a stored node's, was checked),
 // as the node check would at the pair it reaches (clause "assume C.…"),
 // before the step is checked: the symmetry check may take a Nat read of
 // the post-state as non-negative (explore/symmetry.go), which then holds.
 func (x *checker) natPost(tr *explore.Transition) error {
-	name, err := x.rC.Violated(tr.Post, []int{})
-	if err != nil || name == "" {
-		return err
+	name := x.rC.NatViolatedAfter(tr.Pre, tr.Post)
+	if name == "" {
+		return nil
 	}
 	trace, matched, err := x.traceOf(tr.From)
 	if err != nil {

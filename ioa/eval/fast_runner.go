@@ -160,6 +160,29 @@ func (r *Runner) Successors(s State, visit func(act int, params []Value, post St
 	return f.err
 }
 
+// NatViolatedAfter returns the name of the first Nat condition (named
+// NatInvariant(v)) that post, a successor of pre, violates, or "". pre is
+// known to meet them all: a variable whose value post shares with pre
+// (the same scalar, or the same memory) is not checked again.
+func (r *Runner) NatViolatedAfter(pre, post State) string {
+	for i := range r.m.vars {
+		vc := &r.m.vars[i]
+		if vc.nat == nil || i < len(pre) && sameValue(pre[i], post[i]) {
+			continue
+		}
+		if !vc.nat(post[i]) {
+			return NatInvariant(vc.v.Name)
+		}
+	}
+	return ""
+}
+
+// sameValue reports whether v and w are the same value in memory: the
+// same scalar and the same elements (or none).
+func sameValue(v, w Value) bool {
+	return v.n == w.n && len(v.vs) == len(w.vs) && (len(v.vs) == 0 || &v.vs[0] == &w.vs[0])
+}
+
 // Violated returns the name of the first condition that s violates, or ""
 // if it satisfies them all: the implicit Nat conditions of the variables
 // (named NatInvariant(v)), then the invariants with the given indices in

@@ -286,6 +286,14 @@ func TestLvalues(t *testing.T) {
 	if name, _ := r.Violated(post, nil); name != "ns:Nat" {
 		t.Errorf("after Set: violated %q, want ns:Nat", name)
 	}
+	// NatViolatedAfter checks the variables the step changed: ns here; a
+	// variable post shares with pre is taken as checked (pre is).
+	if name := r.NatViolatedAfter(inits[0], post); name != "ns:Nat" {
+		t.Errorf("NatViolatedAfter(start, Set): %q, want ns:Nat", name)
+	}
+	if name := r.NatViolatedAfter(post, post); name != "" {
+		t.Errorf("NatViolatedAfter(post, post) = %q: nothing changed", name)
+	}
 	defs := map[string]string{
 		"d1": "{Key{t: T#1, b: true}}",
 		"d2": "const(5)[Key{t: T#1, b: true} := 1]",
