@@ -54,5 +54,5 @@ func TestPSTM(t *testing.T) {
 // transaction waits forever, no action is enabled, and the state is not final.
 func TestPSTMAbortNoResponse(t *testing.T) {
 	expectRefuted(t, []string{"explore", "../../algorithms/testdata/PSTMAbortNoResponse.yaml", "--bound", "T=2,L=1,V=2"},
-		`(?s)DEADLOCK after \d+ steps \(a shortest trace to a state that enables no action and is not final\).*Process\n.*The last state enables no action\.`)
+		`(?s)DEADLOCK after \d+ steps \(a shortest trace to a state that enables no action and is not final\).*Process\n.*The last state enables no action and is not final: a deadlock\.`)
 }

@@ -439,7 +439,8 @@ func (x *explorer) violation(id int, name string) error {
 	if err != nil {
 		return err
 	}
-	t.Invariant, t.Deadlock = name, name == ""
+	// a deadlock the search reports is a state that is not final
+	t.Invariant, t.Deadlock, t.NotFinal = name, name == "", name == ""
 	if err := x.checkReplay(t, name); err != nil {
 		return err
 	}
