@@ -44,12 +44,10 @@ type fastEval struct {
 	pairVals     map[expr.Expr]bool
 	pairKnown    bool
 
-	// related is the point's Point.Related, and relation the bodies of
-	// the proof's relation clauses (forward simulations). relC and relA
-	// are the identities of the last pair asked about, and relOK the
-	// answer, while relAsked (reset per point).
+	// related is the point's Point.Related. relC and relA are the
+	// identities of the last pair asked about, and relOK the answer,
+	// while relAsked (reset per point).
 	related    func(c, a eval.State) bool
-	relation   map[expr.Expr]bool
 	relC, relA *eval.Value
 	relOK      bool
 	relAsked   bool
@@ -198,18 +196,16 @@ func (f *fastEval) key(what any, env *wenv[eval.State, eval.Value]) (memoKey, bo
 }
 
 // compiled is an expression of the proof evaluated by the world: its
-// compiled form (nil until first evaluated), and whether it is the body
-// of a relation clause of a forward simulation (fastEval.relation).
+// compiled form, nil until first evaluated.
 type compiled struct {
-	fn       *eval.Func
-	relation bool
+	fn *eval.Func
 }
 
 // entry returns x's entry, making it the first time.
 func (f *fastEval) entry(x expr.Expr) *compiled {
 	c := f.funcs[x]
 	if c == nil {
-		c = &compiled{relation: f.relation[x]}
+		c = &compiled{}
 		f.funcs[x] = c
 	}
 	return c

@@ -128,12 +128,6 @@ func NewPointChecker(p *ioa.Proof, inst *eval.Instance) (*PointChecker, error) {
 	pc.w = &conWorld{inst: inst, states: map[string]eval.State{}, params: map[string][]eval.Value{"p": nil},
 		autos: map[*ioa.Automaton]*eval.Machine{}, owner: g.owners, concrete: p.Concrete,
 		fast: newFastEval(inst, objs)}
-	if p.Kind == ioa.ProofForward {
-		pc.w.fast.relation = map[expr.Expr]bool{}
-		for _, cl := range p.Relation {
-			pc.w.fast.relation[cl.Body] = true
-		}
-	}
 	return pc, nil
 }
 
@@ -192,8 +186,8 @@ type Point struct {
 	// stored, each stored only after the rules found R true at it. A
 	// relation clause evaluated with the proof's c and a bound to such a
 	// pair (the hypothesis R(c, a), the goal R(cpost, u_m)) is then true
-	// without being evaluated again: a clause's value depends on the two
-	// states alone.
+	// without being evaluated again (forwardStep): a clause's value
+	// depends on the two states alone.
 	Related func(c, a eval.State) bool
 }
 
@@ -397,7 +391,6 @@ var errVacuous = errors.New("a hypothesis is false")
 func (pc *PointChecker) Clone() *PointChecker {
 	w := pc.w
 	fast := newFastEval(w.fast.inst, w.fast.objs)
-	fast.relation = w.fast.relation
 	return &PointChecker{proof: pc.proof, plans: pc.plans, byAction: pc.byAction, start: pc.start, all: pc.all, goals: pc.goals,
 		w: &conWorld{inst: w.inst, states: map[string]eval.State{}, params: map[string][]eval.Value{"p": nil},
 			autos: map[*ioa.Automaton]*eval.Machine{}, owner: w.owner, concrete: w.concrete,

@@ -177,6 +177,12 @@ func allGuarded(sm *ioa.StepMatch) bool {
 // with a = f(c) for refinements, u_0 = a, cpost = Post_α(c, p). Each
 // conjunct is one obligation assuming the previous ones. Case coverage:
 // the same hypotheses up to Pre_α imply ⋁ g_k.
+//
+// A world may know that R holds at a pair (world.related: a cross-check's
+// stored pairs, Point.Related); the symbolic world knows none. There the
+// hypothesis R(c, a) is true and not added, and the goals R_i(cpost, u_m)
+// are true: an all-goals scenario, which reports its false goals, adds
+// none, and a single plan's goal is true.
 func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	w, pr := s.w, p.proof
 	c, err := w.freshState(pr.Concrete, "c")
@@ -200,7 +206,7 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	s.nats(pr.Concrete, c, "c")
 	s.assumed(pr.Abstract, pr.AssumeAbstract, a, "a")
 	s.nats(pr.Abstract, a, "a")
-	if pr.Kind == ioa.ProofForward {
+	if pr.Kind == ioa.ProofForward && !w.related(c, a) {
 		for _, cl := range pr.Relation {
 			b, err := w.holds(cl.Body, w.env(nil).with(pr.C, c).with(pr.A, a))
 			s.hypf(func() string { return cl.Name + "(c, a)" }, b, err)
@@ -254,7 +260,11 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 				}
 			}
 		}
-		if pr.Kind == ioa.ProofForward && s.wants(p, ruleStepRel) {
+		if pr.Kind == ioa.ProofForward && s.wants(p, ruleStepRel) && w.related(cpost, us[m]) {
+			if !s.all {
+				s.goal(p, goalID{rule: ruleStepRel, kase: k, clause: p.clause, m: m}, w.tt())
+			}
+		} else if pr.Kind == ioa.ProofForward && s.wants(p, ruleStepRel) {
 			for _, cl := range pr.Relation {
 				if s.all || cl == p.clause {
 					b, err := w.holds(cl.Body, w.env(nil).with(pr.C, cpost).with(pr.A, us[m]))

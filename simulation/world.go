@@ -44,6 +44,9 @@ type world[S, V, B any] interface {
 	init(a *ioa.Automaton, s S) (B, error)
 	pre(act *ioa.Action, s S, ps []V) (B, error)
 	holds(x expr.Expr, env *wenv[S, V]) (B, error)
+	// related reports whether the world knows that every clause of a
+	// forward simulation's relation holds at (c, a) (forwardStep).
+	related(c, a S) bool
 	// natFact is the implicit condition of variable i of s, a state of a
 	// (true unless the variable has a Nat inside).
 	natFact(a *ioa.Automaton, s S, i int) (B, error)
@@ -229,6 +232,10 @@ func (w *symWorld) or(bs ...*logic.Term) *logic.Term  { return logic.Or(bs...) }
 func (w *symWorld) not(b *logic.Term) *logic.Term     { return logic.Not(b) }
 func (w *symWorld) iff(a, b *logic.Term) *logic.Term  { return logic.Eq(a, b) }
 func (w *symWorld) tt() *logic.Term                   { return logic.True() }
+
+// related is false: an obligation assumes nothing of a pair beyond its
+// hypotheses.
+func (w *symWorld) related(c, a *encode.State) bool { return false }
 
 // constant returns the encoding of constant obj (its symbol, when it has
 // no value), remembering the symbols by name for decoding.
@@ -583,10 +590,6 @@ func (w *conWorld) holds(x expr.Expr, env *wenv[eval.State, eval.Value]) (bool, 
 		// A relation clause at a pair the caller knows related
 		// (Point.Related).
 		c := f.entry(x)
-		if c.relation && f.related != nil && env.n == 2 && len(env.params) == 0 && env.objs[0] == f.objs[0] && env.objs[1] == f.objs[1] &&
-			f.knownRelated(env.sts[0], env.sts[1]) {
-			return true, nil
-		}
 		// A condition of the point's given pair (c, a) alone, such as a
 		// relation clause R(c, a), is remembered across points.
 		pair := env.n == 2 && len(env.params) == 0 && len(f.objs) >= 2 &&
@@ -670,3 +673,9 @@ func (w *conWorld) or(bs ...bool) bool {
 func (w *conWorld) not(b bool) bool    { return !b }
 func (w *conWorld) iff(a, b bool) bool { return a == b }
 func (w *conWorld) tt() bool           { return true }
+
+// related reports whether the point's Point.Related says that the
+// relation holds at (c, a).
+func (w *conWorld) related(c, a eval.State) bool {
+	return w.fast != nil && w.fast.knownRelated(c, a)
+}
