@@ -89,10 +89,13 @@ type searchWorker struct {
 	kbuf  []int16      // the cases their checks took
 	trans []trans
 	err   error
-	// forward searches: the node being expanded, and the key of the last
-	// pair related computed, at arena[pend.k0:pend.k1]
+	// forward searches: the node being expanded, the key of the last
+	// pair related computed, at arena[pend.k0:pend.k1], and the keys of
+	// the pairs whose step check passed in this batch (a pair is often
+	// reached from several nodes of one batch before it is stored)
 	curS, curA eval.State
 	pend       pendingKey
+	checked    map[string]struct{}
 }
 
 // pendingKey is the key of a pair (c, a) computed by searchWorker.related
@@ -101,6 +104,7 @@ type pendingKey struct {
 	c, a   eval.State
 	k0, k1 int32
 	hash   uint64
+	known  bool // related found the pair stored or checked
 }
 
 // trans is a transition computed by a worker.
@@ -231,7 +235,7 @@ func (s *search) run() error {
 	w := s.numWorkers()
 	s.workers = make([]*searchWorker, w)
 	for k := range s.workers {
-		sw := &searchWorker{r: s.m.NewRunner(), enc: x.newEncoder(s.m, s.pair)}
+		sw := &searchWorker{r: s.m.NewRunner(), enc: x.newEncoder(s.m, s.pair), checked: map[string]struct{}{}}
 		sw.r.SetScratch(true)
 		if s.pair {
 			sw.rA = x.mA.NewRunner()
@@ -306,6 +310,7 @@ func (s *search) expand(lo, hi int) ([]expanded, error) {
 			sw.rA.Release()
 		}
 		sw.arena, sw.pbuf, sw.kbuf, sw.trans, sw.err = sw.arena[:0], sw.pbuf[:0], sw.kbuf[:0], sw.trans[:0], nil
+		clear(sw.checked)
 		for i := lo + k; i < hi; i += w {
 			if err := s.expandNode(sw, i, &out[i-lo]); err != nil {
 				sw.err = err
@@ -404,6 +409,10 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 		if pk := sw.pend; pk.c != nil && int(pk.k1) == len(sw.arena) {
 			if (!s.pair || !t.fail && t.err == nil) && sameState(pk.c, post) && sameState(pk.a, a) {
 				t.k0, t.k1, t.hash = pk.k0, pk.k1, pk.hash
+				if !pk.known {
+					// every goal held, R(post, a) among them
+					sw.checked[string(sw.arena[pk.k0:pk.k1])] = struct{}{}
+				}
 			} else {
 				sw.arena = sw.arena[:pk.k0]
 			}
@@ -431,15 +440,17 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 	return nil
 }
 
-// related reports whether the search has stored the pair (c, a): the
-// node sw is expanding, or a node whose key is in the store. Every pair
-// is stored only after the step that reached it, or the start check,
-// found its relation true, and with symmetry a pair's relation is that
-// of any image of it (symmetry.go), so the step check of a forward
-// simulation may take R(c, a) as holding there (Point.Related). Workers
-// call it while the searching goroutine waits for them (expand), so the
-// store is only read. The key computed is kept in sw.pend for the
-// step's successor, which is usually that pair.
+// related reports whether the relation is known to hold at the pair
+// (c, a): the node sw is expanding, a node whose key is in the store, or
+// a pair whose step check passed on sw in this batch. Every pair is
+// stored only after the step that reached it, or the start check, found
+// its relation true; a step check that passes found it true at the
+// step's successor; and with symmetry a pair's relation is that of any
+// image of it (symmetry.go). So the step check of a forward simulation
+// may take R(c, a) as holding there (Point.Related). Workers call it
+// while the searching goroutine waits for them (expand), so the store is
+// only read. The key computed is kept in sw.pend for the step's
+// successor, which is usually that pair.
 func (s *search) related(sw *searchWorker, c, a eval.State) bool {
 	if sameState(c, sw.curS) && sameState(a, sw.curA) {
 		return true
@@ -451,8 +462,10 @@ func (s *search) related(sw *searchWorker, c, a eval.State) bool {
 	sw.arena = sw.enc.append(sw.arena, c, a)
 	key := sw.arena[k0:]
 	h := s.st.Hash(key)
-	sw.pend = pendingKey{c: c, a: a, k0: int32(k0), k1: int32(len(sw.arena)), hash: h}
-	return s.st.Find(key, h) >= 0
+	_, known := sw.checked[string(key)]
+	known = known || s.st.Find(key, h) >= 0
+	sw.pend = pendingKey{c: c, a: a, k0: int32(k0), k1: int32(len(sw.arena)), hash: h, known: known}
+	return known
 }
 
 // sameState reports whether x and y are the same state in memory.
