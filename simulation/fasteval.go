@@ -20,7 +20,7 @@ import (
 type fastEval struct {
 	inst  *eval.Instance
 	objs  []*expr.Object // the proof's state objects, the free objects of compiled expressions
-	funcs map[expr.Expr]*compiled
+	funcs map[expr.Expr]*eval.Func
 	invs  map[expr.Expr]*eval.Func // invariant bodies, over a bare state
 
 	states map[memoKey]eval.State
@@ -138,7 +138,7 @@ type stepResult struct {
 }
 
 func newFastEval(inst *eval.Instance, objs []*expr.Object) *fastEval {
-	f := &fastEval{inst: inst, objs: objs, funcs: map[expr.Expr]*compiled{}, invs: map[expr.Expr]*eval.Func{}}
+	f := &fastEval{inst: inst, objs: objs, funcs: map[expr.Expr]*eval.Func{}, invs: map[expr.Expr]*eval.Func{}}
 	f.reset()
 	return f
 }
@@ -195,36 +195,15 @@ func (f *fastEval) key(what any, env *wenv[eval.State, eval.Value]) (memoKey, bo
 	return k, true
 }
 
-// compiled is an expression of the proof evaluated by the world: its
-// compiled form, nil until first evaluated.
-type compiled struct {
-	fn *eval.Func
-}
-
-// entry returns x's entry, making it the first time.
-func (f *fastEval) entry(x expr.Expr) *compiled {
-	c := f.funcs[x]
-	if c == nil {
-		c = &compiled{}
-		f.funcs[x] = c
-	}
-	return c
-}
-
 // eval evaluates x in env with its compiled form.
 func (f *fastEval) eval(x expr.Expr, env *wenv[eval.State, eval.Value]) (eval.Value, error) {
-	return f.evalEntry(f.entry(x), x, env)
-}
-
-// evalEntry is eval, with x's entry.
-func (f *fastEval) evalEntry(c *compiled, x expr.Expr, env *wenv[eval.State, eval.Value]) (eval.Value, error) {
-	fn := c.fn
+	fn := f.funcs[x]
 	if fn == nil {
 		var err error
 		if fn, err = eval.Compile(x, f.inst, f.objs...); err != nil {
 			return eval.Value{}, err
 		}
-		c.fn = fn
+		f.funcs[x] = fn
 	}
 	args := f.args[:0]
 	for _, o := range f.objs {

@@ -587,9 +587,6 @@ func (w *conWorld) pre(act *ioa.Action, s eval.State, ps []eval.Value) (bool, er
 
 func (w *conWorld) holds(x expr.Expr, env *wenv[eval.State, eval.Value]) (bool, error) {
 	if f := w.fast; f != nil {
-		// A relation clause at a pair the caller knows related
-		// (Point.Related).
-		c := f.entry(x)
 		// A condition of the point's given pair (c, a) alone, such as a
 		// relation clause R(c, a), is remembered across points.
 		pair := env.n == 2 && len(env.params) == 0 && len(f.objs) >= 2 &&
@@ -601,7 +598,7 @@ func (w *conWorld) holds(x expr.Expr, env *wenv[eval.State, eval.Value]) (bool, 
 				return b, nil
 			}
 		}
-		v, err := f.evalEntry(c, x, env)
+		v, err := f.eval(x, env)
 		if err == nil && pair {
 			f.pairVals[x] = v.Bool()
 		}
