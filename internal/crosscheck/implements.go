@@ -381,7 +381,9 @@ func traceSymmetry(c, a *ioa.Automaton, mC, mA *eval.Machine, cfg Config) (*Symm
 	sorts := cfg.Symmetry
 	why := map[string]string{}
 	for _, x := range []*ioa.Automaton{c, a} {
-		r, err := explore.Explore(x, explore.Config{Instance: cfg.Instance, Symmetry: sorts, Invariants: []string{}, MaxStates: 1})
+		// The subset construction checks no Nat condition: a Nat variable
+		// is no lower bound to the symmetry check.
+		r, err := explore.Explore(x, explore.Config{Instance: cfg.Instance, Symmetry: sorts, Invariants: []string{}, MaxStates: 1, NatUnchecked: true})
 		if err != nil {
 			return nil, nil, nil, err
 		}

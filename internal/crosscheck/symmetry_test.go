@@ -11,6 +11,7 @@ import (
 	"ladder/internal/explore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/load"
 )
 
 // TestSymmetryRefutedFixtures checks the refuted proof fixtures of
@@ -288,5 +289,33 @@ func TestSymmetryProofFacts(t *testing.T) {
 		case tc.fixed != "" && !strings.Contains(why, tc.fixed):
 			t.Errorf("%s with %s: T#0 fixed by %q, want by %s", tc.edge, tc.to, why, tc.fixed)
 		}
+	}
+}
+
+// TestImplementsNatUnchecked checks that trace inclusion, which checks no
+// Nat condition, takes no lower bound from a Nat variable: explore, which
+// checks them first, permutes every element of NatIndex, but --implements
+// fixes V#0 because of its s[k].
+func TestImplementsNatUnchecked(t *testing.T) {
+	set, errs := load.Files("testdata/chan/nat_index.yaml", "testdata/chan/chan.yaml")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	a := set.Automaton("NatIndex")
+	cfg := bounds(t, "V=3")
+	res, err := explore.Explore(a, explore.Config{Instance: cfg.Instance, Symmetry: []string{"V"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why := res.Symmetry.Sorts[0].Why; why != "" {
+		t.Errorf("explore: V#0 fixed: %s", why)
+	}
+	cfg.Symmetry = []string{"V"}
+	ires, err := Implements(a, a, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ires.Symmetry == nil || !strings.Contains(ires.Symmetry.Sorts[0].Why, "s[k]") {
+		t.Errorf("--implements: want V#0 fixed by s[k], got %+v", ires.Symmetry)
 	}
 }
