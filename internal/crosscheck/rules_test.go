@@ -27,67 +27,43 @@ func TestEvalStepAgreesWithEval(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(file, func(t *testing.T) {
-			p := loadProof(t, filepath.Join("testdata", file))
-			x, err := newChecker(p, bounds(t, "V=2"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			cvals, err := x.instC.Values(p.Concrete.StateSort)
-			if err != nil {
-				t.Fatal(err)
-			}
-			avals, err := x.instA.Values(p.Abstract.StateSort)
-			if err != nil {
-				t.Fatal(err)
-			}
+			x := pointChecker(t, file)
 			points, failures := 0, 0
-			for _, cv := range cvals {
-				c := eval.StateOf(cv)
-				err := x.rC.Successors(c, func(act int, params []eval.Value, post eval.State) bool {
-					action := p.Concrete.Actions[act]
-					ps := append([]eval.Value(nil), params...)
-					for _, av := range avals {
-						a := eval.StateOf(av)
-						pt := &simulation.Point{States: map[string]eval.State{"c": c, "a": a}, Params: ps}
-						// the reference: each obligation by its own scenario
-						x.rules.Reset()
-						wantCase, want := -1, ""
-						for _, pl := range x.rules.StepPlans(action) {
-							v, err := x.rules.Eval(pl, pt)
-							if err != nil {
-								t.Fatal(err)
-							}
-							if pl.Clause != simulation.ClauseCases && wantCase < 0 && v.Vacuous == "" {
-								wantCase = pl.Case
-							}
-							if !v.Holds && want == "" {
-								want = pl.ID
-							}
-						}
-						x.rules.Reset()
-						r, err := x.rules.EvalStep(action, pt)
-						if err != nil {
-							t.Fatal(err)
-						}
-						got := ""
-						if r.Failed != nil {
-							got = r.Failed.Plan.ID
-							failures++
-						}
-						if got != want {
-							t.Fatalf("%s at c = %v, a = %v, p = %v: EvalStep fails %q, Eval %q", action.Name, c, a, ps, got, want)
-						}
-						if want == "" && r.Case != wantCase && wantCase >= 0 {
-							t.Fatalf("%s at c = %v, a = %v, p = %v: EvalStep takes case %d, Eval %d", action.Name, c, a, ps, r.Case, wantCase)
-						}
-						points++
+			eachPoint(t, x, func(action *ioa.Action, c, a eval.State, ps []eval.Value) {
+				pt := &simulation.Point{States: map[string]eval.State{"c": c, "a": a}, Params: ps}
+				// the reference: each obligation by its own scenario
+				x.rules.Reset()
+				wantCase, want := -1, ""
+				for _, pl := range x.rules.StepPlans(action) {
+					v, err := x.rules.Eval(pl, pt)
+					if err != nil {
+						t.Fatal(err)
 					}
-					return true
-				})
+					if pl.Clause != simulation.ClauseCases && wantCase < 0 && v.Vacuous == "" {
+						wantCase = pl.Case
+					}
+					if !v.Holds && want == "" {
+						want = pl.ID
+					}
+				}
+				x.rules.Reset()
+				r, err := x.rules.EvalStep(action, pt)
 				if err != nil {
 					t.Fatal(err)
 				}
-			}
+				got := ""
+				if r.Failed != nil {
+					got = r.Failed.Plan.ID
+					failures++
+				}
+				if got != want {
+					t.Fatalf("%s at c = %v, a = %v, p = %v: EvalStep fails %q, Eval %q", action.Name, c, a, ps, got, want)
+				}
+				if want == "" && r.Case != wantCase && wantCase >= 0 {
+					t.Fatalf("%s at c = %v, a = %v, p = %v: EvalStep takes case %d, Eval %d", action.Name, c, a, ps, r.Case, wantCase)
+				}
+				points++
+			})
 			t.Logf("%d points, %d failing", points, failures)
 			if points == 0 {
 				t.Fatal("no point")
@@ -111,19 +87,7 @@ func TestEvalStepAgreesWithEval(t *testing.T) {
 func TestEvalStepRelated(t *testing.T) {
 	for _, file := range []string{"chan/ok_forward.yaml", "chan/bad_fwd_rel.yaml"} {
 		t.Run(file, func(t *testing.T) {
-			p := loadProof(t, filepath.Join("testdata", file))
-			x, err := newChecker(p, bounds(t, "V=2"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			cvals, err := x.instC.Values(p.Concrete.StateSort)
-			if err != nil {
-				t.Fatal(err)
-			}
-			avals, err := x.instA.Values(p.Abstract.StateSort)
-			if err != nil {
-				t.Fatal(err)
-			}
+			x := pointChecker(t, file)
 			truth := func(c, a eval.State) bool {
 				ok, err := x.relates(&env{c: c, a: a})
 				if err != nil {
@@ -144,42 +108,69 @@ func TestEvalStepRelated(t *testing.T) {
 				return r.Failed.Plan.ID
 			}
 			points, relFailures, lies := 0, 0, 0
-			for _, cv := range cvals {
-				c := eval.StateOf(cv)
-				err := x.rC.Successors(c, func(act int, params []eval.Value, post eval.State) bool {
-					action := p.Concrete.Actions[act]
-					ps := append([]eval.Value(nil), params...)
-					for _, av := range avals {
-						a := eval.StateOf(av)
-						pt := &simulation.Point{States: map[string]eval.State{"c": c, "a": a}, Params: ps}
-						want := verdict(action, pt)
-						pt.Related = truth
-						if got := verdict(action, pt); got != want {
-							t.Fatalf("%s at c = %v, a = %v: told the truth, EvalStep fails %q; untold %q", action.Name, c, a, got, want)
-						}
-						pt.Related = always
-						got := verdict(action, pt)
-						if strings.Contains(got, "relation(") {
-							t.Fatalf("%s at c = %v, a = %v: told every pair is related, EvalStep fails %q", action.Name, c, a, got)
-						}
-						if strings.Contains(want, "relation(") {
-							relFailures++
-						}
-						if !truth(c, a) && got != "" {
-							lies++ // the hypothesis R(c, a) was false: vacuous when not told
-						}
-						points++
-					}
-					return true
-				})
-				if err != nil {
-					t.Fatal(err)
+			eachPoint(t, x, func(action *ioa.Action, c, a eval.State, ps []eval.Value) {
+				pt := &simulation.Point{States: map[string]eval.State{"c": c, "a": a}, Params: ps}
+				want := verdict(action, pt)
+				pt.Related = truth
+				if got := verdict(action, pt); got != want {
+					t.Fatalf("%s at c = %v, a = %v: told the truth, EvalStep fails %q; untold %q", action.Name, c, a, got, want)
 				}
-			}
+				pt.Related = always
+				got := verdict(action, pt)
+				if strings.Contains(got, "relation(") {
+					t.Fatalf("%s at c = %v, a = %v: told every pair is related, EvalStep fails %q", action.Name, c, a, got)
+				}
+				if strings.Contains(want, "relation(") {
+					relFailures++
+				}
+				if !truth(c, a) && got != "" {
+					lies++ // the hypothesis R(c, a) was false: vacuous when not told
+				}
+				points++
+			})
 			t.Logf("%d points, %d failing a relation clause, %d failing once told R(c, a)", points, relFailures, lies)
 			if strings.Contains(file, "bad_") && (relFailures == 0 || lies == 0) {
 				t.Errorf("the wrong relation fails no relation clause (%d) or no step from an unrelated pair (%d)", relFailures, lies)
 			}
 		})
+	}
+}
+
+// pointChecker returns the checker of the proof testdata/file in V=2.
+func pointChecker(t *testing.T, file string) *checker {
+	t.Helper()
+	x, err := newChecker(loadProof(t, filepath.Join("testdata", file)), bounds(t, "V=2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// eachPoint calls fn at every point of x's edge: every enabled step of
+// the concrete automaton from every state of the instance (reachable or
+// not), with every abstract state.
+func eachPoint(t *testing.T, x *checker, fn func(action *ioa.Action, c, a eval.State, ps []eval.Value)) {
+	t.Helper()
+	p := x.p
+	cvals, err := x.instC.Values(p.Concrete.StateSort)
+	if err != nil {
+		t.Fatal(err)
+	}
+	avals, err := x.instA.Values(p.Abstract.StateSort)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cv := range cvals {
+		c := eval.StateOf(cv)
+		err := x.rC.Successors(c, func(act int, params []eval.Value, post eval.State) bool {
+			ps := append([]eval.Value(nil), params...)
+			for _, av := range avals {
+				fn(p.Concrete.Actions[act], c, eval.StateOf(av), ps)
+			}
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
