@@ -97,6 +97,11 @@ type Config struct {
 	// states of a pair (symmetry.go); trace inclusion (Implements) stores
 	// one pair (c, S) per orbit alike (traceSymmetry).
 	Symmetry []string
+
+	// evalRelation makes a forward check evaluate its relation at every
+	// step, as if no pair were known related (search.related): tests and
+	// benchmarks compare the two.
+	evalRelation bool
 }
 
 func (c *Config) maxAbstract() int {

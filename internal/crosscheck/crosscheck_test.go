@@ -15,7 +15,7 @@ import (
 
 // loadProof loads the proof file path (with the automata it names by
 // file, and the extra paths).
-func loadProof(t *testing.T, path string, extra ...string) *ioa.Proof {
+func loadProof(t testing.TB, path string, extra ...string) *ioa.Proof {
 	t.Helper()
 	set, errs := load.Files(append([]string{path}, extra...)...)
 	if len(errs) > 0 {
@@ -30,7 +30,7 @@ func loadProof(t *testing.T, path string, extra ...string) *ioa.Proof {
 	return nil
 }
 
-func bounds(t *testing.T, s string) Config {
+func bounds(t testing.TB, s string) Config {
 	t.Helper()
 	inst, err := explore.ParseBounds(s)
 	if err != nil {

@@ -243,7 +243,7 @@ func (s *search) run() error {
 		}
 		if s.check != nil {
 			sw.x = x.clone()
-			if s.pair {
+			if s.pair && !x.cfg.evalRelation {
 				sw.x.related = func(c, a eval.State) bool { return s.related(sw, c, a) }
 			}
 		}
