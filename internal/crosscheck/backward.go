@@ -100,7 +100,7 @@ func (x *checker) newCandidates() (*candidates, error) {
 	}
 	cs.index = map[uint64][]int32{}
 	for i := range cs.enc {
-		a, err := cs.state(int32(i))
+		a, err := cs.x.mA.DecodeState([]byte(cs.enc[i]))
 		if err != nil {
 			return nil, err
 		}
@@ -164,14 +164,32 @@ func (cs *candidates) keyOf(val func(j int) eval.Value) uint64 {
 	return h.Sum64()
 }
 
-// state decodes abstract state i.
-func (cs *candidates) state(i int32) (eval.State, error) {
-	return cs.x.mA.DecodeState([]byte(cs.enc[i]))
+// maxDecoded bounds the decoded candidates a copy of the checker keeps.
+const maxDecoded = 1 << 14
+
+// state decodes abstract state i, for the copy of the checker w: each
+// keeps the states it decoded (up to maxDecoded, then it starts afresh),
+// since the states of a bucket of the index are tried again for every
+// concrete state that looks the bucket up. Decoded states are only read.
+func (cs *candidates) state(w *checker, i int32) (eval.State, error) {
+	if a, ok := w.decoded[i]; ok {
+		return a, nil
+	}
+	a, err := cs.x.mA.DecodeState([]byte(cs.enc[i]))
+	if err != nil {
+		return nil, err
+	}
+	if w.decoded == nil || len(w.decoded) >= maxDecoded {
+		w.decoded = make(map[int32]eval.State, 1024)
+	}
+	w.decoded[i] = a
+	return a, nil
 }
 
 // related returns the abstract states R relates to concrete
-// state c (with id, for the cache; -1: no cache).
-func (cs *candidates) related(id int, c eval.State) ([]int32, error) {
+// state c (with id, for the cache; -1: no cache), for the copy of the
+// checker w.
+func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error) {
 	if cs.index == nil {
 		return nil, nil
 	}
@@ -188,7 +206,7 @@ func (cs *candidates) related(id int, c eval.State) ([]int32, error) {
 	}
 	out := []int32{}
 	for _, i := range cs.index[cs.keyOf(func(j int) eval.Value { return vals[j] })] {
-		a, err := cs.state(i)
+		a, err := cs.state(w, i)
 		if err != nil {
 			return nil, err
 		}
@@ -209,7 +227,7 @@ func (cs *candidates) related(id int, c eval.State) ([]int32, error) {
 // each calls fn with every candidate abstract state related to c: τ(c)
 // first (i = -1), then the other related states of the index (i their
 // number).
-func (cs *candidates) each(id int, c eval.State, fn func(a eval.State, i int) error) error {
+func (cs *candidates) each(w *checker, id int, c eval.State, fn func(a eval.State, i int) error) error {
 	tau, err := cs.x.stateOf(cs.x.total, &env{c: c})
 	if err != nil {
 		return err
@@ -217,12 +235,12 @@ func (cs *candidates) each(id int, c eval.State, fn func(a eval.State, i int) er
 	if err := fn(tau, -1); err != nil {
 		return err
 	}
-	rel, err := cs.related(id, c)
+	rel, err := cs.related(w, id, c)
 	if err != nil {
 		return err
 	}
 	for _, i := range rel {
-		a, err := cs.state(i)
+		a, err := cs.state(w, i)
 		if err != nil {
 			return err
 		}
@@ -277,7 +295,7 @@ func (x *checker) backward() error {
 		if !root {
 			return nil
 		}
-		return cs.each(id, c, func(a eval.State, i int) error {
+		return cs.each(x, id, c, func(a eval.State, i int) error {
 			v, err := x.firstFailing(map[string]eval.State{"c": c, "a": a}, nil, x.plansOf(simulation.ClauseStart))
 			if err != nil || v == nil {
 				return err
@@ -303,7 +321,7 @@ func (x *checker) backward() error {
 			return errFailed
 		})
 	}, func(tr *explore.Transition) error {
-		return cs.each(tr.To, tr.Post, func(a eval.State, i int) error {
+		return cs.each(x, tr.To, tr.Post, func(a eval.State, i int) error {
 			name := "τ(cpost)"
 			if i >= 0 {
 				name = fmt.Sprintf("state #%d of %s, related to cpost", i, p.Abstract.Name)

@@ -61,6 +61,9 @@ type checker struct {
 	// the checker the search's workers use (their cache only by the
 	// searching goroutine).
 	cands *candidates
+	// decoded are the candidates this copy of the checker decoded
+	// (candidates.state).
+	decoded map[int32]eval.State
 	// kind is the check of the edge's kind (refinement, backward, history),
 	// and capture, when set, stops it at its search and receives the
 	// search's callbacks, bound to this checker (search.go).

@@ -72,3 +72,40 @@ func TestRelatedSameResult(t *testing.T) {
 		t.Errorf("only %d forward edges", forward)
 	}
 }
+
+// TestBackwardWorkers checks that a backward check's result does not
+// depend on the number of workers, each of which keeps its own decoded
+// candidates (candidates.state), on edges that hold (the first 4,500
+// states of ReservationTMS2→TxnOrdTMS2WithFailures, whose batches the
+// workers share) and on refuted ones.
+func TestBackwardWorkers(t *testing.T) {
+	for _, file := range []string{"../../proofs/ReservationTMS2-TxnOrdTMS2WithFailures.yaml",
+		"testdata/choice/ok_backward.yaml", "testdata/choice/bad_bwd_pre.yaml", "testdata/choice/bad_bwd_rel.yaml", "testdata/choice/bad_bwd_choice.yaml"} {
+		p := loadProof(t, file, "../../specs")
+		var outs []string
+		for _, w := range []int{1, 3} {
+			cfg := bounds(t, "V=3")
+			if strings.HasPrefix(file, "../") {
+				cfg = bounds(t, "T=2,L=1,V=2")
+				cfg.MaxStates = 4500
+			}
+			cfg.Workers = w
+			res, err := Check(p, cfg)
+			if err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			res.Elapsed, res.PeakMemoryBytes = 0, 0
+			var out bytes.Buffer
+			if err := res.WriteText(&out); err != nil {
+				t.Fatal(err)
+			}
+			outs = append(outs, out.String())
+		}
+		if outs[0] != outs[1] {
+			t.Errorf("%s: the report depends on the number of workers:\n%s\n---\n%s", file, outs[0], outs[1])
+		}
+		if strings.Contains(file, "bad_") != strings.Contains(outs[0], "FAILED") {
+			t.Errorf("%s: %s", file, outs[0])
+		}
+	}
+}
