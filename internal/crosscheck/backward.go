@@ -187,14 +187,24 @@ func (cs *candidates) state(w *checker, i int32) (eval.State, error) {
 }
 
 // related returns the abstract states R relates to concrete
-// state c (with id, for the cache; -1: no cache), for the copy of the
-// checker w.
+// state c, for the copy of the checker w: with id, the searching
+// goroutine's node id, through the shared cache; with -1 (a worker's
+// post-state), through w's own, by the encoding of c (up to maxDecoded
+// states, then it starts afresh): a post-state is reached by several
+// steps.
 func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error) {
 	if cs.index == nil {
 		return nil, nil
 	}
-	if r, ok := cs.cache[id]; ok && id >= 0 {
-		return r, nil
+	if id >= 0 {
+		if r, ok := cs.cache[id]; ok {
+			return r, nil
+		}
+	} else {
+		w.relKey = cs.x.mC.AppendState(w.relKey[:0], c)
+		if r, ok := w.relOf[string(w.relKey)]; ok {
+			return r, nil
+		}
 	}
 	vals := make([]eval.Value, len(cs.keyFns))
 	for j, f := range cs.keyFns {
@@ -220,6 +230,11 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 	}
 	if id >= 0 {
 		cs.cache[id] = out
+	} else {
+		if w.relOf == nil || len(w.relOf) >= maxDecoded {
+			w.relOf = make(map[string][]int32, 1024)
+		}
+		w.relOf[string(w.relKey)] = out
 	}
 	return out, nil
 }

@@ -62,8 +62,12 @@ type checker struct {
 	// searching goroutine).
 	cands *candidates
 	// decoded are the candidates this copy of the checker decoded
-	// (candidates.state).
+	// (candidates.state), and relOf the candidates related to the
+	// concrete states it looked up, by their encoding (candidates.related;
+	// relKey is scratch).
 	decoded map[int32]eval.State
+	relOf   map[string][]int32
+	relKey  []byte
 	// kind is the check of the edge's kind (refinement, backward, history),
 	// and capture, when set, stops it at its search and receives the
 	// search's callbacks, bound to this checker (search.go).
