@@ -125,7 +125,12 @@
 // at it, and R depends on the two states alone. (On TL2→ReservationTMS2
 // at T=3,L=1,V=2, of the steps whose successor a worker looks up, about
 // one in seven finds it stored, one in two finds it checked earlier in
-// its batch: interleavings that commute meet again one level down.) Symmetry reduction
+// its batch: interleavings that commute meet again one level down.) A
+// backward check pays, per step, for the candidates R relates to the
+// post-state: those of the index bucket its conjuncts a.x = e(c) select,
+// each decoded and tried against R. Each worker keeps the candidates it
+// decoded and the related ones of the post-states it looked up, since
+// buckets and post-states recur. Symmetry reduction
 // divides the nodes by up to the order of the group (3! for T=3), less when
 // many states are their own images or an element is fixed; the canonical
 // encoding encodes each state once per permutation, each image only up to
