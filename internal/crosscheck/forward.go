@@ -129,10 +129,11 @@ func (x *checker) forwardStep(tr *explore.Transition, a eval.State) (eval.State,
 }
 
 // natPost reports the first Nat condition the post-state of tr violates
-// (the pre-state, a stored node's, was checked),
-// as the node check would at the pair it reaches (clause "assume C.…"),
-// before the step is checked: the symmetry check may take a Nat read of
-// the post-state as non-negative (explore/symmetry.go), which then holds.
+// (in the variables the step changed: the pre-state, a stored node's, was
+// checked), as the node check would at the pair it reaches (clause
+// "assume C.…"), before the step is checked: the symmetry check may take
+// a Nat read of the post-state as non-negative (explore/symmetry.go),
+// which then holds.
 func (x *checker) natPost(tr *explore.Transition) error {
 	name := x.rC.NatViolatedAfter(tr.Pre, tr.Post)
 	if name == "" {

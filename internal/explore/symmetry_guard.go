@@ -107,7 +107,7 @@ func (c *symChecker) assume(fs *fact, e expr.Expr, val bool) *fact {
 		}
 		if e.Fun != nil && e.Fun.Obj != nil && e.Fun.Obj.Kind == expr.ObjDef && len(e.Fun.Obj.Params) == len(e.Args) &&
 			(e.Recv == nil || c.simple(e.Recv)) {
-			var recv expr.Expr
+			var recv expr.Expr // nil, not a nil *Ident, without a receiver
 			if e.Recv != nil {
 				recv = e.Recv
 			}
@@ -139,8 +139,15 @@ func (c *symChecker) assumeDef(fs *fact, def *expr.Object, args []expr.Expr, rec
 			sub[p] = nil // a fact that mentions it is dropped
 		}
 	}
+	return substFacts(fs, c.assume(nil, def.Body, val), sub, recv)
+}
+
+// substFacts returns fs with the facts of from added in their order, each
+// through subst; a fact that mentions a parameter without an argument is
+// dropped.
+func substFacts(fs, from *fact, sub map[*expr.Object]expr.Expr, recv expr.Expr) *fact {
 	var rev []*fact
-	for f := c.assume(nil, def.Body, val); f != nil; f = f.next {
+	for f := from; f != nil; f = f.next {
 		rev = append(rev, f)
 	}
 	for i := len(rev) - 1; i >= 0; i-- {
@@ -167,19 +174,7 @@ func (c *symChecker) enabledFacts(act *ioa.Action, st *expr.Object) *fact {
 	}
 	recv := &expr.Ident{Name: st.Name, Obj: st}
 	recv.SetSort(st.Sort)
-	var rev []*fact
-	for f := fs; f != nil; f = f.next {
-		rev = append(rev, f)
-	}
-	var out *fact
-	for i := len(rev) - 1; i >= 0; i-- {
-		a, okA := subst(rev[i].a, nil, recv)
-		b, okB := subst(rev[i].b, nil, recv)
-		if okA && okB {
-			out = out.add(rev[i].kind, a, b)
-		}
-	}
-	return out
+	return substFacts(nil, fs, nil, recv)
 }
 
 // subst returns the simple expression e with the parameters of sub
