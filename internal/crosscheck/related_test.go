@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"ladder/ioa"
 )
 
 // TestRelatedSameResult checks that taking the relation as holding at the
@@ -46,16 +48,7 @@ func TestRelatedSameResult(t *testing.T) {
 					if sym {
 						cfg.Symmetry = []string{"T"}
 					}
-					res, err := Check(p, cfg)
-					if err != nil {
-						t.Fatalf("%s: %v", e.file, err)
-					}
-					res.Elapsed, res.PeakMemoryBytes = 0, 0
-					var out bytes.Buffer
-					if err := res.WriteText(&out); err != nil {
-						t.Fatal(err)
-					}
-					outs = append(outs, out.String())
+					outs = append(outs, reportOf(t, p, cfg))
 				}
 				if outs[0] != outs[1] {
 					t.Errorf("%s (symmetry %v, %d workers): the report differs when known pairs are not evaluated again:\n%s\n---\n%s",
@@ -90,16 +83,7 @@ func TestBackwardWorkers(t *testing.T) {
 				cfg.MaxStates = 4500
 			}
 			cfg.Workers = w
-			res, err := Check(p, cfg)
-			if err != nil {
-				t.Fatalf("%s: %v", file, err)
-			}
-			res.Elapsed, res.PeakMemoryBytes = 0, 0
-			var out bytes.Buffer
-			if err := res.WriteText(&out); err != nil {
-				t.Fatal(err)
-			}
-			outs = append(outs, out.String())
+			outs = append(outs, reportOf(t, p, cfg))
 		}
 		if outs[0] != outs[1] {
 			t.Errorf("%s: the report depends on the number of workers:\n%s\n---\n%s", file, outs[0], outs[1])
@@ -108,4 +92,20 @@ func TestBackwardWorkers(t *testing.T) {
 			t.Errorf("%s: %s", file, outs[0])
 		}
 	}
+}
+
+// reportOf checks p with cfg and returns the text report, without the
+// figures that vary from run to run (time, memory).
+func reportOf(t *testing.T, p *ioa.Proof, cfg Config) string {
+	t.Helper()
+	res, err := Check(p, cfg)
+	if err != nil {
+		t.Fatalf("%s: %v", p.File, err)
+	}
+	res.Elapsed, res.PeakMemoryBytes = 0, 0
+	var out bytes.Buffer
+	if err := res.WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
 }

@@ -1,7 +1,6 @@
 package crosscheck
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -179,16 +178,7 @@ func TestSymmetryWorkers(t *testing.T) {
 	for _, w := range []int{1, 3} {
 		cfg := bounds(t, "T=2,L=1,V=2")
 		cfg.Workers, cfg.Symmetry = w, []string{"T"}
-		res, err := Check(p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Elapsed, res.PeakMemoryBytes = 0, 0
-		var out bytes.Buffer
-		if err := res.WriteText(&out); err != nil {
-			t.Fatal(err)
-		}
-		outs = append(outs, out.String())
+		outs = append(outs, reportOf(t, p, cfg))
 	}
 	if outs[0] != outs[1] {
 		t.Errorf("the report depends on the number of workers:\n%s\n---\n%s", outs[0], outs[1])
