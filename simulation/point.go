@@ -390,9 +390,8 @@ var errVacuous = errors.New("a hypothesis is false")
 // own.
 func (pc *PointChecker) Clone() *PointChecker {
 	w := pc.w
-	fast := newFastEval(w.fast.inst, w.fast.objs)
 	return &PointChecker{proof: pc.proof, plans: pc.plans, byAction: pc.byAction, start: pc.start, all: pc.all, goals: pc.goals,
 		w: &conWorld{inst: w.inst, states: map[string]eval.State{}, params: map[string][]eval.Value{"p": nil},
 			autos: map[*ioa.Automaton]*eval.Machine{}, owner: w.owner, concrete: w.concrete,
-			fast: fast}}
+			fast: newFastEval(w.fast.inst, w.fast.objs)}}
 }

@@ -260,19 +260,20 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 				}
 			}
 		}
-		if pr.Kind == ioa.ProofForward && s.wants(p, ruleStepRel) && w.related(cpost, us[m]) {
-			if !s.all {
-				s.goal(p, goalID{rule: ruleStepRel, kase: k, clause: p.clause, m: m}, w.tt())
-			}
-		} else if pr.Kind == ioa.ProofForward && s.wants(p, ruleStepRel) {
+		if pr.Kind == ioa.ProofForward && s.wants(p, ruleStepRel) {
+			known := w.related(cpost, us[m])
 			for _, cl := range pr.Relation {
-				if s.all || cl == p.clause {
-					b, err := w.holds(cl.Body, w.env(nil).with(pr.C, cpost).with(pr.A, us[m]))
-					if s.fail(err) {
+				if s.all && known || !s.all && cl != p.clause {
+					continue
+				}
+				b := w.tt()
+				if !known {
+					var err error
+					if b, err = w.holds(cl.Body, w.env(nil).with(pr.C, cpost).with(pr.A, us[m])); s.fail(err) {
 						return
 					}
-					s.goal(p, goalID{rule: ruleStepRel, kase: k, clause: cl, m: m}, b)
 				}
+				s.goal(p, goalID{rule: ruleStepRel, kase: k, clause: cl, m: m}, b)
 			}
 		}
 		if s.wants(p, ruleStepEvent) {

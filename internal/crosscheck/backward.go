@@ -164,11 +164,12 @@ func (cs *candidates) keyOf(val func(j int) eval.Value) uint64 {
 	return h.Sum64()
 }
 
-// maxDecoded bounds the decoded candidates a copy of the checker keeps.
-const maxDecoded = 1 << 14
+// maxKept bounds each of the maps of candidates a copy of the checker
+// keeps (decoded, relOf).
+const maxKept = 1 << 14
 
 // state decodes abstract state i, for the copy of the checker w: each
-// keeps the states it decoded (up to maxDecoded, then it starts afresh),
+// keeps the states it decoded (up to maxKept, then it starts afresh),
 // since the states of a bucket of the index are tried again for every
 // concrete state that looks the bucket up. Decoded states are only read.
 func (cs *candidates) state(w *checker, i int32) (eval.State, error) {
@@ -179,7 +180,7 @@ func (cs *candidates) state(w *checker, i int32) (eval.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if w.decoded == nil || len(w.decoded) >= maxDecoded {
+	if w.decoded == nil || len(w.decoded) >= maxKept {
 		w.decoded = make(map[int32]eval.State, 1024)
 	}
 	w.decoded[i] = a
@@ -189,7 +190,7 @@ func (cs *candidates) state(w *checker, i int32) (eval.State, error) {
 // related returns the abstract states R relates to concrete
 // state c, for the copy of the checker w: with id, the searching
 // goroutine's node id, through the shared cache; with -1 (a worker's
-// post-state), through w's own, by the encoding of c (up to maxDecoded
+// post-state), through w's own, by the encoding of c (up to maxKept
 // states, then it starts afresh): a post-state is reached by several
 // steps.
 func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error) {
@@ -231,7 +232,7 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 	if id >= 0 {
 		cs.cache[id] = out
 	} else {
-		if w.relOf == nil || len(w.relOf) >= maxDecoded {
+		if w.relOf == nil || len(w.relOf) >= maxKept {
 			w.relOf = make(map[string][]int32, 1024)
 		}
 		w.relOf[string(w.relKey)] = out

@@ -46,9 +46,9 @@ type checker struct {
 	// pt is the point of the step being checked (verdict.go).
 	pt *simulation.Point
 	// related, set on the copies of the checker a forward search's
-	// workers use, reports whether the search has stored a pair (c, a):
-	// the step checks then take its relation as holding
-	// (simulation.Point.Related; search.go).
+	// workers use, reports whether the relation is known to hold at a
+	// pair (c, a), which the step checks then take as holding
+	// (simulation.Point.Related; search.related).
 	related   func(c, a eval.State) bool
 	totality  []*simulation.PointPlan
 	hist      map[*ioa.Action][]*simulation.PointPlan // history: the step plans of each action
