@@ -76,7 +76,7 @@ func (o *crosscheckFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.bound, "bound", "", "the instance: sizes of parameter sorts and values of constants, e.g. T=2,L=1,V=2")
 	fs.IntVar(&o.maxStates, "max-states", 0, "stop after this many states, or pairs for forward simulations and --implements (0: no limit)")
 	fs.IntVar(&o.maxDepth, "max-depth", 0, "stop at this depth (0: no limit)")
-	fs.IntVar(&o.maxAbstract, "max-abstract-states", 0, "explore at most this many abstract states (backward simulations, 0: 1048576; --implements, 0: no limit but --max-memory)")
+	fs.IntVar(&o.maxAbstract, "max-abstract-states", 0, "explore at most this many abstract states (0: no limit but --max-memory); a backward check's abstract mode all enumerates at most this many (0: 1048576)")
 	fs.StringVar(&o.abstract, "abstract", "auto", "backward simulations: the abstract post-states tried at each step besides τ(cpost): all (every abstract state of the instance related to cpost), reachable (every reachable one), witness (none), or auto (all when there are at most --max-abstract-states, else reachable)")
 	fs.StringVar(&o.implements, "implements", "", "check trace inclusion in this automaton (a name, or a file holding it)")
 	fs.StringVar(&o.automaton, "automaton", "", "with --implements: the concrete automaton, when FILE holds several")

@@ -6,10 +6,11 @@ package crosscheck
 
 import (
 	"fmt"
-	"hash/fnv"
-	"io"
+	"hash/maphash"
+	"slices"
 
 	"ladder/internal/explore"
+	"ladder/internal/nodestore"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
 	"ladder/simulation"
@@ -17,15 +18,69 @@ import (
 
 // candidates finds the abstract states related to a concrete state: the
 // totality witness, and the abstract states (all, or the reachable ones)
-// R relates to it,
-// looked up through an index on the relation's conjuncts `a.x = e(c)`.
+// R relates to it, looked up through an index on the relation's conjuncts
+// `a.x = e(c)`.
+//
+// Under symmetry the reachable abstract states are explored up to
+// symmetry: enc holds one representative of each orbit, and the entries
+// are the orbit's distinct images (an entry e is π_perm[e](enc[rep[e]])),
+// so that the index holds every reachable state without storing each.
+// The reachable states are closed under the group, since the abstract
+// automaton is symmetric (setupSymmetry).
+//
+// The index narrows the entries to those whose pinned variables agree
+// with c. Filters narrow them further without decoding them: a conjunct
+// of R that reads a single variable v of a (besides c) has the same value
+// for every entry with the same value of v, so it is evaluated once per
+// distinct value of v in a lookup, on a scratch state holding that value.
 type candidates struct {
 	x       *checker
-	enc     []string           // the abstract states, encoded (Machine.AppendState)
-	keyVars []int              // the variables of A the index pins
-	keyFns  []*eval.Func       // their values e(c)
-	index   map[uint64][]int32 // hash of the key variables' values → states
-	cache   map[int][]int32    // concrete state id → the related states
+	sym     *eval.Symmetry   // the group of A (reachable mode under symmetry), or nil
+	enc     *nodestore.Store // the abstract states, encoded; under symmetry one per orbit
+	rep     []int32          // per entry, its state in enc
+	perm    []uint16         // per entry, the permutation of its state (under symmetry)
+	keyVars []int            // the variables of A the index pins
+	keyFns  []*eval.Func     // their values e(c)
+	comps   []*compPin       // the variables of A the index pins in part
+	filters []*varFilter
+	seed    maphash.Seed
+	// the index: the hash of an entry's key variables' encodings numbers
+	// its bucket b, whose entries are order[start[b]:start[b+1]] (no
+	// pointers, so that the collector does not trace millions of them)
+	bucket map[uint64]int32
+	start  []int32
+	order  []int32
+	cache  map[int][]int32 // concrete state id → the related entries
+	base   eval.State      // an abstract state, the scratch states' template
+}
+
+// compPin is a conjunct `forall t: K. G(c, t) => a.v[t] = E(c, t)` (or
+// without G) of R, for a variable v of A of sort Map[K, X] with K a
+// parameter sort: the index includes a.v, and a lookup probes the values
+// of a.v whose entry at t is E(c, t) where G(c, t) holds and any value of
+// X elsewhere.
+type compPin struct {
+	v     int
+	guard *eval.Func // G, or nil
+	val   *eval.Func // E
+	n     int        // the elements of K
+	dom   [][]byte   // the encodings of the values of X
+	enc   func([]byte, eval.Value) []byte
+}
+
+// maxProbes bounds the keys a lookup probes; beyond it, the lookup tries
+// every entry.
+const maxProbes = 1 << 12
+
+// varFilter is the filter on the abstract variable v: the conjuncts of R
+// whose only variable of a is v, and per entry, the number of its value
+// of v among the distinct values vals.
+type varFilter struct {
+	v     int
+	conds []*eval.Func
+	ids   []int32
+	vals  []eval.Value
+	num   map[string]int32 // the encoding of a value → its number
 }
 
 // newCandidates enumerates the abstract states (AbstractAll) or explores
@@ -34,10 +89,16 @@ func (x *checker) newCandidates() (*candidates, error) {
 	if x.cands != nil { // a copy of the checker (search.go) shares them
 		return x.cands, nil
 	}
-	cs := &candidates{x: x, cache: map[int][]int32{}}
+	cs := &candidates{x: x, cache: map[int][]int32{}, seed: maphash.MakeSeed()}
 	x.cands = cs
 	a := x.p.Abstract
+	// All the states of the instance up to DefaultMaxAbstractStates, or
+	// the reachable ones with no limit but the budget the meter checks.
 	mode, limit := x.cfg.Abstract, x.cfg.maxAbstract()
+	reachLimit := x.cfg.MaxAbstractStates
+	if reachLimit <= 0 {
+		reachLimit = nodestore.MaxNodes
+	}
 	card, finite := x.instA.Card(a.StateSort)
 	if mode == AbstractAuto {
 		mode = AbstractReachable
@@ -60,54 +121,290 @@ func (x *checker) newCandidates() (*candidates, error) {
 			return nil, fmt.Errorf("enumerating the states of %s: %v", a.Name, err)
 		}
 		var buf []byte
+		cs.enc = nodestore.New()
 		for _, v := range vals {
 			buf = x.mA.AppendState(buf[:0], eval.StateOf(v))
-			cs.enc = append(cs.enc, string(buf))
+			cs.enc.Insert(buf, cs.enc.Hash(buf), -1)
 		}
-		x.res.AbstractStates = len(cs.enc)
-		x.res.Notes = append(x.res.Notes, fmt.Sprintf("each step was checked from τ(cpost) and from every state of %s in the instance (%d, reachable or not) that R relates to cpost", a.Name, len(cs.enc)))
+		x.res.AbstractStates = cs.enc.Len()
+		x.res.Notes = append(x.res.Notes, fmt.Sprintf("each step was checked from τ(cpost) and from every state of %s in the instance (%d, reachable or not) that R relates to cpost", a.Name, cs.enc.Len()))
 	default:
-		states, complete, err := reachable(x.mA, limit, x.meter)
+		if x.sym != nil {
+			cs.sym = x.sym.gA
+		}
+		states, complete, err := reachable(x.mA, cs.sym, reachLimit, x.meter)
 		if err != nil {
 			return nil, fmt.Errorf("exploring %s: %v", a.Name, err)
 		}
 		cs.enc = states
-		x.res.AbstractStates = len(states)
+		unit := "states"
+		if cs.sym != nil {
+			unit = "orbits"
+		}
 		if x.meter.Reached() {
 			// the budget ran out: the search stops at once, INCOMPLETE
-			x.res.Notes = append(x.res.Notes, fmt.Sprintf("%s was explored only up to %d states when the budget ran out", a.Name, len(states)))
+			x.res.Notes = append(x.res.Notes, fmt.Sprintf("%s was explored only up to %d %s when the budget ran out", a.Name, states.Len(), unit))
 		} else if !complete {
-			x.absLimit = fmt.Sprintf("abstract state limit %d (the candidate abstract post-states)", limit)
-			x.res.Notes = append(x.res.Notes, fmt.Sprintf("%s was explored only up to %d states: abstract post-states beyond them were not tried", a.Name, len(states)))
-		}
-		x.res.Notes = append(x.res.Notes, fmt.Sprintf("each step was checked from τ(cpost) and from every reachable state of %s (%d) that R relates to cpost; related abstract states that %s cannot reach in this instance were not tried", a.Name, len(states), a.Name))
-	}
-	pinned := map[int]bool{}
-	for _, cl := range x.p.Relation {
-		for _, conj := range splitAnd(cl.Body, nil) {
-			v, e := x.pinned(conj)
-			if v < 0 || pinned[v] {
-				continue
-			}
-			f, err := x.compile(e)
-			if err != nil {
-				return nil, err
-			}
-			pinned[v] = true
-			cs.keyVars = append(cs.keyVars, v)
-			cs.keyFns = append(cs.keyFns, f)
+			x.absLimit = fmt.Sprintf("abstract state limit %d (the candidate abstract post-states)", reachLimit)
+			x.res.Notes = append(x.res.Notes, fmt.Sprintf("%s was explored only up to %d %s: abstract post-states beyond them were not tried", a.Name, states.Len(), unit))
 		}
 	}
-	cs.index = map[uint64][]int32{}
-	for i := range cs.enc {
-		a, err := cs.x.mA.DecodeState([]byte(cs.enc[i]))
-		if err != nil {
-			return nil, err
+	if err := cs.build(); err != nil {
+		return nil, err
+	}
+	if mode != AbstractAll {
+		n := fmt.Sprint(len(cs.rep))
+		if cs.sym != nil {
+			n = fmt.Sprintf("%d, in %d orbits", len(cs.rep), cs.enc.Len())
 		}
-		k := cs.keyOf(func(j int) eval.Value { return a[cs.keyVars[j]] })
-		cs.index[k] = append(cs.index[k], int32(i))
+		x.res.AbstractStates = len(cs.rep)
+		x.res.Notes = append(x.res.Notes, fmt.Sprintf("each step was checked from τ(cpost) and from every reachable state of %s (%s) that R relates to cpost; related abstract states that %s cannot reach in this instance were not tried", a.Name, n, a.Name))
 	}
 	return cs, nil
+}
+
+// build finds the index's key variables and the filters, and enters every
+// state (under symmetry, every distinct image of each representative).
+func (cs *candidates) build() error {
+	x := cs.x
+	pinned := map[int]bool{}
+	byVar := map[int]*varFilter{}
+	var conds [][2]any // the single-variable conjuncts, by variable, in order
+	compOf := map[int]bool{}
+	for _, cl := range x.p.Relation {
+		for _, conj := range splitAnd(cl.Body, nil) {
+			cp, err := x.compPin(conj)
+			if err != nil {
+				return err
+			}
+			if cp != nil && !compOf[cp.v] {
+				compOf[cp.v] = true
+				cs.comps = append(cs.comps, cp)
+			}
+			if v, e := x.pinned(conj); v >= 0 {
+				if pinned[v] {
+					continue
+				}
+				f, err := x.compile(e)
+				if err != nil {
+					return err
+				}
+				pinned[v] = true
+				cs.keyVars = append(cs.keyVars, v)
+				cs.keyFns = append(cs.keyFns, f)
+				continue
+			}
+			if vs, ok := x.footprint(conj); ok && len(vs) == 1 {
+				conds = append(conds, [2]any{vs[0], conj})
+			}
+		}
+	}
+	cs.comps = slices.DeleteFunc(cs.comps, func(cp *compPin) bool { return pinned[cp.v] })
+	for _, vc := range conds {
+		v, conj := vc[0].(int), vc[1].(expr.Expr)
+		if pinned[v] {
+			continue // the index decides it already
+		}
+		f, err := x.compile(conj)
+		if err != nil {
+			return err
+		}
+		if byVar[v] == nil {
+			byVar[v] = &varFilter{v: v, num: map[string]int32{}}
+			cs.filters = append(cs.filters, byVar[v])
+		}
+		byVar[v].conds = append(byVar[v].conds, f)
+	}
+	cs.bucket = map[uint64]int32{}
+	var buf, img []byte
+	perms := []int{0}
+	seen := map[string]bool{}
+	var bucketOf []int32 // per entry
+	defer func() { cs.fill(bucketOf) }()
+	for i := 0; i < cs.enc.Len(); i++ {
+		if i%4096 == 0 && x.meter.Exceeded(0) != "" {
+			return nil // the search stops at once, INCOMPLETE
+		}
+		a, err := x.mA.DecodeState(cs.enc.Key(i))
+		if err != nil {
+			return err
+		}
+		if i == 0 {
+			cs.base = a
+		}
+		if cs.sym != nil {
+			perms = perms[:0]
+			var n int
+			if buf, n = cs.sym.AppendCanonical(buf[:0], a); n == 1 {
+				// no permutation but the identity fixes a: its images are distinct
+				for g := 0; g < cs.sym.Order(); g++ {
+					perms = append(perms, g)
+				}
+			} else {
+				clear(seen)
+				for g := 0; g < cs.sym.Order(); g++ {
+					img = cs.sym.AppendPermuted(img[:0], a, g)
+					if !seen[string(img)] {
+						seen[string(img)] = true
+						perms = append(perms, g)
+					}
+				}
+			}
+		}
+		for _, g := range perms {
+			cs.rep = append(cs.rep, int32(i))
+			if cs.sym != nil {
+				cs.perm = append(cs.perm, uint16(g))
+			}
+			buf = buf[:0]
+			for _, v := range cs.keyVars {
+				buf = cs.appendVar(buf, a, g, v)
+			}
+			for _, cp := range cs.comps {
+				buf = cs.appendVar(buf, a, g, cp.v)
+			}
+			k := maphash.Bytes(cs.seed, buf)
+			b, ok := cs.bucket[k]
+			if !ok {
+				b = int32(len(cs.bucket))
+				cs.bucket[k] = b
+			}
+			bucketOf = append(bucketOf, b)
+			for _, f := range cs.filters {
+				buf = cs.appendVar(buf[:0], a, g, f.v)
+				id, ok := f.num[string(buf)]
+				if !ok {
+					id = int32(len(f.vals))
+					f.num[string(buf)] = id
+					if cs.sym != nil {
+						f.vals = append(f.vals, cs.sym.PermuteVar(a, g, f.v))
+					} else {
+						f.vals = append(f.vals, a[f.v])
+					}
+				}
+				f.ids = append(f.ids, id)
+			}
+		}
+	}
+	return nil
+}
+
+// fill lays the entries out by bucket (a counting sort of bucketOf,
+// each entry's bucket).
+func (cs *candidates) fill(bucketOf []int32) {
+	cs.start = make([]int32, len(cs.bucket)+1)
+	for _, b := range bucketOf {
+		cs.start[b+1]++
+	}
+	for b := range len(cs.bucket) {
+		cs.start[b+1] += cs.start[b]
+	}
+	next := slices.Clone(cs.start[:len(cs.bucket)])
+	cs.order = make([]int32, len(bucketOf))
+	for e, b := range bucketOf {
+		cs.order[next[b]] = int32(e)
+		next[b]++
+	}
+}
+
+// appendVar appends the encoding of variable v of π_g(a).
+func (cs *candidates) appendVar(buf []byte, a eval.State, g, v int) []byte {
+	if cs.sym != nil {
+		return cs.sym.AppendPermutedVar(buf, a, g, v)
+	}
+	return cs.x.mA.AppendVar(buf, v, a[v])
+}
+
+// compPin returns the conjunct conj as a compPin, or nil when it is not
+// of that form.
+func (x *checker) compPin(conj expr.Expr) (*compPin, error) {
+	q, ok := conj.(*expr.Quant)
+	if !ok || !q.Forall || len(q.Binders) != 1 || q.Binders[0].Lo != nil {
+		return nil, nil
+	}
+	t := q.Binders[0].Var
+	body, guard := q.Body, expr.Expr(nil)
+	if b, ok := body.(*expr.Binary); ok && b.Op == expr.OpImplies {
+		guard, body = b.X, b.Y
+	}
+	eq, ok := body.(*expr.Binary)
+	if !ok || eq.Op != expr.OpEq || (guard != nil && mentions(guard, x.p.A)) {
+		return nil, nil
+	}
+	for _, pair := range [2][2]expr.Expr{{eq.X, eq.Y}, {eq.Y, eq.X}} {
+		ix, ok := pair[0].(*expr.Index)
+		if !ok || mentions(pair[1], x.p.A) {
+			continue
+		}
+		fs, ok := ix.X.(*expr.FieldSel)
+		if !ok {
+			continue
+		}
+		id, ok := fs.X.(*expr.Ident)
+		k, ok2 := ix.Index.(*expr.Ident)
+		if !ok || !ok2 || id.Obj != x.p.A || k.Obj != t {
+			continue
+		}
+		v := x.p.Abstract.Var(fs.Name)
+		if v == nil || v.Sort.Kind != expr.KMap || v.Sort.Key.Kind != expr.KParam || !expr.Identical(v.Sort.Key, t.Sort) {
+			continue
+		}
+		n, err := x.instA.Size(v.Sort.Key)
+		if err != nil {
+			return nil, nil
+		}
+		vals, err := x.instA.Values(v.Sort.Elem)
+		if err != nil || len(vals) > 256 {
+			return nil, nil // too many values to probe
+		}
+		cp := &compPin{v: v.Obj.Index, n: n, enc: x.mA.Encoder(v.Sort.Elem)}
+		for _, val := range vals {
+			cp.dom = append(cp.dom, cp.enc(nil, val))
+		}
+		free := slices.Concat(x.free, []*expr.Object{t})
+		if cp.val, err = eval.Compile(pair[1], x.inst, free...); err != nil {
+			return nil, fmt.Errorf("%s: %v", pair[1].Pos(), err)
+		}
+		if guard != nil {
+			if cp.guard, err = eval.Compile(guard, x.inst, free...); err != nil {
+				return nil, fmt.Errorf("%s: %v", guard.Pos(), err)
+			}
+		}
+		return cp, nil
+	}
+	return nil, nil
+}
+
+// footprint returns the variables of the abstract state a that e reads,
+// and false when e reads a otherwise than by a variable (a definition
+// called on a, or a itself).
+func (x *checker) footprint(e expr.Expr) ([]int, bool) {
+	var vs []int
+	ok := true
+	expr.Inspect(e, func(n expr.Expr) bool {
+		switch n := n.(type) {
+		case *expr.FieldSel:
+			if id, isID := n.X.(*expr.Ident); isID && id.Obj == x.p.A {
+				v := x.p.Abstract.Var(n.Name)
+				if v == nil {
+					ok = false
+				} else if !slices.Contains(vs, v.Obj.Index) {
+					vs = append(vs, v.Obj.Index)
+				}
+				return false
+			}
+		case *expr.Ident:
+			if n.Obj == x.p.A {
+				ok = false
+			}
+		case *expr.Call:
+			if n.Recv != nil && n.Recv.Obj == x.p.A {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return vs, ok
 }
 
 // pinned returns the variable index and the expression e of a conjunct
@@ -152,49 +449,40 @@ func mentions(e expr.Expr, o *expr.Object) bool {
 	return found
 }
 
-// keyOf returns the index key of the values val(j) of the key variables:
-// a hash of their printed values (equal values print alike; a collision
-// only adds candidates, which the relation then filters out).
-func (cs *candidates) keyOf(val func(j int) eval.Value) uint64 {
-	h := fnv.New64a()
-	for j, v := range cs.keyVars {
-		io.WriteString(h, eval.Format(val(j), cs.x.p.Abstract.Vars[v].Sort))
-		h.Write([]byte{0})
-	}
-	return h.Sum64()
-}
-
 // maxKept bounds each of the maps of candidates a copy of the checker
 // keeps (decoded, relOf).
 const maxKept = 1 << 14
 
-// state decodes abstract state i, for the copy of the checker w: each
-// keeps the states it decoded (up to maxKept, then it starts afresh),
-// since the states of a bucket of the index are tried again for every
-// concrete state that looks the bucket up. Decoded states are only read.
-func (cs *candidates) state(w *checker, i int32) (eval.State, error) {
-	if a, ok := w.decoded[i]; ok {
+// state returns the abstract state of entry e, for the copy of the
+// checker w: each keeps the states it decoded (up to maxKept, then it
+// starts afresh), since the entries of a bucket of the index are tried
+// again for every concrete state that looks the bucket up. The states are
+// only read.
+func (cs *candidates) state(w *checker, e int32) (eval.State, error) {
+	if a, ok := w.decoded[e]; ok {
 		return a, nil
 	}
-	a, err := cs.x.mA.DecodeState([]byte(cs.enc[i]))
+	a, err := cs.x.mA.DecodeState(cs.enc.Key(int(cs.rep[e])))
 	if err != nil {
 		return nil, err
+	}
+	if cs.sym != nil && cs.perm[e] != 0 {
+		a = cs.sym.Permute(a, int(cs.perm[e]))
 	}
 	if w.decoded == nil || len(w.decoded) >= maxKept {
 		w.decoded = make(map[int32]eval.State, 1024)
 	}
-	w.decoded[i] = a
+	w.decoded[e] = a
 	return a, nil
 }
 
-// related returns the abstract states R relates to concrete
-// state c, for the copy of the checker w: with id, the searching
-// goroutine's node id, through the shared cache; with -1 (a worker's
-// post-state), through w's own, by the encoding of c (up to maxKept
-// states, then it starts afresh): a post-state is reached by several
-// steps.
+// related returns the entries R relates to concrete state c, for the copy
+// of the checker w: with id, the searching goroutine's node id, through
+// the shared cache; with -1 (a worker's post-state), through w's own, by
+// the encoding of c (up to maxKept states, then it starts afresh): a
+// post-state is reached by several steps.
 func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error) {
-	if cs.index == nil {
+	if cs.bucket == nil {
 		return nil, nil
 	}
 	if id >= 0 {
@@ -207,17 +495,67 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 			return r, nil
 		}
 	}
-	vals := make([]eval.Value, len(cs.keyFns))
+	var buf []byte
 	for j, f := range cs.keyFns {
 		v, err := cs.x.eval(f, &env{c: c})
 		if err != nil {
 			return nil, err
 		}
-		vals[j] = v
+		buf = cs.x.mA.AppendVar(buf, cs.keyVars[j], v)
 	}
+	keys, err := cs.probes(c, buf)
+	if err != nil {
+		return nil, err
+	}
+	// per filter, the verdict on each value number met in this lookup
+	// (0: not evaluated yet, 1: false, 2: true)
+	if len(w.verdicts) < len(cs.filters) {
+		w.verdicts = make([][]uint8, len(cs.filters))
+	}
+	for k, f := range cs.filters {
+		if len(w.verdicts[k]) < len(f.vals) {
+			w.verdicts[k] = make([]uint8, len(f.vals))
+		} else {
+			clear(w.verdicts[k])
+		}
+	}
+	var scratch eval.State
 	out := []int32{}
-	for _, i := range cs.index[cs.keyOf(func(j int) eval.Value { return vals[j] })] {
-		a, err := cs.state(w, i)
+	var all []int32
+	if keys == nil {
+		all = make([]int32, len(cs.rep))
+		for e := range all {
+			all[e] = int32(e)
+		}
+	}
+	for _, k := range keys {
+		if b, ok := cs.bucket[maphash.Bytes(cs.seed, k)]; ok {
+			all = append(all, cs.order[cs.start[b]:cs.start[b+1]]...)
+		}
+	}
+entries:
+	for _, e := range all {
+		for k, f := range cs.filters {
+			id := f.ids[e]
+			if w.verdicts[k][id] == 0 {
+				if scratch == nil {
+					scratch = slices.Clone(cs.base)
+				}
+				scratch[f.v] = f.vals[id]
+				ok, err := cs.holdAll(f.conds, &env{c: c, a: scratch})
+				if err != nil {
+					return nil, err
+				}
+				w.verdicts[k][id] = 1
+				if ok {
+					w.verdicts[k][id] = 2
+				}
+			}
+			if w.verdicts[k][id] == 1 {
+				continue entries
+			}
+		}
+		a, err := cs.state(w, e)
 		if err != nil {
 			return nil, err
 		}
@@ -226,7 +564,7 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 			return nil, err
 		}
 		if ok {
-			out = append(out, i)
+			out = append(out, e)
 		}
 	}
 	if id >= 0 {
@@ -240,9 +578,60 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 	return out, nil
 }
 
+// probes returns the keys of the index a lookup from c probes: the
+// encodings of the pinned variables (in pinned) followed by those of each
+// compPin's variable, for every choice of the entries G leaves open; nil
+// when they would be more than maxProbes.
+func (cs *candidates) probes(c eval.State, pinned []byte) ([][]byte, error) {
+	keys := [][]byte{pinned}
+	for _, cp := range cs.comps {
+		for t := 0; t < cp.n; t++ {
+			e := &env{c: c}
+			pinnedHere := true
+			if cp.guard != nil {
+				g, err := cs.x.evalBound(cp.guard, e, eval.Elem(t))
+				if err != nil {
+					return nil, err
+				}
+				pinnedHere = g.Bool()
+			}
+			choices := cp.dom
+			if pinnedHere {
+				v, err := cs.x.evalBound(cp.val, e, eval.Elem(t))
+				if err != nil {
+					return nil, err
+				}
+				choices = [][]byte{cp.enc(nil, v)}
+			}
+			if len(keys)*len(choices) > maxProbes {
+				return nil, nil
+			}
+			next := make([][]byte, 0, len(keys)*len(choices))
+			for _, k := range keys {
+				for _, ch := range choices {
+					next = append(next, append(k[:len(k):len(k)], ch...))
+				}
+			}
+			keys = next
+		}
+	}
+	return keys, nil
+}
+
+// holdAll reports whether every one of fs holds in e.
+func (cs *candidates) holdAll(fs []*eval.Func, e *env) (bool, error) {
+	for _, f := range fs {
+		ok, err := cs.x.holds(f, e)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
 // each calls fn with every candidate abstract state related to c: τ(c)
 // first (i = -1), then the other related states of the index (i their
-// number).
+// entry number).
 func (cs *candidates) each(w *checker, id int, c eval.State, fn func(a eval.State, i int) error) error {
 	tau, err := cs.x.stateOf(cs.x.total, &env{c: c})
 	if err != nil {
@@ -453,42 +842,46 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 
 // reachable returns the reachable states of m's automaton, encoded, in
 // breadth-first order, at most limit of them, and whether they are all of
-// them. It stops early, incomplete, when meter's budget is reached.
-func reachable(m *eval.Machine, limit int, meter *explore.Meter) ([]string, bool, error) {
+// them; with a group sy, one representative of each orbit instead (its
+// canonical encoding), limit counting orbits. It stops early, incomplete,
+// when meter's budget is reached.
+func reachable(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore.Meter) (*nodestore.Store, bool, error) {
 	inits, err := m.Init()
 	if err != nil {
 		return nil, false, err
 	}
-	seen := map[string]bool{}
-	var out []string
+	st := nodestore.New()
 	var buf []byte
 	add := func(s eval.State) bool {
-		buf = m.AppendState(buf[:0], s)
-		if seen[string(buf)] {
+		if sy != nil {
+			buf, _ = sy.AppendCanonical(buf[:0], s)
+		} else {
+			buf = m.AppendState(buf[:0], s)
+		}
+		h := st.Hash(buf)
+		if st.Find(buf, h) >= 0 {
 			return true
 		}
-		if len(out) >= limit {
+		if st.Len() >= limit {
 			return false
 		}
-		k := string(buf)
-		seen[k] = true
-		out = append(out, k)
+		st.Insert(buf, h, -1)
 		return true
 	}
 	for _, s := range inits {
 		if !add(s) {
-			return out, false, nil
+			return st, false, nil
 		}
 	}
 	r := m.NewRunner()
 	r.SetScratch(true)
 	complete := true
-	for i := 0; i < len(out) && complete; i++ {
+	for i := 0; i < st.Len() && complete; i++ {
 		if meter.Exceeded(0) != "" {
-			return out, false, nil
+			return st, false, nil
 		}
 		r.Release()
-		s, err := r.Decode([]byte(out[i]))
+		s, err := r.Decode(st.Key(i))
 		if err != nil {
 			return nil, false, err
 		}
@@ -500,5 +893,5 @@ func reachable(m *eval.Machine, limit int, meter *explore.Meter) ([]string, bool
 			return nil, false, err
 		}
 	}
-	return out, complete, nil
+	return st, complete, nil
 }

@@ -68,6 +68,9 @@ type checker struct {
 	decoded map[int32]eval.State
 	relOf   map[string][]int32
 	relKey  []byte
+	// verdicts is scratch of candidates.related: per filter, the verdict
+	// on each value met in one lookup.
+	verdicts [][]uint8
 	// kind is the check of the edge's kind (refinement, backward, history),
 	// and capture, when set, stops it at its search and receives the
 	// search's callbacks, bound to this checker (search.go).
@@ -257,8 +260,14 @@ func (x *checker) compileMap(m *ioa.StateMap) (*stateCode, error) {
 
 // eval evaluates f in e.
 func (x *checker) eval(f *eval.Func, e *env) (eval.Value, error) {
-	args := make([]eval.Value, len(x.free))
-	for i, o := range x.free {
+	return x.evalBound(f, e)
+}
+
+// evalBound evaluates f, compiled over the state objects and then
+// further objects, in e with those objects bound to the values bound.
+func (x *checker) evalBound(f *eval.Func, e *env, bound ...eval.Value) (eval.Value, error) {
+	args := make([]eval.Value, 0, len(x.free)+len(bound))
+	for _, o := range x.free {
 		var s eval.State
 		switch o {
 		case x.p.C:
@@ -270,9 +279,9 @@ func (x *checker) eval(f *eval.Func, e *env) (eval.Value, error) {
 		case x.p.APre:
 			s = e.apre
 		}
-		args[i] = s.AsValue()
+		args = append(args, s.AsValue())
 	}
-	return f.Eval(nil, e.params, args...)
+	return f.Eval(nil, e.params, append(args, bound...)...)
 }
 
 // holds evaluates a Bool expression.

@@ -31,7 +31,8 @@ const (
 	// not) that the relation relates to cpost.
 	AbstractAll
 	// AbstractReachable tries every reachable state of A in the instance
-	// (up to Config.MaxAbstractStates) that the relation relates to cpost.
+	// (up to Config.MaxAbstractStates, or the memory budget) that the
+	// relation relates to cpost.
 	AbstractReachable
 	// AbstractWitness tries the totality witness τ(cpost) only.
 	AbstractWitness
@@ -80,10 +81,10 @@ type Config struct {
 	Workers int
 	// Abstract selects the abstract post-states of the backward check.
 	Abstract AbstractMode
-	// MaxAbstractStates bounds the abstract states enumerated or explored
-	// by the backward check (0: DefaultMaxAbstractStates) and by trace
-	// inclusion (0: no limit but the memory budget, which trace inclusion
-	// meters). Reaching it makes the result incomplete.
+	// MaxAbstractStates bounds the abstract states the backward check
+	// enumerates (0: DefaultMaxAbstractStates) or explores, and those trace
+	// inclusion explores (for both, 0: no limit but the memory budget,
+	// which the check meters). Reaching it makes the result incomplete.
 	MaxAbstractStates int
 	// Budget bounds the memory and time of the search (see
 	// explore.Budget); reaching a bound makes the result incomplete, with

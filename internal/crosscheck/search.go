@@ -155,7 +155,7 @@ func (x *checker) clone() *checker {
 	w.failure = nil
 	w.rC, w.rA = x.mC.NewRunner(), x.mA.NewRunner()
 	w.rules = x.rules.Clone()
-	w.pt, w.hist, w.planCache, w.decoded, w.relOf, w.relKey = nil, nil, nil, nil, nil, nil
+	w.pt, w.hist, w.planCache, w.decoded, w.relOf, w.relKey, w.verdicts = nil, nil, nil, nil, nil, nil, nil
 	w.traceOf = func(int) (*explore.Trace, []MatchedStep, error) { return nil, nil, errDeferred }
 	return &w
 }

@@ -133,6 +133,20 @@ func (m *Machine) AppendState(buf []byte, s State) []byte {
 	return buf
 }
 
+// AppendVar appends the encoding of v as a value of the state variable
+// number i: the bytes AppendState gives that variable.
+func (m *Machine) AppendVar(buf []byte, i int, v Value) []byte {
+	return m.vars[i].enc(buf, v)
+}
+
+// Encoder returns the function that appends the encoding of a value of
+// sort s, as AppendState encodes a variable of that sort. A table over a
+// parameter or enumerated sort is encoded as its entries' encodings in
+// the order of the keys.
+func (m *Machine) Encoder(s *expr.Sort) func(buf []byte, v Value) []byte {
+	return m.encoder(s)
+}
+
 // dec is the state of decoding one encoded state.
 type dec struct {
 	b    []byte

@@ -290,6 +290,20 @@ func (sy *Symmetry) AppendPermuted(buf []byte, s State, g int) []byte {
 	return buf
 }
 
+// AppendPermutedVar appends the encoding of the state variable number i
+// of π_g(s): the bytes AppendPermuted gives that variable.
+func (sy *Symmetry) AppendPermutedVar(buf []byte, s State, g, i int) []byte {
+	if e := sy.encs[i]; e != nil {
+		return e(buf, s[i], &sy.perms[g])
+	}
+	return sy.m.vars[i].enc(buf, s[i])
+}
+
+// PermuteVar returns the state variable number i of π_g(s).
+func (sy *Symmetry) PermuteVar(s State, g, i int) Value {
+	return sy.permValue(sy.m.vars[i].v.Sort, s[i], &sy.perms[g])
+}
+
 // AppendCanonical appends the least encoding, bytewise, of the images of s
 // under the group: two states have the same canonical encoding exactly when
 // a permutation of the group maps one to the other. It also returns the

@@ -128,6 +128,19 @@ func TestPermutedEncoding(t *testing.T) {
 				if got := sy.AppendPermuted(nil, s, g); !bytes.Equal(got, enc) {
 					t.Fatalf("%v: permutation %d: AppendPermuted differs from AppendState(Permute)", sorts, g)
 				}
+				var vars []byte
+				for i := range s {
+					vars = sy.AppendPermutedVar(vars, s, g, i)
+					if !sy.PermuteVar(s, g, i).Equal(img[i]) {
+						t.Fatalf("%v: permutation %d: PermuteVar(%d) differs from Permute", sorts, g, i)
+					}
+					if got, want := m.AppendVar(nil, i, img[i]), sy.AppendPermutedVar(nil, s, g, i); !bytes.Equal(got, want) {
+						t.Fatalf("%v: permutation %d: AppendVar(%d) of the image differs from AppendPermutedVar", sorts, g, i)
+					}
+				}
+				if !bytes.Equal(vars, enc) {
+					t.Fatalf("%v: permutation %d: the variables' encodings, joined, differ from the state's", sorts, g)
+				}
 				if back, err := m.DecodeState(enc); err != nil || !back.Equal(img) {
 					t.Fatalf("%v: permutation %d: the image does not decode to itself: %v", sorts, g, err)
 				}

@@ -1,0 +1,126 @@
+package crosscheck
+
+import (
+	"testing"
+
+	"ladder/internal/explore"
+	"ladder/internal/nodestore"
+	"ladder/ioa/eval"
+)
+
+// TestCandidateLookup checks the backward check's candidates against brute
+// force, with and without symmetry: the entries are exactly the reachable
+// abstract states, each once, and a lookup from a concrete state gives
+// exactly the reachable abstract states R relates to it (R evaluated on
+// every one). The concrete states are reachable ones and, under symmetry,
+// an image of each, since a step's post-state need not be a
+// representative. ReservationTMS2→TxnOrdTMS2WithFailures pins most
+// variables, pins a.pc where no reservation is pending and filters the
+// rest (a.pc, a.okBefore); its related sets have up to several states.
+func TestCandidateLookup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("brute force over every abstract state")
+	}
+	for _, tc := range []struct {
+		file, bound string
+		sym         []string
+		every       int // sample every that many concrete states
+	}{
+		{"testdata/choice/ok_backward.yaml", "V=3", nil, 1},
+		{"../../proofs/ReservationTMS2-TxnOrdTMS2WithFailures.yaml", "T=2,L=1,V=2", nil, 700},
+		{"../../proofs/ReservationTMS2-TxnOrdTMS2WithFailures.yaml", "T=2,L=1,V=2", []string{"T"}, 700},
+	} {
+		p := loadProof(t, tc.file, "../../specs")
+		cfg := bounds(t, tc.bound)
+		cfg.Abstract, cfg.Symmetry = AbstractReachable, tc.sym
+		x, err := newChecker(p, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (x.sym != nil) != (tc.sym != nil) {
+			t.Fatalf("%s %v: symmetry %v", tc.file, tc.sym, x.sym)
+		}
+		cs, err := x.newCandidates()
+		if err != nil {
+			t.Fatal(err)
+		}
+		meter := explore.NewMeter(explore.Budget{})
+		all, complete, err := reachable(x.mA, nil, nodestore.MaxNodes, meter)
+		if err != nil || !complete {
+			t.Fatal(err, complete)
+		}
+		// the entries are the reachable states, each once
+		if len(cs.rep) != all.Len() {
+			t.Fatalf("%s %v: %d entries, %d reachable abstract states", tc.file, tc.sym, len(cs.rep), all.Len())
+		}
+		entryOf := map[string]int32{}
+		for e := range int32(len(cs.rep)) {
+			a, err := cs.state(x, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := string(x.mA.AppendState(nil, a))
+			if _, dup := entryOf[k]; dup || all.Find([]byte(k), all.Hash([]byte(k))) < 0 {
+				t.Fatalf("%s %v: entry %d is a repeated or unreachable state", tc.file, tc.sym, e)
+			}
+			entryOf[k] = e
+		}
+		absStates := make([]eval.State, all.Len())
+		for i := range absStates {
+			if absStates[i], err = x.mA.DecodeState(all.Key(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		conc, _, err := reachable(x.mC, nil, nodestore.MaxNodes, meter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lookups, related, several := 0, 0, 0
+		for i := 0; i < conc.Len(); i += tc.every {
+			c, err := x.mC.DecodeState(conc.Key(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			probe := []eval.State{c}
+			if x.sym != nil {
+				probe = append(probe, x.sym.gC.Permute(c, x.sym.gC.Order()-1))
+			}
+			for _, c := range probe {
+				want := map[int32]bool{}
+				for _, a := range absStates {
+					ok, err := x.relates(&env{c: c, a: a})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if ok {
+						want[entryOf[string(x.mA.AppendState(nil, a))]] = true
+					}
+				}
+				got, err := x.cands.related(x, -1, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%s %v: concrete state %d: %d related entries, brute force %d", tc.file, tc.sym, i, len(got), len(want))
+				}
+				for _, e := range got {
+					if !want[e] {
+						t.Fatalf("%s %v: concrete state %d: entry %d is not related", tc.file, tc.sym, i, e)
+					}
+				}
+				lookups++
+				related += len(want)
+				if len(want) > 1 {
+					several++
+				}
+			}
+		}
+		t.Logf("%s %v: %d entries (%d states kept), %d lookups, %d related, %d with several", tc.file, tc.sym, len(cs.rep), cs.enc.Len(), lookups, related, several)
+		if several == 0 {
+			t.Errorf("%s %v: no lookup has several related states", tc.file, tc.sym)
+		}
+		if x.sym != nil && cs.enc.Len() >= len(cs.rep) {
+			t.Errorf("%s %v: symmetry keeps %d states for %d entries", tc.file, tc.sym, cs.enc.Len(), len(cs.rep))
+		}
+	}
+}
