@@ -41,15 +41,20 @@ type candidates struct {
 	perm    []uint16         // per entry, the permutation of its state (under symmetry)
 	keyVars []int            // the variables of A the index pins
 	keyFns  []*eval.Func     // their values e(c)
+	keyOfC  []int            // per key variable, the variable of c that e(c) is, or -1
 	comps   []*compPin       // the variables of A the index pins in part
 	filters []*varFilter
 	seed    maphash.Seed
-	// the index: the hash of an entry's key variables' encodings numbers
-	// its bucket b, whose entries are order[start[b]:start[b+1]] (no
-	// pointers, so that the collector does not trace millions of them)
-	bucket map[uint64]int32
-	start  []int32
-	order  []int32
+	// The index, without pointers (the collector does not trace millions
+	// of them) and without a Go map (whose lookups miss the cache several
+	// times): the entries in order of the top bits of the hash of their
+	// key variables' encodings, with their hashes; the entries whose
+	// hashes' top bits are b are order[bins[b]:bins[b+1]]. It is nil in
+	// the abstract mode witness.
+	binShift uint
+	bins     []int32
+	order    []int32
+	hashes   []uint64
 	cache  map[int][]int32 // concrete state id → the related entries
 	base   eval.State      // an abstract state, the scratch states' template
 }
@@ -192,6 +197,7 @@ func (cs *candidates) build() error {
 				pinned[v] = true
 				cs.keyVars = append(cs.keyVars, v)
 				cs.keyFns = append(cs.keyFns, f)
+				cs.keyOfC = append(cs.keyOfC, x.concreteVar(e))
 				continue
 			}
 			if vs, ok := x.footprint(conj); ok && len(vs) == 1 {
@@ -215,12 +221,11 @@ func (cs *candidates) build() error {
 		}
 		byVar[v].conds = append(byVar[v].conds, f)
 	}
-	cs.bucket = map[uint64]int32{}
 	var buf, img []byte
 	perms := []int{0}
 	seen := map[string]bool{}
-	var bucketOf []int32 // per entry
-	defer func() { cs.fill(bucketOf) }()
+	var hashes []uint64 // per entry
+	defer func() { cs.fill(hashes) }()
 	for i := 0; i < cs.enc.Len(); i++ {
 		if i%4096 == 0 && x.meter.Exceeded(0) != "" {
 			return nil // the search stops at once, INCOMPLETE
@@ -263,13 +268,7 @@ func (cs *candidates) build() error {
 			for _, cp := range cs.comps {
 				buf = cs.appendVar(buf, a, g, cp.v)
 			}
-			k := maphash.Bytes(cs.seed, buf)
-			b, ok := cs.bucket[k]
-			if !ok {
-				b = int32(len(cs.bucket))
-				cs.bucket[k] = b
-			}
-			bucketOf = append(bucketOf, b)
+			hashes = append(hashes, maphash.Bytes(cs.seed, buf))
 			for _, f := range cs.filters {
 				buf = cs.appendVar(buf[:0], a, g, f.v)
 				id, ok := f.num[string(buf)]
@@ -289,22 +288,40 @@ func (cs *candidates) build() error {
 	return nil
 }
 
-// fill lays the entries out by bucket (a counting sort of bucketOf,
-// each entry's bucket).
-func (cs *candidates) fill(bucketOf []int32) {
-	cs.start = make([]int32, len(cs.bucket)+1)
-	for _, b := range bucketOf {
-		cs.start[b+1]++
+// fill lays the entries out by the top bits of their hashes (a counting
+// sort), about 8 entries per value of the top bits.
+func (cs *candidates) fill(hashes []uint64) {
+	bits := 1
+	for 8<<bits < len(hashes) {
+		bits++
 	}
-	for b := range len(cs.bucket) {
-		cs.start[b+1] += cs.start[b]
+	cs.binShift = uint(64 - bits)
+	cs.bins = make([]int32, 1<<bits+1)
+	for _, h := range hashes {
+		cs.bins[h>>cs.binShift+1]++
 	}
-	next := slices.Clone(cs.start[:len(cs.bucket)])
-	cs.order = make([]int32, len(bucketOf))
-	for e, b := range bucketOf {
-		cs.order[next[b]] = int32(e)
+	for b := range 1 << bits {
+		cs.bins[b+1] += cs.bins[b]
+	}
+	next := slices.Clone(cs.bins[:1<<bits])
+	cs.order = make([]int32, len(hashes))
+	cs.hashes = make([]uint64, len(hashes))
+	for e, h := range hashes {
+		b := h >> cs.binShift
+		cs.order[next[b]], cs.hashes[next[b]] = int32(e), h
 		next[b]++
 	}
+}
+
+// appendBucket appends the entries whose key hashes to h.
+func (cs *candidates) appendBucket(out []int32, h uint64) []int32 {
+	b := h >> cs.binShift
+	for i := cs.bins[b]; i < cs.bins[b+1]; i++ {
+		if cs.hashes[i] == h {
+			out = append(out, cs.order[i])
+		}
+	}
+	return out
 }
 
 // appendVar appends the encoding of variable v of π_g(a).
@@ -313,6 +330,19 @@ func (cs *candidates) appendVar(buf []byte, a eval.State, g, v int) []byte {
 		return cs.sym.AppendPermutedVar(buf, a, g, v)
 	}
 	return cs.x.mA.AppendVar(buf, v, a[v])
+}
+
+// concreteVar returns the index of the variable of C that e is (`c.x`), or
+// -1.
+func (x *checker) concreteVar(e expr.Expr) int {
+	if fs, ok := e.(*expr.FieldSel); ok {
+		if id, ok := fs.X.(*expr.Ident); ok && id.Obj == x.p.C {
+			if v := x.p.Concrete.Var(fs.Name); v != nil {
+				return v.Obj.Index
+			}
+		}
+	}
+	return -1
 }
 
 // compPin returns the conjunct conj as a compPin, or nil when it is not
@@ -482,7 +512,7 @@ func (cs *candidates) state(w *checker, e int32) (eval.State, error) {
 // the encoding of c (up to maxKept states, then it starts afresh): a
 // post-state is reached by several steps.
 func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error) {
-	if cs.bucket == nil {
+	if cs.order == nil {
 		return nil, nil
 	}
 	if id >= 0 {
@@ -497,6 +527,10 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 	}
 	var buf []byte
 	for j, f := range cs.keyFns {
+		if i := cs.keyOfC[j]; i >= 0 {
+			buf = cs.x.mA.AppendVar(buf, cs.keyVars[j], c[i])
+			continue
+		}
 		v, err := cs.x.eval(f, &env{c: c})
 		if err != nil {
 			return nil, err
@@ -529,9 +563,7 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 		}
 	}
 	for _, k := range keys {
-		if b, ok := cs.bucket[maphash.Bytes(cs.seed, k)]; ok {
-			all = append(all, cs.order[cs.start[b]:cs.start[b+1]]...)
-		}
+		all = cs.appendBucket(all, maphash.Bytes(cs.seed, k))
 	}
 entries:
 	for _, e := range all {

@@ -266,7 +266,8 @@ func (x *checker) eval(f *eval.Func, e *env) (eval.Value, error) {
 // evalBound evaluates f, compiled over the state objects and then
 // further objects, in e with those objects bound to the values bound.
 func (x *checker) evalBound(f *eval.Func, e *env, bound ...eval.Value) (eval.Value, error) {
-	args := make([]eval.Value, 0, len(x.free)+len(bound))
+	var buf [8]eval.Value
+	args := buf[:0]
 	for _, o := range x.free {
 		var s eval.State
 		switch o {
