@@ -55,8 +55,8 @@ type candidates struct {
 	bins     []int32
 	order    []int32
 	hashes   []uint64
-	cache  map[int][]int32 // concrete state id → the related entries
-	base   eval.State      // an abstract state, the scratch states' template
+	cache    map[int][]int32 // concrete state id → the related entries
+	base     eval.State      // an abstract state, the scratch states' template
 }
 
 // compPin is a conjunct `forall t: K. G(c, t) => a.v[t] = E(c, t)` (or
