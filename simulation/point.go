@@ -181,13 +181,15 @@ type Point struct {
 	// performing the step again.
 	Steps []StepSeed
 	// Related, if set, reports whether the caller knows that every clause
-	// of a forward simulation's relation holds at (c, a), for a pair of
-	// states of the two automata: a cross-check passes the pairs it has
-	// stored, each stored only after the rules found R true at it. A
-	// relation clause evaluated with the proof's c and a bound to such a
-	// pair (the hypothesis R(c, a), the goal R(cpost, u_m)) is then true
-	// without being evaluated again (forwardStep): a clause's value
-	// depends on the two states alone.
+	// of the relation holds at (c, a), for a pair of states of the two
+	// automata: a forward cross-check passes the pairs it has stored, each
+	// stored only after the rules found R true at it; a backward one the
+	// candidates it found R true at. A relation clause evaluated with the
+	// proof's c and a bound to such a pair is then true without being
+	// evaluated again: in a forward step the hypothesis R(c, a) and the
+	// goal R(cpost, u_m) (forwardStep), in a backward step the hypothesis
+	// R(cpost, a) (backwardStep). A clause's value depends on the two
+	// states alone.
 	Related func(c, a eval.State) bool
 }
 

@@ -293,7 +293,9 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 //
 // where apre is case k's pre-state witness. I_C(cpost) may be assumed
 // because cpost is reachable. No abstract invariant is assumed: a and
-// apre need not be reachable.
+// apre need not be reachable. A world that knows R(cpost, a)
+// (world.related: a cross-check's candidates, Point.Related) leaves that
+// true hypothesis out; the symbolic world knows none.
 func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	w, pr := s.w, p.proof
 	c, err := w.freshState(pr.Concrete, "c")
@@ -322,6 +324,9 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	s.assumed(pr.Concrete, pr.AssumeConcrete, cpost, "cpost")
 	s.nats(pr.Concrete, cpost, "cpost")
 	for _, cl := range pr.Relation {
+		if w.related(cpost, a) {
+			break
+		}
 		b, err := w.holds(cl.Body, w.env(nil).with(pr.C, cpost).with(pr.A, a))
 		s.hypf(func() string { return cl.Name + "(cpost, a)" }, b, err)
 		if s.stop != nil && s.err != nil {

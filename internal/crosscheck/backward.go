@@ -663,32 +663,58 @@ func (cs *candidates) holdAll(fs []*eval.Func, e *env) (bool, error) {
 
 // each calls fn with every candidate abstract state related to c: τ(c)
 // first (i = -1), then the other related states of the index (i their
-// entry number).
+// entry number). While fn runs, w.known names the pair (c, a) when R is
+// known to hold at it: for an entry, found true by related; for τ(c),
+// when it is one of them.
 func (cs *candidates) each(w *checker, id int, c eval.State, fn func(a eval.State, i int) error) error {
-	tau, err := cs.x.stateOf(cs.x.total, &env{c: c})
-	if err != nil {
-		return err
-	}
-	if err := fn(tau, -1); err != nil {
-		return err
-	}
 	rel, err := cs.related(w, id, c)
 	if err != nil {
 		return err
 	}
+	tau, err := cs.x.stateOf(cs.x.total, &env{c: c})
+	if err != nil {
+		return err
+	}
+	var states [8]eval.State
+	as := states[:0]
+	tauKnown := false
 	for _, i := range rel {
 		a, err := cs.state(w, i)
 		if err != nil {
 			return err
 		}
 		if a.Equal(tau) {
+			tauKnown = true
+		}
+		as = append(as, a)
+	}
+	defer func() { w.known = [2]*eval.Value{} }()
+	w.known = [2]*eval.Value{}
+	if tauKnown {
+		w.known = [2]*eval.Value{identity(c), identity(tau)}
+	}
+	if err := fn(tau, -1); err != nil {
+		return err
+	}
+	for k, a := range as {
+		if a.Equal(tau) {
 			continue
 		}
-		if err := fn(a, int(i)); err != nil {
+		w.known = [2]*eval.Value{identity(c), identity(a)}
+		if err := fn(a, int(rel[k])); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// identity returns the identity of a state (its first variable's
+// address), or nil.
+func identity(s eval.State) *eval.Value {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
 }
 
 // backward cross-checks a backward simulation.
@@ -699,6 +725,12 @@ func (x *checker) backward() error {
 		return err
 	}
 	x.totality = x.plansOf(simulation.ClauseTotality)
+	if !x.cfg.evalRelation {
+		// the pairs each names (a step's post-state and a candidate)
+		x.related = func(c, a eval.State) bool {
+			return x.known[0] != nil && identity(c) == x.known[0] && identity(a) == x.known[1]
+		}
+	}
 	return x.searchConcrete(func(id int, root bool, c eval.State) error {
 		tau, err := x.stateOf(x.total, &env{c: c})
 		if err != nil {

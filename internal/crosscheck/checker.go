@@ -46,10 +46,13 @@ type checker struct {
 	// pt is the point of the step being checked (verdict.go).
 	pt *simulation.Point
 	// related, set on the copies of the checker a forward search's
-	// workers use, reports whether the relation is known to hold at a
-	// pair (c, a), which the step checks then take as holding
-	// (simulation.Point.Related; search.related).
+	// workers use and on a backward check's, reports whether the relation
+	// is known to hold at a pair (c, a), which the step checks then take
+	// as holding (simulation.Point.Related; search.related,
+	// candidates.each). known is the pair a backward check knows, by the
+	// identity of its states.
 	related   func(c, a eval.State) bool
+	known     [2]*eval.Value
 	totality  []*simulation.PointPlan
 	hist      map[*ioa.Action][]*simulation.PointPlan // history: the step plans of each action
 	planCache map[any]any                             // actionPlans

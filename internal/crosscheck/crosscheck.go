@@ -99,9 +99,10 @@ type Config struct {
 	// one pair (c, S) per orbit alike (traceSymmetry).
 	Symmetry []string
 
-	// evalRelation makes a forward check evaluate its relation at every
-	// step, as if no pair were known related (search.related): tests and
-	// benchmarks compare the two.
+	// evalRelation makes a forward or backward check evaluate its
+	// relation at every step, as if no pair were known related
+	// (search.related, candidates.each): tests and benchmarks compare the
+	// two.
 	evalRelation bool
 }
 
