@@ -73,9 +73,9 @@ type compPin struct {
 	enc   func([]byte, eval.Value) []byte
 }
 
-// maxProbes bounds the keys a lookup probes; beyond it, the lookup tries
-// every entry.
-const maxProbes = 1 << 12
+// maxProbes bounds the keys a lookup probes: the compPins whose open
+// entries could need more are left out of the index.
+const maxProbes = 1 << 16
 
 // varFilter is the filter on the abstract variable v: the conjuncts of R
 // whose only variable of a is v, and per entry, the number of its value
@@ -206,6 +206,18 @@ func (cs *candidates) build() error {
 		}
 	}
 	cs.comps = slices.DeleteFunc(cs.comps, func(cp *compPin) bool { return pinned[cp.v] })
+	// at most maxProbes keys when every entry is open
+	probes := 1
+	cs.comps = slices.DeleteFunc(cs.comps, func(cp *compPin) bool {
+		n := probes
+		for range cp.n {
+			if n *= len(cp.dom); n > maxProbes {
+				return true
+			}
+		}
+		probes = n
+		return false
+	})
 	for _, vc := range conds {
 		v, conj := vc[0].(int), vc[1].(expr.Expr)
 		if pinned[v] {
@@ -556,12 +568,6 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 	var scratch eval.State
 	out := []int32{}
 	var all []int32
-	if keys == nil {
-		all = make([]int32, len(cs.rep))
-		for e := range all {
-			all[e] = int32(e)
-		}
-	}
 	for _, k := range keys {
 		all = cs.appendBucket(all, maphash.Bytes(cs.seed, k))
 	}
@@ -612,8 +618,8 @@ entries:
 
 // probes returns the keys of the index a lookup from c probes: the
 // encodings of the pinned variables (in pinned) followed by those of each
-// compPin's variable, for every choice of the entries G leaves open; nil
-// when they would be more than maxProbes.
+// compPin's variable, for every choice of the entries G leaves open (at
+// most maxProbes, by build).
 func (cs *candidates) probes(c eval.State, pinned []byte) ([][]byte, error) {
 	keys := [][]byte{pinned}
 	for _, cp := range cs.comps {
@@ -634,9 +640,6 @@ func (cs *candidates) probes(c eval.State, pinned []byte) ([][]byte, error) {
 					return nil, err
 				}
 				choices = [][]byte{cp.enc(nil, v)}
-			}
-			if len(keys)*len(choices) > maxProbes {
-				return nil, nil
 			}
 			next := make([][]byte, 0, len(keys)*len(choices))
 			for _, k := range keys {

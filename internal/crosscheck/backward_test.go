@@ -44,6 +44,9 @@ func TestCandidateLookup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if tc.every > 1 && (len(cs.keyVars) == 0 || len(cs.comps) != 1 || len(cs.filters) == 0) {
+			t.Fatalf("%s: %d pinned variables, %d pinned in part, %d filters: the lookup under test does not use them all", tc.file, len(cs.keyVars), len(cs.comps), len(cs.filters))
+		}
 		meter := explore.NewMeter(explore.Budget{})
 		all, complete, err := reachable(x.mA, nil, nodestore.MaxNodes, meter)
 		if err != nil || !complete {
