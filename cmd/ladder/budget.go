@@ -83,8 +83,12 @@ func (e *env) progressLine(what string) (func(explore.Progress), func()) {
 			if s := p.Elapsed.Seconds(); s > 0 {
 				rate = float64(p.States) / s
 			}
-			fmt.Fprintf(e.stderr, "\r\033[K%d %s, %.0f/s, depth %d, %d queued, memory %s, %s",
-				p.States, what, rate, p.Depth, p.Queued, safeio.FormatBytes(p.Memory), p.Elapsed.Truncate(time.Second))
+			phase, unit := "", what
+			if p.Phase != "" {
+				phase, unit = p.Phase+": ", "states"
+			}
+			fmt.Fprintf(e.stderr, "\r\033[K%s%d %s, %.0f/s, depth %d, %d queued, memory %s, %s",
+				phase, p.States, unit, rate, p.Depth, p.Queued, safeio.FormatBytes(p.Memory), p.Elapsed.Truncate(time.Second))
 			shown = true
 		}, func() {
 			if shown {

@@ -137,7 +137,9 @@ func (x *checker) newCandidates() (*candidates, error) {
 		if x.sym != nil {
 			cs.sym = x.sym.gA
 		}
-		states, complete, err := reachable(x.mA, cs.sym, reachLimit, x.meter)
+		prog := explore.NewReporter(x.cfg.Progress, x.meter)
+		prog.SetPhase(a.Name + ", the candidates")
+		states, complete, err := reachable(x.mA, cs.sym, reachLimit, x.meter, prog)
 		if err != nil {
 			return nil, fmt.Errorf("exploring %s: %v", a.Name, err)
 		}
@@ -238,9 +240,14 @@ func (cs *candidates) build() error {
 	seen := map[string]bool{}
 	var hashes []uint64 // per entry
 	defer func() { cs.fill(hashes) }()
+	prog := explore.NewReporter(x.cfg.Progress, x.meter)
+	prog.SetPhase(x.p.Abstract.Name + ", indexing the candidates")
 	for i := 0; i < cs.enc.Len(); i++ {
-		if i%4096 == 0 && x.meter.Exceeded(0) != "" {
-			return nil // the search stops at once, INCOMPLETE
+		if i%4096 == 0 {
+			if x.meter.Exceeded(0) != "" {
+				return nil // the search stops at once, INCOMPLETE
+			}
+			prog.Report(len(cs.rep), 0, 0, cs.enc.Len()-i)
 		}
 		a, err := x.mA.DecodeState(cs.enc.Key(i))
 		if err != nil {
@@ -911,8 +918,8 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 // breadth-first order, at most limit of them, and whether they are all of
 // them; with a group sy, one representative of each orbit instead (its
 // canonical encoding), limit counting orbits. It stops early, incomplete,
-// when meter's budget is reached.
-func reachable(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore.Meter) (*nodestore.Store, bool, error) {
+// when meter's budget is reached, and reports its progress to prog.
+func reachable(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore.Meter, prog *explore.Reporter) (*nodestore.Store, bool, error) {
 	inits, err := m.Init()
 	if err != nil {
 		return nil, false, err
@@ -943,16 +950,22 @@ func reachable(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore.Met
 	r := m.NewRunner()
 	r.SetScratch(true)
 	complete := true
+	depth, levelEnd, transitions := 0, st.Len(), int64(0)
 	for i := 0; i < st.Len() && complete; i++ {
 		if meter.Exceeded(0) != "" {
 			return st, false, nil
 		}
+		if i == levelEnd {
+			depth, levelEnd = depth+1, st.Len()
+		}
+		prog.Report(st.Len(), transitions, depth, st.Len()-i)
 		r.Release()
 		s, err := r.Decode(st.Key(i))
 		if err != nil {
 			return nil, false, err
 		}
 		err = r.Successors(s, func(_ int, _ []eval.Value, post eval.State) bool {
+			transitions++
 			complete = add(post)
 			return complete
 		})

@@ -48,7 +48,7 @@ func TestCandidateLookup(t *testing.T) {
 			t.Fatalf("%s: %d pinned variables, %d pinned in part, %d filters: the lookup under test does not use them all", tc.file, len(cs.keyVars), len(cs.comps), len(cs.filters))
 		}
 		meter := explore.NewMeter(explore.Budget{})
-		all, complete, err := reachable(x.mA, nil, nodestore.MaxNodes, meter)
+		all, complete, err := reachable(x.mA, nil, nodestore.MaxNodes, meter, explore.NewReporter(nil, meter))
 		if err != nil || !complete {
 			t.Fatal(err, complete)
 		}
@@ -74,7 +74,7 @@ func TestCandidateLookup(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		conc, _, err := reachable(x.mC, nil, nodestore.MaxNodes, meter)
+		conc, _, err := reachable(x.mC, nil, nodestore.MaxNodes, meter, explore.NewReporter(nil, meter))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,6 +124,42 @@ func TestCandidateLookup(t *testing.T) {
 		}
 		if x.sym != nil && cs.enc.Len() >= len(cs.rep) {
 			t.Errorf("%s %v: symmetry keeps %d states for %d entries", tc.file, tc.sym, cs.enc.Len(), len(cs.rep))
+		}
+	}
+}
+
+// TestCandidateProgress checks that a backward check reports its progress
+// while it explores and indexes its candidates, each under its own phase
+// and before the concrete search, whose reports have none.
+func TestCandidateProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a search of several seconds")
+	}
+	p := loadProof(t, "../../proofs/ReservationTMS2-TxnOrdTMS2WithFailures.yaml", "../../specs")
+	cfg := bounds(t, "T=3,L=1,V=2")
+	// a million orbits: each candidate phase lasts over a second
+	cfg.Symmetry, cfg.MaxStates, cfg.MaxAbstractStates = []string{"T"}, 2000, 1000000
+	var phases []string
+	last := map[string]int{}
+	cfg.Progress = func(pr explore.Progress) {
+		if len(phases) == 0 || phases[len(phases)-1] != pr.Phase {
+			phases = append(phases, pr.Phase)
+		}
+		if pr.States < last[pr.Phase] {
+			t.Errorf("phase %q: %d states after %d", pr.Phase, pr.States, last[pr.Phase])
+		}
+		last[pr.Phase] = pr.States
+	}
+	if _, err := Check(p, cfg); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("phases %q", phases)
+	if len(phases) < 2 || phases[0] != "TxnOrdTMS2WithFailures, the candidates" || phases[1] != "TxnOrdTMS2WithFailures, indexing the candidates" {
+		t.Fatalf("phases %q: the candidates' exploration and indexing did not report first", phases)
+	}
+	for i, ph := range phases {
+		if ph != "" && i > 0 && phases[i-1] == "" {
+			t.Errorf("phases %q: a phase of the candidates after the concrete search", phases)
 		}
 	}
 }

@@ -258,7 +258,11 @@ type Reporter struct {
 	f     func(Progress)
 	meter *Meter
 	last  time.Time
+	phase string
 }
+
+// SetPhase names what the search reports on (Progress.Phase) from now on.
+func (r *Reporter) SetPhase(phase string) { r.phase = phase }
 
 // NewReporter returns a Reporter calling f (nil: none) for a search
 // measured by m.
@@ -278,5 +282,5 @@ func (r *Reporter) Report(states int, transitions int64, depth, queued int) {
 	}
 	r.last = now
 	mem, _ := r.meter.Memory()
-	r.f(Progress{States: states, Transitions: transitions, Depth: depth, Queued: queued, Elapsed: r.meter.Elapsed(), Memory: mem})
+	r.f(Progress{Phase: r.phase, States: states, Transitions: transitions, Depth: depth, Queued: queued, Elapsed: r.meter.Elapsed(), Memory: mem})
 }

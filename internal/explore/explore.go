@@ -61,6 +61,7 @@ type Config struct {
 
 // Progress is a snapshot of a running search.
 type Progress struct {
+	Phase       string        // what is searched, when not the main search ("")
 	States      int           // states found
 	Transitions int64         // transitions followed
 	Depth       int           // the BFS level being expanded
