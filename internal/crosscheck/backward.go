@@ -698,10 +698,10 @@ func (cs *candidates) each(w *checker, id int, c eval.State, fn func(a eval.Stat
 		}
 		as = append(as, a)
 	}
-	defer func() { w.known = [2]*eval.Value{} }()
-	w.known = [2]*eval.Value{}
+	defer func() { w.known = [2]eval.State{} }()
+	w.known = [2]eval.State{}
 	if tauKnown {
-		w.known = [2]*eval.Value{identity(c), identity(tau)}
+		w.known = [2]eval.State{c, tau}
 	}
 	if err := fn(tau, -1); err != nil {
 		return err
@@ -710,21 +710,12 @@ func (cs *candidates) each(w *checker, id int, c eval.State, fn func(a eval.Stat
 		if a.Equal(tau) {
 			continue
 		}
-		w.known = [2]*eval.Value{identity(c), identity(a)}
+		w.known = [2]eval.State{c, a}
 		if err := fn(a, int(rel[k])); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// identity returns the identity of a state (its first variable's
-// address), or nil.
-func identity(s eval.State) *eval.Value {
-	if len(s) == 0 {
-		return nil
-	}
-	return &s[0]
 }
 
 // backward cross-checks a backward simulation.
@@ -738,7 +729,7 @@ func (x *checker) backward() error {
 	if !x.cfg.evalRelation {
 		// the pairs each names (a step's post-state and a candidate)
 		x.related = func(c, a eval.State) bool {
-			return x.known[0] != nil && identity(c) == x.known[0] && identity(a) == x.known[1]
+			return sameState(c, x.known[0]) && sameState(a, x.known[1])
 		}
 	}
 	return x.searchConcrete(func(id int, root bool, c eval.State) error {

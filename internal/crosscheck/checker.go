@@ -50,9 +50,9 @@ type checker struct {
 	// is known to hold at a pair (c, a), which the step checks then take
 	// as holding (simulation.Point.Related; search.related,
 	// candidates.each). known is the pair a backward check knows, by the
-	// identity of its states.
+	// identity of its states (sameState).
 	related   func(c, a eval.State) bool
-	known     [2]*eval.Value
+	known     [2]eval.State
 	totality  []*simulation.PointPlan
 	hist      map[*ioa.Action][]*simulation.PointPlan // history: the step plans of each action
 	planCache map[any]any                             // actionPlans

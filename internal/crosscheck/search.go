@@ -156,7 +156,7 @@ func (x *checker) clone() *checker {
 	w.rC, w.rA = x.mC.NewRunner(), x.mA.NewRunner()
 	w.rules = x.rules.Clone()
 	w.pt, w.hist, w.planCache, w.decoded, w.relOf, w.relKey, w.verdicts = nil, nil, nil, nil, nil, nil, nil
-	w.related, w.known = nil, [2]*eval.Value{}
+	w.related, w.known = nil, [2]eval.State{}
 	w.traceOf = func(int) (*explore.Trace, []MatchedStep, error) { return nil, nil, errDeferred }
 	return &w
 }
