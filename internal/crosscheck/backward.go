@@ -703,6 +703,7 @@ func (cs *candidates) each(w *checker, id int, c eval.State, fn func(a eval.Stat
 	if tauKnown {
 		w.known = [2]eval.State{c, tau}
 	}
+	w.vouched = tauKnown && !cs.x.cfg.evalRelation
 	if err := fn(tau, -1); err != nil {
 		return err
 	}
@@ -732,18 +733,22 @@ func (x *checker) backward() error {
 			return sameState(c, x.known[0]) && sameState(a, x.known[1])
 		}
 	}
-	return x.searchConcrete(func(id int, root bool, c eval.State) error {
-		tau, err := x.stateOf(x.total, &env{c: c})
-		if err != nil {
-			return err
-		}
+	return x.searchConcrete(func(id int, root, vouched bool, c eval.State) error {
 		// Totality: the verdict is the rules', the explanation this
-		// package's.
-		v, err := x.firstFailing(map[string]eval.State{"c": c}, nil, x.totality)
-		if err != nil {
-			return err
+		// package's. A step that found R(c, τ(c)) true (each) vouches
+		// for it.
+		var v *simulation.Verdict
+		if !vouched {
+			var err error
+			if v, err = x.firstFailing(map[string]eval.State{"c": c}, nil, x.totality); err != nil {
+				return err
+			}
 		}
 		if v != nil {
+			tau, err := x.stateOf(x.total, &env{c: c})
+			if err != nil {
+				return err
+			}
 			name := v.Plan.Name
 			bad, err := x.failedClauses(&env{c: c, a: tau})
 			if err != nil {

@@ -1,11 +1,13 @@
 package crosscheck
 
 import (
+	"strings"
 	"testing"
 
 	"ladder/internal/explore"
 	"ladder/internal/nodestore"
 	"ladder/ioa/eval"
+	"ladder/simulation"
 )
 
 // TestCandidateLookup checks the backward check's candidates against brute
@@ -160,6 +162,63 @@ func TestCandidateProgress(t *testing.T) {
 	for i, ph := range phases {
 		if ph != "" && i > 0 && phases[i-1] == "" {
 			t.Errorf("phases %q: a phase of the candidates after the concrete search", phases)
+		}
+	}
+}
+
+// TestVouchedTotality checks what a backward step vouches for: after
+// candidates.each at a concrete state c, vouched holds only where the
+// rules find the totality clauses R(c, τ(c)) true, so that the node check
+// may skip them there. It holds at most states of an edge that holds and
+// at none where the wrong witness of bad_bwd_total fails.
+func TestVouchedTotality(t *testing.T) {
+	for _, tc := range []struct{ file, bound string }{
+		{"testdata/choice/ok_backward.yaml", "V=3"},
+		{"testdata/choice/bad_bwd_total.yaml", "V=3"},
+		{"../../proofs/ReservationTMS2-TxnOrdTMS2WithFailures.yaml", "T=2,L=1,V=2"},
+	} {
+		p := loadProof(t, tc.file, "../../specs")
+		x, err := newChecker(p, bounds(t, tc.bound))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.totality = x.plansOf(simulation.ClauseTotality)
+		cs, err := x.newCandidates()
+		if err != nil {
+			t.Fatal(err)
+		}
+		meter := explore.NewMeter(explore.Budget{})
+		conc, _, err := reachable(x.mC, nil, 3000, meter, explore.NewReporter(nil, meter))
+		if err != nil {
+			t.Fatal(err)
+		}
+		vouched, failing := 0, 0
+		for i := 0; i < conc.Len(); i++ {
+			c, err := x.mC.DecodeState(conc.Key(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			x.vouched = false
+			if err := cs.each(x, -1, c, func(eval.State, int) error { return nil }); err != nil {
+				t.Fatal(err)
+			}
+			v, err := x.firstFailing(map[string]eval.State{"c": c}, nil, x.totality)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v != nil {
+				failing++
+				if x.vouched {
+					t.Fatalf("%s: state %d: vouched, but %s fails", tc.file, i, v.Plan.ID)
+				}
+			}
+			if x.vouched {
+				vouched++
+			}
+		}
+		t.Logf("%s: %d states, %d vouched, %d failing totality", tc.file, conc.Len(), vouched, failing)
+		if strings.Contains(tc.file, "bad_") == (failing == 0) || vouched == 0 {
+			t.Errorf("%s: %d states vouched, %d failing totality", tc.file, vouched, failing)
 		}
 	}
 }

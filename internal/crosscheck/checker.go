@@ -51,8 +51,12 @@ type checker struct {
 	// as holding (simulation.Point.Related; search.related,
 	// candidates.each). known is the pair a backward check knows, by the
 	// identity of its states (sameState).
-	related   func(c, a eval.State) bool
-	known     [2]eval.State
+	related func(c, a eval.State) bool
+	known   [2]eval.State
+	// vouched, set by a backward step check (candidates.each), says that
+	// it found R(cpost, τ(cpost)) true: the totality check at cpost
+	// holds (search.node).
+	vouched   bool
 	totality  []*simulation.PointPlan
 	hist      map[*ioa.Action][]*simulation.PointPlan // history: the step plans of each action
 	planCache map[any]any                             // actionPlans
@@ -78,7 +82,7 @@ type checker struct {
 	// and capture, when set, stops it at its search and receives the
 	// search's callbacks, bound to this checker (search.go).
 	kind    func(*checker) error
-	capture func(state func(id int, root bool, s eval.State) error, step func(tr *explore.Transition) error)
+	capture func(state func(id int, root, vouched bool, s eval.State) error, step func(tr *explore.Transition) error)
 	// absLimit says why the backward candidates are incomplete, if they are.
 	absLimit string
 	// meter watches cfg.Budget from the start of the check, for the

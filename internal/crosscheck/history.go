@@ -59,7 +59,7 @@ func (x *checker) history() error {
 		return fail("mapping", fmt.Sprintf("f(a₀) = c is false: f(a₀).%s differs", first), ds, []NamedState{a0s, named("f(a₀)", p.Concrete, fa0, "", nil)})
 	}
 	// The rule at every reachable state and step of A.
-	return x.search(true, func(id int, root bool, a eval.State) error {
+	return x.search(true, func(id int, root, _ bool, a eval.State) error {
 		fa, err := x.stateOf(x.mapping, &env{a: a})
 		if err != nil {
 			return err

@@ -19,18 +19,18 @@ import (
 // checks the assumed concrete invariants in every new state and calls
 // state for every new state (after recording how it was found) and step
 // for every transition.
-func (x *checker) searchConcrete(state func(id int, root bool, s eval.State) error, step func(tr *explore.Transition) error) error {
+func (x *checker) searchConcrete(state func(id int, root, vouched bool, s eval.State) error, step func(tr *explore.Transition) error) error {
 	return x.search(false, state, step)
 }
 
 // search is searchConcrete, or with abstract set the same search of A.
-func (x *checker) search(abstract bool, state func(id int, root bool, s eval.State) error, step func(tr *explore.Transition) error) error {
+func (x *checker) search(abstract bool, state func(id int, root, vouched bool, s eval.State) error, step func(tr *explore.Transition) error) error {
 	if x.capture != nil {
 		x.capture(state, step)
 		return errCaptured
 	}
 	s := x.newSearch(abstract, false)
-	s.node = func(id int, root bool, st, _ eval.State) error {
+	s.node = func(id int, root, vouched bool, st, _ eval.State) error {
 		name, err := x.violated(abstract, st)
 		if err != nil {
 			return err
@@ -38,7 +38,7 @@ func (x *checker) search(abstract bool, state func(id int, root bool, s eval.Sta
 		if name != "" {
 			return x.assumeFailure(id, s.auto, name, "", nil)
 		}
-		return state(id, root, st)
+		return state(id, root, vouched, st)
 	}
 	s.step = step
 	inits, err := s.m.Init()
@@ -76,7 +76,7 @@ func (x *checker) assumeFailure(id int, a *ioa.Automaton, inv, sName string, s e
 // refinement cross-checks a refinement mapping.
 func (x *checker) refinement() error {
 	p := x.p
-	return x.searchConcrete(func(id int, root bool, c eval.State) error {
+	return x.searchConcrete(func(id int, root, _ bool, c eval.State) error {
 		fc, err := x.stateOf(x.mapping, &env{c: c})
 		if err != nil {
 			return err

@@ -66,8 +66,9 @@ type search struct {
 	// from (pre, a); it returns the abstract state of the successor pair.
 	check func(w *checker, tr *explore.Transition, a eval.State) (eval.State, error)
 	// node, if set, is called for every new node (root set for start
-	// nodes, which are real start states).
-	node func(id int, root bool, s, a eval.State) error
+	// nodes, which are real start states; vouched when the step check
+	// that reached it vouched for the node check, trans.vouched).
+	node func(id int, root, vouched bool, s, a eval.State) error
 	// step, if set, is the step check of a search of states: workers run
 	// the same callback of their copies of the checker (see capture), and
 	// this one runs again on the searching goroutine for a failure.
@@ -115,10 +116,13 @@ type trans struct {
 	post   eval.State
 	a      eval.State // pairs: the successor's abstract state
 	hash   uint64
-	fail   bool  // the check failed (its failure is built again)
-	err    error // the check's error
-	checks int32 // the checks counted
-	c0, c1 int32 // the cases its checks took, in the worker's kbuf (a backward step is checked from several abstract states)
+	fail   bool // the check failed (its failure is built again)
+	// vouched: the step check vouched for post's node check
+	// (checker.vouched)
+	vouched bool
+	err     error // the check's error
+	checks  int32 // the checks counted
+	c0, c1  int32 // the cases its checks took, in the worker's kbuf (a backward step is checked from several abstract states)
 }
 
 // expanded is what a worker computed for one node of a batch.
@@ -221,7 +225,7 @@ func (s *search) addRoot(st, a eval.State) error {
 	}
 	s.roots[id] = root{st.Clone(), a.Clone()}
 	if s.node != nil {
-		return s.node(id, true, st, a)
+		return s.node(id, true, false, st, a)
 	}
 	return nil
 }
@@ -252,7 +256,7 @@ func (s *search) run() error {
 			// The same check on a copy of the checker: run it up to its
 			// search, which hands over its callbacks, bound to the copy.
 			sw.x = x.clone()
-			sw.x.capture = func(_ func(int, bool, eval.State) error, step func(*explore.Transition) error) { sw.step = step }
+			sw.x.capture = func(_ func(int, bool, bool, eval.State) error, step func(*explore.Transition) error) { sw.step = step }
 			if err := x.kind(sw.x); !errors.Is(err, errCaptured) || sw.step == nil {
 				return fmt.Errorf("internal error: the check did not reach its search on a copy of the checker: %v", err)
 			}
@@ -383,12 +387,14 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 			tr = explore.Transition{From: i, To: -1, Pre: e.s, Post: post, Action: s.auto.Actions[act], Params: sw.pbuf[t.p0:t.p1]}
 			wx := sw.x
 			checks := wx.res.Checks
+			wx.vouched = false
 			if s.check != nil {
 				a, t.err = s.check(wx, &tr, e.a)
 			} else {
 				t.err = sw.step(&tr)
 			}
 			t.checks = int32(wx.res.Checks - checks)
+			t.vouched = wx.vouched && t.err == nil
 			t.c0 = int32(len(sw.kbuf))
 			if cs := wx.cases[tr.Action]; cs != nil {
 				for k, n := range cs {
@@ -500,7 +506,7 @@ func (s *search) merge(i, depth int, e *expanded) error {
 			return err
 		}
 		if isNew && s.node != nil {
-			if err := s.node(id, false, t.post, t.a); err != nil {
+			if err := s.node(id, false, t.vouched, t.post, t.a); err != nil {
 				if errors.Is(err, errFailed) && x.sym != nil {
 					return s.nodeFailed(id)
 				}
@@ -544,7 +550,7 @@ func (s *search) nodeFailed(id int) error {
 	}
 	last := path[len(path)-1]
 	x.failure = nil
-	err = s.node(id, false, last.s, last.a)
+	err = s.node(id, false, false, last.s, last.a)
 	if err == nil {
 		return fmt.Errorf("internal error: symmetry reduction: a node check fails on the representative but not on the replayed state")
 	}
