@@ -138,7 +138,10 @@
 // left open (usually one), evaluating each single-variable conjunct once
 // per value met, and decoding and trying against R only the candidates
 // that pass. Each worker keeps the candidates it decoded and the related
-// ones of the post-states it looked up, since both recur. Symmetry reduction
+// ones of the post-states it looked up, since both recur. A candidate
+// found related is not evaluated against R again in the step check, and a
+// step that finds τ(cpost) among them vouches for the totality check at
+// cpost, which the searching goroutine then skips. Symmetry reduction
 // divides the nodes by up to the order of the group (3! for T=3), less when
 // many states are their own images or an element is fixed; the canonical
 // encoding encodes each state once per permutation, each image only up to
