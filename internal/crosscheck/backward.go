@@ -137,8 +137,7 @@ func (x *checker) newCandidates() (*candidates, error) {
 		if x.sym != nil {
 			cs.sym = x.sym.gA
 		}
-		prog := explore.NewReporter(x.cfg.Progress, x.meter)
-		prog.SetPhase(a.Name + ", the candidates")
+		prog := x.reporter(a.Name + ", the candidates")
 		states, complete, err := reachable(x.mA, cs.sym, reachLimit, x.meter, prog)
 		if err != nil {
 			return nil, fmt.Errorf("exploring %s: %v", a.Name, err)
@@ -240,8 +239,7 @@ func (cs *candidates) build() error {
 	seen := map[string]bool{}
 	var hashes []uint64 // per entry
 	defer func() { cs.fill(hashes) }()
-	prog := explore.NewReporter(x.cfg.Progress, x.meter)
-	prog.SetPhase(x.p.Abstract.Name + ", indexing the candidates")
+	prog := x.reporter(x.p.Abstract.Name + ", indexing the candidates")
 	for i := 0; i < cs.enc.Len(); i++ {
 		if i%4096 == 0 {
 			if x.meter.Exceeded(0) != "" {
@@ -341,6 +339,16 @@ func (cs *candidates) appendBucket(out []int32, h uint64) []int32 {
 		}
 	}
 	return out
+}
+
+// reporter returns a progress reporter of the check for the given phase.
+func (x *checker) reporter(phase string) *explore.Reporter {
+	r := explore.NewReporter(x.cfg.Progress, x.meter)
+	r.SetPhase(phase)
+	if x.cfg.progressEvery > 0 {
+		r.SetEvery(x.cfg.progressEvery)
+	}
+	return r
 }
 
 // appendVar appends the encoding of variable v of π_g(a).

@@ -3,6 +3,7 @@ package crosscheck
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"ladder/internal/explore"
 	"ladder/internal/nodestore"
@@ -134,13 +135,10 @@ func TestCandidateLookup(t *testing.T) {
 // while it explores and indexes its candidates, each under its own phase
 // and before the concrete search, whose reports have none.
 func TestCandidateProgress(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a search of several seconds")
-	}
 	p := loadProof(t, "../../proofs/ReservationTMS2-TxnOrdTMS2WithFailures.yaml", "../../specs")
 	cfg := bounds(t, "T=3,L=1,V=2")
-	// a million orbits: each candidate phase lasts over a second
-	cfg.Symmetry, cfg.MaxStates, cfg.MaxAbstractStates = []string{"T"}, 2000, 1000000
+	cfg.Symmetry, cfg.MaxStates, cfg.MaxAbstractStates = []string{"T"}, 2000, 100000
+	cfg.progressEvery = time.Nanosecond
 	var phases []string
 	last := map[string]int{}
 	cfg.Progress = func(pr explore.Progress) {

@@ -104,6 +104,9 @@ type Config struct {
 	// (search.related, candidates.each): tests and benchmarks compare the
 	// two.
 	evalRelation bool
+	// progressEvery, if set, is the least time between two progress
+	// reports instead of a second: tests see every phase.
+	progressEvery time.Duration
 }
 
 func (c *Config) maxAbstract() int {

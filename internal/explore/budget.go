@@ -258,8 +258,12 @@ type Reporter struct {
 	f     func(Progress)
 	meter *Meter
 	last  time.Time
+	every time.Duration
 	phase string
 }
+
+// SetEvery sets the least time between two calls (a second by default).
+func (r *Reporter) SetEvery(d time.Duration) { r.every = d }
 
 // SetPhase names what the search reports on (Progress.Phase) from now on.
 func (r *Reporter) SetPhase(phase string) { r.phase = phase }
@@ -267,7 +271,7 @@ func (r *Reporter) SetPhase(phase string) { r.phase = phase }
 // NewReporter returns a Reporter calling f (nil: none) for a search
 // measured by m.
 func NewReporter(f func(Progress), m *Meter) *Reporter {
-	return &Reporter{f: f, meter: m, last: time.Now()}
+	return &Reporter{f: f, meter: m, last: time.Now(), every: time.Second}
 }
 
 // Report calls the progress function if a second has passed since the
@@ -277,7 +281,7 @@ func (r *Reporter) Report(states int, transitions int64, depth, queued int) {
 		return
 	}
 	now := time.Now()
-	if now.Sub(r.last) < time.Second {
+	if now.Sub(r.last) < r.every {
 		return
 	}
 	r.last = now
