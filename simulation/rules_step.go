@@ -323,14 +323,13 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	}
 	s.assumed(pr.Concrete, pr.AssumeConcrete, cpost, "cpost")
 	s.nats(pr.Concrete, cpost, "cpost")
-	for _, cl := range pr.Relation {
-		if w.related(cpost, a) {
-			break
-		}
-		b, err := w.holds(cl.Body, w.env(nil).with(pr.C, cpost).with(pr.A, a))
-		s.hypf(func() string { return cl.Name + "(cpost, a)" }, b, err)
-		if s.stop != nil && s.err != nil {
-			return
+	if !w.related(cpost, a) {
+		for _, cl := range pr.Relation {
+			b, err := w.holds(cl.Body, w.env(nil).with(pr.C, cpost).with(pr.A, a))
+			s.hypf(func() string { return cl.Name + "(cpost, a)" }, b, err)
+			if s.stop != nil && s.err != nil {
+				return
+			}
 		}
 	}
 	if s.err != nil {

@@ -44,8 +44,8 @@ type world[S, V, B any] interface {
 	init(a *ioa.Automaton, s S) (B, error)
 	pre(act *ioa.Action, s S, ps []V) (B, error)
 	holds(x expr.Expr, env *wenv[S, V]) (B, error)
-	// related reports whether the world knows that every clause of a
-	// forward simulation's relation holds at (c, a) (forwardStep).
+	// related reports whether the world knows that every clause of the
+	// relation holds at (c, a) (forwardStep, backwardStep).
 	related(c, a S) bool
 	// natFact is the implicit condition of variable i of s, a state of a
 	// (true unless the variable has a Nat inside).

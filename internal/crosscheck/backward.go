@@ -11,6 +11,7 @@ import (
 
 	"ladder/internal/explore"
 	"ladder/internal/nodestore"
+	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
 	"ladder/simulation"
@@ -175,7 +176,11 @@ func (cs *candidates) build() error {
 	x := cs.x
 	pinned := map[int]bool{}
 	byVar := map[int]*varFilter{}
-	var conds [][2]any // the single-variable conjuncts, by variable, in order
+	type cond struct {
+		v    int
+		conj expr.Expr
+	}
+	var conds []cond // the conjuncts that read one variable of a, in order
 	compOf := map[int]bool{}
 	for _, cl := range x.p.Relation {
 		for _, conj := range splitAnd(cl.Body, nil) {
@@ -202,7 +207,7 @@ func (cs *candidates) build() error {
 				continue
 			}
 			if vs, ok := x.footprint(conj); ok && len(vs) == 1 {
-				conds = append(conds, [2]any{vs[0], conj})
+				conds = append(conds, cond{vs[0], conj})
 			}
 		}
 	}
@@ -219,12 +224,12 @@ func (cs *candidates) build() error {
 		probes = n
 		return false
 	})
-	for _, vc := range conds {
-		v, conj := vc[0].(int), vc[1].(expr.Expr)
+	for _, cd := range conds {
+		v := cd.v
 		if pinned[v] {
 			continue // the index decides it already
 		}
-		f, err := x.compile(conj)
+		f, err := x.compile(cd.conj)
 		if err != nil {
 			return err
 		}
@@ -359,15 +364,24 @@ func (cs *candidates) appendVar(buf []byte, a eval.State, g, v int) []byte {
 	return cs.x.mA.AppendVar(buf, v, a[v])
 }
 
+// stateVar returns the variable of automaton a that e is (`o.x`, o the
+// state object of a), or nil.
+func stateVar(e expr.Expr, o *expr.Object, a *ioa.Automaton) *ioa.StateVar {
+	fs, ok := e.(*expr.FieldSel)
+	if !ok {
+		return nil
+	}
+	if id, ok := fs.X.(*expr.Ident); !ok || id.Obj != o {
+		return nil
+	}
+	return a.Var(fs.Name)
+}
+
 // concreteVar returns the index of the variable of C that e is (`c.x`), or
 // -1.
 func (x *checker) concreteVar(e expr.Expr) int {
-	if fs, ok := e.(*expr.FieldSel); ok {
-		if id, ok := fs.X.(*expr.Ident); ok && id.Obj == x.p.C {
-			if v := x.p.Concrete.Var(fs.Name); v != nil {
-				return v.Obj.Index
-			}
-		}
+	if v := stateVar(e, x.p.C, x.p.Concrete); v != nil {
+		return v.Obj.Index
 	}
 	return -1
 }
@@ -393,16 +407,10 @@ func (x *checker) compPin(conj expr.Expr) (*compPin, error) {
 		if !ok || mentions(pair[1], x.p.A) {
 			continue
 		}
-		fs, ok := ix.X.(*expr.FieldSel)
-		if !ok {
+		if k, ok := ix.Index.(*expr.Ident); !ok || k.Obj != t {
 			continue
 		}
-		id, ok := fs.X.(*expr.Ident)
-		k, ok2 := ix.Index.(*expr.Ident)
-		if !ok || !ok2 || id.Obj != x.p.A || k.Obj != t {
-			continue
-		}
-		v := x.p.Abstract.Var(fs.Name)
+		v := stateVar(ix.X, x.p.A, x.p.Abstract)
 		if v == nil || v.Sort.Kind != expr.KMap || v.Sort.Key.Kind != expr.KParam || !expr.Identical(v.Sort.Key, t.Sort) {
 			continue
 		}
@@ -418,13 +426,12 @@ func (x *checker) compPin(conj expr.Expr) (*compPin, error) {
 		for _, val := range vals {
 			cp.dom = append(cp.dom, cp.enc(nil, val))
 		}
-		free := slices.Concat(x.free, []*expr.Object{t})
-		if cp.val, err = eval.Compile(pair[1], x.inst, free...); err != nil {
-			return nil, fmt.Errorf("%s: %v", pair[1].Pos(), err)
+		if cp.val, err = x.compile(pair[1], t); err != nil {
+			return nil, err
 		}
 		if guard != nil {
-			if cp.guard, err = eval.Compile(guard, x.inst, free...); err != nil {
-				return nil, fmt.Errorf("%s: %v", guard.Pos(), err)
+			if cp.guard, err = x.compile(guard, t); err != nil {
+				return nil, err
 			}
 		}
 		return cp, nil
@@ -441,11 +448,8 @@ func (x *checker) footprint(e expr.Expr) ([]int, bool) {
 	expr.Inspect(e, func(n expr.Expr) bool {
 		switch n := n.(type) {
 		case *expr.FieldSel:
-			if id, isID := n.X.(*expr.Ident); isID && id.Obj == x.p.A {
-				v := x.p.Abstract.Var(n.Name)
-				if v == nil {
-					ok = false
-				} else if !slices.Contains(vs, v.Obj.Index) {
+			if v := stateVar(n, x.p.A, x.p.Abstract); v != nil {
+				if !slices.Contains(vs, v.Obj.Index) {
 					vs = append(vs, v.Obj.Index)
 				}
 				return false
@@ -472,15 +476,7 @@ func (x *checker) pinned(conj expr.Expr) (int, expr.Expr) {
 		return -1, nil
 	}
 	for _, pair := range [2][2]expr.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-		fs, ok := pair[0].(*expr.FieldSel)
-		if !ok {
-			continue
-		}
-		id, ok := fs.X.(*expr.Ident)
-		if !ok || id.Obj != x.p.A || mentions(pair[1], x.p.A) {
-			continue
-		}
-		if v := x.p.Abstract.Var(fs.Name); v != nil {
+		if v := stateVar(pair[0], x.p.A, x.p.Abstract); v != nil && !mentions(pair[1], x.p.A) {
 			return v.Obj.Index, pair[1]
 		}
 	}
@@ -693,8 +689,10 @@ func (cs *candidates) each(w *checker, id int, c eval.State, fn func(a eval.Stat
 	if err != nil {
 		return err
 	}
+	// the related states other than τ(c), and their entries
 	var states [8]eval.State
-	as := states[:0]
+	var entries [8]int32
+	as, es := states[:0], entries[:0]
 	tauKnown := false
 	for _, i := range rel {
 		a, err := cs.state(w, i)
@@ -703,8 +701,9 @@ func (cs *candidates) each(w *checker, id int, c eval.State, fn func(a eval.Stat
 		}
 		if a.Equal(tau) {
 			tauKnown = true
+			continue
 		}
-		as = append(as, a)
+		as, es = append(as, a), append(es, i)
 	}
 	defer func() { w.known = [2]eval.State{} }()
 	w.known = [2]eval.State{}
@@ -716,11 +715,8 @@ func (cs *candidates) each(w *checker, id int, c eval.State, fn func(a eval.Stat
 		return err
 	}
 	for k, a := range as {
-		if a.Equal(tau) {
-			continue
-		}
 		w.known = [2]eval.State{c, a}
-		if err := fn(a, int(rel[k])); err != nil {
+		if err := fn(a, int(es[k])); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ package crosscheck
 
 import (
 	"fmt"
+	"slices"
 
 	"ladder/internal/explore"
 	"ladder/ioa"
@@ -237,9 +238,10 @@ func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
 	return x, nil
 }
 
-// compile compiles a proof expression over the state objects.
-func (x *checker) compile(e expr.Expr) (*eval.Func, error) {
-	f, err := eval.Compile(e, x.inst, x.free...)
+// compile compiles a proof expression over the state objects, and then
+// the objects extra (evalBound binds them).
+func (x *checker) compile(e expr.Expr, extra ...*expr.Object) (*eval.Func, error) {
+	f, err := eval.Compile(e, x.inst, slices.Concat(x.free, extra)...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", e.Pos(), err)
 	}
