@@ -188,8 +188,8 @@ type Point struct {
 	// proof's c and a bound to such a pair is then true without being
 	// evaluated again: in a forward step the hypothesis R(c, a) and the
 	// goal R(cpost, u_m) (forwardStep), in a backward step the hypothesis
-	// R(cpost, a) (backwardStep). A clause's value depends on the two
-	// states alone.
+	// R(cpost, a) and the goal R(c, apre) (backwardStep). A clause's
+	// value depends on the two states alone.
 	Related func(c, a eval.State) bool
 }
 

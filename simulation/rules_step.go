@@ -293,9 +293,10 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 //
 // where apre is case k's pre-state witness. I_C(cpost) may be assumed
 // because cpost is reachable. No abstract invariant is assumed: a and
-// apre need not be reachable. A world that knows R(cpost, a)
-// (world.related: a cross-check's candidates, Point.Related) leaves that
-// true hypothesis out; the symbolic world knows none.
+// apre need not be reachable. A world that knows R(cpost, a) or
+// R(c, apre) (world.related: a cross-check's candidates, Point.Related)
+// leaves that true hypothesis out, or takes that goal as true; the
+// symbolic world knows none.
 func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	w, pr := s.w, p.proof
 	c, err := w.freshState(pr.Concrete, "c")
@@ -336,12 +337,17 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 		return
 	}
 	base := w.env(ps).with(pr.C, c).with(pr.A, a).with(pr.CPost, cpost)
+	envs := make([]*wenv[S, V], len(p.step.Cases)) // per case, once
 	envFor := func(j int) *wenv[S, V] {
+		if envs[j] != nil {
+			return envs[j]
+		}
 		apre, err := w.stateOf(p.step.Cases[j].Pre, "apre", base)
 		if s.fail(err) {
 			return base
 		}
-		return w.env(ps).with(pr.C, c).with(pr.A, a).with(pr.CPost, cpost).with(pr.APre, apre)
+		envs[j] = w.env(ps).with(pr.C, c).with(pr.A, a).with(pr.CPost, cpost).with(pr.APre, apre)
+		return envs[j]
 	}
 	if p.rule == ruleStepCases || (s.all && allGuarded(p.step)) {
 		gs := make([]B, 0, len(p.step.Cases))
@@ -371,14 +377,19 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 					return
 				}
 			}
+			known := w.related(c, apre)
 			for _, cl := range pr.Relation {
-				if s.all || cl == p.clause {
-					b, err := w.holds(cl.Body, w.env(nil).with(pr.C, c).with(pr.A, apre))
-					if s.fail(err) {
+				if s.all && known || !s.all && cl != p.clause {
+					continue
+				}
+				b := w.tt()
+				if !known {
+					var err error
+					if b, err = w.holds(cl.Body, w.env(nil).with(pr.C, c).with(pr.A, apre)); s.fail(err) {
 						return
 					}
-					s.goal(p, goalID{rule: ruleStepRel, kase: k, clause: cl}, b)
 				}
+				s.goal(p, goalID{rule: ruleStepRel, kase: k, clause: cl}, b)
 			}
 			if !s.all {
 				return

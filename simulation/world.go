@@ -45,7 +45,8 @@ type world[S, V, B any] interface {
 	pre(act *ioa.Action, s S, ps []V) (B, error)
 	holds(x expr.Expr, env *wenv[S, V]) (B, error)
 	// related reports whether the world knows that every clause of the
-	// relation holds at (c, a) (forwardStep, backwardStep).
+	// relation holds at (c, a) (forwardStep, backwardStep): a known
+	// hypothesis is left out, a known goal is true.
 	related(c, a S) bool
 	// natFact is the implicit condition of variable i of s, a state of a
 	// (true unless the variable has a Nat inside).

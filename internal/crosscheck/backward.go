@@ -57,7 +57,17 @@ type candidates struct {
 	order    []int32
 	hashes   []uint64
 	cache    map[int][]int32 // concrete state id → the related entries
-	base     eval.State      // an abstract state, the scratch states' template
+	first    []int32         // per state of enc, its first entry (and the number of entries last)
+	// The memo: per node of the concrete search, the entries R relates
+	// to the state a step first reached it by, found by that step's
+	// lookup (remember), and a permutation g that maps that state to the
+	// node's (0 without symmetry); memoN is -1 for a node without one.
+	// A later lookup of a state of the node's orbit maps them (memoOf).
+	memoOff []int64
+	memoN   []int32
+	memoG   []uint16
+	memoBuf []int32
+	base    eval.State // an abstract state, the scratch states' template
 }
 
 // compPin is a conjunct `forall t: K. G(c, t) => a.v[t] = E(c, t)` (or
@@ -243,7 +253,10 @@ func (cs *candidates) build() error {
 	perms := []int{0}
 	seen := map[string]bool{}
 	var hashes []uint64 // per entry
-	defer func() { cs.fill(hashes) }()
+	defer func() {
+		cs.first = append(cs.first, int32(len(cs.rep)))
+		cs.fill(hashes)
+	}()
 	prog := x.reporter(x.p.Abstract.Name + ", indexing the candidates")
 	for i := 0; i < cs.enc.Len(); i++ {
 		if i%4096 == 0 {
@@ -278,6 +291,7 @@ func (cs *candidates) build() error {
 				}
 			}
 		}
+		cs.first = append(cs.first, int32(len(cs.rep)))
 		for _, g := range perms {
 			cs.rep = append(cs.rep, int32(i))
 			if cs.sym != nil {
@@ -543,10 +557,26 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 			return r, nil
 		}
 	} else {
-		w.relKey = cs.x.mC.AppendState(w.relKey[:0], c)
-		if r, ok := w.relOf[string(w.relKey)]; ok {
-			return r, nil
+		// By the key of c's node, with the permutations that map c to
+		// the node's state; without a search (the searching goroutine),
+		// by c's encoding.
+		ties := identity
+		if w.nodeOf != nil {
+			var nid int
+			nid, ties, w.relKey = w.nodeOf(c, w.relKey[:0])
+			if nid >= 0 {
+				if r, ok, err := cs.memoOf(w, nid, ties); ok || err != nil {
+					return r, err
+				}
+			}
+		} else {
+			w.relKey = cs.x.mC.AppendState(w.relKey[:0], c)
 		}
+		if f, ok := w.relOf[string(w.relKey)]; ok {
+			w.found = f
+			return cs.mapped(w, f.rel, int(f.g), ties)
+		}
+		w.found = found{g: uint16(ties[0])}
 	}
 	var buf []byte
 	for j, f := range cs.keyFns {
@@ -620,11 +650,142 @@ entries:
 		cs.cache[id] = out
 	} else {
 		if w.relOf == nil || len(w.relOf) >= maxKept {
-			w.relOf = make(map[string][]int32, 1024)
+			w.relOf = make(map[string]found, 1024)
 		}
-		w.relOf[string(w.relKey)] = out
+		w.found.rel, w.found.ok = out, true
+		w.relOf[string(w.relKey)] = w.found
 	}
 	return out, nil
+}
+
+// preNode is the node a worker's step check starts from, and the states
+// the memo says R relates to it, decoded when first asked for.
+type preNode struct {
+	id      int
+	s       eval.State
+	asked   bool
+	related []eval.State
+}
+
+// relatedToPre reports whether the memo of the node a worker's step check
+// starts from says that R relates its state c to a. The node's state is
+// its key decoded, so the permutations that map c to it include the
+// identity.
+func (cs *candidates) relatedToPre(w *checker, c, a eval.State) bool {
+	pn := &w.pre
+	if pn.s == nil || !sameState(c, pn.s) {
+		return false
+	}
+	if !pn.asked {
+		pn.asked, pn.related = true, pn.related[:0]
+		rel, ok, err := cs.memoOf(w, pn.id, identity)
+		if !ok || err != nil {
+			return false
+		}
+		for _, e := range rel {
+			s, err := cs.state(w, e)
+			if err != nil {
+				pn.related = pn.related[:0]
+				return false
+			}
+			pn.related = append(pn.related, s)
+		}
+	}
+	for _, s := range pn.related {
+		if s.Equal(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// identity is the ties of a state without symmetry.
+var identity = []int{0}
+
+// found is what a lookup of a step's post-state c found, for the memo:
+// the entries R relates to c, and a permutation g that maps c to the
+// state of its node. ok is false when the lookup did not make one.
+type found struct {
+	rel []int32
+	g   uint16
+	ok  bool
+}
+
+// remember keeps what the lookup of the state that first reached the new
+// node id found (searching goroutine only).
+func (cs *candidates) remember(id int, f found) {
+	for len(cs.memoN) < id {
+		cs.memoOff, cs.memoN, cs.memoG = append(cs.memoOff, 0), append(cs.memoN, -1), append(cs.memoG, 0)
+	}
+	if len(cs.memoN) > id {
+		return
+	}
+	cs.memoOff = append(cs.memoOff, int64(len(cs.memoBuf)))
+	cs.memoN = append(cs.memoN, int32(len(f.rel)))
+	cs.memoG = append(cs.memoG, f.g)
+	cs.memoBuf = append(cs.memoBuf, f.rel...)
+}
+
+// memoOf returns the entries R relates to a state c of the orbit of node
+// id, from the memo, given the permutations that map c to the node's
+// state (ties); ok is false if the memo has none for the node.
+func (cs *candidates) memoOf(w *checker, id int, ties []int) ([]int32, bool, error) {
+	if id >= len(cs.memoN) || cs.memoN[id] < 0 {
+		return nil, false, nil
+	}
+	rel := cs.memoBuf[cs.memoOff[id] : cs.memoOff[id]+int64(cs.memoN[id])]
+	if cs.sym == nil && !slices.Contains(ties, int(cs.memoG[id])) {
+		// the entries are states, not images of orbits (AbstractAll)
+		return nil, false, nil
+	}
+	out, err := cs.mapped(w, rel, int(cs.memoG[id]), ties)
+	return out, err == nil, err
+}
+
+// mapped returns the entries R relates to a state c, given those it
+// relates to a state c0 of the same node (rel), a permutation g0 that maps
+// c0 to the node's state and those that map c to it (ties). If π_g0(c0)
+// and π_g(c) are the node's state, then c = π_h(c0) for h = g⁻¹∘g0, and
+// since R and the reachable abstract states are invariant under the
+// group (setupSymmetry), the states related to c are the images under
+// π_h of those related to c0. When g0 is among the ties, c is c0.
+func (cs *candidates) mapped(w *checker, rel []int32, g0 int, ties []int) ([]int32, error) {
+	if slices.Contains(ties, g0) || len(rel) == 0 {
+		return rel, nil
+	}
+	h := cs.sym.Compose(cs.sym.Inverse(ties[0]), g0)
+	out := make([]int32, len(rel))
+	for k, e := range rel {
+		img, err := cs.entryOf(w, cs.rep[e], cs.sym.Compose(h, int(cs.perm[e])))
+		if err != nil {
+			return nil, err
+		}
+		out[k] = img
+	}
+	return out, nil
+}
+
+// entryOf returns the entry of π_g(s), s the state r of enc. Its entries
+// are the distinct images of s, each with the least permutation that
+// gives it; when s has as many as the group has permutations, entry k of
+// s is π_k(s).
+func (cs *candidates) entryOf(w *checker, r int32, g int) (int32, error) {
+	lo, hi := cs.first[r], cs.first[r+1]
+	if int(hi-lo) == cs.sym.Order() {
+		return lo + int32(g), nil
+	}
+	s, err := cs.state(w, lo) // the first entry's permutation is the identity
+	if err != nil {
+		return 0, err
+	}
+	w.imgKey = cs.sym.AppendPermuted(w.imgKey[:0], s, g)
+	for e := lo; e < hi; e++ {
+		w.relKey = cs.sym.AppendPermuted(w.relKey[:0], s, int(cs.perm[e]))
+		if string(w.relKey) == string(w.imgKey) {
+			return e, nil
+		}
+	}
+	return 0, fmt.Errorf("internal error: an image of a candidate is not among its orbit's entries")
 }
 
 // probes returns the keys of the index a lookup from c probes: the
@@ -734,7 +895,7 @@ func (x *checker) backward() error {
 	if !x.cfg.evalRelation {
 		// the pairs each names (a step's post-state and a candidate)
 		x.related = func(c, a eval.State) bool {
-			return sameState(c, x.known[0]) && sameState(a, x.known[1])
+			return sameState(c, x.known[0]) && sameState(a, x.known[1]) || cs.relatedToPre(x, c, a)
 		}
 	}
 	return x.searchConcrete(func(id int, root, vouched bool, c eval.State) error {
@@ -819,6 +980,10 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 		return fmt.Errorf("no step correspondence for %s", tr.Action.Name)
 	}
 	x.res.Checks++
+	if x.nodeOf != nil && x.pre.id != tr.From {
+		// a worker's step from node tr.From, whose state tr.Pre is
+		x.pre = preNode{id: tr.From, s: tr.Pre}
+	}
 	base := &env{c: tr.Pre, a: a, cpost: tr.Post, params: tr.Params}
 	envs := make([]*env, len(sc.cases))
 	envFor := func(k int) (*env, error) {

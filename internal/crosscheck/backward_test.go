@@ -1,6 +1,7 @@
 package crosscheck
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -219,4 +220,110 @@ func TestVouchedTotality(t *testing.T) {
 			t.Errorf("%s: %d states vouched, %d failing totality", tc.file, vouched, failing)
 		}
 	}
+}
+
+// TestCandidateMemo checks the memo of the backward check's lookups
+// against fresh lookups under symmetry: for a concrete state c and each of
+// its images π_g(c), the entries the memo gives for π_g(c), from those
+// kept for c, are those a lookup from π_g(c) finds; and relatedToPre, at
+// the node's state, answers exactly for the states related to it.
+func TestCandidateMemo(t *testing.T) {
+	for _, tc := range []struct {
+		bound       string
+		maxAbstract int
+		maxConcrete int
+		every       int
+	}{
+		{"T=2,L=1,V=2", 0, nodestore.MaxNodes, 50},
+		{"T=3,L=1,V=2", 100000, 3000, 10}, // 6 permutations; the candidates are a part, each orbit whole
+	} {
+		p := loadProof(t, "../../proofs/ReservationTMS2-TxnOrdTMS2WithFailures.yaml", "../../specs")
+		cfg := bounds(t, tc.bound)
+		cfg.Abstract, cfg.Symmetry, cfg.MaxAbstractStates = AbstractReachable, []string{"T"}, tc.maxAbstract
+		x, err := newChecker(p, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := x.newCandidates()
+		if err != nil {
+			t.Fatal(err)
+		}
+		meter := explore.NewMeter(explore.Budget{})
+		conc, _, err := reachable(x.mC, nil, tc.maxConcrete, meter, explore.NewReporter(nil, meter))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gC := x.sym.gC
+		id, mappedSome, partial, preChecked := 0, 0, 0, 0
+		for i := 0; i < conc.Len(); i += tc.every {
+			c, err := x.mC.DecodeState(conc.Key(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			key, ties := gC.AppendLeast(nil, c, nil)
+			rel, err := cs.related(x, -1, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs.remember(id, found{rel: rel, g: uint16(ties[0]), ok: true})
+			for g := 0; g < gC.Order(); g++ {
+				cg := gC.Permute(c, g)
+				want, err := cs.related(x, -1, cg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, tg := gC.AppendLeast(nil, cg, nil)
+				got, ok, err := cs.memoOf(x, id, tg)
+				if err != nil || !ok {
+					t.Fatalf("%s: memo of node %d: %v %v", tc.bound, id, ok, err)
+				}
+				if !sameEntries(got, want) {
+					t.Fatalf("%s: concrete state %d, image %d: the memo gives entries %v, a lookup %v", tc.bound, i, g, got, want)
+				}
+				if len(rel) > 0 && !slices.Contains(tg, ties[0]) {
+					mappedSome++
+				}
+			}
+			for _, e := range rel {
+				if int(cs.first[cs.rep[e]+1]-cs.first[cs.rep[e]]) < gC.Order() {
+					partial++
+				}
+			}
+			// the node's state, as a worker decodes it
+			rep, err := x.mC.DecodeState(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := cs.related(x, -1, rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x.pre = preNode{id: id, s: rep}
+			for e := int32(0); e < int32(len(cs.rep)); e += int32(max(1, len(cs.rep)/200)) {
+				for _, e := range append([]int32{e}, want...) {
+					a, err := cs.state(x, e)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := cs.relatedToPre(x, rep, a); got != slices.Contains(want, e) {
+						t.Fatalf("%s: relatedToPre(node %d, entry %d) = %v", tc.bound, id, e, got)
+					}
+					preChecked++
+				}
+			}
+			if cs.relatedToPre(x, c, cs.base) && !sameState(c, rep) {
+				t.Fatalf("%s: relatedToPre answers for a state other than the node's", tc.bound)
+			}
+			id++
+		}
+		t.Logf("%s: %d nodes, %d lookups mapped by a permutation, %d related entries of orbits with fewer images than permutations, %d answers of relatedToPre", tc.bound, id, mappedSome, partial, preChecked)
+		if mappedSome == 0 || partial == 0 {
+			t.Errorf("%s: the memo was never mapped (%d) or never met an orbit with fewer images (%d)", tc.bound, mappedSome, partial)
+		}
+	}
+}
+
+// sameEntries reports whether x and y hold the same entries.
+func sameEntries(x, y []int32) bool {
+	return len(x) == len(y) && !slices.ContainsFunc(x, func(e int32) bool { return !slices.Contains(y, e) })
 }

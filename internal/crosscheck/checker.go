@@ -74,8 +74,18 @@ type checker struct {
 	// concrete states it looked up, by their encoding (candidates.related;
 	// relKey is scratch).
 	decoded map[int32]eval.State
-	relOf   map[string][]int32
-	relKey  []byte
+	// nodeOf, set on a worker's copy of a search of states, returns the
+	// id of the stored node of a state, or -1, the permutations that map
+	// the state to the node's, and the node's key appended to key
+	// (search.nodeOf); found is what the
+	// step check's lookup of its post-state found, for the search to
+	// keep with the post-state's node if it is new (candidates.remember).
+	nodeOf func(c eval.State, key []byte) (int, []int, []byte)
+	found  found
+	pre    preNode // the node the step being checked starts from (workers)
+	relOf  map[string]found
+	relKey []byte
+	imgKey []byte
 	// verdicts is scratch of candidates.related: per filter, the verdict
 	// on each value met in one lookup.
 	verdicts [][]uint8

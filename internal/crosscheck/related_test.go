@@ -68,13 +68,15 @@ func TestRelatedSameResult(t *testing.T) {
 
 // TestBackwardWorkers checks that a backward check's result does not
 // depend on the number of workers, each of which keeps its own decoded
-// candidates (candidates.state), nor on taking R(cpost, a) as holding at
-// the candidates found related (candidates.each), on edges that hold
-// (the first 4,500 states of ReservationTMS2→TxnOrdTMS2WithFailures,
-// whose batches the workers share) and on refuted ones.
+// candidates (candidates.state), nor on taking R(cpost, a) and R(c, apre)
+// as holding at the candidates found related (candidates.each,
+// relatedToPre) or on the memo of lookups, on edges that hold (the first
+// 4,500 states of ReservationTMS2→TxnOrdTMS2WithFailures, with and
+// without symmetry, whose batches the workers share) and on refuted ones.
 func TestBackwardWorkers(t *testing.T) {
-	for _, file := range []string{"../../proofs/ReservationTMS2-TxnOrdTMS2WithFailures.yaml",
+	for _, file := range []string{"../../proofs/ReservationTMS2-TxnOrdTMS2WithFailures.yaml", "../../proofs/ReservationTMS2-TxnOrdTMS2WithFailures.yaml#T",
 		"testdata/choice/ok_backward.yaml", "testdata/choice/bad_bwd_pre.yaml", "testdata/choice/bad_bwd_rel.yaml", "testdata/choice/bad_bwd_choice.yaml"} {
+		file, sym, _ := strings.Cut(file, "#")
 		p := loadProof(t, file, "../../specs")
 		var outs []string
 		for _, run := range []struct {
@@ -87,6 +89,9 @@ func TestBackwardWorkers(t *testing.T) {
 				cfg.MaxStates = 4500
 			}
 			cfg.Workers, cfg.evalRelation = run.w, run.evalRelation
+			if sym != "" {
+				cfg.Symmetry = []string{sym}
+			}
 			outs = append(outs, reportOf(t, p, cfg))
 		}
 		for i := 1; i < len(outs); i++ {

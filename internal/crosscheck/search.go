@@ -120,6 +120,7 @@ type trans struct {
 	// vouched: the step check vouched for post's node check
 	// (checker.vouched)
 	vouched bool
+	found   found // the candidates the step check found related to post
 	err     error // the check's error
 	checks  int32 // the checks counted
 	c0, c1  int32 // the cases its checks took, in the worker's kbuf (a backward step is checked from several abstract states)
@@ -159,8 +160,9 @@ func (x *checker) clone() *checker {
 	w.failure = nil
 	w.rC, w.rA = x.mC.NewRunner(), x.mA.NewRunner()
 	w.rules = x.rules.Clone()
-	w.pt, w.hist, w.planCache, w.decoded, w.relOf, w.relKey, w.verdicts = nil, nil, nil, nil, nil, nil, nil
+	w.pt, w.hist, w.planCache, w.decoded, w.relOf, w.relKey, w.imgKey, w.verdicts = nil, nil, nil, nil, nil, nil, nil, nil
 	w.related, w.known = nil, [2]eval.State{}
+	w.nodeOf, w.found, w.pre = nil, found{}, preNode{id: -1}
 	w.traceOf = func(int) (*explore.Trace, []MatchedStep, error) { return nil, nil, errDeferred }
 	return &w
 }
@@ -256,6 +258,9 @@ func (s *search) run() error {
 			// The same check on a copy of the checker: run it up to its
 			// search, which hands over its callbacks, bound to the copy.
 			sw.x = x.clone()
+			if !x.cfg.evalRelation {
+				sw.x.nodeOf = func(c eval.State, key []byte) (int, []int, []byte) { return s.nodeOf(sw, c, key) }
+			}
 			sw.x.capture = func(_ func(int, bool, bool, eval.State) error, step func(*explore.Transition) error) { sw.step = step }
 			if err := x.kind(sw.x); !errors.Is(err, errCaptured) || sw.step == nil {
 				return fmt.Errorf("internal error: the check did not reach its search on a copy of the checker: %v", err)
@@ -316,7 +321,9 @@ func (s *search) expand(lo, hi int) ([]expanded, error) {
 		}
 		sw.arena, sw.pbuf, sw.kbuf, sw.trans, sw.err = sw.arena[:0], sw.pbuf[:0], sw.kbuf[:0], sw.trans[:0], nil
 		clear(sw.checked)
-		for i := lo + k; i < hi; i += w {
+		// a contiguous part: neighbouring nodes, often siblings, share
+		// successors, whose lookups the worker then finds in its memo
+		for i := lo + (hi-lo)*k/w; i < lo+(hi-lo)*(k+1)/w; i++ {
 			if err := s.expandNode(sw, i, &out[i-lo]); err != nil {
 				sw.err = err
 				return
@@ -387,7 +394,7 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 			tr = explore.Transition{From: i, To: -1, Pre: e.s, Post: post, Action: s.auto.Actions[act], Params: sw.pbuf[t.p0:t.p1]}
 			wx := sw.x
 			checks := wx.res.Checks
-			wx.vouched = false
+			wx.vouched, wx.found = false, found{}
 			if s.check != nil {
 				a, t.err = s.check(wx, &tr, e.a)
 			} else {
@@ -395,6 +402,7 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 			}
 			t.checks = int32(wx.res.Checks - checks)
 			t.vouched = wx.vouched && t.err == nil
+			t.found = wx.found
 			t.c0 = int32(len(sw.kbuf))
 			if cs := wx.cases[tr.Action]; cs != nil {
 				for k, n := range cs {
@@ -414,9 +422,9 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 		}
 		t.a = a
 		if pk := sw.pend; pk.c != nil && int(pk.k1) == len(sw.arena) {
-			if (!s.pair || !t.fail && t.err == nil) && sameState(pk.c, post) && sameState(pk.a, a) {
+			if (!s.pair || !t.fail && t.err == nil) && sameState(pk.c, post) && (!s.pair || sameState(pk.a, a)) {
 				t.k0, t.k1, t.hash = pk.k0, pk.k1, pk.hash
-				if !pk.known {
+				if s.pair && !pk.known {
 					// every goal held, R(post, a) among them
 					sw.checked[string(sw.arena[pk.k0:pk.k1])] = struct{}{}
 				}
@@ -475,6 +483,25 @@ func (s *search) related(sw *searchWorker, c, a eval.State) bool {
 	return known
 }
 
+// nodeOf returns the id of the node of state c if it is stored (else -1),
+// the permutations that map c to the node's state ([0] without
+// symmetry) and key with the node's key appended, for a worker's step
+// check of a search of states (the store is only read, as in related).
+// The key is also kept in sw.pend for the step's successor, which is
+// usually c.
+func (s *search) nodeOf(sw *searchWorker, c eval.State, key []byte) (int, []int, []byte) {
+	if pk := sw.pend; pk.c != nil && int(pk.k1) == len(sw.arena) {
+		sw.arena = sw.arena[:pk.k0]
+	}
+	k0 := len(sw.arena)
+	var ties []int
+	sw.arena, ties = sw.enc.appendTies(sw.arena, c)
+	k := sw.arena[k0:]
+	h := s.st.Hash(k)
+	sw.pend = pendingKey{c: c, k0: int32(k0), k1: int32(len(sw.arena)), hash: h}
+	return s.st.Find(k, h), ties, append(key, k...)
+}
+
 // sameState reports whether x and y are the same state in memory.
 func sameState(x, y eval.State) bool {
 	return len(x) > 0 && len(x) == len(y) && &x[0] == &y[0]
@@ -504,6 +531,9 @@ func (s *search) merge(i, depth int, e *expanded) error {
 		id, isNew, err := s.insert(sw.arena[t.k0:t.k1], t.hash, int32(i), depth+1)
 		if err != nil {
 			return err
+		}
+		if isNew && t.found.ok && x.cands != nil {
+			x.cands.remember(id, t.found)
 		}
 		if isNew && s.node != nil {
 			if err := s.node(id, false, t.vouched, t.post, t.a); err != nil {

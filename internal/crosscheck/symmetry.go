@@ -306,6 +306,19 @@ func (e *encoder) append(buf []byte, s, a eval.State) []byte {
 	return append(buf, e.best...)
 }
 
+// appendTies appends the key of the state s (a search of states) and
+// returns the permutations that map s to the key's state, in increasing
+// order: [0] without symmetry. The slice is the encoder's, reused by its
+// next call.
+func (e *encoder) appendTies(buf []byte, s eval.State) ([]byte, []int) {
+	if e.g == nil {
+		e.ties = append(e.ties[:0], 0)
+		return e.m.AppendState(buf, s), e.ties
+	}
+	buf, e.ties = e.g.AppendLeast(buf, s, e.ties)
+	return buf, e.ties
+}
+
 // splitPair returns the concrete and abstract encodings of a pair's key
 // (without symmetry; with it, of its representative).
 func splitPair(key []byte) (c, a []byte, err error) {

@@ -34,6 +34,7 @@ type Symmetry struct {
 	m     *Machine
 	sorts map[string]int // permuted sort → its index in a permTab
 	perms []permTab      // the group; perms[0] is the identity
+	index map[string]int // a permutation's images (permTab.key) → its number
 	encs  []pencoder     // per state variable; nil when its sort holds no permuted sort
 }
 
@@ -111,6 +112,10 @@ func (m *Machine) NewSymmetry(sorts []SymSort) (*Symmetry, error) {
 		}
 		sy.perms = next
 	}
+	sy.index = make(map[string]int, len(sy.perms))
+	for g := range sy.perms {
+		sy.index[string(sy.perms[g].key(nil, nil))] = g
+	}
 	for i := range m.vars {
 		s := m.vars[i].v.Sort
 		if sy.touches(s) {
@@ -155,6 +160,38 @@ func permutations(n int, free []int) [][]byte {
 			img[i], img[j] = img[j], img[i]
 		}
 	}
+}
+
+// key appends the images of every element under p, sort after sort, or,
+// with then set, under p∘then (then applied first).
+func (p *permTab) key(buf []byte, then *permTab) []byte {
+	for k, f := range p.fwd {
+		if then == nil {
+			buf = append(buf, f...)
+			continue
+		}
+		for _, e := range then.fwd[k] {
+			buf = append(buf, f[e])
+		}
+	}
+	return buf
+}
+
+// Compose returns the number of π_g∘π_h, the permutation that applies π_h
+// and then π_g: π_{Compose(g, h)}(s) = π_g(π_h(s)).
+func (sy *Symmetry) Compose(g, h int) int {
+	var arr [64]byte
+	return sy.index[string(sy.perms[g].key(arr[:0], &sy.perms[h]))]
+}
+
+// Inverse returns the number of the inverse of π_g.
+func (sy *Symmetry) Inverse(g int) int {
+	var arr [64]byte
+	buf := arr[:0]
+	for _, inv := range sy.perms[g].inv {
+		buf = append(buf, inv...)
+	}
+	return sy.index[string(buf)]
 }
 
 // Order returns the number of permutations in the group.

@@ -215,3 +215,36 @@ func TestPermutedValues(t *testing.T) {
 		}
 	}
 }
+
+// TestComposeInverse checks Compose and Inverse against Permute: applying
+// π_h and then π_g is π_{Compose(g, h)}, and π_{Inverse(g)} undoes π_g.
+func TestComposeInverse(t *testing.T) {
+	m := loadPerm(t)
+	for _, sorts := range [][]SymSort{
+		{{Name: "T"}},
+		{{Name: "T"}, {Name: "L"}},
+		{{Name: "T", Fixed: []int{0}}, {Name: "L"}},
+	} {
+		sy, err := m.NewSymmetry(sorts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewSource(2))
+		s := randomState(t, m, rng)
+		for g := 0; g < sy.Order(); g++ {
+			inv := sy.Inverse(g)
+			if back := sy.Permute(sy.Permute(s, g), inv); !back.Equal(s) {
+				t.Fatalf("%v: π_%d then π_Inverse(%d) = π_%d is not the identity on a state", sorts, g, g, inv)
+			}
+			if c := sy.Compose(g, inv); c != 0 {
+				t.Fatalf("%v: Compose(%d, Inverse(%d)) = %d, want the identity 0", sorts, g, g, c)
+			}
+			for h := 0; h < sy.Order(); h++ {
+				want := sy.Permute(sy.Permute(s, h), g)
+				if got := sy.Permute(s, sy.Compose(g, h)); !got.Equal(want) {
+					t.Fatalf("%v: π_Compose(%d, %d) differs from π_%d after π_%d", sorts, g, h, g, h)
+				}
+			}
+		}
+	}
+}
