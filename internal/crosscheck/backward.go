@@ -66,6 +66,7 @@ type candidates struct {
 	memoOff []int64
 	memoN   []int32
 	memoG   []uint16
+	memoTau []int32 // per node, found.tau
 	memoBuf []int32
 	base    eval.State // an abstract state, the scratch states' template
 }
@@ -518,7 +519,7 @@ func mentions(e expr.Expr, o *expr.Object) bool {
 
 // maxKept bounds each of the maps of candidates a copy of the checker
 // keeps (decoded, relOf).
-const maxKept = 1 << 14
+const maxKept = 1 << 10
 
 // state returns the abstract state of entry e, for the copy of the
 // checker w: each keeps the states it decoded (up to maxKept, then it
@@ -549,6 +550,7 @@ func (cs *candidates) state(w *checker, e int32) (eval.State, error) {
 // the encoding of c (up to maxKept states, then it starts afresh): a
 // post-state is reached by several steps.
 func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error) {
+	w.lookTau, w.lookTauState = tauUnknown, nil
 	if cs.order == nil {
 		return nil, nil
 	}
@@ -565,7 +567,8 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 			var nid int
 			nid, ties, w.relKey = w.nodeOf(c, w.relKey[:0])
 			if nid >= 0 {
-				if r, ok, err := cs.memoOf(w, nid, ties); ok || err != nil {
+				if r, tau, ok, err := cs.memoOf(w, nid, ties); ok || err != nil {
+					w.lookTau = tau
 					return r, err
 				}
 			}
@@ -573,7 +576,7 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 			w.relKey = cs.x.mC.AppendState(w.relKey[:0], c)
 		}
 		if f, ok := w.relOf[string(w.relKey)]; ok {
-			w.found = f
+			w.found, w.lookTau = f, f.tau
 			return cs.mapped(w, f.rel, int(f.g), ties)
 		}
 		w.found = found{g: uint16(ties[0])}
@@ -608,6 +611,12 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 	}
 	var scratch eval.State
 	out := []int32{}
+	// τ(c), and where it is among the related states
+	tau, err := cs.x.stateOf(cs.x.total, &env{c: c})
+	if err != nil {
+		return nil, err
+	}
+	tauAt := int32(-1)
 	var all []int32
 	for _, k := range keys {
 		all = cs.appendBucket(all, maphash.Bytes(cs.seed, k))
@@ -643,16 +652,20 @@ entries:
 			return nil, err
 		}
 		if ok {
+			if tauAt < 0 && a.Equal(tau) {
+				tauAt = int32(len(out))
+			}
 			out = append(out, e)
 		}
 	}
+	w.lookTau, w.lookTauState = tauAt, tau
 	if id >= 0 {
 		cs.cache[id] = out
 	} else {
 		if w.relOf == nil || len(w.relOf) >= maxKept {
 			w.relOf = make(map[string]found, 1024)
 		}
-		w.found.rel, w.found.ok = out, true
+		w.found.rel, w.found.tau, w.found.ok = out, tauAt, true
 		w.relOf[string(w.relKey)] = w.found
 	}
 	return out, nil
@@ -678,7 +691,7 @@ func (cs *candidates) relatedToPre(w *checker, c, a eval.State) bool {
 	}
 	if !pn.asked {
 		pn.asked, pn.related = true, pn.related[:0]
-		rel, ok, err := cs.memoOf(w, pn.id, identity)
+		rel, _, ok, err := cs.memoOf(w, pn.id, identity)
 		if !ok || err != nil {
 			return false
 		}
@@ -707,15 +720,20 @@ var identity = []int{0}
 // state of its node. ok is false when the lookup did not make one.
 type found struct {
 	rel []int32
+	tau int32 // the index in rel of τ(c), -1 if τ(c) is not in rel, or tauUnknown
 	g   uint16
 	ok  bool
 }
+
+// tauUnknown is found.tau when the lookup did not compare τ(c) with the
+// related states.
+const tauUnknown = -2
 
 // remember keeps what the lookup of the state that first reached the new
 // node id found (searching goroutine only).
 func (cs *candidates) remember(id int, f found) {
 	for len(cs.memoN) < id {
-		cs.memoOff, cs.memoN, cs.memoG = append(cs.memoOff, 0), append(cs.memoN, -1), append(cs.memoG, 0)
+		cs.memoOff, cs.memoN, cs.memoG, cs.memoTau = append(cs.memoOff, 0), append(cs.memoN, -1), append(cs.memoG, 0), append(cs.memoTau, tauUnknown)
 	}
 	if len(cs.memoN) > id {
 		return
@@ -723,23 +741,25 @@ func (cs *candidates) remember(id int, f found) {
 	cs.memoOff = append(cs.memoOff, int64(len(cs.memoBuf)))
 	cs.memoN = append(cs.memoN, int32(len(f.rel)))
 	cs.memoG = append(cs.memoG, f.g)
+	cs.memoTau = append(cs.memoTau, f.tau)
 	cs.memoBuf = append(cs.memoBuf, f.rel...)
 }
 
 // memoOf returns the entries R relates to a state c of the orbit of node
 // id, from the memo, given the permutations that map c to the node's
-// state (ties); ok is false if the memo has none for the node.
-func (cs *candidates) memoOf(w *checker, id int, ties []int) ([]int32, bool, error) {
+// state (ties), and where τ(c) is among them (found.tau); ok is false if
+// the memo has none for the node.
+func (cs *candidates) memoOf(w *checker, id int, ties []int) ([]int32, int32, bool, error) {
 	if id >= len(cs.memoN) || cs.memoN[id] < 0 {
-		return nil, false, nil
+		return nil, 0, false, nil
 	}
 	rel := cs.memoBuf[cs.memoOff[id] : cs.memoOff[id]+int64(cs.memoN[id])]
 	if cs.sym == nil && !slices.Contains(ties, int(cs.memoG[id])) {
 		// the entries are states, not images of orbits (AbstractAll)
-		return nil, false, nil
+		return nil, 0, false, nil
 	}
 	out, err := cs.mapped(w, rel, int(cs.memoG[id]), ties)
-	return out, err == nil, err
+	return out, cs.memoTau[id], err == nil, err
 }
 
 // mapped returns the entries R relates to a state c, given those it
@@ -748,7 +768,9 @@ func (cs *candidates) memoOf(w *checker, id int, ties []int) ([]int32, bool, err
 // and π_g(c) are the node's state, then c = π_h(c0) for h = g⁻¹∘g0, and
 // since R and the reachable abstract states are invariant under the
 // group (setupSymmetry), the states related to c are the images under
-// π_h of those related to c0. When g0 is among the ties, c is c0.
+// π_h of those related to c0, in the same order; so is τ(c) of τ(c0),
+// the totality witness's expressions being symmetric too. When g0 is
+// among the ties, c is c0.
 func (cs *candidates) mapped(w *checker, rel []int32, g0 int, ties []int) ([]int32, error) {
 	if slices.Contains(ties, g0) || len(rel) == 0 {
 		return rel, nil
@@ -846,26 +868,38 @@ func (cs *candidates) each(w *checker, id int, c eval.State, fn func(a eval.Stat
 	if err != nil {
 		return err
 	}
-	tau, err := cs.x.stateOf(cs.x.total, &env{c: c})
-	if err != nil {
-		return err
+	// τ(c): the related state the lookup found equal to it, the state it
+	// computed, or computed here
+	tauAt, tau := w.lookTau, w.lookTauState
+	switch {
+	case tauAt >= 0:
+		if tau, err = cs.state(w, rel[tauAt]); err != nil {
+			return err
+		}
+	case tau == nil:
+		if tau, err = cs.x.stateOf(cs.x.total, &env{c: c}); err != nil {
+			return err
+		}
 	}
 	// the related states other than τ(c), and their entries
 	var states [8]eval.State
 	var entries [8]int32
 	as, es := states[:0], entries[:0]
-	tauKnown := false
-	for _, i := range rel {
+	for k, i := range rel {
+		if int32(k) == tauAt {
+			continue
+		}
 		a, err := cs.state(w, i)
 		if err != nil {
 			return err
 		}
-		if a.Equal(tau) {
-			tauKnown = true
+		if tauAt == tauUnknown && a.Equal(tau) {
+			tauAt = int32(k)
 			continue
 		}
 		as, es = append(as, a), append(es, i)
 	}
+	tauKnown := tauAt >= 0
 	defer func() { w.known = [2]eval.State{} }()
 	w.known = [2]eval.State{}
 	if tauKnown {

@@ -225,8 +225,9 @@ func TestVouchedTotality(t *testing.T) {
 // TestCandidateMemo checks the memo of the backward check's lookups
 // against fresh lookups under symmetry: for a concrete state c and each of
 // its images π_g(c), the entries the memo gives for π_g(c), from those
-// kept for c, are those a lookup from π_g(c) finds; and relatedToPre, at
-// the node's state, answers exactly for the states related to it.
+// kept for c, are those a lookup from π_g(c) finds, and τ(π_g(c)) is the
+// one the memo says (if any); and relatedToPre, at the node's state,
+// answers exactly for the states related to it.
 func TestCandidateMemo(t *testing.T) {
 	for _, tc := range []struct {
 		bound       string
@@ -254,7 +255,7 @@ func TestCandidateMemo(t *testing.T) {
 			t.Fatal(err)
 		}
 		gC := x.sym.gC
-		id, mappedSome, partial, preChecked := 0, 0, 0, 0
+		id, mappedSome, partial, preChecked, taus := 0, 0, 0, 0, 0
 		for i := 0; i < conc.Len(); i += tc.every {
 			c, err := x.mC.DecodeState(conc.Key(i))
 			if err != nil {
@@ -265,7 +266,10 @@ func TestCandidateMemo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cs.remember(id, found{rel: rel, g: uint16(ties[0]), ok: true})
+			if x.lookTau == tauUnknown {
+				t.Fatalf("%s: a fresh lookup did not place τ(c)", tc.bound)
+			}
+			cs.remember(id, found{rel: rel, tau: x.lookTau, g: uint16(ties[0]), ok: true})
 			for g := 0; g < gC.Order(); g++ {
 				cg := gC.Permute(c, g)
 				want, err := cs.related(x, -1, cg)
@@ -273,9 +277,26 @@ func TestCandidateMemo(t *testing.T) {
 					t.Fatal(err)
 				}
 				_, tg := gC.AppendLeast(nil, cg, nil)
-				got, ok, err := cs.memoOf(x, id, tg)
+				got, tau, ok, err := cs.memoOf(x, id, tg)
 				if err != nil || !ok {
 					t.Fatalf("%s: memo of node %d: %v %v", tc.bound, id, ok, err)
+				}
+				// τ(π_g(c)) is where the memo says among the entries
+				tauG, err := x.stateOf(x.total, &env{c: cg})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for k, e := range got {
+					a, err := cs.state(x, e)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if a.Equal(tauG) != (int32(k) == tau) {
+						t.Fatalf("%s: concrete state %d, image %d: τ is entry %d of the memo's, but entry %d equals it: %v", tc.bound, i, g, tau, k, a.Equal(tauG))
+					}
+				}
+				if tau >= 0 {
+					taus++
 				}
 				if !sameEntries(got, want) {
 					t.Fatalf("%s: concrete state %d, image %d: the memo gives entries %v, a lookup %v", tc.bound, i, g, got, want)
@@ -316,8 +337,8 @@ func TestCandidateMemo(t *testing.T) {
 			}
 			id++
 		}
-		t.Logf("%s: %d nodes, %d lookups mapped by a permutation, %d related entries of orbits with fewer images than permutations, %d answers of relatedToPre", tc.bound, id, mappedSome, partial, preChecked)
-		if mappedSome == 0 || partial == 0 {
+		t.Logf("%s: %d nodes, %d lookups mapped by a permutation, %d related entries of orbits with fewer images than permutations, %d answers of relatedToPre, %d with τ among the entries", tc.bound, id, mappedSome, partial, preChecked, taus)
+		if mappedSome == 0 || partial == 0 || taus == 0 {
 			t.Errorf("%s: the memo was never mapped (%d) or never met an orbit with fewer images (%d)", tc.bound, mappedSome, partial)
 		}
 	}

@@ -82,10 +82,15 @@ type checker struct {
 	// keep with the post-state's node if it is new (candidates.remember).
 	nodeOf func(c eval.State, key []byte) (int, []int, []byte)
 	found  found
-	pre    preNode // the node the step being checked starts from (workers)
-	relOf  map[string]found
-	relKey []byte
-	imgKey []byte
+	// lookTau is where the last lookup (candidates.related) says τ(c) is
+	// among the states it returned (found.tau), and lookTauState τ(c) if
+	// it computed it.
+	lookTau      int32
+	lookTauState eval.State
+	pre          preNode // the node the step being checked starts from (workers)
+	relOf        map[string]found
+	relKey       []byte
+	imgKey       []byte
 	// verdicts is scratch of candidates.related: per filter, the verdict
 	// on each value met in one lookup.
 	verdicts [][]uint8
