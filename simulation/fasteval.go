@@ -11,6 +11,7 @@
 package simulation
 
 import (
+	"fmt"
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
@@ -21,6 +22,7 @@ type fastEval struct {
 	inst  *eval.Instance
 	objs  []*expr.Object // the proof's state objects, the free objects of compiled expressions
 	funcs map[expr.Expr]*eval.Func
+	plans map[*ioa.StateMap][]entryPlan
 	invs  map[expr.Expr]*eval.Func // invariant bodies, over a bare state
 
 	states map[memoKey]eval.State
@@ -138,7 +140,7 @@ type stepResult struct {
 }
 
 func newFastEval(inst *eval.Instance, objs []*expr.Object) *fastEval {
-	f := &fastEval{inst: inst, objs: objs, funcs: map[expr.Expr]*eval.Func{}, invs: map[expr.Expr]*eval.Func{}}
+	f := &fastEval{inst: inst, objs: objs, funcs: map[expr.Expr]*eval.Func{}, invs: map[expr.Expr]*eval.Func{}, plans: map[*ioa.StateMap][]entryPlan{}}
 	f.reset()
 	return f
 }
@@ -212,6 +214,39 @@ func (f *fastEval) eval(x expr.Expr, env *wenv[eval.State, eval.Value]) (eval.Va
 	}
 	f.args = args
 	return fn.Eval(nil, env.params, args...)
+}
+
+// entryPlan is how the concrete world computes one variable of a state
+// map: the expression x, or, when x is `o.v` for a state object o (a
+// variable the map copies, such as an unlisted variable of a backward
+// pre-state witness), variable number field of the state bound to o.
+type entryPlan struct {
+	x     expr.Expr
+	obj   *expr.Object
+	field int
+}
+
+// mapPlan returns the plan of m's variables, in the order of its target's
+// variables (name names the state for an error).
+func (f *fastEval) mapPlan(m *ioa.StateMap, name string) ([]entryPlan, error) {
+	if pl, ok := f.plans[m]; ok {
+		return pl, nil
+	}
+	pl := make([]entryPlan, len(m.Target.Vars))
+	for i, v := range m.Target.Vars {
+		e := m.Entry(v.Name)
+		if e == nil {
+			return nil, fmt.Errorf("%s does not give variable %s", name, v.Name)
+		}
+		pl[i].x = e.Value
+		if fs, ok := e.Value.(*expr.FieldSel); ok {
+			if id, ok := fs.X.(*expr.Ident); ok && id.Obj != nil && id.Obj.Kind == expr.ObjState {
+				pl[i].obj, pl[i].field = id.Obj, fs.Field
+			}
+		}
+	}
+	f.plans[m] = pl
+	return pl, nil
 }
 
 // invariant evaluates an invariant body in s with its compiled form.

@@ -405,13 +405,19 @@ func (w *conWorld) stateOf(m *ioa.StateMap, name string, env *wenv[eval.State, e
 				return out, nil
 			}
 		}
+		plan, err := w.fast.mapPlan(m, name)
+		if err != nil {
+			return nil, err
+		}
 		out := make(eval.State, len(m.Target.Vars))
-		for i, v := range m.Target.Vars {
-			e := m.Entry(v.Name)
-			if e == nil {
-				return nil, fmt.Errorf("%s does not give variable %s", name, v.Name)
+		for i, pl := range plan {
+			if pl.obj != nil {
+				if st, ok := env.state(pl.obj); ok && pl.field < len(st) {
+					out[i] = st[pl.field]
+					continue
+				}
 			}
-			x, err := w.fast.eval(e.Value, env)
+			x, err := w.fast.eval(pl.x, env)
 			if err != nil {
 				return nil, err
 			}
