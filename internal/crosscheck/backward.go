@@ -7,7 +7,11 @@ package crosscheck
 import (
 	"fmt"
 	"hash/maphash"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"ladder/internal/explore"
 	"ladder/internal/nodestore"
@@ -250,28 +254,129 @@ func (cs *candidates) build() error {
 		}
 		byVar[v].conds = append(byVar[v].conds, f)
 	}
+	// The states are entered in parts, one per core, each on its own
+	// goroutine, and joined in order; the values of each filter are
+	// numbered per part and then renumbered in order of first appearance,
+	// as one pass over the states would number them.
+	n := cs.enc.Len()
+	parts := make([]indexPart, max(1, min(runtime.GOMAXPROCS(0), n/4096)))
+	var done atomic.Int64
+	var wg sync.WaitGroup
+	for k := range parts {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			parts[k].err = cs.enter(&parts[k], n*k/len(parts), n*(k+1)/len(parts), &done)
+		}(k)
+	}
+	finished := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(finished)
+	}()
+	prog := x.reporter(x.p.Abstract.Name + ", indexing the candidates")
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for waiting := true; waiting; {
+		prog.Report(int(done.Load()), 0, 0, n-int(done.Load()))
+		select {
+		case <-finished:
+			waiting = false
+		case <-tick.C:
+		}
+	}
+	for k := range parts {
+		if parts[k].err != nil {
+			return parts[k].err
+		}
+		if parts[k].stopped {
+			x.meter.Stop() // the search stops at once, INCOMPLETE
+			return nil
+		}
+	}
+	if x.meter.Exceeded(0) != "" {
+		return nil // the search stops at once, INCOMPLETE
+	}
+	var hashes []uint64 // per entry
+	remap := make([]int32, 0)
+	for k := range parts {
+		pt := &parts[k]
+		for _, f := range pt.first {
+			cs.first = append(cs.first, f+int32(len(cs.rep)))
+		}
+		cs.rep = append(cs.rep, pt.rep...)
+		cs.perm = append(cs.perm, pt.perm...)
+		hashes = append(hashes, pt.hashes...)
+		for j, f := range cs.filters {
+			remap = remap[:0]
+			for v, key := range pt.keys[j] {
+				id, ok := f.num[key]
+				if !ok {
+					id = int32(len(f.vals))
+					f.num[key] = id
+					f.vals = append(f.vals, pt.vals[j][v])
+				}
+				remap = append(remap, id)
+			}
+			for _, id := range pt.ids[j] {
+				f.ids = append(f.ids, remap[id])
+			}
+		}
+		*pt = indexPart{} // its memory can go
+	}
+	cs.first = append(cs.first, int32(len(cs.rep)))
+	if n > 0 {
+		a, err := x.mA.DecodeState(cs.enc.Key(0))
+		if err != nil {
+			return err
+		}
+		cs.base = a
+	}
+	cs.fill(hashes)
+	return nil
+}
+
+// indexPart is what enter computes for some states of enc: their
+// entries (the first of each state, relative to the part's), the entries'
+// hashes and, per filter, each entry's value number, the values and
+// their encodings (keys).
+type indexPart struct {
+	first   []int32
+	rep     []int32
+	perm    []uint16
+	hashes  []uint64
+	ids     [][]int32
+	vals    [][]eval.Value
+	keys    [][]string
+	stopped bool // at the budget, before hi
+	err     error
+}
+
+// enter computes the entries of the states lo..hi-1 of enc into pt, and
+// adds the states it has done to done. It stops early, with no error and
+// pt.stopped set, when the budget runs out.
+func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error {
+	x := cs.x
+	nf := len(cs.filters)
+	pt.ids, pt.vals, pt.keys = make([][]int32, nf), make([][]eval.Value, nf), make([][]string, nf)
+	num := make([]map[string]int32, nf)
+	for j := range num {
+		num[j] = map[string]int32{}
+	}
 	var buf, img []byte
 	perms := []int{0}
 	seen := map[string]bool{}
-	var hashes []uint64 // per entry
-	defer func() {
-		cs.first = append(cs.first, int32(len(cs.rep)))
-		cs.fill(hashes)
-	}()
-	prog := x.reporter(x.p.Abstract.Name + ", indexing the candidates")
-	for i := 0; i < cs.enc.Len(); i++ {
-		if i%4096 == 0 {
-			if x.meter.Exceeded(0) != "" {
-				return nil // the search stops at once, INCOMPLETE
+	for i := lo; i < hi; i++ {
+		if (i-lo)%4096 == 0 && i > lo {
+			done.Add(4096)
+			if x.meter.Over() {
+				pt.stopped = true
+				return nil
 			}
-			prog.Report(len(cs.rep), 0, 0, cs.enc.Len()-i)
 		}
 		a, err := x.mA.DecodeState(cs.enc.Key(i))
 		if err != nil {
 			return err
-		}
-		if i == 0 {
-			cs.base = a
 		}
 		if cs.sym != nil {
 			perms = perms[:0]
@@ -292,11 +397,11 @@ func (cs *candidates) build() error {
 				}
 			}
 		}
-		cs.first = append(cs.first, int32(len(cs.rep)))
+		pt.first = append(pt.first, int32(len(pt.rep)))
 		for _, g := range perms {
-			cs.rep = append(cs.rep, int32(i))
+			pt.rep = append(pt.rep, int32(i))
 			if cs.sym != nil {
-				cs.perm = append(cs.perm, uint16(g))
+				pt.perm = append(pt.perm, uint16(g))
 			}
 			buf = buf[:0]
 			for _, v := range cs.keyVars {
@@ -305,23 +410,25 @@ func (cs *candidates) build() error {
 			for _, cp := range cs.comps {
 				buf = cs.appendVar(buf, a, g, cp.v)
 			}
-			hashes = append(hashes, maphash.Bytes(cs.seed, buf))
-			for _, f := range cs.filters {
+			pt.hashes = append(pt.hashes, maphash.Bytes(cs.seed, buf))
+			for j, f := range cs.filters {
 				buf = cs.appendVar(buf[:0], a, g, f.v)
-				id, ok := f.num[string(buf)]
+				id, ok := num[j][string(buf)]
 				if !ok {
-					id = int32(len(f.vals))
-					f.num[string(buf)] = id
+					id = int32(len(pt.vals[j]))
+					num[j][string(buf)] = id
+					pt.keys[j] = append(pt.keys[j], string(buf))
 					if cs.sym != nil {
-						f.vals = append(f.vals, cs.sym.PermuteVar(a, g, f.v))
+						pt.vals[j] = append(pt.vals[j], cs.sym.PermuteVar(a, g, f.v))
 					} else {
-						f.vals = append(f.vals, a[f.v])
+						pt.vals[j] = append(pt.vals[j], a[f.v])
 					}
 				}
-				f.ids = append(f.ids, id)
+				pt.ids[j] = append(pt.ids[j], id)
 			}
 		}
 	}
+	done.Add(int64((hi - lo) % 4096))
 	return nil
 }
 
@@ -1124,53 +1231,107 @@ func reachable(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore.Met
 		return nil, false, err
 	}
 	st := nodestore.New()
-	var buf []byte
-	add := func(s eval.State) bool {
-		if sy != nil {
-			buf, _ = sy.AppendCanonical(buf[:0], s)
-		} else {
-			buf = m.AppendState(buf[:0], s)
-		}
-		h := st.Hash(buf)
-		if st.Find(buf, h) >= 0 {
+	// add stores the state with key k unless it is stored, or the store is
+	// full (then it reports false)
+	add := func(k []byte, h uint64) bool {
+		if st.Find(k, h) >= 0 {
 			return true
 		}
 		if st.Len() >= limit {
 			return false
 		}
-		st.Insert(buf, h, -1)
+		st.Insert(k, h, -1)
 		return true
 	}
+	appendKey := func(buf []byte, s eval.State) []byte {
+		if sy != nil {
+			buf, _ = sy.AppendCanonical(buf, s)
+			return buf
+		}
+		return m.AppendState(buf, s)
+	}
+	var buf []byte
 	for _, s := range inits {
-		if !add(s) {
+		buf = appendKey(buf[:0], s)
+		if !add(buf, st.Hash(buf)) {
 			return st, false, nil
 		}
 	}
-	r := m.NewRunner()
-	r.SetScratch(true)
-	complete := true
+	// Batches of nodes are expanded on one goroutine per core, each
+	// computing the keys of the successors of a contiguous part; the keys
+	// are then stored in order, so the store does not depend on the cores.
+	type part struct {
+		keys   []byte
+		ends   []int
+		hashes []uint64
+		err    error
+	}
+	w := runtime.GOMAXPROCS(0)
+	parts := make([]part, w)
+	runners := make([]*eval.Runner, w)
+	for k := range runners {
+		runners[k] = m.NewRunner()
+		runners[k].SetScratch(true)
+	}
+	const batch = 4096
 	depth, levelEnd, transitions := 0, st.Len(), int64(0)
-	for i := 0; i < st.Len() && complete; i++ {
+	for lo := 0; lo < st.Len(); {
 		if meter.Exceeded(0) != "" {
 			return st, false, nil
 		}
-		if i == levelEnd {
+		hi := min(lo+batch, st.Len(), levelEnd)
+		prog.Report(st.Len(), transitions, depth, st.Len()-lo)
+		keys := make([][]byte, hi-lo) // copied: the store grows while the parts run
+		for i := lo; i < hi; i++ {
+			keys[i-lo] = append([]byte(nil), st.Key(i)...)
+		}
+		np := max(1, min(w, (hi-lo)/64))
+		var wg sync.WaitGroup
+		for k := 0; k < np; k++ {
+			wg.Add(1)
+			go func(k int) {
+				defer wg.Done()
+				pt, r := &parts[k], runners[k]
+				pt.keys, pt.ends, pt.hashes, pt.err = pt.keys[:0], pt.ends[:0], pt.hashes[:0], nil
+				for _, key := range keys[len(keys)*k/np : len(keys)*(k+1)/np] {
+					r.Release()
+					s, err := r.Decode(key)
+					if err != nil {
+						pt.err = err
+						return
+					}
+					err = r.Successors(s, func(_ int, _ []eval.Value, post eval.State) bool {
+						start := len(pt.keys)
+						pt.keys = appendKey(pt.keys, post)
+						pt.ends = append(pt.ends, len(pt.keys))
+						pt.hashes = append(pt.hashes, st.Hash(pt.keys[start:]))
+						return true
+					})
+					if err != nil {
+						pt.err = err
+						return
+					}
+				}
+			}(k)
+		}
+		wg.Wait()
+		for k := 0; k < np; k++ {
+			pt := &parts[k]
+			if pt.err != nil {
+				return nil, false, pt.err
+			}
+			start := 0
+			for j, end := range pt.ends {
+				transitions++
+				if !add(pt.keys[start:end], pt.hashes[j]) {
+					return st, false, nil
+				}
+				start = end
+			}
+		}
+		if lo = hi; lo == levelEnd {
 			depth, levelEnd = depth+1, st.Len()
 		}
-		prog.Report(st.Len(), transitions, depth, st.Len()-i)
-		r.Release()
-		s, err := r.Decode(st.Key(i))
-		if err != nil {
-			return nil, false, err
-		}
-		err = r.Successors(s, func(_ int, _ []eval.Value, post eval.State) bool {
-			transitions++
-			complete = add(post)
-			return complete
-		})
-		if err != nil {
-			return nil, false, err
-		}
 	}
-	return st, complete, nil
+	return st, true, nil
 }

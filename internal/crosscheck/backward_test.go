@@ -348,3 +348,39 @@ func TestCandidateMemo(t *testing.T) {
 func sameEntries(x, y []int32) bool {
 	return len(x) == len(y) && !slices.ContainsFunc(x, func(e int32) bool { return !slices.Contains(y, e) })
 }
+
+// TestReachableMatchesExplore checks the backward check's exploration of
+// the abstract automaton (reachable, batches expanded on several
+// goroutines) against the explorer: the same number of states, or of
+// orbits under symmetry; and that a limit below it stops it, incomplete,
+// at the limit.
+func TestReachableMatchesExplore(t *testing.T) {
+	p := loadProof(t, "../../proofs/ReservationTMS2-TxnOrdTMS2WithFailures.yaml", "../../specs")
+	for _, sym := range [][]string{nil, {"T"}} {
+		cfg := bounds(t, "T=2,L=1,V=2")
+		cfg.Symmetry = sym
+		x, err := newChecker(p, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g *eval.Symmetry
+		if sym != nil {
+			g = x.sym.gA
+		}
+		want, err := explore.Explore(p.Abstract, explore.Config{Instance: cfg.Instance, Symmetry: sym, Invariants: []string{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		meter := explore.NewMeter(explore.Budget{})
+		st, complete, err := reachable(x.mA, g, nodestore.MaxNodes, meter, explore.NewReporter(nil, meter))
+		if err != nil || !complete || st.Len() != want.States {
+			t.Fatalf("%v: reachable finds %d states (complete %v, %v), the explorer %d", sym, st.Len(), complete, err, want.States)
+		}
+		limit := want.States / 3
+		st, complete, err = reachable(x.mA, g, limit, meter, explore.NewReporter(nil, meter))
+		if err != nil || complete || st.Len() != limit {
+			t.Fatalf("%v: with limit %d reachable stops at %d states (complete %v, %v)", sym, limit, st.Len(), complete, err)
+		}
+		t.Logf("%v: %d states", sym, want.States)
+	}
+}
