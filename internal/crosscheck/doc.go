@@ -137,11 +137,21 @@
 // the pinned map entries, probing one index key per choice of the entries
 // left open (usually one), evaluating each single-variable conjunct once
 // per value met, and decoding and trying against R only the candidates
-// that pass. Each worker keeps the candidates it decoded and the related
-// ones of the post-states it looked up, since both recur. A candidate
-// found related is not evaluated against R again in the step check, and a
-// step that finds τ(cpost) among them vouches for the totality check at
-// cpost, which the searching goroutine then skips. Symmetry reduction
+// that pass, and placing τ(cpost) among them. A lookup's result is kept
+// with the post-state's node when the node is new (candidates.remember),
+// as the entries and a permutation that maps the post-state to the
+// node's state; a later step into any state of the orbit maps them
+// instead of looking up again (candidates.memoOf), and each worker keeps
+// the results of its batch by node key, since a state is usually reached
+// by several steps of neighbouring nodes, which one worker expands. A
+// candidate found related is not evaluated against R again in the step
+// check, neither as the hypothesis R(cpost, a) nor, when the pre-state
+// witness apre is one of the candidates related to the node being
+// expanded, as the goal R(c, apre) (relatedToPre); a step that finds
+// τ(cpost) among them vouches for the totality check at cpost, which the
+// searching goroutine then skips. The abstract exploration and the
+// index are built on one goroutine per core, in batches and parts joined
+// in order. Symmetry reduction
 // divides the nodes by up to the order of the group (3! for T=3), less when
 // many states are their own images or an element is fixed; the canonical
 // encoding encodes each state once per permutation, each image only up to

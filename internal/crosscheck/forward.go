@@ -30,7 +30,7 @@ func (x *checker) forward() error {
 	// The assumed invariants of a pair's states are checked the first time
 	// the states are met.
 	seenC, seenA := nodestore.New(), nodestore.New()
-	s.node = func(id int, _, _ bool, c, a eval.State) error {
+	s.node = func(id int, _ bool, _ nodeFacts, c, a eval.State) error {
 		ck, ak, err := splitPair(s.st.Key(id))
 		if err != nil {
 			return err

@@ -30,15 +30,21 @@ func (x *checker) search(abstract bool, state func(id int, root, vouched bool, s
 		return errCaptured
 	}
 	s := x.newSearch(abstract, false)
-	s.node = func(id int, root, vouched bool, st, _ eval.State) error {
-		name, err := x.violated(abstract, st)
-		if err != nil {
-			return err
+	s.node = func(id int, root bool, f nodeFacts, st, _ eval.State) error {
+		name := f.inv
+		if !f.invDone {
+			var err error
+			if name, err = x.violated(abstract, st); err != nil {
+				return err
+			}
 		}
 		if name != "" {
 			return x.assumeFailure(id, s.auto, name, "", nil)
 		}
-		return state(id, root, vouched, st)
+		return state(id, root, f.vouched, st)
+	}
+	if !x.cfg.evalRelation {
+		s.inv = func(w *checker, st eval.State) (string, error) { return w.violated(abstract, st) }
 	}
 	s.step = step
 	inits, err := s.m.Init()

@@ -66,9 +66,13 @@ type search struct {
 	// from (pre, a); it returns the abstract state of the successor pair.
 	check func(w *checker, tr *explore.Transition, a eval.State) (eval.State, error)
 	// node, if set, is called for every new node (root set for start
-	// nodes, which are real start states; vouched when the step check
-	// that reached it vouched for the node check, trans.vouched).
-	node func(id int, root, vouched bool, s, a eval.State) error
+	// nodes, which are real start states; f is what the step check that
+	// reached it established, trans.facts).
+	node func(id int, root bool, f nodeFacts, s, a eval.State) error
+	// inv, if set (searches of states), evaluates the assumed invariants
+	// of the explored automaton in a state on a copy of the checker: the
+	// workers do it for a successor not yet stored (nodeFacts).
+	inv func(w *checker, s eval.State) (string, error)
 	// step, if set, is the step check of a search of states: workers run
 	// the same callback of their copies of the checker (see capture), and
 	// this one runs again on the searching goroutine for a failure.
@@ -106,6 +110,7 @@ type pendingKey struct {
 	k0, k1 int32
 	hash   uint64
 	known  bool // related found the pair stored or checked
+	stored int  // nodeOf: 1 if the node is stored, else 0
 }
 
 // trans is a transition computed by a worker.
@@ -117,13 +122,23 @@ type trans struct {
 	a      eval.State // pairs: the successor's abstract state
 	hash   uint64
 	fail   bool // the check failed (its failure is built again)
-	// vouched: the step check vouched for post's node check
+	facts  nodeFacts
+	found  found // the candidates the step check found related to post
+	err    error // the check's error
+	checks int32 // the checks counted
+	c0, c1 int32 // the cases its checks took, in the worker's kbuf (a backward step is checked from several abstract states)
+}
+
+// nodeFacts is what a worker established about the successor of a
+// transition, for the node check when the successor is a new node.
+type nodeFacts struct {
+	// vouched: the step check vouched for the node check
 	// (checker.vouched)
 	vouched bool
-	found   found // the candidates the step check found related to post
-	err     error // the check's error
-	checks  int32 // the checks counted
-	c0, c1  int32 // the cases its checks took, in the worker's kbuf (a backward step is checked from several abstract states)
+	// invDone: the assumed invariants were evaluated in the successor
+	// (search.inv), and inv is the first violated one, or ""
+	invDone bool
+	inv     string
 }
 
 // expanded is what a worker computed for one node of a batch.
@@ -227,7 +242,7 @@ func (s *search) addRoot(st, a eval.State) error {
 	}
 	s.roots[id] = root{st.Clone(), a.Clone()}
 	if s.node != nil {
-		return s.node(id, true, false, st, a)
+		return s.node(id, true, nodeFacts{}, st, a)
 	}
 	return nil
 }
@@ -401,7 +416,7 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 				t.err = sw.step(&tr)
 			}
 			t.checks = int32(wx.res.Checks - checks)
-			t.vouched = wx.vouched && t.err == nil
+			t.facts.vouched = wx.vouched && t.err == nil
 			t.found = wx.found
 			t.c0 = int32(len(sw.kbuf))
 			if cs := wx.cases[tr.Action]; cs != nil {
@@ -432,11 +447,31 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 				sw.arena = sw.arena[:pk.k0]
 			}
 		}
+		stored := -1 // unknown
+		if t.k1 > 0 && !s.pair {
+			stored = sw.pend.stored
+		}
 		if t.k1 == 0 && (!s.pair || !t.fail && t.err == nil) {
 			t.k0 = int32(len(sw.arena))
 			sw.arena = sw.enc.append(sw.arena, post, a)
 			t.k1 = int32(len(sw.arena))
 			t.hash = s.st.Hash(sw.arena[t.k0:t.k1])
+		}
+		if s.inv != nil && sw.x != nil && t.err == nil && !t.fail {
+			// the node check's invariants, for a successor not stored
+			// before the batch and not met before on this worker
+			key := sw.arena[t.k0:t.k1]
+			if stored < 0 {
+				stored = 0
+				if s.st.Find(key, t.hash) >= 0 {
+					stored = 1
+				}
+			}
+			if _, seen := sw.checked[string(key)]; stored == 0 && !seen {
+				sw.checked[string(key)] = struct{}{}
+				t.facts.inv, t.err = s.inv(sw.x, post)
+				t.facts.invDone = t.err == nil
+			}
 		}
 		sw.trans = append(sw.trans, t)
 		if len(sw.trans)&63 == 0 && s.meter.Over() {
@@ -498,8 +533,12 @@ func (s *search) nodeOf(sw *searchWorker, c eval.State, key []byte) (int, []int,
 	sw.arena, ties = sw.enc.appendTies(sw.arena, c)
 	k := sw.arena[k0:]
 	h := s.st.Hash(k)
+	id := s.st.Find(k, h)
 	sw.pend = pendingKey{c: c, k0: int32(k0), k1: int32(len(sw.arena)), hash: h}
-	return s.st.Find(k, h), ties, append(key, k...)
+	if id >= 0 {
+		sw.pend.stored = 1
+	}
+	return id, ties, append(key, k...)
 }
 
 // sameState reports whether x and y are the same state in memory.
@@ -536,7 +575,7 @@ func (s *search) merge(i, depth int, e *expanded) error {
 			x.cands.remember(id, t.found)
 		}
 		if isNew && s.node != nil {
-			if err := s.node(id, false, t.vouched, t.post, t.a); err != nil {
+			if err := s.node(id, false, t.facts, t.post, t.a); err != nil {
 				if errors.Is(err, errFailed) && x.sym != nil {
 					return s.nodeFailed(id)
 				}
@@ -580,7 +619,7 @@ func (s *search) nodeFailed(id int) error {
 	}
 	last := path[len(path)-1]
 	x.failure = nil
-	err = s.node(id, false, false, last.s, last.a)
+	err = s.node(id, false, nodeFacts{}, last.s, last.a)
 	if err == nil {
 		return fmt.Errorf("internal error: symmetry reduction: a node check fails on the representative but not on the replayed state")
 	}
