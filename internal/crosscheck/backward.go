@@ -652,10 +652,14 @@ func (cs *candidates) state(w *checker, e int32) (eval.State, error) {
 }
 
 // related returns the entries R relates to concrete state c, for the copy
-// of the checker w: with id, the searching goroutine's node id, through
-// the shared cache; with -1 (a worker's post-state), through w's own, by
-// the encoding of c (up to maxKept states, then it starts afresh): a
-// post-state is reached by several steps.
+// of the checker w, and says in w.lookTau where τ(c) is among them (and
+// in w.lookTauState τ(c) itself when it computed it): with id, the
+// searching goroutine's node id, through the shared cache; with -1 (a
+// step's post-state), from the memo of c's node if the node is stored
+// (on a worker, which has nodeOf), else through w's own results by the
+// node's key (up to maxKept, then it starts afresh), else by a lookup,
+// whose result w.found keeps for the memo: a post-state is reached by
+// several steps.
 func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error) {
 	w.lookTau, w.lookTauState = tauUnknown, nil
 	if cs.order == nil {

@@ -19,8 +19,9 @@
 // order: it counts, inserts the new nodes, runs the per-node checks (in
 // a search of states, with the verdict on the assumed invariants a worker
 // computed for a successor not yet stored: nodeFacts) and the sequential
-// step checks, and stops at the first failure in that order. A step check that fails in a worker is run again on the searching
-// goroutine, which builds the failure report. The result, counts and the
+// step checks, and stops at the first failure in that order. A step
+// check that fails in a worker is run again on the searching goroutine,
+// which builds the failure report. The result, counts and the
 // failure reported do not depend on the number of workers.
 
 package crosscheck
