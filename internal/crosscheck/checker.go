@@ -114,6 +114,15 @@ type checker struct {
 type stateCode struct {
 	m     *ioa.StateMap
 	funcs []*eval.Func
+	// copies: per variable, the state object and variable number of an
+	// entry `o.x` (read, not evaluated), or a nil object
+	copies []varRead
+}
+
+// varRead is a variable x of the state bound to o.
+type varRead struct {
+	o *expr.Object
+	x int
 }
 
 // stepCode is a compiled step correspondence.
@@ -278,8 +287,33 @@ func (x *checker) compileMap(m *ioa.StateMap) (*stateCode, error) {
 			return nil, err
 		}
 		sc.funcs = append(sc.funcs, f)
+		var rd varRead
+		for _, o := range []struct {
+			o *expr.Object
+			a *ioa.Automaton
+		}{{x.p.C, x.p.Concrete}, {x.p.CPost, x.p.Concrete}, {x.p.A, x.p.Abstract}, {x.p.APre, x.p.Abstract}} {
+			if sv := stateVar(e.Value, o.o, o.a); o.o != nil && sv != nil {
+				rd = varRead{o.o, sv.Obj.Index}
+			}
+		}
+		sc.copies = append(sc.copies, rd)
 	}
 	return sc, nil
+}
+
+// state returns the state e binds to the proof's state object o, or nil.
+func (x *checker) state(e *env, o *expr.Object) eval.State {
+	switch o {
+	case x.p.C:
+		return e.c
+	case x.p.A:
+		return e.a
+	case x.p.CPost:
+		return e.cpost
+	case x.p.APre:
+		return e.apre
+	}
+	return nil
 }
 
 // eval evaluates f in e.
@@ -293,18 +327,7 @@ func (x *checker) evalBound(f *eval.Func, e *env, bound ...eval.Value) (eval.Val
 	var buf [8]eval.Value
 	args := buf[:0]
 	for _, o := range x.free {
-		var s eval.State
-		switch o {
-		case x.p.C:
-			s = e.c
-		case x.p.A:
-			s = e.a
-		case x.p.CPost:
-			s = e.cpost
-		case x.p.APre:
-			s = e.apre
-		}
-		args = append(args, s.AsValue())
+		args = append(args, x.state(e, o).AsValue())
 	}
 	return f.Eval(nil, e.params, append(args, bound...)...)
 }
@@ -319,6 +342,12 @@ func (x *checker) holds(f *eval.Func, e *env) (bool, error) {
 func (x *checker) stateOf(sc *stateCode, e *env) (eval.State, error) {
 	out := make(eval.State, len(sc.funcs))
 	for i, f := range sc.funcs {
+		if rd := sc.copies[i]; rd.o != nil {
+			if s := x.state(e, rd.o); rd.x < len(s) {
+				out[i] = s[rd.x]
+				continue
+			}
+		}
 		v, err := x.eval(f, e)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", sc.m.Entries[i].Pos, err)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"ladder/internal/explore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/simulation"
@@ -176,5 +177,99 @@ func eachPoint(t *testing.T, x *checker, fn func(action *ioa.Action, c, a eval.S
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestStateOfCopies checks that stateOf, which reads an entry `o.x` of a
+// state map instead of evaluating it, gives what evaluating every entry
+// gives, on every state map of the repository's proofs (mappings, start
+// and totality witnesses, backward pre-state witnesses) at reachable
+// states of a small instance.
+func TestStateOfCopies(t *testing.T) {
+	files, err := filepath.Glob("../../proofs/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatal(err, files)
+	}
+	copies := 0
+	for _, file := range files {
+		p := loadProof(t, file, "../../specs", "../../algorithms", "../../proofs")
+		x, err := newChecker(p, bounds(t, "T=2,L=1,V=2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		type use struct {
+			code *stateCode
+			ps   []eval.Value // the action's parameters, for a witness
+		}
+		uses := []use{{x.mapping, nil}, {x.start, nil}, {x.total, nil}}
+		for act, sc := range x.steps {
+			var ps []eval.Value
+			for _, b := range act.Params {
+				if b.Lo != nil {
+					ps = append(ps, eval.Int(0))
+					continue
+				}
+				vs, err := x.inst.Values(b.Var.Sort)
+				if err != nil || len(vs) == 0 {
+					t.Fatal(err)
+				}
+				ps = append(ps, vs[len(vs)-1])
+			}
+			for _, cc := range sc.cases {
+				uses = append(uses, use{cc.pre, ps})
+			}
+		}
+		meter := explore.NewMeter(explore.Budget{})
+		cs, _, err := reachable(x.mC, nil, 40, meter, explore.NewReporter(nil, meter))
+		if err != nil {
+			t.Fatal(err)
+		}
+		as, _, err := reachable(x.mA, nil, 40, meter, explore.NewReporter(nil, meter))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range uses {
+			code := u.code
+			if code == nil {
+				continue
+			}
+			for _, rd := range code.copies {
+				if rd.o != nil {
+					copies++
+				}
+			}
+			for i := 0; i < cs.Len(); i++ {
+				c, err := x.mC.DecodeState(cs.Key(i))
+				if err != nil {
+					t.Fatal(err)
+				}
+				cpost, err := x.mC.DecodeState(cs.Key((i + 1) % cs.Len()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				a, err := x.mA.DecodeState(as.Key(i % as.Len()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				e := &env{c: c, a: a, cpost: cpost, apre: a, params: u.ps}
+				got, err := x.stateOf(code, e)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for j, f := range code.funcs {
+					want, err := x.eval(f, e)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !got[j].Equal(want) {
+						t.Fatalf("%s: variable %s of a state map: stateOf gives %v, evaluating it %v", p.Name, code.m.Target.Vars[j].Name, got[j], want)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d variables of state maps are read, not evaluated", copies)
+	if copies == 0 {
+		t.Error("no state map variable is read")
 	}
 }
