@@ -53,13 +53,15 @@ type candidates struct {
 	// The index, without pointers (the collector does not trace millions
 	// of them) and without a Go map (whose lookups miss the cache several
 	// times): the entries in order of the top bits of the hash of their
-	// key variables' encodings, with their hashes; the entries whose
-	// hashes' top bits are b are order[bins[b]:bins[b+1]]. It is nil in
-	// the abstract mode witness.
+	// key variables' encodings, each in one word with the low 32 bits of
+	// its hash above its number (one cache line holds both); the entries
+	// whose hashes' top bits are b are slots[bins[b]:bins[b+1]]. A lookup
+	// takes the entries whose hash agrees in both parts, so a collision
+	// only adds candidates (every candidate is checked against R). It is
+	// nil in the abstract mode witness.
 	binShift uint
 	bins     []int32
-	order    []int32
-	hashes   []uint64
+	slots    []uint64
 	cache    map[int][]int32 // concrete state id → the related entries
 	first    []int32         // per state of enc, its first entry (and the number of entries last)
 	// The memo: per node of the concrete search, the entries R relates
@@ -448,21 +450,24 @@ func (cs *candidates) fill(hashes []uint64) {
 		cs.bins[b+1] += cs.bins[b]
 	}
 	next := slices.Clone(cs.bins[:1<<bits])
-	cs.order = make([]int32, len(hashes))
-	cs.hashes = make([]uint64, len(hashes))
+	cs.slots = make([]uint64, len(hashes))
 	for e, h := range hashes {
 		b := h >> cs.binShift
-		cs.order[next[b]], cs.hashes[next[b]] = int32(e), h
+		cs.slots[next[b]] = slot(h, int32(e))
 		next[b]++
 	}
 }
 
+// slot is the index word of entry e, whose key hashes to h.
+func slot(h uint64, e int32) uint64 { return h<<32 | uint64(uint32(e)) }
+
 // appendBucket appends the entries whose key hashes to h.
 func (cs *candidates) appendBucket(out []int32, h uint64) []int32 {
 	b := h >> cs.binShift
-	for i := cs.bins[b]; i < cs.bins[b+1]; i++ {
-		if cs.hashes[i] == h {
-			out = append(out, cs.order[i])
+	want := h << 32
+	for _, w := range cs.slots[cs.bins[b]:cs.bins[b+1]] {
+		if w&^0xffffffff == want {
+			out = append(out, int32(uint32(w)))
 		}
 	}
 	return out
@@ -662,7 +667,7 @@ func (cs *candidates) state(w *checker, e int32) (eval.State, error) {
 // several steps.
 func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error) {
 	w.lookTau, w.lookTauState = tauUnknown, nil
-	if cs.order == nil {
+	if cs.slots == nil {
 		return nil, nil
 	}
 	if id >= 0 {

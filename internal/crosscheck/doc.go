@@ -129,7 +129,7 @@
 //
 // A backward check first explores the abstract automaton, up to symmetry
 // when the check is reduced: one encoded state per orbit in a node store,
-// and per image 4 bytes for its representative, 2 for its permutation, 12
+// and per image 4 bytes for its representative, 2 for its permutation, 8
 // for the index and 4 per filter. ReservationTMS2→TxnOrdTMS2WithFailures
 // at T=3,L=1,V=2 keeps 2,185,717 orbits for 13,068,065 candidates. It then
 // pays, per step, for looking up the candidates R relates to the
