@@ -239,10 +239,8 @@ func (f *fastEval) mapPlan(m *ioa.StateMap, name string) ([]entryPlan, error) {
 			return nil, fmt.Errorf("%s does not give variable %s", name, v.Name)
 		}
 		pl[i].x = e.Value
-		if fs, ok := e.Value.(*expr.FieldSel); ok {
-			if id, ok := fs.X.(*expr.Ident); ok && id.Obj != nil && id.Obj.Kind == expr.ObjState {
-				pl[i].obj, pl[i].field = id.Obj, fs.Field
-			}
+		if o, field, ok := expr.StateField(e.Value); ok {
+			pl[i].obj, pl[i].field = o, field
 		}
 	}
 	f.plans[m] = pl

@@ -62,8 +62,7 @@ type candidates struct {
 	binShift uint
 	bins     []int32
 	slots    []uint64
-	cache    map[int][]int32 // concrete state id → the related entries
-	first    []int32         // per state of enc, its first entry (and the number of entries last)
+	first    []int32 // per state of enc, its first entry (and the number of entries last)
 	// The memo: per node of the concrete search, the entries R relates
 	// to the state a step first reached it by, found by that step's
 	// lookup (remember), and a permutation g that maps that state to the
@@ -112,7 +111,7 @@ func (x *checker) newCandidates() (*candidates, error) {
 	if x.cands != nil { // a copy of the checker (search.go) shares them
 		return x.cands, nil
 	}
-	cs := &candidates{x: x, cache: map[int][]int32{}, seed: maphash.MakeSeed()}
+	cs := &candidates{x: x, seed: maphash.MakeSeed()}
 	x.cands = cs
 	a := x.p.Abstract
 	// All the states of the instance up to DefaultMaxAbstractStates, or
@@ -656,47 +655,44 @@ func (cs *candidates) state(w *checker, e int32) (eval.State, error) {
 	return a, nil
 }
 
+// lookup is what related found for a concrete state c: the entries R
+// relates to c, and where τ(c) is among them (the index in rel, or -1),
+// with τ(c) itself when the lookup computed it.
+type lookup struct {
+	rel      []int32
+	tau      int32
+	tauState eval.State
+}
+
 // related returns the entries R relates to concrete state c, for the copy
-// of the checker w, and says in w.lookTau where τ(c) is among them (and
-// in w.lookTauState τ(c) itself when it computed it): with id, the
-// searching goroutine's node id, through the shared cache; with -1 (a
-// step's post-state), from the memo of c's node if the node is stored
-// (on a worker, which has nodeOf), else through w's own results by the
-// node's key (up to maxKept, then it starts afresh), else by a lookup,
-// whose result w.found keeps for the memo: a post-state is reached by
-// several steps.
-func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error) {
-	w.lookTau, w.lookTauState = tauUnknown, nil
+// of the checker w: from the memo of c's node if the node is stored (on a
+// worker, which has nodeOf), else from w's own results by the node's key
+// (by c's encoding on the searching goroutine; up to maxKept, then it
+// starts afresh), else by a lookup, whose result w.found keeps for the
+// memo: a post-state is reached by several steps.
+func (cs *candidates) related(w *checker, c eval.State) (lookup, error) {
 	if cs.slots == nil {
-		return nil, nil
+		return lookup{tau: -1}, nil
 	}
-	if id >= 0 {
-		if r, ok := cs.cache[id]; ok {
-			return r, nil
+	ties := identity
+	if w.nodeOf != nil {
+		var nid int
+		nid, ties, w.relKey = w.nodeOf(c, w.relKey[:0])
+		if f, ok := cs.memoOf(nid); ok {
+			if l, ok, err := cs.mapped(w, f, ties); ok || err != nil {
+				return l, err
+			}
 		}
 	} else {
-		// By the key of c's node, with the permutations that map c to
-		// the node's state; without a search (the searching goroutine),
-		// by c's encoding.
-		ties := identity
-		if w.nodeOf != nil {
-			var nid int
-			nid, ties, w.relKey = w.nodeOf(c, w.relKey[:0])
-			if nid >= 0 {
-				if r, tau, ok, err := cs.memoOf(w, nid, ties); ok || err != nil {
-					w.lookTau = tau
-					return r, err
-				}
-			}
-		} else {
-			w.relKey = cs.x.mC.AppendState(w.relKey[:0], c)
-		}
-		if f, ok := w.relOf[string(w.relKey)]; ok {
-			w.found, w.lookTau = f, f.tau
-			return cs.mapped(w, f.rel, int(f.g), ties)
-		}
-		w.found = found{g: uint16(ties[0])}
+		w.relKey = cs.x.mC.AppendState(w.relKey[:0], c)
 	}
+	if f, ok := w.relOf[string(w.relKey)]; ok {
+		if l, ok, err := cs.mapped(w, f, ties); ok || err != nil {
+			w.found = f
+			return l, err
+		}
+	}
+	w.found = found{g: uint16(ties[0])}
 	var buf []byte
 	for j, f := range cs.keyFns {
 		if i := cs.keyOfC[j]; i >= 0 {
@@ -705,13 +701,13 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 		}
 		v, err := cs.x.eval(f, &env{c: c})
 		if err != nil {
-			return nil, err
+			return lookup{}, err
 		}
 		buf = cs.x.mA.AppendVar(buf, cs.keyVars[j], v)
 	}
 	keys, err := cs.probes(c, buf)
 	if err != nil {
-		return nil, err
+		return lookup{}, err
 	}
 	// per filter, the verdict on each value number met in this lookup
 	// (0: not evaluated yet, 1: false, 2: true)
@@ -730,7 +726,7 @@ func (cs *candidates) related(w *checker, id int, c eval.State) ([]int32, error)
 	// τ(c), and where it is among the related states
 	tau, err := cs.x.stateOf(cs.x.total, &env{c: c})
 	if err != nil {
-		return nil, err
+		return lookup{}, err
 	}
 	tauAt := int32(-1)
 	var all []int32
@@ -748,7 +744,7 @@ entries:
 				scratch[f.v] = f.vals[id]
 				ok, err := cs.holdAll(f.conds, &env{c: c, a: scratch})
 				if err != nil {
-					return nil, err
+					return lookup{}, err
 				}
 				w.verdicts[k][id] = 1
 				if ok {
@@ -761,11 +757,11 @@ entries:
 		}
 		a, err := cs.state(w, e)
 		if err != nil {
-			return nil, err
+			return lookup{}, err
 		}
 		ok, err := cs.x.relates(&env{c: c, a: a})
 		if err != nil {
-			return nil, err
+			return lookup{}, err
 		}
 		if ok {
 			if tauAt < 0 && a.Equal(tau) {
@@ -774,17 +770,12 @@ entries:
 			out = append(out, e)
 		}
 	}
-	w.lookTau, w.lookTauState = tauAt, tau
-	if id >= 0 {
-		cs.cache[id] = out
-	} else {
-		if w.relOf == nil || len(w.relOf) >= maxKept {
-			w.relOf = make(map[string]found, 1024)
-		}
-		w.found.rel, w.found.tau, w.found.ok = out, tauAt, true
-		w.relOf[string(w.relKey)] = w.found
+	if w.relOf == nil || len(w.relOf) >= maxKept {
+		w.relOf = make(map[string]found, 1024)
 	}
-	return out, nil
+	w.found.rel, w.found.tau, w.found.ok = out, tauAt, true
+	w.relOf[string(w.relKey)] = w.found
+	return lookup{rel: out, tau: tauAt, tauState: tau}, nil
 }
 
 // preNode is the node a worker's step check starts from, and the states
@@ -807,11 +798,15 @@ func (cs *candidates) relatedToPre(w *checker, c, a eval.State) bool {
 	}
 	if !pn.asked {
 		pn.asked, pn.related = true, pn.related[:0]
-		rel, _, ok, err := cs.memoOf(w, pn.id, identity)
+		f, ok := cs.memoOf(pn.id)
+		if !ok {
+			return false
+		}
+		l, ok, err := cs.mapped(w, f, identity)
 		if !ok || err != nil {
 			return false
 		}
-		for _, e := range rel {
+		for _, e := range l.rel {
 			s, err := cs.state(w, e)
 			if err != nil {
 				pn.related = pn.related[:0]
@@ -836,20 +831,16 @@ var identity = []int{0}
 // state of its node. ok is false when the lookup did not make one.
 type found struct {
 	rel []int32
-	tau int32 // the index in rel of τ(c), -1 if τ(c) is not in rel, or tauUnknown
+	tau int32 // the index in rel of τ(c), or -1 if τ(c) is not in rel
 	g   uint16
 	ok  bool
 }
-
-// tauUnknown is found.tau when the lookup did not compare τ(c) with the
-// related states.
-const tauUnknown = -2
 
 // remember keeps what the lookup of the state that first reached the new
 // node id found (searching goroutine only).
 func (cs *candidates) remember(id int, f found) {
 	for len(cs.memoN) < id {
-		cs.memoOff, cs.memoN, cs.memoG, cs.memoTau = append(cs.memoOff, 0), append(cs.memoN, -1), append(cs.memoG, 0), append(cs.memoTau, tauUnknown)
+		cs.memoOff, cs.memoN, cs.memoG, cs.memoTau = append(cs.memoOff, 0), append(cs.memoN, -1), append(cs.memoG, 0), append(cs.memoTau, -1)
 	}
 	if len(cs.memoN) > id {
 		return
@@ -861,46 +852,45 @@ func (cs *candidates) remember(id int, f found) {
 	cs.memoBuf = append(cs.memoBuf, f.rel...)
 }
 
-// memoOf returns the entries R relates to a state c of the orbit of node
-// id, from the memo, given the permutations that map c to the node's
-// state (ties), and where τ(c) is among them (found.tau); ok is false if
-// the memo has none for the node.
-func (cs *candidates) memoOf(w *checker, id int, ties []int) ([]int32, int32, bool, error) {
-	if id >= len(cs.memoN) || cs.memoN[id] < 0 {
-		return nil, 0, false, nil
+// memoOf returns what the memo keeps for node id, if anything.
+func (cs *candidates) memoOf(id int) (found, bool) {
+	if id < 0 || id >= len(cs.memoN) || cs.memoN[id] < 0 {
+		return found{}, false
 	}
-	rel := cs.memoBuf[cs.memoOff[id] : cs.memoOff[id]+int64(cs.memoN[id])]
-	if cs.sym == nil && !slices.Contains(ties, int(cs.memoG[id])) {
-		// the entries are states, not images of orbits (AbstractAll)
-		return nil, 0, false, nil
-	}
-	out, err := cs.mapped(w, rel, int(cs.memoG[id]), ties)
-	return out, cs.memoTau[id], err == nil, err
+	o := cs.memoOff[id]
+	return found{rel: cs.memoBuf[o : o+int64(cs.memoN[id])], tau: cs.memoTau[id], g: cs.memoG[id], ok: true}, true
 }
 
-// mapped returns the entries R relates to a state c, given those it
-// relates to a state c0 of the same node (rel), a permutation g0 that maps
-// c0 to the node's state and those that map c to it (ties). If π_g0(c0)
-// and π_g(c) are the node's state, then c = π_h(c0) for h = g⁻¹∘g0, and
-// since R and the reachable abstract states are invariant under the
-// group (setupSymmetry), the states related to c are the images under
-// π_h of those related to c0, in the same order; so is τ(c) of τ(c0),
-// the totality witness's expressions being symmetric too. When g0 is
-// among the ties, c is c0.
-func (cs *candidates) mapped(w *checker, rel []int32, g0 int, ties []int) ([]int32, error) {
-	if slices.Contains(ties, g0) || len(rel) == 0 {
-		return rel, nil
+// mapped returns the lookup of a state c, given what a lookup of a state
+// c0 of the same node found (f: the entries R relates to c0, τ(c0)'s
+// place, a permutation g0 that maps c0 to the node's state) and the
+// permutations that map c to it (ties). If π_g0(c0) and π_g(c) are the
+// node's state, then c = π_h(c0) for h = g⁻¹∘g0, and since R and the
+// reachable abstract states are invariant under the group
+// (setupSymmetry), the states related to c are the images under π_h of
+// those related to c0, in the same order; so is τ(c) of τ(c0), the
+// totality witness's expressions being symmetric too. When g0 is among
+// the ties, c is c0. ok is false when the entries are states rather than
+// images of orbits (the abstract mode all under symmetry): they are not
+// mapped, and c is looked up afresh.
+func (cs *candidates) mapped(w *checker, f found, ties []int) (lookup, bool, error) {
+	g0 := int(f.g)
+	if slices.Contains(ties, g0) || len(f.rel) == 0 {
+		return lookup{rel: f.rel, tau: f.tau}, true, nil
+	}
+	if cs.sym == nil {
+		return lookup{}, false, nil
 	}
 	h := cs.sym.Compose(cs.sym.Inverse(ties[0]), g0)
-	out := make([]int32, len(rel))
-	for k, e := range rel {
+	out := make([]int32, len(f.rel))
+	for k, e := range f.rel {
 		img, err := cs.entryOf(w, cs.rep[e], cs.sym.Compose(h, int(cs.perm[e])))
 		if err != nil {
-			return nil, err
+			return lookup{}, false, err
 		}
 		out[k] = img
 	}
-	return out, nil
+	return lookup{rel: out, tau: f.tau}, true, nil
 }
 
 // entryOf returns the entry of π_g(s), s the state r of enc. Its entries
@@ -979,17 +969,17 @@ func (cs *candidates) holdAll(fs []*eval.Func, e *env) (bool, error) {
 // entry number). While fn runs, w.known names the pair (c, a) when R is
 // known to hold at it: for an entry, found true by related; for τ(c),
 // when it is one of them.
-func (cs *candidates) each(w *checker, id int, c eval.State, fn func(a eval.State, i int) error) error {
-	rel, err := cs.related(w, id, c)
+func (cs *candidates) each(w *checker, c eval.State, fn func(a eval.State, i int) error) error {
+	l, err := cs.related(w, c)
 	if err != nil {
 		return err
 	}
 	// τ(c): the related state the lookup found equal to it, the state it
 	// computed, or computed here
-	tauAt, tau := w.lookTau, w.lookTauState
+	tau := l.tauState
 	switch {
-	case tauAt >= 0:
-		if tau, err = cs.state(w, rel[tauAt]); err != nil {
+	case l.tau >= 0:
+		if tau, err = cs.state(w, l.rel[l.tau]); err != nil {
 			return err
 		}
 	case tau == nil:
@@ -1001,21 +991,17 @@ func (cs *candidates) each(w *checker, id int, c eval.State, fn func(a eval.Stat
 	var states [8]eval.State
 	var entries [8]int32
 	as, es := states[:0], entries[:0]
-	for k, i := range rel {
-		if int32(k) == tauAt {
+	for k, i := range l.rel {
+		if int32(k) == l.tau {
 			continue
 		}
 		a, err := cs.state(w, i)
 		if err != nil {
 			return err
 		}
-		if tauAt == tauUnknown && a.Equal(tau) {
-			tauAt = int32(k)
-			continue
-		}
 		as, es = append(as, a), append(es, i)
 	}
-	tauKnown := tauAt >= 0
+	tauKnown := l.tau >= 0
 	defer func() { w.known = [2]eval.State{} }()
 	w.known = [2]eval.State{}
 	if tauKnown {
@@ -1085,7 +1071,7 @@ func (x *checker) backward() error {
 		if !root {
 			return nil
 		}
-		return cs.each(x, id, c, func(a eval.State, i int) error {
+		return cs.each(x, c, func(a eval.State, i int) error {
 			v, err := x.firstFailing(map[string]eval.State{"c": c, "a": a}, nil, x.plansOf(simulation.ClauseStart))
 			if err != nil || v == nil {
 				return err
@@ -1111,7 +1097,7 @@ func (x *checker) backward() error {
 			return errFailed
 		})
 	}, func(tr *explore.Transition) error {
-		return cs.each(x, tr.To, tr.Post, func(a eval.State, i int) error {
+		return cs.each(x, tr.Post, func(a eval.State, i int) error {
 			name := "τ(cpost)"
 			if i >= 0 {
 				name = fmt.Sprintf("state #%d of %s, related to cpost", i, p.Abstract.Name)

@@ -103,10 +103,11 @@ func TestCandidateLookup(t *testing.T) {
 						want[entryOf[string(x.mA.AppendState(nil, a))]] = true
 					}
 				}
-				got, err := x.cands.related(x, -1, c)
+				l, err := x.cands.related(x, c)
 				if err != nil {
 					t.Fatal(err)
 				}
+				got := l.rel
 				if len(got) != len(want) {
 					t.Fatalf("%s %v: concrete state %d: %d related entries, brute force %d", tc.file, tc.sym, i, len(got), len(want))
 				}
@@ -198,7 +199,7 @@ func TestVouchedTotality(t *testing.T) {
 				t.Fatal(err)
 			}
 			x.vouched = false
-			if err := cs.each(x, -1, c, func(eval.State, int) error { return nil }); err != nil {
+			if err := cs.each(x, c, func(eval.State, int) error { return nil }); err != nil {
 				t.Fatal(err)
 			}
 			v, err := x.firstFailing(map[string]eval.State{"c": c}, nil, x.totality)
@@ -262,25 +263,29 @@ func TestCandidateMemo(t *testing.T) {
 				t.Fatal(err)
 			}
 			key, ties := gC.AppendLeast(nil, c, nil)
-			rel, err := cs.related(x, -1, c)
+			l, err := cs.related(x, c)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if x.lookTau == tauUnknown {
-				t.Fatalf("%s: a fresh lookup did not place τ(c)", tc.bound)
-			}
-			cs.remember(id, found{rel: rel, tau: x.lookTau, g: uint16(ties[0]), ok: true})
+			rel := l.rel
+			cs.remember(id, found{rel: rel, tau: l.tau, g: uint16(ties[0]), ok: true})
 			for g := 0; g < gC.Order(); g++ {
 				cg := gC.Permute(c, g)
-				want, err := cs.related(x, -1, cg)
+				lg, err := cs.related(x, cg)
 				if err != nil {
 					t.Fatal(err)
 				}
+				want := lg.rel
 				_, tg := gC.AppendLeast(nil, cg, nil)
-				got, tau, ok, err := cs.memoOf(x, id, tg)
+				f, ok := cs.memoOf(id)
+				if !ok {
+					t.Fatalf("%s: no memo of node %d", tc.bound, id)
+				}
+				lm, ok, err := cs.mapped(x, f, tg)
 				if err != nil || !ok {
 					t.Fatalf("%s: memo of node %d: %v %v", tc.bound, id, ok, err)
 				}
+				got, tau := lm.rel, lm.tau
 				// τ(π_g(c)) is where the memo says among the entries
 				tauG, err := x.stateOf(x.total, &env{c: cg})
 				if err != nil {
@@ -315,10 +320,11 @@ func TestCandidateMemo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := cs.related(x, -1, rep)
+			lr, err := cs.related(x, rep)
 			if err != nil {
 				t.Fatal(err)
 			}
+			want := lr.rel
 			x.pre = preNode{id: id, s: rep}
 			for e := int32(0); e < int32(len(cs.rep)); e += int32(max(1, len(cs.rep)/200)) {
 				for _, e := range append([]int32{e}, want...) {
@@ -382,5 +388,22 @@ func TestReachableMatchesExplore(t *testing.T) {
 			t.Fatalf("%v: with limit %d reachable stops at %d states (complete %v, %v)", sym, limit, st.Len(), complete, err)
 		}
 		t.Logf("%v: %d states", sym, want.States)
+	}
+}
+
+// TestMappedWithoutOrbits checks that the memo is not mapped when the
+// candidates are states rather than images of orbits (the abstract mode
+// all, whose entries have no permutation, under a symmetry of the concrete
+// search): a state of the node's orbit other than the one looked up is
+// then looked up afresh, and the same state takes the kept entries.
+func TestMappedWithoutOrbits(t *testing.T) {
+	cs := &candidates{}
+	f := found{rel: []int32{3, 5}, tau: 1, g: 2, ok: true}
+	if l, ok, err := cs.mapped(nil, f, []int{0, 1}); ok || err != nil {
+		t.Fatalf("another state of the orbit: mapped gives %v, %v, %v; want a fresh lookup", l, ok, err)
+	}
+	l, ok, err := cs.mapped(nil, f, []int{2})
+	if !ok || err != nil || !slices.Equal(l.rel, f.rel) || l.tau != 1 {
+		t.Fatalf("the same state: mapped gives %v, %v, %v", l, ok, err)
 	}
 }

@@ -82,15 +82,10 @@ type checker struct {
 	// keep with the post-state's node if it is new (candidates.remember).
 	nodeOf func(c eval.State, key []byte) (int, []int, []byte)
 	found  found
-	// lookTau is where the last lookup (candidates.related) says τ(c) is
-	// among the states it returned (found.tau), and lookTauState τ(c) if
-	// it computed it.
-	lookTau      int32
-	lookTauState eval.State
-	pre          preNode // the node the step being checked starts from (workers)
-	relOf        map[string]found
-	relKey       []byte
-	imgKey       []byte
+	pre    preNode // the node the step being checked starts from (workers)
+	relOf  map[string]found
+	relKey []byte
+	imgKey []byte
 	// verdicts is scratch of candidates.related: per filter, the verdict
 	// on each value met in one lookup.
 	verdicts [][]uint8
@@ -115,7 +110,8 @@ type stateCode struct {
 	m     *ioa.StateMap
 	funcs []*eval.Func
 	// copies: per variable, the state object and variable number of an
-	// entry `o.x` (read, not evaluated), or a nil object
+	// entry `o.x` (expr.StateField: read, not evaluated, when e binds o),
+	// or a nil object
 	copies []varRead
 }
 
@@ -288,13 +284,8 @@ func (x *checker) compileMap(m *ioa.StateMap) (*stateCode, error) {
 		}
 		sc.funcs = append(sc.funcs, f)
 		var rd varRead
-		for _, o := range []struct {
-			o *expr.Object
-			a *ioa.Automaton
-		}{{x.p.C, x.p.Concrete}, {x.p.CPost, x.p.Concrete}, {x.p.A, x.p.Abstract}, {x.p.APre, x.p.Abstract}} {
-			if sv := stateVar(e.Value, o.o, o.a); o.o != nil && sv != nil {
-				rd = varRead{o.o, sv.Obj.Index}
-			}
+		if o, field, ok := expr.StateField(e.Value); ok {
+			rd = varRead{o, field}
 		}
 		sc.copies = append(sc.copies, rd)
 	}

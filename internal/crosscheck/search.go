@@ -179,7 +179,7 @@ func (x *checker) clone() *checker {
 	w.rules = x.rules.Clone()
 	w.pt, w.hist, w.planCache, w.decoded, w.relOf, w.relKey, w.imgKey, w.verdicts = nil, nil, nil, nil, nil, nil, nil, nil
 	w.related, w.known = nil, [2]eval.State{}
-	w.nodeOf, w.found, w.pre, w.lookTauState = nil, found{}, preNode{id: -1}, nil
+	w.nodeOf, w.found, w.pre = nil, found{}, preNode{id: -1}
 	w.traceOf = func(int) (*explore.Trace, []MatchedStep, error) { return nil, nil, errDeferred }
 	return &w
 }

@@ -278,6 +278,21 @@ type FieldSel struct {
 	Field int // index into the record sort's Fields, set by the checker
 }
 
+// StateField reports whether e is `o.x` for a state object o (a state
+// variable read), and returns o and x's field number, which the checker
+// set (the variable's index in o's state).
+func StateField(e Expr) (*Object, int, bool) {
+	fs, ok := e.(*FieldSel)
+	if !ok || fs.Field < 0 {
+		return nil, 0, false
+	}
+	id, ok := fs.X.(*Ident)
+	if !ok || id.Obj == nil || id.Obj.Kind != ObjState {
+		return nil, 0, false
+	}
+	return id.Obj, fs.Field, true
+}
+
 // FieldInit is `Name := Value` in a record update, or `Name: Value` in a record literal.
 type FieldInit struct {
 	P     source.Pos
