@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		name:  "explore",
-		args:  "FILE [--automaton NAME] [--bound T=2,L=2,V=2] [--symmetry T,L] [--max-states N] [--max-depth N] [--invariants a,b] [--max-memory SIZE] [--timeout D] [--json]",
+		args:  "FILE [--automaton NAME] [--bound T=2,L=2,V=2] [--symmetry T,L] [--reduce-dead] [--max-states N] [--max-depth N] [--invariants a,b] [--max-memory SIZE] [--timeout D] [--json]",
 		short: "search every reachable state of a finite instance, checking invariants",
 		long: `Explore loads FILE (an automaton file, or a file or directory holding several
 automata, one of which --automaton selects) and searches the reachable states
@@ -28,7 +28,10 @@ the implicit Nat conditions in each state. A bound NAME=N gives a parameter
 sort N elements, or an Int, Nat or parameter-sort constant the value N.
 --symmetry T,L stores each state as the representative of its orbit under
 the permutations of T's and L's elements, when the automaton treats them
-alike outside its initial state (checked; see docs/cli.md).
+alike outside its initial state (checked; see docs/cli.md). --reduce-dead
+stores each state with the dead entries of its per-process registers (those
+no action or invariant reads before overwriting them, at the process's
+control value) reset to their default, which keeps every verdict and trace.
 
 With --proof, FILE is a proof file and explore cross-checks its edges on the
 instance; with --implements ABSTRACT it checks trace inclusion: both are
@@ -48,7 +51,11 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 			proof := fs.Bool("proof", false, "FILE is a proof file (or a directory of them): cross-check its edges on the instance, as `ladder crosscheck` does")
 			implements := fs.String("implements", "", "check that every trace of FILE's automaton is a trace of this automaton on the instance, as `ladder crosscheck --implements` does")
 			symmetry := fs.String("symmetry", "", "comma-separated parameter sorts whose elements the automaton treats alike: store one state per orbit of their permutations")
+			reduceDead := fs.Bool("reduce-dead", false, "store states with the entries of per-process registers reset where no action or invariant can read them before they are overwritten")
 			return func(e *env, args []string) int {
+				if (*proof || *implements != "") && *reduceDead {
+					return e.usageError("explore", "--reduce-dead applies to the exploration of an automaton, not to cross-checks")
+				}
 				if *proof || *implements != "" {
 					c := &crosscheckFlags{bound: o.bound, maxStates: *maxStates, maxDepth: *maxDepth,
 						abstract: "auto", implements: *implements, automaton: o.automaton, workers: o.workers, json: o.json,
@@ -62,7 +69,7 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 				if *maxStates < 0 || *maxDepth < 0 {
 					return e.usageError("explore", "--max-states and --max-depth must not be negative")
 				}
-				cfg.MaxStates, cfg.MaxDepth = *maxStates, *maxDepth
+				cfg.MaxStates, cfg.MaxDepth, cfg.ReduceDead = *maxStates, *maxDepth, *reduceDead
 				if cfg.Symmetry, code = symmetrySorts(e, *symmetry); code != exitOK {
 					return code
 				}

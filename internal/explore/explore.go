@@ -53,6 +53,11 @@ type Config struct {
 	// cross-check's intermediate abstract states): the symmetry check
 	// then takes no 0 <= x from a Nat variable (symmetry.go).
 	NatUnchecked bool
+	// ReduceDead stores each state with the entries of its dead registers
+	// (ioa.DeadRegisters: per-process variables that no action or
+	// invariant reads before overwriting them, at the process's current
+	// control value) replaced by their sort's default value (dead.go).
+	ReduceDead bool
 
 	// batch is the number of states a parallel level expands between
 	// merges (0: batchSize); tests make it small.
@@ -124,6 +129,10 @@ type Result struct {
 	// Symmetry describes the symmetry reduction, if Config.Symmetry asked
 	// for one: States then counts orbits (representatives).
 	Symmetry *Symmetry `json:"symmetry,omitempty"`
+	// Dead lists the registers that Config.ReduceDead reset where they
+	// are dead: States then counts states up to the values of dead
+	// entries.
+	Dead []DeadRegister `json:"deadRegisters,omitempty"`
 }
 
 // ParseBounds parses "T=2,L=2,V=2" into an instance whose Sizes hold every
@@ -256,6 +265,7 @@ type explorer struct {
 	reporter *Reporter
 	trans    Transition
 	sym      *eval.Symmetry // the symmetry reduction, or nil
+	dead     *eval.Dead     // the dead-register reduction, or nil
 	// sets are the two worker sets of levelParallel: one expands a
 	// batch while the other's batch is merged and checked.
 	sets [2]*workerSet
@@ -321,6 +331,9 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 		}
 	}
 	x.res.Workers = x.workers()
+	if err := x.setupDead(); err != nil {
+		return nil, err
+	}
 	if err := x.setupSymmetry(); err != nil {
 		return nil, err
 	}

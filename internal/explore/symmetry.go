@@ -453,6 +453,9 @@ func (x *explorer) setupSymmetry() error {
 		info.Sorts = append(info.Sorts, s)
 	}
 	sort.SliceStable(info.Sorts, func(i, j int) bool { return info.Sorts[i].Sort < info.Sorts[j].Sort })
+	if x.dead != nil {
+		g = g.WithDead(x.dead)
+	}
 	x.sym, x.res.Symmetry = g, info
 	return nil
 }
@@ -462,6 +465,9 @@ func (x *explorer) setupSymmetry() error {
 // symmetry reduction its canonical encoding.
 func (x *explorer) encode(r *eval.Runner, buf []byte, s eval.State) []byte {
 	if x.sym == nil {
+		if x.dead != nil {
+			return r.EncodeDead(buf, s, x.dead)
+		}
 		return r.Encode(buf, s)
 	}
 	buf, _ = x.sym.AppendCanonical(buf, s)
@@ -471,19 +477,22 @@ func (x *explorer) encode(r *eval.Runner, buf []byte, s eval.State) []byte {
 // stateKey is encode without a runner.
 func (x *explorer) stateKey(buf []byte, s eval.State) []byte {
 	if x.sym == nil {
+		if x.dead != nil {
+			return x.dead.AppendState(buf, s)
+		}
 		return x.m.AppendState(buf, s)
 	}
 	buf, _ = x.sym.AppendCanonical(buf, s)
 	return buf
 }
 
-// checkReplay re-checks, with symmetry reduction, that the last state of a
-// trace rebuilt from representatives violates name (or, for name "", is a
+// checkReplay re-checks, with symmetry or dead-register reduction, that
+// the last state of a trace rebuilt from representatives violates name (or, for name "", is a
 // deadlock that is not final): the trace is a real execution from a start
 // state (trace replays every step with the evaluator), and its last state
 // must fail the condition itself, not only its representative.
 func (x *explorer) checkReplay(t *Trace, name string) error {
-	if x.sym == nil || len(t.Steps) == 0 {
+	if x.sym == nil && x.dead == nil || len(t.Steps) == 0 {
 		return nil
 	}
 	last := t.Steps[len(t.Steps)-1].State
@@ -494,7 +503,7 @@ func (x *explorer) checkReplay(t *Trace, name string) error {
 			return err
 		}
 		if got != name {
-			return fmt.Errorf("internal error: symmetry reduction: the representative violates %s but the last state of the replayed trace does not", name)
+			return fmt.Errorf("internal error: state reduction: the representative violates %s but the last state of the replayed trace does not", name)
 		}
 		return nil
 	}
@@ -511,7 +520,7 @@ func (x *explorer) checkReplay(t *Trace, name string) error {
 		final = ok
 	}
 	if n > 0 || final {
-		return fmt.Errorf("internal error: symmetry reduction: the representative is a deadlock but the last state of the replayed trace is not")
+		return fmt.Errorf("internal error: state reduction: the representative is a deadlock but the last state of the replayed trace is not")
 	}
 	return nil
 }

@@ -180,6 +180,7 @@ func (r *Result) WriteText(w io.Writer) error {
 		r.Automaton, inst, r.States, r.Transitions, r.MaxDepth, count(r.InitialStates, "start state"), count(r.Deadlocks, "deadlocked state"))
 	ew.printf("%.3fs, %.0f states/s, %s, store %.1f MB\n", r.Elapsed, r.StatesPerSecond, count(r.Workers, "worker"), float64(r.MemoryBytes)/(1<<20))
 	r.Symmetry.writeText(ew)
+	writeDead(ew, r.Dead)
 	switch {
 	case r.Violation != nil && r.Violation.Deadlock:
 		ew.printf("DEADLOCK after %d steps (a shortest trace to a state that enables no action and is not final):\n", r.Violation.Len())

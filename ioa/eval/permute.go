@@ -36,6 +36,8 @@ type Symmetry struct {
 	perms []permTab      // the group; perms[0] is the identity
 	index map[string]int // a permutation's images (permTab.key) → its number
 	encs  []pencoder     // per state variable; nil when its sort holds no permuted sort
+	dead  *Dead          // the reduction applied before permuting, or nil
+	dleaf []pencoder     // per register of dead: the permuting encoder of its entries
 }
 
 // permTab is one permutation: per permuted sort, the image of each element
@@ -192,6 +194,47 @@ func (sy *Symmetry) Inverse(g int) int {
 		buf = append(buf, inv...)
 	}
 	return sy.index[string(buf)]
+}
+
+// WithDead returns the group acting on states reduced by d (of the same
+// machine): AppendCanonical then gives the least reduced encoding (Dead)
+// of the images of a state, so that two states have one canonical
+// encoding when a permutation maps one to a state that differs from the
+// other only in dead entries. A dead entry is encoded as the default value
+// in every image: its control value, not a permuted value, decides it.
+func (sy *Symmetry) WithDead(d *Dead) *Symmetry {
+	c := *sy
+	c.dead = d
+	c.dleaf = make([]pencoder, len(d.regs))
+	for j, g := range d.regs {
+		c.dleaf[j] = sy.pencoder(sy.m.vars[g.v].v.Sort.Elem)
+	}
+	return &c
+}
+
+// appendDeadVar appends the reduced encoding of register j of π(s).
+func (sy *Symmetry) appendDeadVar(buf []byte, s State, j int, p *permTab) []byte {
+	g := &sy.dead.regs[j]
+	x := s[g.v]
+	leaf := sy.dleaf[j]
+	if k, ok := sy.sorts[sy.m.vars[g.v].v.Sort.Key.Name]; ok {
+		for _, t := range p.inv[k][:len(x.vs)] {
+			if g.isDead(s, int(t)) {
+				buf = append(buf, g.zero...)
+			} else {
+				buf = leaf(buf, x.vs[t], p)
+			}
+		}
+		return buf
+	}
+	for t, e := range x.vs {
+		if g.isDead(s, t) {
+			buf = append(buf, g.zero...)
+		} else {
+			buf = leaf(buf, e, p)
+		}
+	}
+	return buf
 }
 
 // Order returns the number of permutations in the group.
@@ -376,7 +419,11 @@ func (sy *Symmetry) appendLeast(buf []byte, s State, ties *[]int) ([]byte, int) 
 	offs := offs0[:0]
 	for i := range sy.m.vars {
 		offs = append(offs, len(buf)-start)
-		buf = sy.m.vars[i].enc(buf, s[i])
+		if sy.dead != nil {
+			buf = sy.dead.appendVar(buf, s, i)
+		} else {
+			buf = sy.m.vars[i].enc(buf, s[i])
+		}
 	}
 	offs = append(offs, len(buf)-start)
 	end := len(buf) // buf[start:end] is the best encoding so far
@@ -392,7 +439,11 @@ perms:
 				continue
 			}
 			at := len(buf)
-			buf = e(buf, s[i], p)
+			if sy.dead != nil && sy.dead.byVar[i] >= 0 {
+				buf = sy.appendDeadVar(buf, s, sy.dead.byVar[i], p)
+			} else {
+				buf = e(buf, s[i], p)
+			}
 			if less {
 				continue
 			}
