@@ -3,8 +3,10 @@
 // (sorts, constants, definitions, state variables, initial conditions,
 // actions with preconditions and effects, invariants), views mapping
 // external actions to events, the proof edges between automata
-// (proof.go), the hierarchy that holds them (Hierarchy, hierarchy.go) and
-// the `strategy:` lists of invariants, proofs and cases (strategy.go).
+// (proof.go), the hierarchy that holds them (Hierarchy, hierarchy.go),
+// the `strategy:` lists of invariants, proofs and cases (strategy.go) and
+// the liveness analysis of per-process registers (DeadRegisters,
+// liveness.go).
 //
 // The model is built by package ioa/load from YAML and is read by the
 // explorer, the obligation generator, the strategies and the SMT encoder,

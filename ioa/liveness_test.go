@@ -2,6 +2,7 @@ package ioa_test
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -10,9 +11,10 @@ import (
 	"ladder/ioa/load"
 )
 
-// deadText describes the registers of a as "x@c: dead at K1, K2".
+// deadText describes the registers of a as "x@c: K1 K2", the control
+// values at which x is dead.
 func deadText(a *ioa.Automaton) []string {
-	var out []string
+	out := []string{}
 	for _, r := range ioa.DeadRegisters(a) {
 		var dead []string
 		for k, l := range r.Live {
@@ -26,12 +28,118 @@ func deadText(a *ioa.Automaton) []string {
 	return out
 }
 
-func TestDeadRegistersRepository(t *testing.T) {
-	set, errs := load.Files("../specs", "../algorithms")
+func TestDeadRegistersTMS2(t *testing.T) {
+	set, errs := load.Files("../specs/TMS2.yaml")
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	for _, a := range set.Automata {
-		t.Logf("%s:\n  %s", a.Name, strings.Join(deadText(a), "\n  "))
+	// argL is read by DoRead and DoWrite, and by the invariant
+	// readRespValue at ReadResponding; argV by DoWrite; valRead by ReadResp
+	// and readRespValue; rdSet and wrSet by the commits and the reads, and by
+	// emptyBeforeBegin before the begin. beginIdx is read by the invariant
+	// beginIdxBound at every control value, so it is not a register.
+	want := []string{
+		"argL@pc: NotStarted BeginPending Ready WriteResponding CommitPending CommitResponding Committed Aborted",
+		"argV@pc: NotStarted BeginPending Ready ReadPending ReadResponding WriteResponding CommitPending CommitResponding Committed Aborted",
+		"rdSet@pc: CommitResponding Committed Aborted",
+		"valRead@pc: NotStarted BeginPending Ready ReadPending WritePending WriteResponding CommitPending CommitResponding Committed Aborted",
+		"wrSet@pc: CommitResponding Committed Aborted",
+	}
+	if got := deadText(set.Automaton("TMS2")); !reflect.DeepEqual(got, want) {
+		t.Errorf("TMS2 registers:\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+// liveFixture is a process automaton: Start sets r[t] and moves to Mid,
+// Use reads r[t] at Mid, Finish moves to Done. Each test case below edits
+// one part of it.
+const liveFixture = `
+automaton: P
+sorts:
+  T: param
+  Pc: {enum: [Idle, Mid, Done]}
+state:
+  pc: {sort: "Map[T, Pc]", init: const(Idle)}
+  r:  {sort: "Map[T, Int]", init: const(0)}
+  n:  {sort: Int, init: 0}
+actions:
+  Start:
+    kind: internal
+    params: {t: T}
+    pre: pc[t] = Idle
+    eff: |
+      r[t] := 1
+      pc[t] := Mid
+  Use:
+    kind: internal
+    params: {t: T}
+    pre: pc[t] = Mid
+    eff: |
+      n := r[t]
+      pc[t] := Done
+  Finish:
+    kind: internal
+    params: {t: T}
+    pre: pc[t] in {Mid, Done}
+    eff: pc[t] := Done
+`
+
+func TestDeadRegistersRules(t *testing.T) {
+	for _, c := range []struct {
+		name, old, new string
+		want           []string
+	}{
+		{name: "base", want: []string{"r@pc: Idle Done"}},
+		// read by another process's action: not a register
+		{name: "foreign read", old: "n := r[t]", new: "n := r[u]", want: []string{}},
+		// the control written for another process: no reduction at all
+		{name: "foreign control", old: "    eff: pc[t] := Done", new: "    eff: pc[u] := Done", want: []string{}},
+		// a control written with a computed value
+		{name: "computed control", old: "    eff: pc[t] := Done", new: "    eff: pc[t] := if n = 0 then Done else Mid", want: []string{}},
+		// an action that is not owned (no guard on pc) reading r
+		{name: "unowned read", old: "    pre: pc[t] in {Mid, Done}\n", new: "    pre: n >= 0 and r[t] >= 0\n", want: []string{}},
+		// an invariant reading r at Done keeps it live there, and at Mid
+		// (Finish moves there without writing r)
+		{name: "invariant at Done", old: "", new: "invariants:\n  inv: |\n    forall t: T. pc[t] = Done => r[t] >= 0\n", want: []string{"r@pc: Idle"}},
+		// an invariant reading r in any other form
+		{name: "invariant whole", old: "", new: "invariants:\n  inv: r = r\n", want: []string{}},
+		// a conditional write overwrites nothing: Start's r[t] := 1 under
+		// a condition keeps r live at Idle
+		{name: "conditional write", old: "      r[t] := 1\n", new: "      if n = 0 then r[t] := 1 end\n", want: []string{"r@pc: Done"}},
+		// a write on both branches overwrites
+		{name: "both branches", old: "      r[t] := 1\n", new: "      if n = 0 then r[t] := 1 else r[t] := 2 end\n", want: []string{"r@pc: Idle Done"}},
+		// a definition reading r[t] through its parameter
+		{name: "definition", old: "n := r[t]", new: "n := get(t)", want: []string{"r@pc: Idle Done"}},
+		// a definition reading every entry
+		{name: "definition whole", old: "n := r[t]", new: "n := sum", want: []string{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := liveFixture
+			switch {
+			case c.old == "" && c.new != "":
+				text += c.new
+			case c.old != "":
+				if !strings.Contains(text, c.old) {
+					t.Fatalf("fixture has no %q", c.old)
+				}
+				text = strings.Replace(text, c.old, c.new, 1)
+			}
+			if strings.Contains(c.new, "r[u]") || strings.Contains(c.new, "pc[u]") {
+				text = strings.ReplaceAll(text, "params: {t: T}\n    pre: pc[t] in {Mid, Done}", "params: {t: T, u: T}\n    pre: pc[t] in {Mid, Done}")
+				text = strings.Replace(text, "params: {t: T}\n    pre: pc[t] = Mid", "params: {t: T, u: T}\n    pre: pc[t] = Mid", 1)
+			}
+			if strings.Contains(c.new, "get(t)") || strings.Contains(c.new, "sum") {
+				text = strings.Replace(text, "state:", "definitions:\n  get:\n    params: {x: T}\n    sort: Int\n    body: r[x]\n  sum:\n    sort: Bool\n    body: r = r\nstate:", 1)
+				text = strings.Replace(text, "n := sum", "n := if sum then 1 else 0", 1)
+			}
+			cfg := load.Config{ReadFile: func(string) ([]byte, error) { return []byte(text), nil }}
+			set, errs := cfg.Files("p.yaml")
+			if len(errs) > 0 {
+				t.Fatalf("%v\n%s", errs, text)
+			}
+			if got := deadText(set.Automaton("P")); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
 	}
 }

@@ -20,10 +20,17 @@
 # 2^w slots with w = ceil(log2(states)) + 1, from ladder's count, and its
 # depth bound is raised (-m) until the search is not truncated.
 #
+# Each instance also gets a ladder run with both reductions, symmetry and
+# dead registers (--reduce-dead), whose count is of states up to dead
+# entries and so not comparable with SPIN's. Then the large instance
+# (LARGE, default T=3,L=2,V=2) is explored by ladder with both reductions
+# only, in one more JSON line: without them its state space does not fit.
+#
 # Usage: scripts/bench-spin.sh [LADDER_BINARY]
 # Environment: INSTANCES (default "T=2,L=2,V=2 T=3,L=1,V=2"), SYMMETRY (the
-# sorts of ladder's reduced run, default T,L,V), TIMEOUT (seconds per run,
-# default 600), MEMLIMIT (ulimit -v of each run in KiB, default 8000000).
+# sorts of ladder's reduced run, default T,L,V), LARGE (the instance of the
+# last line; empty: none), TIMEOUT (seconds per run, default 600), MEMLIMIT
+# (ulimit -v of each run in KiB, default 8000000).
 set -euo pipefail
 
 # shellcheck source=scripts/bench-lib.sh
@@ -31,6 +38,7 @@ set -euo pipefail
 
 instances=${INSTANCES:-T=2,L=2,V=2 T=3,L=1,V=2}
 symmetry=${SYMMETRY:-T,L,V}
+large=${LARGE-T=3,L=2,V=2}
 timeout=${TIMEOUT:-600}
 memlimit=${MEMLIMIT:-8000000}
 
@@ -79,8 +87,11 @@ ladder_json() {
   printf '{"states":%s,"complete":%s,"workers":%s,"seconds":%s,"states_per_second":%s,"peak_memory_bytes":%s,"max_rss_bytes":%s' \
     "$(orNull "$(jfield "$f" states)")" "$(orNull "$complete")" "$(orNull "$(jfield "$f" workers)")" "$(orNull "$(jfield "$f" elapsedSeconds)")" \
     "$(orNull "$(jfield "$f" statesPerSecond)")" "$(orNull "$(jfield "$f" peakMemoryBytes)")" "$(rss_bytes "$f")"
-  if [ "$1" = sym ]; then
+  if [ "$1" = sym ] || [ "$1" = dead ]; then
     printf ',"sorts":"%s","permutations":%s' "$symmetry" "$(orNull "$(jfield "$f" permutations)")"
+  fi
+  if [ "$1" = dead ]; then
+    printf ',"dead_registers":%s' "$(grep -c '"var":' "$f" || true)"
   fi
   printf '}'
 }
@@ -108,6 +119,13 @@ for inst in $instances; do
   if [ "$code" -gt 1 ]; then
     echo "bench-spin: ladder explore $inst --symmetry $symmetry exited with $code:" >&2
     cat sym.json >&2
+    exit 1
+  fi
+  code=0
+  measure dead.json "$bin" explore "$root/specs/TMS2.yaml" --bound "$inst" --symmetry "$symmetry" --reduce-dead --json || code=$?
+  if [ "$code" -gt 1 ]; then
+    echo "bench-spin: ladder explore $inst --symmetry $symmetry --reduce-dead exited with $code:" >&2
+    cat dead.json >&2
     exit 1
   fi
   # and ladder on every core (its default), for the figure a user sees
@@ -147,8 +165,21 @@ for inst in $instances; do
   same=false
   if [ -n "$pstates" ] && [ "$pstates" = "$states" ]; then same=true; fi
 
-  printf '{"instance":"%s","ladder":%s,"ladder_symmetry":%s,"ladder_all_cores":%s,' "$inst" "$(ladder_json full full.json)" "$(ladder_json sym sym.json)" "$(ladder_json par par.json)"
+  printf '{"instance":"%s","ladder":%s,"ladder_symmetry":%s,"ladder_all_cores":%s,"ladder_symmetry_dead":%s,' "$inst" "$(ladder_json full full.json)" "$(ladder_json sym sym.json)" "$(ladder_json par par.json)" "$(ladder_json dead dead.json)"
   printf '"spin":{"states":%s,"complete":%s,"errors":%s,"seconds":%s,"states_per_second":%s,"memory_bytes":%s,"max_rss_bytes":%s,"flags":"-DNOREDUCE -DSAFETY -m%s -w%s"},' \
     "$(orNull "$pstates")" "$pcomplete" "$(orNull "$perrors")" "$(orNull "$psecs")" "$(orNull "$prate")" "$(orNull "$pmem")" "$(rss_bytes pan.out)" "$depth" "$w"
   printf '"same_states":%s}\n' "$same"
 done
+
+# the large instance, with both reductions (SPIN without them does not
+# finish it in this machine's memory)
+if [ -n "$large" ]; then
+  code=0
+  measure large.json "$bin" explore "$root/specs/TMS2.yaml" --bound "$large" --symmetry "$symmetry" --reduce-dead --json || code=$?
+  if [ "$code" -gt 1 ]; then
+    echo "bench-spin: ladder explore $large --symmetry $symmetry --reduce-dead exited with $code:" >&2
+    cat large.json >&2
+    exit 1
+  fi
+  printf '{"instance":"%s","ladder_symmetry_dead":%s}\n' "$large" "$(ladder_json dead large.json)"
+fi

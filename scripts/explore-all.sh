@@ -12,6 +12,9 @@ run() {
 # (T=2,L=2,V=2 takes minutes for each), with the serializability and
 # opacity specifications.
 run specs/TMS2.yaml --bound T=2,L=2,V=2
+# and T=3,L=2,V=2, exhaustively, with both reductions (symmetry of
+# transactions and locations, dead registers)
+run specs/TMS2.yaml --bound T=3,L=2,V=2 --symmetry T,L --reduce-dead
 for f in specs/TxnOrdTMS2.yaml specs/TxnOrdTMS2WithFailures.yaml specs/ReservationTMS2.yaml \
   specs/CommitSer.yaml specs/StrictSerializability.yaml specs/Opacity.yaml; do
   run "$f" --bound T=2,L=1,V=2

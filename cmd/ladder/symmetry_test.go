@@ -27,6 +27,12 @@ func TestExploreSymmetry(t *testing.T) {
 			`(?s)symmetry: T \(3 elements\): 6 permutations; .*VIOLATION of mutex after 4 steps.*Enter\(T#\d\).*Enter\(T#\d\)`, `^$`},
 		{"TMS2", []string{"explore", "../../specs/TMS2.yaml", "--bound", "T=2,L=1,V=2", "--symmetry", "T,L,V"}, exitOK,
 			`(?s)symmetry: L \(1 element\), T \(2 elements\), V \(2 elements, V#0 fixed\): 2 permutations; .*\n  V#0 fixed: \.\./\.\./specs/TMS2\.yaml:\d+:\d+: .* can evaluate to the default value of .*OK: all 4 invariant`, `^$`},
+		{"dead registers", []string{"explore", "../../specs/TMS2.yaml", "--bound", "T=2,L=1,V=2", "--symmetry", "T", "--reduce-dead"}, exitOK,
+			`(?s)TMS2 \(L=1,T=2,V=2\): 1404 states.*symmetry: T \(2 elements\).*\ndead registers: rdSet, wrSet, argL, argV, valRead reset where dead.*\n  argL\[t\] dead when pc\[t\] in \{NotStarted, BeginPending, Ready, WriteResponding, .*OK: all 4 invariant`, `^$`},
+		{"no dead registers", []string{"explore", "testdata/symmetry/lock.yaml", "--bound", "T=2", "--reduce-dead"}, exitFailure,
+			`(?s)dead registers: none found; every state is stored whole\nVIOLATION of mutex after 4 steps`, `^$`},
+		{"dead registers with --proof", []string{"explore", "--proof", "../../proofs/TML-TMS2.yaml", "../../specs", "../../algorithms", "--bound", "T=2,L=1,V=2", "--reduce-dead"}, exitUsage,
+			`^$`, `--reduce-dead applies to the exploration of an automaton, not to cross-checks`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := runLadder(c.args...)

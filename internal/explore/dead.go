@@ -11,10 +11,12 @@ import (
 )
 
 // DeadRegister describes a register that the search resets where it is
-// dead: Var's entry for a process is replaced by its sort's default value
-// whenever the process's entry of Control holds one of DeadAt.
+// dead: Var's entry for a process (an element of the parameter sort Key)
+// is replaced by its sort's default value whenever the process's entry of
+// Control holds one of DeadAt.
 type DeadRegister struct {
 	Var     string   `json:"var"`
+	Key     string   `json:"key"`
 	Control string   `json:"control"`
 	DeadAt  []string `json:"deadAt"`
 }
@@ -43,7 +45,7 @@ func (x *explorer) setupDead() error {
 	}
 	x.dead = d
 	for _, r := range regs {
-		dr := DeadRegister{Var: r.Var.Name, Control: r.Control.Name}
+		dr := DeadRegister{Var: r.Var.Name, Key: r.Var.Sort.Key.Name, Control: r.Control.Name}
 		for k, live := range r.Live {
 			if !live {
 				dr.DeadAt = append(dr.DeadAt, r.Control.Sort.Elem.Elems[k])
@@ -69,6 +71,7 @@ func writeDead(ew *errWriter, regs []DeadRegister) {
 	}
 	ew.printf("dead registers: %s reset where dead; the states counted are states up to dead entries\n", strings.Join(names, ", "))
 	for _, r := range regs {
-		ew.printf("  %s[p] dead when %s[p] in {%s}\n", r.Var, r.Control, strings.Join(r.DeadAt, ", "))
+		p := strings.ToLower(r.Key)
+		ew.printf("  %s[%s] dead when %s[%s] in {%s}\n", r.Var, p, r.Control, p, strings.Join(r.DeadAt, ", "))
 	}
 }

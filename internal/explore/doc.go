@@ -35,4 +35,10 @@
 //     orbit is stored and expanded; symmetry.go checks that the automaton
 //     treats those elements alike, and a trace is rebuilt by replaying
 //     concrete steps whose canonical encodings follow the path.
+//   - With Config.ReduceDead, the store keys write the entries of the
+//     registers that ioa.DeadRegisters finds dead at their process's
+//     control value as the default value (eval.Dead), alone or inside the
+//     canonical encoding, so that one state is stored for all that differ
+//     only in dead entries; they are bisimilar, and traces are replayed as
+//     under symmetry.
 package explore
