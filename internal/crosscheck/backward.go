@@ -637,22 +637,58 @@ const maxKept = 1 << 10
 // starts afresh), since the entries of a bucket of the index are tried
 // again for every concrete state that looks the bucket up. The states are
 // only read.
+//
+// A worker's copy (nodeOf set) decodes them into the scratch memory of its
+// own runner, which nodeStart releases, with the states kept, only between
+// the nodes the worker expands: no decoded state outlives the expansion of
+// a node except through w.decoded. Other copies allocate them.
 func (cs *candidates) state(w *checker, e int32) (eval.State, error) {
 	if a, ok := w.decoded[e]; ok {
 		return a, nil
 	}
-	a, err := cs.x.mA.DecodeState(cs.enc.Key(int(cs.rep[e])))
+	key := cs.enc.Key(int(cs.rep[e]))
+	scratch := w.nodeOf != nil && w.candR != nil
+	var a eval.State
+	var err error
+	if scratch {
+		a, err = w.candR.Decode(key)
+	} else {
+		a, err = cs.x.mA.DecodeState(key)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if cs.sym != nil && cs.perm[e] != 0 {
-		a = cs.sym.Permute(a, int(cs.perm[e]))
+		if scratch {
+			w.permBuf = cs.sym.AppendPermuted(w.permBuf[:0], a, int(cs.perm[e]))
+			if a, err = w.candR.Decode(w.permBuf); err != nil {
+				return nil, err
+			}
+		} else {
+			a = cs.sym.Permute(a, int(cs.perm[e]))
+		}
 	}
-	if w.decoded == nil || len(w.decoded) >= maxKept {
+	if w.decoded == nil || !scratch && len(w.decoded) >= maxKept {
 		w.decoded = make(map[int32]eval.State, 1024)
 	}
 	w.decoded[e] = a
 	return a, nil
+}
+
+// nodeStart is called by a worker's copy of the checker before it checks
+// a step from node id: when the expansion of another node starts and the
+// copy keeps maxKept decoded states or more, it forgets them and releases
+// the scratch memory they live in.
+func (cs *candidates) nodeStart(w *checker, id int) {
+	if w.nodeOf == nil || w.candR == nil || id == w.candNode {
+		return
+	}
+	w.candNode = id
+	if len(w.decoded) >= maxKept {
+		clear(w.decoded)
+		w.pre = preNode{id: -1}
+		w.candR.Release()
+	}
 }
 
 // lookup is what related found for a concrete state c: the entries R
@@ -1097,6 +1133,7 @@ func (x *checker) backward() error {
 			return errFailed
 		})
 	}, func(tr *explore.Transition) error {
+		cs.nodeStart(x, tr.From)
 		return cs.each(x, tr.Post, func(a eval.State, i int) error {
 			name := "τ(cpost)"
 			if i >= 0 {

@@ -74,6 +74,12 @@ type checker struct {
 	// concrete states it looked up, by their encoding (candidates.related;
 	// relKey is scratch).
 	decoded map[int32]eval.State
+	// candR decodes the candidates of a worker's copy into its scratch
+	// memory, which nodeStart releases between nodes (candNode: the last
+	// node started); permBuf is scratch of candidates.state.
+	candR    *eval.Runner
+	candNode int
+	permBuf  []byte
 	// nodeOf, set on a worker's copy of a search of states, returns the
 	// id of the stored node of a state, or -1, the permutations that map
 	// the state to the node's, and the node's key appended to key

@@ -180,6 +180,8 @@ func (x *checker) clone() *checker {
 	w.pt, w.hist, w.planCache, w.decoded, w.relOf, w.relKey, w.imgKey, w.verdicts = nil, nil, nil, nil, nil, nil, nil, nil
 	w.related, w.known = nil, [2]eval.State{}
 	w.nodeOf, w.found, w.pre = nil, found{}, preNode{id: -1}
+	w.candR, w.candNode, w.permBuf = x.mA.NewRunner(), -1, nil
+	w.candR.SetScratch(true)
 	w.traceOf = func(int) (*explore.Trace, []MatchedStep, error) { return nil, nil, errDeferred }
 	return &w
 }
