@@ -3,7 +3,8 @@
 # proofs/ (the edges scripts/crosscheck-all.sh checks) and on trace
 # inclusion of NOrecAtomicCommitValidate in TMS2. Each edge is checked
 # without symmetry reduction and with --symmetry S for each S of SYMMETRY
-# (trace inclusion with --symmetry ISYMMETRY); it prints one JSON line per edge and run: the pairs (or
+# (trace inclusion with --symmetry ISYMMETRY, and each of its two runs
+# again with --reduce-dead, labelled "+dead"); it prints one JSON line per edge and run: the pairs (or
 # states) explored, whether the search was complete, the verdict, the
 # seconds, the peak memory the search counted and the process's peak
 # resident memory.
@@ -113,14 +114,17 @@ for p in $proofs; do
 done
 
 if [ -n "$ibound" ]; then
-  # trace inclusion, without symmetry and with --symmetry ISYMMETRY
-  for sym in "" "$isymmetry"; do
+  # trace inclusion, without symmetry and with --symmetry ISYMMETRY, each
+  # also with --reduce-dead (the label then ends in +dead)
+  for variant in "" "$isymmetry" "+dead" "$isymmetry+dead"; do
+    sym=${variant%+dead}
+    if [ -z "$isymmetry" ] && [ -n "$sym" ]; then continue; fi
     args=()
     if [ -n "$sym" ]; then args=(--symmetry "$sym"); fi
+    if [ "$sym" != "$variant" ]; then args+=(--reduce-dead); fi
     code=0
     measure "$tmp/out.json" "$bin" crosscheck --implements TMS2 algorithms/NOrecAtomicCommitValidate.yaml specs/ \
       --bound "$ibound" --timeout "$timeout" --max-memory "$maxmem" ${maxabs:+--max-abstract-states "$maxabs"} --json "${args[@]}" || code=$?
-    report "NOrecAtomicCommitValidate-implements-TMS2" "$sym" "$tmp/out.json" "$code"
-    if [ -z "$isymmetry" ]; then break; fi
+    report "NOrecAtomicCommitValidate-implements-TMS2" "$variant" "$tmp/out.json" "$code"
   done
 fi

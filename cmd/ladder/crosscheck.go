@@ -20,7 +20,7 @@ func init() {
 	register(&command{
 		name: "crosscheck",
 		args: "PROOF [PATHS] [--bound T=2,L=1,V=2] [--symmetry T,L] [--max-states N] [--max-depth N] [--abstract auto|all|reachable|witness] [--json]\n" +
-			"       ladder crosscheck --implements ABSTRACT FILE [PATHS] [--automaton NAME] [--bound …] [--max-states N] [--max-depth N] [--json]",
+			"       ladder crosscheck --implements ABSTRACT FILE [PATHS] [--automaton NAME] [--bound …] [--symmetry T,L] [--reduce-dead] [--max-states N] [--max-depth N] [--json]",
 		short: "check proof edges and trace inclusion on a finite instance",
 		long: `Crosscheck checks, on the finite instance given by --bound, what Z3 would
 prove in general, and reports a failure as a shortest concrete execution.
@@ -44,7 +44,9 @@ applied to the concrete and the abstract state (with --implements, to the
 concrete state and the set of abstract states); both automata and the
 proof's expressions must treat the elements alike (else the first
 expression that does not is reported, file:line:col). A failure is still
-reported on a real, shortest execution.
+reported on a real, shortest execution. With --implements, --reduce-dead
+also stores the states of both automata with their dead registers reset
+(as explore --reduce-dead does), which keeps every trace.
 
 It exits with 0 when every check holds (also when a limit stopped the
 search: the output says INCOMPLETE), 1 on a failure or on errors in the
@@ -68,6 +70,7 @@ type crosscheckFlags struct {
 	automaton   string
 	workers     int
 	symmetry    string
+	reduceDead  bool
 	json        bool
 	budget      budgetFlags
 }
@@ -82,6 +85,7 @@ func (o *crosscheckFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.automaton, "automaton", "", "with --implements: the concrete automaton, when FILE holds several")
 	fs.IntVar(&o.workers, "workers", -1, "goroutines computing successors (-1: one per CPU); results do not depend on it")
 	fs.StringVar(&o.symmetry, "symmetry", "", "comma-separated parameter sorts whose elements both automata and the proof treat alike: store one node per orbit of their permutations")
+	fs.BoolVar(&o.reduceDead, "reduce-dead", false, "with --implements: store the states of both automata with the entries of per-process registers reset where they cannot be read before they are overwritten")
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON on stdout")
 	o.budget.define(fs)
 }
@@ -97,6 +101,9 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 	if o.automaton != "" && o.implements == "" {
 		return e.usageError(cmd, "--automaton needs --implements")
 	}
+	if o.reduceDead && o.implements == "" {
+		return e.usageError(cmd, "--reduce-dead needs --implements: a proof edge's relation and steps read the registers it would reset")
+	}
 	inst, err := explore.ParseBounds(o.bound)
 	if err != nil {
 		return e.usageError(cmd, "--bound: %v", err)
@@ -106,7 +113,7 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 		return e.usageError(cmd, "--abstract: %v", err)
 	}
 	cfg := crosscheck.Config{Instance: inst, MaxStates: o.maxStates, MaxDepth: o.maxDepth, Workers: e.capWorkers(cmd, o.workers),
-		Abstract: mode, MaxAbstractStates: o.maxAbstract}
+		Abstract: mode, MaxAbstractStates: o.maxAbstract, ReduceDead: o.reduceDead}
 	for _, part := range strings.Split(o.symmetry, ",") {
 		if name := strings.TrimSpace(part); name != "" {
 			cfg.Symmetry = append(cfg.Symmetry, name)

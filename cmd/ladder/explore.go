@@ -53,13 +53,10 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 			symmetry := fs.String("symmetry", "", "comma-separated parameter sorts whose elements the automaton treats alike: store one state per orbit of their permutations")
 			reduceDead := fs.Bool("reduce-dead", false, "store states with the entries of per-process registers reset where no action or invariant can read them before they are overwritten")
 			return func(e *env, args []string) int {
-				if (*proof || *implements != "") && *reduceDead {
-					return e.usageError("explore", "--reduce-dead applies to the exploration of an automaton, not to cross-checks")
-				}
 				if *proof || *implements != "" {
 					c := &crosscheckFlags{bound: o.bound, maxStates: *maxStates, maxDepth: *maxDepth,
 						abstract: "auto", implements: *implements, automaton: o.automaton, workers: o.workers, json: o.json,
-						budget: o.budget, symmetry: *symmetry}
+						budget: o.budget, symmetry: *symmetry, reduceDead: *reduceDead}
 					return c.run(e, args)
 				}
 				cfg, a, code := o.prepare(e, "explore", args)

@@ -32,7 +32,9 @@ func TestExploreSymmetry(t *testing.T) {
 		{"no dead registers", []string{"explore", "testdata/symmetry/lock.yaml", "--bound", "T=2", "--reduce-dead"}, exitFailure,
 			`(?s)dead registers: none found; every state is stored whole\nVIOLATION of mutex after 4 steps`, `^$`},
 		{"dead registers with --proof", []string{"explore", "--proof", "../../proofs/TML-TMS2.yaml", "../../specs", "../../algorithms", "--bound", "T=2,L=1,V=2", "--reduce-dead"}, exitUsage,
-			`^$`, `--reduce-dead applies to the exploration of an automaton, not to cross-checks`},
+			`^$`, `--reduce-dead needs --implements: a proof edge's relation and steps read the registers it would reset`},
+		{"dead registers with --implements", []string{"crosscheck", "--implements", "TMS2", "../../algorithms/TML.yaml", "../../specs", "--bound", "T=2,L=1,V=2", "--reduce-dead"}, exitOK,
+			`(?s)dead registers reset where dead: addr, val of TML, rdSet, wrSet, argL, argV, valRead of TMS2; the states counted are states up to dead entries\nOK: every trace of TML`, `^$`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := runLadder(c.args...)

@@ -98,6 +98,12 @@ type Config struct {
 	// states of a pair (symmetry.go); trace inclusion (Implements) stores
 	// one pair (c, S) per orbit alike (traceSymmetry).
 	Symmetry []string
+	// ReduceDead makes trace inclusion (Implements) store the states of
+	// both automata with their dead registers reset (ioa.DeadRegisters,
+	// explore.Config.ReduceDead): a state and its reduction are
+	// bisimilar, so they have the same traces. The proof edges' checks
+	// refuse it: their relations read the registers.
+	ReduceDead bool
 
 	// evalRelation makes a forward or backward check evaluate its
 	// relation at every step, as if no pair were known related

@@ -544,6 +544,58 @@ func TestImplementsSymmetry(t *testing.T) {
 	}
 }
 
+// TestImplementsReduceDead checks that the dead-register reduction keeps
+// the verdict of trace inclusion and the length of a shortest failing
+// trace, alone and with symmetry, and that the failing trace is a real
+// execution.
+func TestImplementsReduceDead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores T=2 instances")
+	}
+	set, errs := load.Files("../../specs", "../../specs/testdata", "../../algorithms/NOrecAtomicCommitValidate.yaml", "../../algorithms/testdata/NOrecCommitNoCheck.yaml")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	tms2 := set.Automaton("TMS2")
+	for _, name := range []string{"TxnOrdTMS2", "TMS2ReadIgnoresValidIdx", "TxnOrdTMS2NoCommitValidation", "NOrecAtomicCommitValidate", "NOrecCommitNoCheck"} {
+		c := set.Automaton(name)
+		if c == nil {
+			t.Fatalf("no automaton %s", name)
+		}
+		plain, err := Implements(c, tms2, bounds(t, "T=2,L=1,V=2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sym := range [][]string{nil, {"T"}} {
+			cfg := bounds(t, "T=2,L=1,V=2")
+			cfg.Symmetry, cfg.ReduceDead = sym, true
+			red, err := Implements(c, tms2, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(red.DeadAbstract) == 0 {
+				t.Fatalf("%s: no register of TMS2 reset: %+v", name, red.DeadAbstract)
+			}
+			if (plain.Failure == nil) != (red.Failure == nil) || plain.Complete != red.Complete {
+				t.Fatalf("%s, symmetry %v: verdicts differ: failure %v/%v, complete %v/%v", name, sym, plain.Failure != nil, red.Failure != nil, plain.Complete, red.Complete)
+			}
+			if plain.Failure == nil {
+				if red.Pairs >= plain.Pairs || red.AbstractStates >= plain.AbstractStates {
+					t.Errorf("%s, symmetry %v: %d pairs, %d abstract states with the reduction; %d, %d without", name, sym,
+						red.Pairs, red.AbstractStates, plain.Pairs, plain.AbstractStates)
+				}
+				continue
+			}
+			f := red.Failure
+			if len(f.Events) != len(plain.Failure.Events) || len(f.Trace.Steps) != len(plain.Failure.Trace.Steps) {
+				t.Errorf("%s, symmetry %v: failing trace of %d events (%d steps) with the reduction, %d (%d) without", name, sym,
+					len(f.Events), len(f.Trace.Steps), len(plain.Failure.Events), len(plain.Failure.Trace.Steps))
+			}
+			checkTraceNotInA(t, c, tms2, f)
+		}
+	}
+}
+
 // checkTraceNotInA checks that f's trace is an execution of c from a start
 // state showing f.Events, and that a (without symmetry) can follow every
 // event but the last.

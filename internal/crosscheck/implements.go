@@ -44,6 +44,12 @@ type TraceResult struct {
 	// Symmetry describes the symmetry reduction, if Config.Symmetry asked
 	// for one: Pairs then counts orbits of pairs (representatives).
 	Symmetry *SymmetryInfo `json:"symmetry,omitempty"`
+	// DeadConcrete and DeadAbstract list the registers of C and of A that
+	// Config.ReduceDead reset where they are dead (empty lists when it
+	// found none; absent without it): the states counted are then states
+	// up to dead entries.
+	DeadConcrete []explore.DeadRegister `json:"deadRegistersConcrete,omitempty"`
+	DeadAbstract []explore.DeadRegister `json:"deadRegistersAbstract,omitempty"`
 	// Failure is a shortest execution of C whose trace A cannot produce.
 	Failure *TraceFailure `json:"failure,omitempty"`
 }
@@ -84,6 +90,7 @@ type absSide struct {
 	ids    []int32
 	queue  []int32
 
+	d    *eval.Dead       // the dead-register reduction of A's states, or nil
 	g    *eval.Symmetry   // the group acting on A's states, or nil
 	perm map[uint64]int32 // set << 32 | permutation → the set's image
 	pbuf []byte
@@ -112,7 +119,11 @@ func (s *absSide) event(ev string) uint32 {
 }
 
 func (s *absSide) intern(st eval.State) (int32, error) {
-	s.buf = s.m.AppendState(s.buf[:0], st)
+	if s.d != nil {
+		s.buf = s.d.AppendState(s.buf[:0], st)
+	} else {
+		s.buf = s.m.AppendState(s.buf[:0], st)
+	}
 	return s.internKey(s.buf)
 }
 
@@ -348,7 +359,22 @@ func Implements(c, a *ioa.Automaton, cfg Config) (*TraceResult, error) {
 		}
 		abs.perm = map[uint64]int32{}
 	}
-	err = implements(res, mC, gC, abs, cfg)
+	var dC *eval.Dead
+	if cfg.ReduceDead {
+		var regs []ioa.Register
+		if dC, regs, err = deadOf(mC); err != nil {
+			return nil, err
+		}
+		res.DeadConcrete = explore.DescribeDead(regs)
+		if abs.d, regs, err = deadOf(mA); err != nil {
+			return nil, err
+		}
+		res.DeadAbstract = explore.DescribeDead(regs)
+		if gC != nil {
+			gC, abs.g = gC.WithDead(dC), abs.g.WithDead(abs.d)
+		}
+	}
+	err = implements(res, mC, gC, dC, abs, cfg)
 	if errors.Is(err, errAbstractLimit) {
 		res.Limit = fmt.Sprintf("abstract state limit %d", abs.limit)
 		err = nil
@@ -363,6 +389,13 @@ func Implements(c, a *ioa.Automaton, cfg Config) (*TraceResult, error) {
 	res.Complete = res.Failure == nil && res.Limit == ""
 	res.Elapsed = time.Since(start).Seconds()
 	return res, nil
+}
+
+// deadOf compiles the dead-register reduction of m's automaton.
+func deadOf(m *eval.Machine) (*eval.Dead, []ioa.Register, error) {
+	regs := ioa.DeadRegisters(m.A)
+	d, err := m.NewDead(regs)
+	return d, regs, err
 }
 
 // traceSymmetry checks that both automata treat the elements of
@@ -406,13 +439,21 @@ func traceSymmetry(c, a *ioa.Automaton, mC, mA *eval.Machine, cfg Config) (*Symm
 // and its set's id (8 bytes) in a store, with the pair it was found from;
 // the concrete states are kept encoded in another store. With a symmetry
 // group gC (abs.g acting on A's states), each pair is stored as the
-// representative of its orbit (traceSymmetry). A failing trace is rebuilt
-// by replaying the path of pairs from a real start state.
-func implements(res *TraceResult, mC *eval.Machine, gC *eval.Symmetry, abs *absSide, cfg Config) error {
+// representative of its orbit (traceSymmetry). With a reduction dC (and
+// abs.d), the states of both automata are stored reduced, and gC and
+// abs.g are groups WithDead. A failing trace is rebuilt by replaying the
+// path of pairs from a real start state.
+func implements(res *TraceResult, mC *eval.Machine, gC *eval.Symmetry, dC *eval.Dead, abs *absSide, cfg Config) error {
 	cs := nodestore.New()
 	var buf []byte
+	appendC := func(buf []byte, s eval.State) []byte {
+		if dC != nil {
+			return dC.AppendState(buf, s)
+		}
+		return mC.AppendState(buf, s)
+	}
 	internC := func(s eval.State) uint32 {
-		buf = mC.AppendState(buf[:0], s)
+		buf = appendC(buf[:0], s)
 		id, _ := cs.Insert(buf, cs.Hash(buf), -1)
 		res.ConcreteStates = cs.Len()
 		return uint32(id)
@@ -455,7 +496,7 @@ func implements(res *TraceResult, mC *eval.Machine, gC *eval.Symmetry, abs *absS
 	// (s, set), without storing anything for s.
 	represents := func(s eval.State, set int32, wc, ws uint32) (bool, error) {
 		if gC == nil {
-			return string(mC.AppendState(buf[:0], s)) == string(cs.Key(int(wc))) && uint32(set) == ws, nil
+			return string(appendC(buf[:0], s)) == string(cs.Key(int(wc))) && uint32(set) == ws, nil
 		}
 		key, ties := least(s)
 		if string(key) != string(cs.Key(int(wc))) {
@@ -735,6 +776,20 @@ func (r *TraceResult) WriteText(w io.Writer) error {
 				ew.printf("  %s fixed: %s\n", strings.Join(s.Fixed, ", "), s.Why)
 			}
 		}
+	}
+	if r.DeadConcrete != nil || r.DeadAbstract != nil {
+		names := func(regs []explore.DeadRegister) string {
+			if len(regs) == 0 {
+				return "none"
+			}
+			var out []string
+			for _, d := range regs {
+				out = append(out, d.Var)
+			}
+			return strings.Join(out, ", ")
+		}
+		ew.printf("dead registers reset where dead: %s of %s, %s of %s; the states counted are states up to dead entries\n",
+			names(r.DeadConcrete), r.Concrete, names(r.DeadAbstract), r.Abstract)
 	}
 	switch f := r.Failure; {
 	case f != nil:

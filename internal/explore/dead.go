@@ -44,6 +44,14 @@ func (x *explorer) setupDead() error {
 		return err
 	}
 	x.dead = d
+	x.res.Dead = DescribeDead(regs)
+	return nil
+}
+
+// DescribeDead describes the registers ioa.DeadRegisters found (an empty
+// list, not nil, for none).
+func DescribeDead(regs []ioa.Register) []DeadRegister {
+	out := []DeadRegister{}
 	for _, r := range regs {
 		dr := DeadRegister{Var: r.Var.Name, Key: r.Var.Sort.Key.Name, Control: r.Control.Name}
 		for k, live := range r.Live {
@@ -51,9 +59,9 @@ func (x *explorer) setupDead() error {
 				dr.DeadAt = append(dr.DeadAt, r.Control.Sort.Elem.Elems[k])
 			}
 		}
-		x.res.Dead = append(x.res.Dead, dr)
+		out = append(out, dr)
 	}
-	return nil
+	return out
 }
 
 // writeDead writes the reduction's lines (nothing without one).

@@ -202,6 +202,9 @@ func (sy *Symmetry) Inverse(g int) int {
 // encoding when a permutation maps one to a state that differs from the
 // other only in dead entries. A dead entry is encoded as the default value
 // in every image: its control value, not a permuted value, decides it.
+// AppendCanonical, AppendLeast and AppendPermuted of the group returned
+// give reduced encodings; Permute, PermuteVar and AppendPermutedVar do not
+// reduce.
 func (sy *Symmetry) WithDead(d *Dead) *Symmetry {
 	c := *sy
 	c.dead = d
@@ -357,10 +360,20 @@ func appendUvarint(buf []byte, x uint64) []byte {
 }
 
 // AppendPermuted appends the encoding (Machine.AppendState) of π_g(s), the
-// image of s under the group's permutation number g (0 is the identity).
+// image of s under the group's permutation number g (0 is the identity);
+// for a group WithDead, its reduced encoding.
 func (sy *Symmetry) AppendPermuted(buf []byte, s State, g int) []byte {
 	p := &sy.perms[g]
 	for i, e := range sy.encs {
+		if sy.dead != nil && sy.dead.byVar[i] >= 0 {
+			// a reduced group (WithDead): dead entries as the default
+			if e == nil {
+				buf = sy.dead.appendVar(buf, s, i)
+			} else {
+				buf = sy.appendDeadVar(buf, s, sy.dead.byVar[i], p)
+			}
+			continue
+		}
 		if e == nil {
 			buf = sy.m.vars[i].enc(buf, s[i])
 		} else {
