@@ -34,8 +34,9 @@ type Register struct {
 //
 //   - every write to c is `c[p] := K` (K an enum constant) in an action whose
 //     precondition has a top-level conjunct constraining c[p] (c[p] = K,
-//     c[p] != K, c[p] in {K1, ...}, or `or`s and `not`s of these): the action
-//     is owned by its parameter p, and runs only at those values of c[p];
+//     c[p] != K, c[p] in {K1, ...}, or `or`s, `and`s and `not`s of these;
+//     also in the body of a definition it calls with p): the action is
+//     owned by its parameter p, and runs only at those values of c[p];
 //   - x occurs only as x[p] in the actions owned by p (in the precondition,
 //     the effect, the parameters' ranges and the view's arguments, and in
 //     the definitions they call), and in no other action;
@@ -118,19 +119,7 @@ func newLiveness(a *Automaton, c *StateVar) *liveness {
 			if b == nil || b.Var == nil || b.Var.Sort == nil || b.Var.Sort.Kind != expr.KParam || b.Var.Sort.Name != c.Sort.Key.Name {
 				continue
 			}
-			var at []bool
-			for _, conj := range splitAnd(act.Pre, nil) {
-				if g := l.guard(conj, b.Var); g != nil {
-					if at == nil {
-						at = g
-					} else {
-						for k := range at {
-							at[k] = at[k] && g[k]
-						}
-					}
-				}
-			}
-			if at != nil {
+			if at := l.preGuard(act.Pre, b.Var, 0); at != nil {
 				oa.owner, oa.at = b.Var, at
 				break
 			}
@@ -142,6 +131,40 @@ func newLiveness(a *Automaton, c *StateVar) *liveness {
 		l.acts = append(l.acts, oa)
 	}
 	return l
+}
+
+// preGuard returns the control values that the top-level conjuncts of
+// the precondition e allow for c[p] (following the calls of definitions
+// that pass p, whose bodies' conjuncts are conjuncts of e), or nil when
+// none constrains c[p].
+func (l *liveness) preGuard(e expr.Expr, p *expr.Object, depth int) []bool {
+	var at []bool
+	meet := func(g []bool) {
+		if g == nil {
+			return
+		}
+		if at == nil {
+			at = g
+			return
+		}
+		for k := range at {
+			at[k] = at[k] && g[k]
+		}
+	}
+	for _, conj := range splitAnd(e, nil) {
+		if call, ok := conj.(*expr.Call); ok && call.Recv == nil && call.Fun != nil && call.Fun.Obj != nil &&
+			call.Fun.Obj.Kind == expr.ObjDef && call.Fun.Obj.Body != nil && depth < 16 {
+			d := call.Fun.Obj
+			for i, arg := range call.Args {
+				if id, ok := arg.(*expr.Ident); ok && id.Obj == p && i < len(d.Params) {
+					meet(l.preGuard(d.Body, d.Params[i], depth+1))
+				}
+			}
+			continue
+		}
+		meet(l.guard(conj, p))
+	}
+	return at
 }
 
 // controlWrites records in next the constants the statements assign to

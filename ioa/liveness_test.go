@@ -112,6 +112,11 @@ func TestDeadRegistersRules(t *testing.T) {
 		{name: "definition", old: "n := r[t]", new: "n := get(t)", want: []string{"r@pc: Idle Done"}},
 		// a definition reading every entry
 		{name: "definition whole", old: "n := r[t]", new: "n := sum", want: []string{}},
+		// the owner's guard inside a definition the precondition calls
+		{name: "guard in a definition", old: "    pre: pc[t] in {Mid, Done}\n", new: "    pre: late(t) and n >= 0\n", want: []string{"r@pc: Idle Done"}},
+		// a definition that does not constrain c[p]: Finish is not owned,
+		// and it writes the control
+		{name: "no guard in a definition", old: "    pre: pc[t] in {Mid, Done}\n", new: "    pre: free(t)\n", want: []string{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			text := liveFixture
@@ -127,6 +132,9 @@ func TestDeadRegistersRules(t *testing.T) {
 			if strings.Contains(c.new, "r[u]") || strings.Contains(c.new, "pc[u]") {
 				text = strings.ReplaceAll(text, "params: {t: T}\n    pre: pc[t] in {Mid, Done}", "params: {t: T, u: T}\n    pre: pc[t] in {Mid, Done}")
 				text = strings.Replace(text, "params: {t: T}\n    pre: pc[t] = Mid", "params: {t: T, u: T}\n    pre: pc[t] = Mid", 1)
+			}
+			if strings.Contains(c.new, "late(t)") || strings.Contains(c.new, "free(t)") {
+				text = strings.Replace(text, "state:", "definitions:\n  late:\n    params: {x: T}\n    sort: Bool\n    body: pc[x] = Mid or pc[x] = Done\n  free:\n    params: {x: T}\n    sort: Bool\n    body: pc[x] = Mid or n = 0\nstate:", 1)
 			}
 			if strings.Contains(c.new, "get(t)") || strings.Contains(c.new, "sum") {
 				text = strings.Replace(text, "state:", "definitions:\n  get:\n    params: {x: T}\n    sort: Int\n    body: r[x]\n  sum:\n    sort: Bool\n    body: r = r\nstate:", 1)

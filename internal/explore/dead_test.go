@@ -74,6 +74,7 @@ func TestDeadReductionExact(t *testing.T) {
 		{"NOrec", "T=2,L=1,V=2", nil},
 		{"TL2", "T=2,L=1,V=2", []string{"T"}},
 		{"NOrecPaperPseudocode", "T=2,L=1,V=2", nil},
+		{"DSTM", "T=2,L=1,V=2", []string{"T"}},
 	} {
 		t.Run(fmt.Sprintf("%s/%s/%s", c.name, c.bounds, strings.Join(c.sym, "")), func(t *testing.T) {
 			a := set.Automaton(c.name)
