@@ -42,7 +42,8 @@ type Register struct {
 //     the definitions they call), and in no other action;
 //   - x occurs in an invariant only as x[t] within a conjunct
 //     `forall t: P. G => B` (G constrains c[t] as above, or is absent), and
-//     not at all in the final-state predicates.
+//     not at all in the final-state predicates;
+//   - x is not the control of another register.
 //
 // An owned action reads x[p] where it mentions it, updates part of it
 // (`x[p][l] := e`), or runs at a control value from which a state with x[p]
@@ -77,7 +78,19 @@ func DeadRegisters(a *Automaton) []Register {
 			}
 		}
 	}
-	return out
+	// A control keeps its values: which entries of its registers are dead
+	// is read from it, so it is never reset itself.
+	controls := map[*StateVar]bool{}
+	for _, r := range out {
+		controls[r.Control] = true
+	}
+	kept := out[:0]
+	for _, r := range out {
+		if !controls[r.Var] {
+			kept = append(kept, r)
+		}
+	}
+	return kept
 }
 
 // isControl reports whether v has sort Map[P, E] for a parameter sort P

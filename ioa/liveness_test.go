@@ -151,3 +151,47 @@ func TestDeadRegistersRules(t *testing.T) {
 		})
 	}
 }
+
+// TestDeadRegistersControlKept: mode is dead once pc is Done, and is the
+// control of r (r is overwritten at mode X and read at mode Y); a control
+// is never reset, since the deadness of its registers' entries is read
+// from it.
+func TestDeadRegistersControlKept(t *testing.T) {
+	text := `
+automaton: Q
+sorts:
+  T: param
+  M: {enum: [X, Y]}
+  Pc: {enum: [A, B, Done]}
+state:
+  mode: {sort: "Map[T, M]", init: const(X)}
+  pc:   {sort: "Map[T, Pc]", init: const(A)}
+  r:    {sort: "Map[T, Int]", init: const(0)}
+  n:    {sort: Int, init: 0}
+actions:
+  First:
+    kind: internal
+    params: {t: T}
+    pre: mode[t] = X and pc[t] = A
+    eff: |
+      mode[t] := Y
+      r[t] := 1
+      pc[t] := B
+  Second:
+    kind: internal
+    params: {t: T}
+    pre: mode[t] = Y and pc[t] = B
+    eff: |
+      n := r[t]
+      pc[t] := Done
+`
+	cfg := load.Config{ReadFile: func(string) ([]byte, error) { return []byte(text), nil }}
+	set, errs := cfg.Files("q.yaml")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	// without the rule, mode@pc (dead at Done) would be listed too
+	if got, want := deadText(set.Automaton("Q")), []string{"r@mode: X"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
