@@ -113,6 +113,10 @@ func Equal(a, b Value) bool {
 	if a.n != b.n || len(a.vs) != len(b.vs) {
 		return false
 	}
+	if len(a.vs) > 0 && &a.vs[0] == &b.vs[0] {
+		// the same elements: values are never modified in place
+		return true
+	}
 	for i := range a.vs {
 		if !Equal(a.vs[i], b.vs[i]) {
 			return false
