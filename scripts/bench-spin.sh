@@ -96,6 +96,19 @@ ladder_json() {
   printf '}'
 }
 
+# explore OUT ARGS...: ladder explore specs/TMS2.yaml ARGS --json, measured
+# into OUT; a usage or input error (exit code above 1) stops the script.
+explore() {
+  local out=$1 code=0
+  shift
+  measure "$out" "$bin" explore "$root/specs/TMS2.yaml" "$@" --json || code=$?
+  if [ "$code" -gt 1 ]; then
+    echo "bench-spin: ladder explore $* exited with $code:" >&2
+    cat "$out" >&2
+    exit 1
+  fi
+}
+
 cp "$root/bench/TMS2.pml" "$tmp/TMS2.pml"
 cd "$tmp"
 for inst in $instances; do
@@ -107,35 +120,11 @@ for inst in $instances; do
     exit 1
   fi
 
-  code=0
-  measure full.json "$bin" explore "$root/specs/TMS2.yaml" --bound "$inst" --workers 1 --json || code=$?
-  if [ "$code" -gt 1 ]; then
-    echo "bench-spin: ladder explore $inst exited with $code:" >&2
-    cat full.json >&2
-    exit 1
-  fi
-  code=0
-  measure sym.json "$bin" explore "$root/specs/TMS2.yaml" --bound "$inst" --symmetry "$symmetry" --workers 1 --json || code=$?
-  if [ "$code" -gt 1 ]; then
-    echo "bench-spin: ladder explore $inst --symmetry $symmetry exited with $code:" >&2
-    cat sym.json >&2
-    exit 1
-  fi
-  code=0
-  measure dead.json "$bin" explore "$root/specs/TMS2.yaml" --bound "$inst" --symmetry "$symmetry" --reduce-dead --json || code=$?
-  if [ "$code" -gt 1 ]; then
-    echo "bench-spin: ladder explore $inst --symmetry $symmetry --reduce-dead exited with $code:" >&2
-    cat dead.json >&2
-    exit 1
-  fi
+  explore full.json --bound "$inst" --workers 1
+  explore sym.json --bound "$inst" --symmetry "$symmetry" --workers 1
+  explore dead.json --bound "$inst" --symmetry "$symmetry" --reduce-dead
   # and ladder on every core (its default), for the figure a user sees
-  code=0
-  measure par.json "$bin" explore "$root/specs/TMS2.yaml" --bound "$inst" --json || code=$?
-  if [ "$code" -gt 1 ]; then
-    echo "bench-spin: ladder explore $inst (all cores) exited with $code:" >&2
-    cat par.json >&2
-    exit 1
-  fi
+  explore par.json --bound "$inst"
   states=$(jfield full.json states)
 
   # pan: a hash table of about twice the states, and a depth bound raised
@@ -174,12 +163,6 @@ done
 # the large instance, with both reductions (SPIN without them does not
 # finish it in this machine's memory)
 if [ -n "$large" ]; then
-  code=0
-  measure large.json "$bin" explore "$root/specs/TMS2.yaml" --bound "$large" --symmetry "$symmetry" --reduce-dead --json || code=$?
-  if [ "$code" -gt 1 ]; then
-    echo "bench-spin: ladder explore $large --symmetry $symmetry --reduce-dead exited with $code:" >&2
-    cat large.json >&2
-    exit 1
-  fi
+  explore large.json --bound "$large" --symmetry "$symmetry" --reduce-dead
   printf '{"instance":"%s","ladder_symmetry_dead":%s}\n' "$large" "$(ladder_json dead large.json)"
 fi

@@ -80,6 +80,17 @@ type exploreReport struct {
 	} `json:"violation"`
 }
 
+// result is the verdict column of an exploration.
+func (r *exploreReport) result() string {
+	switch {
+	case r.Violation != nil:
+		return "violates " + r.Violation.Invariant
+	case !r.Complete:
+		return "incomplete: " + r.Limit
+	}
+	return "all hold"
+}
+
 // proveSet is one `ladder prove` run: the paths it is given (none: the
 // command's defaults, specs/, algorithms/ and proofs/).
 type proveSet struct {
@@ -377,16 +388,9 @@ func exploreSection(b *strings.Builder, ladder string, maxStates int) error {
 					fmt.Fprintf(b, "| `%s` | | %s | | | | | | | | error (exit %d): %s |\n", f, bound, code, strings.ReplaceAll(msg, "|", "\\|"))
 					continue
 				}
-				result := "all hold"
-				switch {
-				case r.Violation != nil:
-					result = "violates " + r.Violation.Invariant
-				case !r.Complete:
-					result = "incomplete: " + r.Limit
-				}
 				fmt.Fprintf(b, "| `%s` | %s | %s | %d | %d | %d | %d | %d | %.2f | %.0f | %s |\n",
 					f, r.Automaton, r.Instance, len(r.Invariants), r.States, r.Transitions, r.MaxDepth,
-					r.Deadlocks, r.ElapsedSeconds, float64(r.MemoryBytes)/(1<<20), result)
+					r.Deadlocks, r.ElapsedSeconds, float64(r.MemoryBytes)/(1<<20), r.result())
 			}
 		}
 	}
@@ -425,15 +429,8 @@ func reductionSection(b *strings.Builder, ladder string, maxStates int) error {
 			if code > 1 || json.Unmarshal(data, &r) != nil || r.Automaton == "" {
 				return fmt.Errorf("%s %s: exit %d: %s", ladder, strings.Join(args, " "), code, stderr)
 			}
-			result := "all hold"
-			switch {
-			case r.Violation != nil:
-				result = "violates " + r.Violation.Invariant
-			case !r.Complete:
-				result = "incomplete: " + r.Limit
-			}
 			fmt.Fprintf(b, "| %s | %s | %d | %d | %.2f | %.0f | %s |\n", r.Instance, red.name, r.States, r.Transitions,
-				r.ElapsedSeconds, float64(r.MemoryBytes)/(1<<20), result)
+				r.ElapsedSeconds, float64(r.MemoryBytes)/(1<<20), r.result())
 		}
 	}
 	fmt.Fprintln(b)
