@@ -487,10 +487,11 @@ func (x *explorer) stateKey(buf []byte, s eval.State) []byte {
 }
 
 // checkReplay re-checks, with symmetry or dead-register reduction, that
-// the last state of a trace rebuilt from representatives violates name (or, for name "", is a
-// deadlock that is not final): the trace is a real execution from a start
-// state (trace replays every step with the evaluator), and its last state
-// must fail the condition itself, not only its representative.
+// the last state of a trace rebuilt from representatives violates name
+// (or, for name "", is a deadlock that is not final): the trace is a real
+// execution from a start state (trace replays every step with the
+// evaluator), and its last state must fail the condition itself, not only
+// its representative.
 func (x *explorer) checkReplay(t *Trace, name string) error {
 	if x.sym == nil && x.dead == nil || len(t.Steps) == 0 {
 		return nil
