@@ -34,14 +34,16 @@ type Register struct {
 //
 //   - every write to c is `c[p] := K` (K an enum constant) in an action whose
 //     precondition has a top-level conjunct constraining c[p] (c[p] = K,
-//     c[p] != K, c[p] in {K1, ...}, or `or`s, `and`s and `not`s of these;
-//     also in the body of a definition it calls with p): the action is
-//     owned by its parameter p, and runs only at those values of c[p];
+//     c[p] != K, c[p] in {K1, ...}, or `or`s and `and`s of these, and
+//     `not`s of exact ones; also in the body of a definition it calls with
+//     p): the action is owned by its parameter p, and runs only at those
+//     values of c[p];
 //   - x occurs only as x[p] in the actions owned by p (in the precondition,
 //     the effect, the parameters' ranges and the view's arguments, and in
 //     the definitions they call), and in no other action;
 //   - x occurs in an invariant only as x[t] within a conjunct
-//     `forall t: P. G => B` (G constrains c[t] as above, or is absent), and
+//     `forall t: P. G => B` (G constrains c[t] as above and does not read
+//     x, or is absent), and
 //     not at all in the final-state predicates;
 //   - x is not the control of another register.
 //
@@ -216,8 +218,17 @@ func (l *liveness) constant(e expr.Expr) int {
 }
 
 // guard returns the control values that e allows for c[p], or nil when e
-// is not a constraint on c[p] alone.
+// is not a constraint on c[p]. The set may be larger than the values e
+// allows (a conjunct that does not constrain c[p] is ignored), never
+// smaller.
 func (l *liveness) guard(e expr.Expr, p *expr.Object) []bool {
+	g, _ := l.guardExact(e, p)
+	return g
+}
+
+// guardExact is guard, also reporting whether the set is exactly the
+// values e allows, as a negation needs.
+func (l *liveness) guardExact(e expr.Expr, p *expr.Object) ([]bool, bool) {
 	switch e := e.(type) {
 	case *expr.Binary:
 		switch e.Op {
@@ -229,23 +240,23 @@ func (l *liveness) guard(e expr.Expr, p *expr.Object) []bool {
 				k = l.constant(e.X)
 			}
 			if k < 0 {
-				return nil
+				return nil, false
 			}
 			g := make([]bool, l.n)
 			for i := range g {
 				g[i] = (i == k) == (e.Op == expr.OpEq)
 			}
-			return g
+			return g, true
 		case expr.OpIn, expr.OpNotIn:
 			set, ok := e.Y.(*expr.SetLit)
 			if !ok || !isEntry(e.X, l.c.Obj, p) {
-				return nil
+				return nil, false
 			}
 			g := make([]bool, l.n)
 			for _, x := range set.Elems {
 				k := l.constant(x)
 				if k < 0 {
-					return nil
+					return nil, false
 				}
 				g[k] = true
 			}
@@ -254,20 +265,21 @@ func (l *liveness) guard(e expr.Expr, p *expr.Object) []bool {
 					g[i] = !g[i]
 				}
 			}
-			return g
+			return g, true
 		case expr.OpOr, expr.OpAnd:
-			gx, gy := l.guard(e.X, p), l.guard(e.Y, p)
+			gx, ex := l.guardExact(e.X, p)
+			gy, ey := l.guardExact(e.Y, p)
 			if e.Op == expr.OpAnd {
 				// a conjunction allows at most what either side allows
 				if gx == nil {
-					return gy
+					return gy, false
 				}
 				if gy == nil {
-					return gx
+					return gx, false
 				}
 			}
 			if gx == nil || gy == nil {
-				return nil
+				return nil, false
 			}
 			for i := range gx {
 				if e.Op == expr.OpOr {
@@ -276,19 +288,18 @@ func (l *liveness) guard(e expr.Expr, p *expr.Object) []bool {
 					gx[i] = gx[i] && gy[i]
 				}
 			}
-			return gx
+			return gx, ex && ey
 		}
 	case *expr.Unary:
-		if e.Op == expr.OpNot {
-			if g := l.guard(e.X, p); g != nil {
-				for i := range g {
-					g[i] = !g[i]
-				}
-				return g
+		// the complement of a larger set would be too small
+		if g, exact := l.guardExact(e.X, p); e.Op == expr.OpNot && g != nil && exact {
+			for i := range g {
+				g[i] = !g[i]
 			}
+			return g, true
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // registerLive returns the control values at which x[p] is live, and false
@@ -402,8 +413,15 @@ func (l *liveness) invariantReads(e expr.Expr, x *StateVar) ([]bool, bool) {
 		var at []bool
 		if im, ok := body.(*expr.Binary); ok && im.Op == expr.OpImplies {
 			if g := l.guard(im.X, b.Var); g != nil {
-				at = g
-				body = im.Y
+				// the guard itself is evaluated at every control value
+				rg := reader{x: x.Obj, own: r.own}
+				rg.expr(im.X)
+				if rg.bad {
+					return nil, false
+				}
+				if !rg.read {
+					at, body = g, im.Y
+				}
 			}
 		}
 		r.expr(body)

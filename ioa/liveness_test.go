@@ -112,6 +112,12 @@ func TestDeadRegistersRules(t *testing.T) {
 		{name: "definition", old: "n := r[t]", new: "n := get(t)", want: []string{"r@pc: Idle Done"}},
 		// a definition reading every entry
 		{name: "definition whole", old: "n := r[t]", new: "n := sum", want: []string{}},
+		// the negation of a constraint that is not on c[p] alone says
+		// nothing about where Finish runs: it is not owned, and it writes
+		// the control
+		{name: "negated partial guard", old: "    pre: pc[t] in {Mid, Done}\n", new: "    pre: not (pc[t] = Idle and n >= 0)\n", want: []string{}},
+		// an invariant whose guard reads r reads it at every control value
+		{name: "invariant guard reads", old: "", new: "invariants:\n  inv: |\n    forall t: T. pc[t] = Done and r[t] > 0 => n >= 0\n", want: []string{}},
 		// the owner's guard inside a definition the precondition calls
 		{name: "guard in a definition", old: "    pre: pc[t] in {Mid, Done}\n", new: "    pre: late(t) and n >= 0\n", want: []string{"r@pc: Idle Done"}},
 		// a definition that does not constrain c[p]: Finish is not owned,

@@ -35,8 +35,8 @@ func (x *explorer) setupDead() error {
 		return fmt.Errorf("dead-register reduction cannot be combined with a visitor: the search would show reduced states, not the states reached")
 	}
 	regs := ioa.DeadRegisters(x.m.A)
+	x.res.Dead = DescribeDead(regs)
 	if len(regs) == 0 {
-		x.res.Dead = []DeadRegister{}
 		return nil
 	}
 	d, err := x.m.NewDead(regs)
@@ -44,7 +44,6 @@ func (x *explorer) setupDead() error {
 		return err
 	}
 	x.dead = d
-	x.res.Dead = DescribeDead(regs)
 	return nil
 }
 
