@@ -20,6 +20,17 @@
 # 2^w slots with w = ceil(log2(states)) + 1, from ladder's count, and its
 # depth bound is raised (-m) until the search is not truncated.
 #
+# With symmetry reduction ladder stores one state per orbit; when the start
+# state is closed under the permutations it also counts the states the
+# orbits hold, which equal the states of the search without reduction. The
+# runs "ladder_symmetry_counted" (one worker) and
+# "ladder_symmetry_counted_all_cores" use the sorts COUNTED (default T,V:
+# TMS2's start state sets every argL[t] to L#0, so it is not closed under
+# permutations of L when L has two elements or more), and give
+# "represented_per_second", the reachable states covered per second, with
+# "same_states_represented" comparing that count with SPIN's. "ratios"
+# divides each of ladder's rates by SPIN's.
+#
 # Each instance also gets a ladder run with both reductions, symmetry and
 # dead registers (--reduce-dead), whose count is of states up to dead
 # entries and so not comparable with SPIN's. Then the large instance
@@ -28,7 +39,8 @@
 #
 # Usage: scripts/bench-spin.sh [LADDER_BINARY]
 # Environment: INSTANCES (default "T=2,L=2,V=2 T=3,L=1,V=2"), SYMMETRY (the
-# sorts of ladder's reduced run, default T,L,V), LARGE (the instance of the
+# sorts of ladder's reduced run, default T,L,V), COUNTED (the sorts of the
+# runs whose orbits are counted, default T,V), LARGE (the instance of the
 # last line; empty: none), TIMEOUT (seconds per run, default 600), MEMLIMIT
 # (ulimit -v of each run in KiB, default 8000000).
 set -euo pipefail
@@ -38,6 +50,7 @@ set -euo pipefail
 
 instances=${INSTANCES:-T=2,L=2,V=2 T=3,L=1,V=2}
 symmetry=${SYMMETRY:-T,L,V}
+counted=${COUNTED:-T,V}
 large=${LARGE-T=3,L=2,V=2}
 timeout=${TIMEOUT:-600}
 memlimit=${MEMLIMIT:-8000000}
@@ -80,6 +93,13 @@ rss_bytes() { # KiB in FILE.rss → bytes, or null
 
 orNull() { if [ -n "$1" ]; then echo "$1"; else echo null; fi; }
 
+# ratio A B prints A/B to two decimals, or null when either is missing or B
+# is zero.
+ratio() {
+  if [ -z "$1" ] || [ -z "$2" ]; then echo null; return; fi
+  awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "null"; else printf "%.2f", a / b }'
+}
+
 # ladder_json NAME FILE: the JSON object of a ladder run.
 ladder_json() {
   local f=$2 complete
@@ -89,6 +109,10 @@ ladder_json() {
     "$(orNull "$(jfield "$f" statesPerSecond)")" "$(orNull "$(jfield "$f" peakMemoryBytes)")" "$(rss_bytes "$f")"
   if [ "$1" = sym ] || [ "$1" = dead ]; then
     printf ',"sorts":"%s","permutations":%s' "$symmetry" "$(orNull "$(jfield "$f" permutations)")"
+  fi
+  if [ "$1" = counted ]; then
+    printf ',"sorts":"%s","permutations":%s,"represented":%s,"represented_per_second":%s' "$counted" \
+      "$(orNull "$(jfield "$f" permutations)")" "$(orNull "$(jfield "$f" represented)")" "$(orNull "$(jfield "$f" representedPerSecond)")"
   fi
   if [ "$1" = dead ]; then
     printf ',"dead_registers":%s' "$(grep -c '"var":' "$f" || true)"
@@ -125,6 +149,8 @@ for inst in $instances; do
   explore dead.json --bound "$inst" --symmetry "$symmetry" --reduce-dead
   # and ladder on every core (its default), for the figure a user sees
   explore par.json --bound "$inst"
+  explore counted1.json --bound "$inst" --symmetry "$counted" --workers 1
+  explore counted.json --bound "$inst" --symmetry "$counted"
   states=$(jfield full.json states)
 
   # pan: a hash table of about twice the states, and a depth bound raised
@@ -153,11 +179,18 @@ for inst in $instances; do
   fi
   same=false
   if [ -n "$pstates" ] && [ "$pstates" = "$states" ]; then same=true; fi
+  samerep=false
+  rep=$(jfield counted.json represented)
+  if [ -n "$pstates" ] && [ "$pstates" = "$rep" ] && [ "$rep" = "$(jfield counted1.json represented)" ]; then samerep=true; fi
 
   printf '{"instance":"%s","ladder":%s,"ladder_symmetry":%s,"ladder_all_cores":%s,"ladder_symmetry_dead":%s,' "$inst" "$(ladder_json full full.json)" "$(ladder_json sym sym.json)" "$(ladder_json par par.json)" "$(ladder_json dead dead.json)"
+  printf '"ladder_symmetry_counted":%s,"ladder_symmetry_counted_all_cores":%s,' "$(ladder_json counted counted1.json)" "$(ladder_json counted counted.json)"
   printf '"spin":{"states":%s,"complete":%s,"errors":%s,"seconds":%s,"states_per_second":%s,"memory_bytes":%s,"max_rss_bytes":%s,"flags":"-DNOREDUCE -DSAFETY -m%s -w%s"},' \
     "$(orNull "$pstates")" "$pcomplete" "$(orNull "$perrors")" "$(orNull "$psecs")" "$(orNull "$prate")" "$(orNull "$pmem")" "$(rss_bytes pan.out)" "$depth" "$w"
-  printf '"same_states":%s}\n' "$same"
+  printf '"same_states":%s,"same_states_represented":%s,' "$same" "$samerep"
+  printf '"ratios":{"ladder":%s,"ladder_all_cores":%s,"represented":%s,"represented_all_cores":%s}}\n' \
+    "$(ratio "$(jfield full.json statesPerSecond)" "$prate")" "$(ratio "$(jfield par.json statesPerSecond)" "$prate")" \
+    "$(ratio "$(jfield counted1.json representedPerSecond)" "$prate")" "$(ratio "$(jfield counted.json representedPerSecond)" "$prate")"
 done
 
 # the large instance, with both reductions (SPIN without them does not

@@ -266,6 +266,9 @@ type explorer struct {
 	trans    Transition
 	sym      *eval.Symmetry // the symmetry reduction, or nil
 	dead     *eval.Dead     // the dead-register reduction, or nil
+	// represented is the sum of the sizes of the orbits of the states
+	// stored (their number without symmetry reduction).
+	represented int64
 	// sets are the two worker sets of levelParallel: one expands a
 	// batch while the other's batch is merged and checked.
 	sets [2]*workerSet
@@ -361,15 +364,25 @@ func (x *explorer) run() error {
 	runner.SetScratch(true)
 	var buf []byte
 	var cur []int32
+	if x.sym != nil {
+		switch {
+		case x.dead != nil:
+			x.res.Symmetry.NotRepresented = "dead-register reduction merges states that are not images of each other"
+		case !x.startsClosed(inits):
+			x.res.Symmetry.NotRepresented = "the start states are not closed under the permutations"
+		}
+	}
 	for _, s := range inits {
 		if x.full() {
 			break
 		}
-		buf = x.stateKey(buf[:0], s)
+		var orbit int32
+		buf, orbit = x.stateKey(buf[:0], s)
 		id, isNew := x.st.Insert(buf, x.st.Hash(buf), -1)
 		if !isNew {
 			continue
 		}
+		x.represented += int64(orbit)
 		x.res.InitialStates++
 		if stop, err := x.found(runner, id, 0, s); stop || err != nil {
 			return x.finish(err)
@@ -499,6 +512,7 @@ type pending struct {
 	k0, k1 int // its encoding in the key buffer
 	post   eval.State
 	hash   uint64
+	orbit  int32 // the size of its orbit (1 without symmetry)
 }
 
 // levelSequential expands the states of one level on this goroutine. The
@@ -512,9 +526,10 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 	over := false
 	collect := func(act int, params []eval.Value, post eval.State) bool {
 		k0, p0 := len(kbuf), len(pbuf)
-		kbuf = x.encode(r, kbuf, post)
+		var orbit int32
+		kbuf, orbit = x.encode(r, kbuf, post)
 		pbuf = append(pbuf, params...)
-		succs = append(succs, pending{act: act, p0: p0, p1: len(pbuf), k0: k0, k1: len(kbuf), post: post})
+		succs = append(succs, pending{act: act, p0: p0, p1: len(pbuf), k0: k0, k1: len(kbuf), post: post, orbit: orbit})
 		if len(succs)&63 == 0 && x.meter.Over() {
 			over = true
 			return false
@@ -560,6 +575,7 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 				return nil, err
 			}
 			if isNew {
+				x.represented += int64(s.orbit)
 				next = append(next, int32(id))
 				if stop, err := x.found(r, id, depth, s.post); stop || err != nil {
 					return next, err
@@ -593,6 +609,7 @@ type succ struct {
 	post   eval.State
 	key    []byte
 	hash   uint64
+	orbit  int32 // the size of its orbit (1 without symmetry)
 }
 
 // batchSize is the number of states a parallel level expands between merges.
@@ -734,11 +751,12 @@ func (x *explorer) expandPart(job *batchJob, k int) error {
 		err = r.Successors(pre, func(act int, params []eval.Value, post eval.State) bool {
 			n++
 			start := len(arena)
-			arena = x.encode(r, arena, post)
+			var orbit int32
+			arena, orbit = x.encode(r, arena, post)
 			key := arena[start:len(arena):len(arena)]
 			p0 := len(pbuf)
 			pbuf = append(pbuf, params...)
-			part = append(part, succ{act: act, p0: p0, p1: len(pbuf), post: post, key: key, hash: x.st.Hash(key)})
+			part = append(part, succ{act: act, p0: p0, p1: len(pbuf), post: post, key: key, hash: x.st.Hash(key), orbit: orbit})
 			if n&63 == 0 && x.meter.Over() {
 				over = true
 				return false
@@ -796,6 +814,7 @@ func (x *explorer) mergeBatch(job *batchJob, depth int) ([]item, error) {
 				return nil, err
 			}
 			if isNew {
+				x.represented += int64(s.orbit)
 				fresh = append(fresh, item{id: id, s: s.post, k: k})
 				if v := x.cfg.Visitor; v != nil && v.State != nil {
 					if err := v.State(id, depth, s.post); err != nil {
@@ -886,5 +905,11 @@ func (x *explorer) finish(err error) error {
 	x.meter.sample()
 	_, r.PeakMemoryBytes = x.meter.Memory()
 	r.Complete = r.Violation == nil && r.Limit == ""
+	if sy := r.Symmetry; sy != nil && sy.NotRepresented == "" {
+		sy.Represented = x.represented
+		if el > 0 {
+			sy.RepresentedPerSecond = float64(x.represented) / el.Seconds()
+		}
+	}
 	return nil
 }

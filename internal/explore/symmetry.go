@@ -151,6 +151,19 @@ type Symmetry struct {
 	// Permutations is the order of the group: the product over the sorts of
 	// the factorial of their free elements.
 	Permutations int `json:"permutations"`
+	// Represented is the number of states of the orbits found, the sum of
+	// their sizes (the order of the group over the order of the
+	// representative's stabilizer): for a complete search, the number of
+	// states a search without symmetry reduction finds. It is 0, and
+	// NotRepresented says why, with dead-register reduction (which
+	// merges states that are not images of each other) or when the start
+	// states are not closed under the permutations (the orbits then hold
+	// unreachable states).
+	Represented int64 `json:"represented"`
+	// RepresentedPerSecond is Represented over the search's wall-clock
+	// time.
+	RepresentedPerSecond float64 `json:"representedPerSecond"`
+	NotRepresented       string  `json:"notRepresented,omitempty"`
 }
 
 // SymmetricSort is one sort whose elements the reduction permutes.
@@ -462,28 +475,52 @@ func (x *explorer) setupSymmetry() error {
 
 // encode appends the key under which the store keeps s: its encoding (r
 // copies the variables s shares with the state r last decoded), or with
-// symmetry reduction its canonical encoding.
-func (x *explorer) encode(r *eval.Runner, buf []byte, s eval.State) []byte {
+// symmetry reduction its canonical encoding. It also returns the number of
+// states of the orbit of s (1 without symmetry reduction).
+func (x *explorer) encode(r *eval.Runner, buf []byte, s eval.State) ([]byte, int32) {
 	if x.sym == nil {
 		if x.dead != nil {
-			return r.EncodeDead(buf, s, x.dead)
+			return r.EncodeDead(buf, s, x.dead), 1
 		}
-		return r.Encode(buf, s)
+		return r.Encode(buf, s), 1
 	}
-	buf, _ = x.sym.AppendCanonical(buf, s)
-	return buf
+	buf, n := x.sym.AppendCanonical(buf, s)
+	return buf, int32(x.sym.Order() / n)
 }
 
 // stateKey is encode without a runner.
-func (x *explorer) stateKey(buf []byte, s eval.State) []byte {
+func (x *explorer) stateKey(buf []byte, s eval.State) ([]byte, int32) {
 	if x.sym == nil {
 		if x.dead != nil {
-			return x.dead.AppendState(buf, s)
+			return x.dead.AppendState(buf, s), 1
 		}
-		return x.m.AppendState(buf, s)
+		return x.m.AppendState(buf, s), 1
 	}
-	buf, _ = x.sym.AppendCanonical(buf, s)
-	return buf
+	buf, n := x.sym.AppendCanonical(buf, s)
+	return buf, int32(x.sym.Order() / n)
+}
+
+// startsClosed reports whether the set of start states is closed under
+// the symmetry group: then so is the set of reachable states (every
+// action commutes with the permutations), each orbit found lies wholly
+// in it, and the orbits' sizes add up to the number of reachable states
+// the search represents. The start states are closed exactly when their
+// orbits hold no more states than there are distinct start states.
+func (x *explorer) startsClosed(inits []eval.State) bool {
+	plain := map[string]bool{}
+	orbits := map[string]int32{}
+	var buf []byte
+	for _, s := range inits {
+		plain[string(x.m.AppendState(buf[:0], s))] = true
+		var n int32
+		buf, n = x.stateKey(buf[:0], s)
+		orbits[string(buf)] = n
+	}
+	sum := 0
+	for _, n := range orbits {
+		sum += int(n)
+	}
+	return sum == len(plain)
 }
 
 // checkReplay re-checks, with symmetry or dead-register reduction, that
@@ -537,6 +574,11 @@ func (s *Symmetry) writeText(ew *errWriter) {
 		parts = append(parts, ss.String())
 	}
 	ew.printf("symmetry: %s: %d permutations; the states counted are orbit representatives\n", strings.Join(parts, ", "), s.Permutations)
+	if s.NotRepresented != "" {
+		ew.printf("  the orbits' states are not counted: %s\n", s.NotRepresented)
+	} else {
+		ew.printf("  the orbits hold %d states (%.0f states/s)\n", s.Represented, s.RepresentedPerSecond)
+	}
 	for _, ss := range s.Sorts {
 		if ss.Why != "" {
 			ew.printf("  %s fixed: %s\n", strings.Join(ss.Fixed, ", "), ss.Why)

@@ -298,6 +298,14 @@ func TestSymmetryCounts(t *testing.T) {
 				if c.symmetricStart && covered != full {
 					t.Errorf("the orbits cover %d states, the full search found %d", covered, full)
 				}
+				// The represented count is the full search's, or refused
+				// when the start states are not closed under the group.
+				switch sy := res.Symmetry; {
+				case c.symmetricStart && (sy.NotRepresented != "" || sy.Represented != int64(full)):
+					t.Errorf("represented %d (%q), want the %d states of the full search", sy.Represented, sy.NotRepresented, full)
+				case !c.symmetricStart && (sy.NotRepresented == "" || sy.Represented != 0):
+					t.Errorf("represented %d (%q), want none: the start states are not closed", sy.Represented, sy.NotRepresented)
+				}
 				t.Logf("%d states, %d with symmetry (%d permutations)", full, res.States, res.Symmetry.Permutations)
 			})
 		}
@@ -405,6 +413,16 @@ func TestSymmetryTMS2(t *testing.T) {
 	}
 	if !res.Complete || res.Violation != nil || res.States != orbs || res.States >= full {
 		t.Errorf("complete=%v violation=%v states=%d, want %d orbits of %d states", res.Complete, res.Violation != nil, res.States, orbs, full)
+	}
+	if sy := res.Symmetry; sy.Represented != int64(full) || sy.NotRepresented != "" || sy.RepresentedPerSecond <= 0 {
+		t.Errorf("represented %d (%q, %.0f/s), want the %d states of the full search", sy.Represented, sy.NotRepresented, sy.RepresentedPerSecond, full)
+	}
+	dead, err := Explore(a, Config{Instance: bounds(t, inst), Symmetry: sorts, ReduceDead: true, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sy := dead.Symmetry; sy.Represented != 0 || !strings.Contains(sy.NotRepresented, "dead-register") {
+		t.Errorf("with dead-register reduction: represented %d (%q), want none", sy.Represented, sy.NotRepresented)
 	}
 	if v := res.Symmetry.Sorts[2]; v.Sort != "V" || strings.Join(v.Fixed, ",") != "V#0" {
 		t.Errorf("V: got %+v, want V#0 fixed", v)

@@ -99,7 +99,7 @@ func (x *explorer) trace(path []int) (*Trace, error) {
 	var buf []byte
 	var cur eval.State
 	for _, s := range inits {
-		buf = x.stateKey(buf[:0], s)
+		buf, _ = x.stateKey(buf[:0], s)
 		if bytes.Equal(buf, x.st.Key(path[0])) {
 			cur = s
 			break
@@ -116,7 +116,7 @@ func (x *explorer) trace(path []int) (*Trace, error) {
 		var act int
 		var params []eval.Value
 		err := r.Successors(cur, func(a int, ps []eval.Value, post eval.State) bool {
-			buf = x.stateKey(buf[:0], post)
+			buf, _ = x.stateKey(buf[:0], post)
 			if bytes.Equal(buf, want) {
 				next, act, params = post, a, append([]eval.Value(nil), ps...)
 				return false

@@ -32,12 +32,15 @@ const MaxSymmetry = 40320 // 8!
 // elements. It is immutable and safe for concurrent use.
 type Symmetry struct {
 	m     *Machine
-	sorts map[string]int // permuted sort → its index in a permTab
-	perms []permTab      // the group; perms[0] is the identity
-	index map[string]int // a permutation's images (permTab.key) → its number
-	encs  []pencoder     // per state variable; nil when its sort holds no permuted sort
-	dead  *Dead          // the reduction applied before permuting, or nil
-	dleaf []pencoder     // per register of dead: the permuting encoder of its entries
+	sorts map[string]int  // permuted sort → its index in a permTab
+	moved map[string]bool // the permuted sorts with two free elements or more
+	perms []permTab       // the group; perms[0] is the identity
+	index map[string]int  // a permutation's images (permTab.key) → its number
+	encs  []pencoder      // per state variable; nil when its sort holds no permuted sort
+	progs []*byteProg     // per state variable: its byte program, or nil (permute_bytes.go)
+	maps  [][][256]byte   // per permutation: the byte maps of the byte programs
+	dead  *Dead           // the reduction applied before permuting, or nil
+	dleaf []pencoder      // per register of dead: the permuting encoder of its entries
 }
 
 // permTab is one permutation: per permuted sort, the image of each element
@@ -54,7 +57,7 @@ type pencoder func(buf []byte, v Value, p *permTab) []byte
 // parameter sort of the machine's automaton with at most 256 elements, and
 // the group at most MaxSymmetry permutations.
 func (m *Machine) NewSymmetry(sorts []SymSort) (*Symmetry, error) {
-	sy := &Symmetry{m: m, sorts: map[string]int{}}
+	sy := &Symmetry{m: m, sorts: map[string]int{}, moved: map[string]bool{}}
 	var groups [][][]byte // per sort: its permutations (image of each element)
 	order := 1
 	for _, ss := range sorts {
@@ -94,6 +97,7 @@ func (m *Machine) NewSymmetry(sorts []SymSort) (*Symmetry, error) {
 			}
 		}
 		sy.sorts[ss.Name] = len(groups)
+		sy.moved[ss.Name] = len(free) >= 2
 		groups = append(groups, permutations(n, free))
 	}
 	// the product of the groups, identity first
@@ -122,10 +126,13 @@ func (m *Machine) NewSymmetry(sorts []SymSort) (*Symmetry, error) {
 		s := m.vars[i].v.Sort
 		if sy.touches(s) {
 			sy.encs = append(sy.encs, sy.pencoder(s))
+			sy.progs = append(sy.progs, sy.newByteProg(s))
 		} else {
 			sy.encs = append(sy.encs, nil)
+			sy.progs = append(sy.progs, nil)
 		}
 	}
+	sy.maps = sy.byteMaps()
 	return sy, nil
 }
 
@@ -244,12 +251,12 @@ func (sy *Symmetry) appendDeadVar(buf []byte, s State, j int, p *permTab) []byte
 func (sy *Symmetry) Order() int { return len(sy.perms) }
 
 // touches reports whether values of s can hold an element of a permuted
-// sort (as a value, or as a key of a map or set).
+// sort (as a value, or as a key of a map or set) that some permutation
+// moves: every permutation leaves the other values in place.
 func (sy *Symmetry) touches(s *expr.Sort) bool {
 	switch s.Kind {
 	case expr.KParam:
-		_, ok := sy.sorts[s.Name]
-		return ok
+		return sy.moved[s.Name]
 	case expr.KRecord:
 		for _, f := range s.Fields {
 			if sy.touches(f.Sort) {
@@ -422,7 +429,8 @@ func (sy *Symmetry) AppendLeast(buf []byte, s State, ties []int) ([]byte, []int)
 //
 // Encoding an image stops at the first variable where it is already larger
 // than the best so far; the variables whose sorts hold no permuted sort are
-// encoded once and copied. Every variable's encoding has the same length in
+// encoded once and copied, and those with a byte program (permute_bytes.go)
+// are rearranged from their own encoding. Every variable's encoding has the same length in
 // every image (a permuted sort has at most 256 elements, each encoded in one
 // byte, and permutations change no length or shape), so the images are
 // compared variable by variable at the same offsets.
@@ -439,7 +447,11 @@ func (sy *Symmetry) appendLeast(buf []byte, s State, ties *[]int) ([]byte, int) 
 		}
 	}
 	offs = append(offs, len(buf)-start)
-	end := len(buf) // buf[start:end] is the best encoding so far
+	size := len(buf) - start
+	// buf[start:start+size] is the encoding of s, which the byte programs
+	// read; buf[best:best+size] is the least image so far (s itself, or
+	// the image kept right after it), and candidates follow.
+	best := start
 	n := 1
 perms:
 	for g := 1; g < len(sy.perms); g++ {
@@ -452,15 +464,21 @@ perms:
 				continue
 			}
 			at := len(buf)
-			if sy.dead != nil && sy.dead.byVar[i] >= 0 {
+			switch bp := sy.progs[i]; {
+			case sy.dead != nil && sy.dead.byVar[i] >= 0:
 				buf = sy.appendDeadVar(buf, s, sy.dead.byVar[i], p)
-			} else {
+			case bp != nil:
+				var ok bool
+				if buf, ok = bp.appendImage(buf, buf[start+offs[i]:start+offs[i+1]], g, sy.maps[g]); !ok {
+					buf = e(buf, s[i], p)
+				}
+			default:
 				buf = e(buf, s[i], p)
 			}
 			if less {
 				continue
 			}
-			switch c := bytes.Compare(buf[at:], buf[start+offs[i]:start+offs[i+1]]); {
+			switch c := bytes.Compare(buf[at:], buf[best+offs[i]:best+offs[i+1]]); {
 			case c < 0:
 				less = true
 			case c > 0:
@@ -469,8 +487,13 @@ perms:
 			}
 		}
 		if less {
-			buf = append(buf[:start], buf[cand:]...)
-			end, n = len(buf), 1
+			if best == start {
+				best = cand // keep it after s
+			} else {
+				copy(buf[best:], buf[cand:])
+				buf = buf[:cand]
+			}
+			n = 1
 			if ties != nil {
 				*ties = append((*ties)[:0], g)
 			}
@@ -482,7 +505,10 @@ perms:
 			}
 		}
 	}
-	return buf[:end], n
+	if best != start {
+		copy(buf[start:], buf[best:best+size])
+	}
+	return buf[:start+size], n
 }
 
 // Permute returns π_g(s), the image of s under the group's permutation

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"ladder/ioa/load"
@@ -12,7 +13,9 @@ import (
 // permFixture holds a permuted sort in every position the encoder
 // distinguishes: scalars, one-byte options, options of records, sequences,
 // maps over atomic, option and record keys, sets of atomic and record
-// elements, and a map whose values are maps.
+// elements, a map whose values are maps, and integers inside tables and
+// sequences of tables (whose images the byte programs compute while every
+// integer fits one byte, permute_bytes.go).
 const permFixture = `
 automaton: Perm
 sorts:
@@ -20,6 +23,7 @@ sorts:
   L: param
   Ph: {enum: [A, B, C]}
   TL: {record: {t: T, l: L}}
+  TN: {record: {t: T, n: Int}}
 state:
   x:     T
   o:     Option[T]
@@ -32,6 +36,9 @@ state:
   sr:    Set[TL]
   mm:    Map[L, Map[T, Option[L]]]
   n:     {sort: Int, init: 0}
+  mn:    {sort: "Map[T, Int]", init: const(0)}
+  mt:    {sort: "Map[L, TN]", init: "const(TN{t: T#0, n: 0})"}
+  sm:    {sort: "Seq[Map[T, Option[L]]]", init: "[]"}
 actions:
   Skip: {kind: internal}
 `
@@ -68,8 +75,33 @@ func randomState(t *testing.T, m *Machine, rng *rand.Rand) State {
 			s[i] = Seq(vs...)
 			continue
 		}
-		if vc.v.Name == "n" {
-			s[i] = Int(int64(rng.Intn(1000) - 500))
+		// an integer: one byte (-64..63) more often than not
+		num := func() Value {
+			if rng.Intn(3) == 0 {
+				return Int(int64(rng.Intn(1000) - 500))
+			}
+			return Int(int64(rng.Intn(128) - 64))
+		}
+		switch vc.v.Name {
+		case "n":
+			s[i] = num()
+			continue
+		case "mn":
+			s[i] = Value{vs: []Value{num(), num(), num()}}
+			continue
+		case "mt":
+			s[i] = Value{vs: []Value{Record(Elem(rng.Intn(3)), num()), Record(Elem(rng.Intn(3)), num())}}
+			continue
+		case "sm":
+			vals, err := m.Inst.Values(vc.v.Sort.Elem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vs := make([]Value, rng.Intn(4))
+			for k := range vs {
+				vs[k] = vals[rng.Intn(len(vals))]
+			}
+			s[i] = Seq(vs...)
 			continue
 		}
 		vals, err := m.Inst.Values(vc.v.Sort)
@@ -246,5 +278,25 @@ func TestComposeInverse(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestByteProgs checks which variables of the fixture get a byte program:
+// those whose layout is fixed, and no other (TestPermutedEncoding then
+// checks their images against the values' own).
+func TestByteProgs(t *testing.T) {
+	m := loadPerm(t)
+	sy, err := m.NewSymmetry([]SymSort{{Name: "T"}, {Name: "L"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var with []string
+	for i, bp := range sy.progs {
+		if bp != nil {
+			with = append(with, m.vars[i].v.Name)
+		}
+	}
+	if got, want := strings.Join(with, " "), "x o s m st mm mn mt sm"; got != want {
+		t.Errorf("byte programs for %q, want %q", got, want)
 	}
 }
