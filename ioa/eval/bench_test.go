@@ -19,14 +19,20 @@ func cpuTimer(b *testing.B) func() {
 // tms2States returns TMS2 (T=2, L=2, V=2) compiled, and the encodings of
 // the states of a random walk.
 func tms2States(b *testing.B) (*Machine, [][]byte) {
-	if _, err := os.Stat("../../specs/TMS2.yaml"); err != nil {
-		b.Skip("no specs/TMS2.yaml")
+	return walkStates(b, "../../specs/TMS2.yaml", "TMS2", map[string]int{"T": 2, "L": 2, "V": 2})
+}
+
+// walkStates returns automaton name of file compiled for the sizes, and
+// the encodings of the first 20000 states of a breadth-first search.
+func walkStates(b *testing.B, file, name string, sizes map[string]int) (*Machine, [][]byte) {
+	if _, err := os.Stat(file); err != nil {
+		b.Skip("no " + file)
 	}
-	set, errs := load.Files("../../specs/TMS2.yaml")
+	set, errs := load.Files(file)
 	if len(errs) > 0 {
 		b.Fatal(errs)
 	}
-	m, err := NewMachine(set.Automaton("TMS2"), &Instance{Sizes: map[string]int{"T": 2, "L": 2, "V": 2}})
+	m, err := NewMachine(set.Automaton(name), &Instance{Sizes: sizes})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -98,5 +104,39 @@ func BenchmarkInvariantsTMS2(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		r.Release()
 		r.Violated(states[i%len(states)], nil)
+	}
+}
+
+// BenchmarkCanonical measures the canonical encoding of a state under a
+// symmetry group (AppendLeast, as the cross-checker calls it), per state.
+func BenchmarkCanonical(b *testing.B) {
+	for _, c := range []struct {
+		name, file, automaton string
+		sizes                 map[string]int
+		sorts                 []SymSort
+	}{
+		{"TMS2/T=2,L=2,V=2/T,L", "../../specs/TMS2.yaml", "TMS2", map[string]int{"T": 2, "L": 2, "V": 2}, []SymSort{{Name: "T"}, {Name: "L"}}},
+		{"TMS2/T=3,L=1,V=2/T", "../../specs/TMS2.yaml", "TMS2", map[string]int{"T": 3, "L": 1, "V": 2}, []SymSort{{Name: "T"}}},
+		{"DSTM/T=3,L=1,V=2/T", "../../algorithms/DSTM.yaml", "DSTM", map[string]int{"T": 3, "L": 1, "V": 2}, []SymSort{{Name: "T"}}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			m, keys := walkStates(b, c.file, c.automaton, c.sizes)
+			sy, err := m.NewSymmetry(c.sorts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			states := make([]State, len(keys))
+			for i, k := range keys {
+				if states[i], err = m.DecodeState(k); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var buf []byte
+			var ties []int
+			defer cpuTimer(b)()
+			for i := 0; i < b.N; i++ {
+				buf, ties = sy.AppendLeast(buf[:0], states[i%len(states)], ties)
+			}
+		})
 	}
 }
