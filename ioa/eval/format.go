@@ -191,10 +191,7 @@ func isDefault(v Value, s *expr.Sort) bool {
 		}
 		return true
 	case expr.KMap, expr.KSet:
-		key, leaf := s.Key, s.Elem
-		if s.Kind == expr.KSet {
-			key, leaf = s.Elem, expr.BoolSort
-		}
+		key, leaf := tableSorts(s)
 		all := true
 		ok := fentries(key, v, func(_, x Value) { all = all && isDefault(x, leaf) })
 		return ok && all

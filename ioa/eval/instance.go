@@ -157,10 +157,7 @@ func (inst *Instance) Card(s *expr.Sort) (int64, bool) {
 		}
 		return p, true
 	case expr.KMap, expr.KSet:
-		key, leaf := s.Key, s.Elem
-		if s.Kind == expr.KSet {
-			key, leaf = s.Elem, expr.BoolSort
-		}
+		key, leaf := tableSorts(s)
 		if !keyable(key) {
 			return 0, false
 		}
@@ -307,10 +304,7 @@ func (inst *Instance) values(s *expr.Sort) []Value {
 		product(parts, func(vs []Value) { out = append(out, Record(vs...)) })
 		return out
 	case expr.KMap, expr.KSet:
-		key, leaf := s.Key, s.Elem
-		if s.Kind == expr.KSet {
-			key, leaf = s.Elem, expr.BoolSort
-		}
+		key, leaf := tableSorts(s)
 		nk, _ := inst.Card(key)
 		lv := inst.values(leaf)
 		parts := make([][]Value, nk)
@@ -449,10 +443,7 @@ func (inst *Instance) Conforms(v Value, s *expr.Sort) bool {
 		}
 		return true
 	case expr.KMap, expr.KSet:
-		key, leaf := s.Key, s.Elem
-		if s.Kind == expr.KSet {
-			key, leaf = s.Elem, expr.BoolSort
-		}
+		key, leaf := tableSorts(s)
 		if inst.checkSizes(s) != nil {
 			return false
 		}

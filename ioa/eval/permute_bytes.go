@@ -102,10 +102,7 @@ func (sy *Symmetry) layoutWidth(s *expr.Sort) (int, bool) {
 		}
 		return w, true
 	case expr.KMap, expr.KSet:
-		K, X := s.Key, s.Elem
-		if s.Kind == expr.KSet {
-			K, X = s.Elem, expr.BoolSort
-		}
+		K, X := tableSorts(s)
 		if !m.byteScalar(K) {
 			return 0, false
 		}
@@ -139,10 +136,7 @@ func (sy *Symmetry) layoutKinds(out []uint8, s *expr.Sort) []uint8 {
 		}
 		return out
 	case expr.KMap, expr.KSet:
-		K, X := s.Key, s.Elem
-		if s.Kind == expr.KSet {
-			K, X = s.Elem, expr.BoolSort
-		}
+		K, X := tableSorts(s)
 		for i := m.Inst.size(K); i > 0; i-- {
 			out = sy.layoutKinds(out, X)
 		}
@@ -165,10 +159,7 @@ func (sy *Symmetry) layoutSrc(out []int32, s *expr.Sort, base int32, p *permTab)
 		}
 		return out
 	case expr.KMap, expr.KSet:
-		K, X := s.Key, s.Elem
-		if s.Kind == expr.KSet {
-			K, X = s.Elem, expr.BoolSort
-		}
+		K, X := tableSorts(s)
 		xw, _ := sy.layoutWidth(X)
 		k, permuted := sy.sorts[K.Name]
 		permuted = permuted && K.Kind == expr.KParam

@@ -44,6 +44,15 @@ func atomicKey(k *expr.Sort) bool {
 	return k.Kind == expr.KBool || k.Kind == expr.KEnum || k.Kind == expr.KParam
 }
 
+// tableSorts returns the key and leaf sorts of a table of sort s, a map
+// or a set (a table of Bool).
+func tableSorts(s *expr.Sort) (key, leaf *expr.Sort) {
+	if s.Kind == expr.KSet {
+		return s.Elem, expr.BoolSort
+	}
+	return s.Key, s.Elem
+}
+
 // tget returns the leaf of table t at key k.
 func tget(K *expr.Sort, t, k Value) Value {
 	switch K.Kind {
