@@ -484,7 +484,7 @@ func (x *explorer) encode(r *eval.Runner, buf []byte, s eval.State) ([]byte, int
 		}
 		return r.Encode(buf, s), 1
 	}
-	buf, n := x.sym.AppendCanonical(buf, s)
+	buf, n := x.sym.EncodeCanonical(r, buf, s)
 	return buf, int32(x.sym.Order() / n)
 }
 

@@ -447,6 +447,30 @@ func (sy *Symmetry) appendLeast(buf []byte, s State, ties *[]int) ([]byte, int) 
 		}
 	}
 	offs = append(offs, len(buf)-start)
+	return sy.least(buf, start, s, offs, ties)
+}
+
+// EncodeCanonical appends the canonical encoding of s, as AppendCanonical,
+// encoding s itself with r (Runner.EncodeOffs: the variables s shares with
+// the state r last decoded are copied), and returns the number of
+// permutations that give it. The group must not be WithDead.
+func (sy *Symmetry) EncodeCanonical(r *Runner, buf []byte, s State) ([]byte, int) {
+	if sy.dead != nil {
+		return sy.AppendCanonical(buf, s)
+	}
+	var offs0 [33]int
+	offs := offs0[:]
+	if n := len(sy.m.vars) + 1; n > len(offs) {
+		offs = make([]int, n)
+	}
+	start := len(buf)
+	buf = r.EncodeOffs(buf, s, offs)
+	return sy.least(buf, start, s, offs[:len(sy.m.vars)+1], nil)
+}
+
+// least replaces the encoding of s in buf[start:] (variable i at offset
+// offs[i]) by the least encoding of the images of s, as appendLeast.
+func (sy *Symmetry) least(buf []byte, start int, s State, offs []int, ties *[]int) ([]byte, int) {
 	size := len(buf) - start
 	// buf[start:start+size] is the encoding of s, which the byte programs
 	// read; buf[best:best+size] is the least image so far (s itself, or

@@ -152,6 +152,23 @@ func TestPermutedEncoding(t *testing.T) {
 				}
 			}
 			canon, ties := sy.AppendCanonical(nil, s)
+			// EncodeCanonical, after decoding a state that shares some
+			// variables with s (copied from its encoding) and not others
+			r := m.NewRunner()
+			dec, err := r.Decode(m.AppendState(nil, randomState(t, m, rng)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			mixed := append(State(nil), dec...)
+			for i := range mixed {
+				if rng.Intn(2) == 0 {
+					mixed[i] = s[i]
+				}
+			}
+			mc, mties := sy.AppendCanonical(nil, mixed)
+			if got, n := sy.EncodeCanonical(r, []byte{9}, mixed); !bytes.Equal(got, append([]byte{9}, mc...)) || n != mties {
+				t.Fatalf("%v: EncodeCanonical = %x (%d ties), want %x (%d)", sorts, got, n, mc, mties)
+			}
 			least, n := []byte(nil), 0
 			var tieList []int
 			for g := 0; g < sy.Order(); g++ {
