@@ -93,6 +93,14 @@ func (d *Dead) appendVar(buf []byte, s State, i int) []byte {
 	return buf
 }
 
+// sameControl reports whether variable i is not a register, or its
+// control is the same value object in s and t: then a variable that is
+// the same in both has the same reduced encoding.
+func (d *Dead) sameControl(s, t State, i int) bool {
+	j := d.byVar[i]
+	return j < 0 || same(s[d.regs[j].c], t[d.regs[j].c])
+}
+
 // AppendState appends the reduced encoding of s.
 func (d *Dead) AppendState(buf []byte, s State) []byte {
 	for i := range d.m.vars {
@@ -137,10 +145,8 @@ func (r *Runner) EncodeDead(buf []byte, s State, d *Dead) []byte {
 	}
 	from := 0
 	for i := range m.vars {
-		if same(s[i], r.last[i]) {
-			if j := d.byVar[i]; j < 0 || same(s[d.regs[j].c], r.last[d.regs[j].c]) {
-				continue
-			}
+		if same(s[i], r.last[i]) && d.sameControl(s, r.last, i) {
+			continue
 		}
 		buf = append(buf, r.lastKey[from:r.offs[i]]...)
 		buf = d.appendVar(buf, s, i)

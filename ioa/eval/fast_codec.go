@@ -38,19 +38,22 @@ func (r *Runner) Encode(buf []byte, s State) []byte {
 	return append(buf, r.lastKey[from:]...)
 }
 
-// EncodeOffs is Encode that also sets offs[i], for each state variable i,
-// to the offset of the variable's encoding in the bytes it appends, and
-// offs[n] to their length (offs has one entry more than the machine has
-// variables).
-func (r *Runner) EncodeOffs(buf []byte, s State, offs []int) []byte {
+// EncodeOffs is Encode, or with d not nil EncodeDead, that also sets
+// offs[i], for each state variable i, to the offset of the variable's
+// encoding in the bytes it appends, and offs[n] to their length (offs has
+// one entry more than the machine has variables).
+func (r *Runner) EncodeOffs(buf []byte, s State, d *Dead, offs []int) []byte {
 	m := r.m
 	start := len(buf)
 	fast := r.last != nil && len(r.last) == len(s)
 	for i := range m.vars {
 		offs[i] = len(buf) - start
-		if fast && same(s[i], r.last[i]) {
+		switch {
+		case fast && same(s[i], r.last[i]) && (d == nil || d.sameControl(s, r.last, i)):
 			buf = append(buf, r.lastKey[r.offs[i]:r.offs[i+1]]...)
-		} else {
+		case d != nil:
+			buf = d.appendVar(buf, s, i)
+		default:
 			buf = m.vars[i].enc(buf, s[i])
 		}
 	}

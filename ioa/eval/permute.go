@@ -452,19 +452,17 @@ func (sy *Symmetry) appendLeast(buf []byte, s State, ties *[]int) ([]byte, int) 
 
 // EncodeCanonical appends the canonical encoding of s, as AppendCanonical,
 // encoding s itself with r (Runner.EncodeOffs: the variables s shares with
-// the state r last decoded are copied), and returns the number of
-// permutations that give it. The group must not be WithDead.
+// the state r last decoded are copied, so that state must have been
+// decoded from its own encoding, reduced for a group WithDead), and
+// returns the number of permutations that give it.
 func (sy *Symmetry) EncodeCanonical(r *Runner, buf []byte, s State) ([]byte, int) {
-	if sy.dead != nil {
-		return sy.AppendCanonical(buf, s)
-	}
 	var offs0 [33]int
 	offs := offs0[:]
 	if n := len(sy.m.vars) + 1; n > len(offs) {
 		offs = make([]int, n)
 	}
 	start := len(buf)
-	buf = r.EncodeOffs(buf, s, offs)
+	buf = r.EncodeOffs(buf, s, sy.dead, offs)
 	return sy.least(buf, start, s, offs[:len(sy.m.vars)+1], nil)
 }
 
