@@ -430,10 +430,10 @@ func (sy *Symmetry) AppendLeast(buf []byte, s State, ties []int) ([]byte, []int)
 // Encoding an image stops at the first variable where it is already larger
 // than the best so far; the variables whose sorts hold no permuted sort are
 // encoded once and copied, and those with a byte program (permute_bytes.go)
-// are rearranged from their own encoding. Every variable's encoding has the same length in
-// every image (a permuted sort has at most 256 elements, each encoded in one
-// byte, and permutations change no length or shape), so the images are
-// compared variable by variable at the same offsets.
+// are rearranged from their own encoding. Every variable's encoding has the
+// same length in every image (a permuted sort has at most 256 elements,
+// each encoded in one byte, and permutations change no length or shape), so
+// the images are compared variable by variable at the same offsets.
 func (sy *Symmetry) appendLeast(buf []byte, s State, ties *[]int) ([]byte, int) {
 	start := len(buf)
 	var offs0 [33]int
