@@ -28,7 +28,13 @@
 //   - With Config.Workers > 1, the successors of each batch of a level are
 //     computed by several goroutines and merged in a fixed order, so the
 //     ids, the result, the trace and the visitor's calls do not depend on the
-//     number of workers.
+//     number of workers. Without a visitor or dead-register reduction a
+//     worker reuses its scratch memory for each state it expands, and the
+//     new states are checked decoded from their keys (with symmetry, their
+//     representatives, which satisfy the same conditions).
+//   - With Config.Symmetry, each new state adds the size of its orbit to
+//     Symmetry.Represented: the state count without reduction when the
+//     start states are closed under the permutations.
 //   - With Config.Symmetry, the store keys are canonical encodings: the
 //     least encoding of a state's images under the permutations of the
 //     symmetric sorts' elements (eval.Symmetry), so that one state per

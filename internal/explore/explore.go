@@ -269,6 +269,12 @@ type explorer struct {
 	// represented is the sum of the sizes of the orbits of the states
 	// stored (their number without symmetry reduction).
 	represented int64
+	// lean is set when the parallel search need not keep successors
+	// (expandPart): a worker then reuses its scratch memory for each
+	// state it expands, and checkFresh checks a new state decoded from
+	// its key (the state itself, or with symmetry reduction its
+	// representative, which satisfies the same conditions).
+	lean bool
 	// sets are the two worker sets of levelParallel: one expands a
 	// batch while the other's batch is merged and checked.
 	sets [2]*workerSet
@@ -341,6 +347,10 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 		return nil, err
 	}
 	x.reporter = NewReporter(x.cfg.Progress, x.meter)
+	// Without a visitor or dead-register reduction no one reads a
+	// successor after it is encoded but the invariant check, which can
+	// decode it from its key (lean).
+	x.lean = x.dead == nil && cfg.Visitor == nil
 	return x, nil
 }
 
@@ -741,6 +751,9 @@ func (x *explorer) expandPart(job *batchJob, k int) error {
 	arena, pbuf, part := set.arenas[k][:0], set.pbufs[k][:0], set.parts[k][:0]
 	defer func() { set.arenas[k], set.pbufs[k], set.parts[k] = arena, pbuf, part }()
 	for i := k; i < len(job.batch); i += w {
+		if x.lean {
+			r.Release()
+		}
 		pre, err := r.Decode(job.keys[i])
 		if err != nil {
 			return err
@@ -815,7 +828,11 @@ func (x *explorer) mergeBatch(job *batchJob, depth int) ([]item, error) {
 			}
 			if isNew {
 				x.represented += int64(s.orbit)
-				fresh = append(fresh, item{id: id, s: s.post, k: k})
+				post := s.post
+				if x.lean {
+					post = nil // released: checkFresh decodes it
+				}
+				fresh = append(fresh, item{id: id, s: post, k: k})
 				if v := x.cfg.Visitor; v != nil && v.State != nil {
 					if err := v.State(id, depth, s.post); err != nil {
 						return nil, err
@@ -860,11 +877,21 @@ func (x *explorer) checkFresh(runners []*eval.Runner, fresh []item, depth int) e
 			defer wg.Done()
 			// Each worker checks the states it computed, whose memory
 			// its core has written (and may still cache).
+			r := runners[k]
 			for i := range fresh {
 				if fresh[i].k != k {
 					continue
 				}
-				name, err := runners[k].Violated(fresh[i].s, x.invs)
+				s := fresh[i].s
+				if s == nil {
+					r.Release()
+					var err error
+					if s, err = r.Decode(x.st.Key(fresh[i].id)); err != nil {
+						errs[k] = err
+						return
+					}
+				}
+				name, err := r.Violated(s, x.invs)
 				if err != nil {
 					errs[k] = err
 					return

@@ -767,3 +767,46 @@ func TestTraceArgs(t *testing.T) {
 		t.Errorf("step 1 changed %v, want [pc] (beginIdx stays 0)", tr.Steps[1].Changed)
 	}
 }
+
+// countersFixture: five counters up to 3; `oneFull` fails first after 6
+// steps, when two counters reach 3, among the successors of the 101
+// states of depth 5: a level the parallel search expands with workers
+// (levelParallel), whose new states it checks decoded from their keys.
+const countersFixture = `
+automaton: Counters
+sorts:
+  T: param
+state:
+  c: {sort: "Map[T, Nat]", init: const(0)}
+actions:
+  Inc:
+    kind: internal
+    params: {t: T}
+    pre: c[t] < 3
+    eff: c[t] := c[t] + 1
+invariants:
+  oneFull: "forall t: T, u: T. c[t] = 3 and c[u] = 3 => t = u"
+`
+
+// TestParallelViolation checks that a violation among the new states of
+// a parallel level is found, after as many steps as the sequential search
+// takes, with and without symmetry reduction.
+func TestParallelViolation(t *testing.T) {
+	fixtures["counters.yaml"] = countersFixture
+	a := loadFixture(t, "counters.yaml", "Counters")
+	for _, sym := range [][]string{nil, {"T"}} {
+		seq, err := Explore(a, Config{Instance: bounds(t, "T=5"), Symmetry: sym, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		par, err := Explore(a, Config{Instance: bounds(t, "T=5"), Symmetry: sym, Workers: 2, batch: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []*Result{seq, par} {
+			if r.Violation == nil || r.Violation.Invariant != "oneFull" || r.Violation.Len() != 6 {
+				t.Fatalf("symmetry %v, %d workers: violation %+v, want oneFull after 6 steps", sym, r.Workers, r.Violation)
+			}
+		}
+	}
+}
