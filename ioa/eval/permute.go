@@ -41,6 +41,7 @@ type Symmetry struct {
 	maps  [][][256]byte   // per permutation: the byte maps of the byte programs
 	dead  *Dead           // the reduction applied before permuting, or nil
 	dleaf []pencoder      // per register of dead: the permuting encoder of its entries
+	dkey  []int           // per register of dead: its key sort's index in a permTab, or -1
 }
 
 // permTab is one permutation: per permuted sort, the image of each element
@@ -216,8 +217,13 @@ func (sy *Symmetry) WithDead(d *Dead) *Symmetry {
 	c := *sy
 	c.dead = d
 	c.dleaf = make([]pencoder, len(d.regs))
+	c.dkey = make([]int, len(d.regs))
 	for j, g := range d.regs {
 		c.dleaf[j] = sy.pencoder(sy.m.vars[g.v].v.Sort.Elem)
+		c.dkey[j] = -1
+		if k, ok := sy.sorts[sy.m.vars[g.v].v.Sort.Key.Name]; ok {
+			c.dkey[j] = k
+		}
 	}
 	return &c
 }
@@ -227,7 +233,7 @@ func (sy *Symmetry) appendDeadVar(buf []byte, s State, j int, p *permTab) []byte
 	g := &sy.dead.regs[j]
 	x := s[g.v]
 	leaf := sy.dleaf[j]
-	if k, ok := sy.sorts[sy.m.vars[g.v].v.Sort.Key.Name]; ok {
+	if k := sy.dkey[j]; k >= 0 {
 		for _, t := range p.inv[k][:len(x.vs)] {
 			if g.isDead(s, int(t)) {
 				buf = append(buf, g.zero...)
