@@ -373,12 +373,14 @@ func proveSection(b *strings.Builder, ladder string, set proveSet) error {
 }
 
 func exploreSection(b *strings.Builder, ladder string, maxStates int) error {
-	fmt.Fprintf(b, "`ladder explore FILE --json --workers 1 --max-states %d --bound INSTANCE` for every\n", maxStates)
-	fmt.Fprintf(b, "automaton file of these directories. \"Deadlocked\" counts the reachable states that\n")
-	fmt.Fprintf(b, "enable no action ([cli.md](cli.md#ladder-explore)); for a TM automaton every state in\n")
-	fmt.Fprintf(b, "which all transactions have finished is one, so the count is informational.\n\n")
-	fmt.Fprintf(b, "| File | Automaton | Instance | Invariants | States | Transitions | Depth | Deadlocked | Time (s) | Memory (MB) | Result |\n")
-	fmt.Fprintf(b, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	fmt.Fprintf(b, code(`~ladder explore FILE --json --workers 1 --max-states %d --bound INSTANCE~ for every
+automaton file of these directories. "Deadlocked" counts the reachable states that
+enable no action ([cli.md](cli.md#ladder-explore)); for a TM automaton every state in
+which all transactions have finished is one, so the count is informational.
+
+| File | Automaton | Instance | Invariants | States | Transitions | Depth | Deadlocked | Time (s) | Memory (MB) | Result |
+|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|
+`), maxStates)
 	for _, set := range exploreSets {
 		files, err := filepath.Glob(set.glob)
 		if err != nil {
@@ -390,13 +392,11 @@ func exploreSection(b *strings.Builder, ladder string, maxStates int) error {
 				continue
 			}
 			for _, bound := range set.bounds {
-				data, code, stderr, err := runJSON(ladder, "explore", f, "--json", "--workers", "1",
-					"--max-states", fmt.Sprint(maxStates), "--bound", bound)
+				r, code, stderr, err := explore(ladder, f, bound, maxStates)
 				if err != nil {
 					return err
 				}
-				var r exploreReport
-				if code > 1 || json.Unmarshal(data, &r) != nil || r.Automaton == "" {
+				if r == nil {
 					msg := strings.TrimSpace(stderr)
 					if i := strings.IndexByte(msg, '\n'); i >= 0 {
 						msg = msg[:i]
@@ -412,6 +412,26 @@ func exploreSection(b *strings.Builder, ladder string, maxStates int) error {
 	}
 	fmt.Fprintln(b)
 	return nil
+}
+
+// code returns text with each ~ replaced by a backquote, which a Go raw
+// string cannot hold.
+func code(text string) string { return strings.ReplaceAll(text, "~", "`") }
+
+// explore runs `ladder explore FILE --json --workers 1 --max-states N
+// --bound BOUND` with the extra arguments and returns its report, or nil
+// with the exit code and standard error when it gave none.
+func explore(ladder, file, bound string, maxStates int, extra ...string) (*exploreReport, int, string, error) {
+	args := append([]string{"explore", file, "--json", "--workers", "1", "--max-states", fmt.Sprint(maxStates), "--bound", bound}, extra...)
+	data, code, stderr, err := runJSON(ladder, args...)
+	if err != nil {
+		return nil, code, stderr, err
+	}
+	var r exploreReport
+	if code > 1 || json.Unmarshal(data, &r) != nil || r.Automaton == "" {
+		return nil, code, stderr, nil
+	}
+	return &r, code, stderr, nil
 }
 
 // reductions are the explorer's options compared in reductionSection.
@@ -430,24 +450,24 @@ var reductions = []struct {
 // (cli.md, symmetry and dead-register reduction), on one worker. The
 // counts with a reduction are of representatives.
 func reductionSection(b *strings.Builder, ladder string, maxStates int) error {
-	fmt.Fprintf(b, "`ladder explore specs/TMS2.yaml --json --workers 1 --max-states %d --bound INSTANCE` with each of\n", maxStates)
-	fmt.Fprintf(b, "the reductions of [cli.md](cli.md#symmetry-reduction): the states counted are orbit\n")
-	fmt.Fprintf(b, "representatives with `--symmetry`, states up to dead entries with `--reduce-dead`.\n")
-	fmt.Fprintf(b, "Represented is the number of states the orbits found hold, which is the count without\n")
-	fmt.Fprintf(b, "reduction when the start state is closed under the permutations (cli.md, States\n")
-	fmt.Fprintf(b, "represented); TMS2's is not under permutations of L when L has two elements.\n\n")
-	fmt.Fprintf(b, "| Instance | Reduction | States | Represented | Transitions | Time (s) | Memory (MB) | Result |\n")
-	fmt.Fprintf(b, "|---|---|---:|---:|---:|---:|---:|---|\n")
+	fmt.Fprintf(b, code(`~ladder explore specs/TMS2.yaml --json --workers 1 --max-states %d --bound INSTANCE~ with each of
+the reductions of [cli.md](cli.md#symmetry-reduction): the states counted are orbit
+representatives with ~--symmetry~, states up to dead entries with ~--reduce-dead~.
+Represented is the number of states the orbits found hold, which is the count without
+reduction when the start state is closed under the permutations (cli.md, States
+represented); TMS2's is not under permutations of L when L has two elements.
+
+| Instance | Reduction | States | Represented | Transitions | Time (s) | Memory (MB) | Result |
+|---|---|---:|---:|---:|---:|---:|---|
+`), maxStates)
 	for _, bound := range []string{"T=2,L=2,V=2", "T=3,L=1,V=2", "T=3,L=2,V=2"} {
 		for _, red := range reductions {
-			args := append([]string{"explore", "specs/TMS2.yaml", "--json", "--workers", "1", "--max-states", fmt.Sprint(maxStates), "--bound", bound}, red.args...)
-			data, code, stderr, err := runJSON(ladder, args...)
+			r, code, stderr, err := explore(ladder, "specs/TMS2.yaml", bound, maxStates, red.args...)
 			if err != nil {
 				return err
 			}
-			var r exploreReport
-			if code > 1 || json.Unmarshal(data, &r) != nil || r.Automaton == "" {
-				return fmt.Errorf("%s %s: exit %d: %s", ladder, strings.Join(args, " "), code, stderr)
+			if r == nil {
+				return fmt.Errorf("%s explore specs/TMS2.yaml --bound %s %s: exit %d: %s", ladder, bound, strings.Join(red.args, " "), code, stderr)
 			}
 			fmt.Fprintf(b, "| %s | %s | %d | %s | %d | %.2f | %.0f | %s |\n", r.Instance, red.name, r.States, r.represented(), r.Transitions,
 				r.ElapsedSeconds, float64(r.MemoryBytes)/(1<<20), r.result())
