@@ -99,7 +99,23 @@ func (r *Runner) enumFn(ac *actionCode) func(i int) bool {
 		}
 		pc := &ac.params[i]
 		if pc.lo == nil {
+			if pc.bind != nil {
+				// the level's first conjunct is p = e: only e's value
+				want := pc.bind(f).n
+				for _, v := range pc.values {
+					if v.n == want {
+						f.params[i] = v
+						if !try(i) {
+							return false
+						}
+					}
+				}
+				return true
+			}
 			for _, v := range pc.values {
+				if !pc.passes(f, v.n) {
+					continue
+				}
 				f.params[i] = v
 				if !try(i) {
 					return false

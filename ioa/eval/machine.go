@@ -67,6 +67,10 @@ type paramCode struct {
 	lo, hi fn      // the range of an Int parameter, evaluated in the pre-state
 	nat    bool    // a Nat parameter: negative values are skipped
 	pre    []fn    // conjuncts of the precondition whose last parameter is this one
+	// the leading conjuncts of its level compiled to tests, run before pre
+	// (compile_guards.go): bit tests, or the only value to try
+	masks []paramMask
+	bind  fn
 }
 
 // effFn is a compiled effect: it evaluates in f (the pre-state) and writes
@@ -234,6 +238,7 @@ func (m *Machine) compileAction(index int, act *ioa.Action) (*actionCode, error)
 		pc.values = vals
 	}
 	if act.Pre != nil {
+		cjs := make([][]expr.Expr, len(ac.params))
 		for _, cj := range conjuncts(act.Pre, nil) {
 			f, err := c.expr(cj)
 			if err != nil {
@@ -243,9 +248,14 @@ func (m *Machine) compileAction(index int, act *ioa.Action) (*actionCode, error)
 				ac.pre0 = append(ac.pre0, f)
 			} else if last < len(ac.params) {
 				ac.params[last].pre = append(ac.params[last].pre, f)
+				cjs[last] = append(cjs[last], cj)
 			} else {
 				return nil, errorf(cj.Pos(), "precondition mentions parameter #%d of %d", last, len(ac.params))
 			}
+		}
+		for i := range ac.params {
+			pc := &ac.params[i]
+			pc.pre = c.leadingTests(pc, i, cjs[i], pc.pre)
 		}
 	}
 	if _, err := assigned(act.Eff); err != nil {

@@ -157,7 +157,7 @@ func (m *Machine) StepEvaluated(act *ioa.Action, s State, params []Value) (post 
 		} else if !m.Inst.Conforms(v, pc.sort) {
 			return nil, false, fmt.Errorf("parameter %s of %s is not of sort %s", pc.name, act.Name, pc.sort)
 		}
-		if !holds(pc.pre) {
+		if !pc.admits(f, v) || !holds(pc.pre) {
 			return nil, false, f.err
 		}
 	}
