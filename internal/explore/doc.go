@@ -21,6 +21,10 @@
 //     the invariants of the new ones; the scratch memory is then reused. The
 //     search allocates nothing per state beyond the store's growth, so the
 //     garbage collector has little to do.
+//   - A new state's conditions are checked when it is inserted; a
+//     sequential search evaluates again only those that read a variable
+//     the step changed (eval.Runner.ViolatedAfter), since the expanded
+//     state satisfies them all.
 //   - A violation is found when the violating state is inserted; since ids
 //     are given in BFS order the trace is a shortest one. It is rebuilt from
 //     the parent ids by replaying the path from its start state, matching

@@ -394,7 +394,7 @@ func (x *explorer) run() error {
 		}
 		x.represented += int64(orbit)
 		x.res.InitialStates++
-		if stop, err := x.found(runner, id, 0, s); stop || err != nil {
+		if stop, err := x.found(runner, id, 0, nil, s); stop || err != nil {
 			return x.finish(err)
 		}
 		cur = append(cur, int32(id))
@@ -448,9 +448,13 @@ func (x *explorer) full() bool {
 // errOverBudget stops a worker whose successors outgrow the budget.
 var errOverBudget = errors.New("over the budget")
 
-// found handles a new state: the visitor, the depth and the checks. It
-// reports whether the search must stop.
-func (x *explorer) found(r *eval.Runner, id, depth int, s eval.State) (bool, error) {
+// found handles a new state s, a successor of pre (nil for a start
+// state): the visitor, the depth and the checks. pre satisfies every
+// condition (with symmetry, as its representative does; with dead-register
+// reduction, as the dead entries it resets are read by no invariant), so
+// only those that read a variable the step changed are evaluated again
+// (Runner.ViolatedAfter). It reports whether the search must stop.
+func (x *explorer) found(r *eval.Runner, id, depth int, pre, s eval.State) (bool, error) {
 	if depth > x.res.MaxDepth {
 		x.res.MaxDepth = depth
 	}
@@ -459,7 +463,13 @@ func (x *explorer) found(r *eval.Runner, id, depth int, s eval.State) (bool, err
 			return true, err
 		}
 	}
-	name, err := r.Violated(s, x.invs)
+	var name string
+	var err error
+	if pre == nil {
+		name, err = r.Violated(s, x.invs)
+	} else {
+		name, err = r.ViolatedAfter(pre, s, x.invs)
+	}
 	if err != nil {
 		return true, err
 	}
@@ -587,7 +597,7 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 			if isNew {
 				x.represented += int64(s.orbit)
 				next = append(next, int32(id))
-				if stop, err := x.found(r, id, depth, s.post); stop || err != nil {
+				if stop, err := x.found(r, id, depth, pre, s.post); stop || err != nil {
 					return next, err
 				}
 			}

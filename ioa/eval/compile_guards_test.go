@@ -53,9 +53,13 @@ actions:
     params: {t: T}
     pre: (x * 4611686018427387904 >= 0 or t = T#0) and pc[t] = A
     eff: x := x - 1
+definitions:
+  capped: x <= 3
 invariants:
+  someA:
+    body: "pc[T#0] != C or pc[T#1] != C or flag[T#0] or flag[T#1]"
   small:
-    body: x <= 3
+    body: capped
 `
 
 func guardsMachine(t *testing.T, file string, plain bool) *Machine {

@@ -254,3 +254,58 @@ func (r *Runner) Final(s State) (ok bool, err error) {
 	}
 	return true, nil
 }
+
+// ViolatedAfter is Violated for post, a successor of pre, which is known
+// to satisfy every condition: a condition that reads only variables whose
+// value post shares with pre (sameValue) holds in post too, and is not
+// evaluated again. The name returned is the one Violated returns.
+func (r *Runner) ViolatedAfter(pre, post State, invs []int) (name string, err error) {
+	if len(pre) != len(post) {
+		return r.Violated(post, invs)
+	}
+	defer recoverInternal(&err)
+	if name := r.NatViolatedAfter(pre, post); name != "" {
+		return name, nil
+	}
+	f := &r.g
+	f.state, f.err, f.params = post, nil, nil
+	n := len(r.m.invs)
+	if invs != nil {
+		n = len(invs)
+	}
+	for k := 0; k < n; k++ {
+		i := k
+		if invs != nil {
+			i = invs[k]
+			if i < 0 || i >= len(r.m.invs) {
+				return "", fmt.Errorf("no invariant #%d", i)
+			}
+		}
+		ic := &r.m.invs[i]
+		if !changedAny(ic.reads, pre, post) {
+			continue
+		}
+		ok := ic.body(f).n != 0
+		if f.err != nil {
+			return "", f.err
+		}
+		if !ok {
+			return ic.name, nil
+		}
+	}
+	return "", nil
+}
+
+// changedAny reports whether post's value of one of the variables vars
+// (nil: any) is not pre's.
+func changedAny(vars []int, pre, post State) bool {
+	if vars == nil {
+		return true
+	}
+	for _, v := range vars {
+		if !sameValue(pre[v], post[v]) {
+			return true
+		}
+	}
+	return false
+}

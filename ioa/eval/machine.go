@@ -46,6 +46,9 @@ type varCode struct {
 type invCode struct {
 	name string
 	body fn
+	// the state variables the body reads, directly or through definitions
+	// (nil: unknown, every variable)
+	reads []int
 }
 
 // actionCode is a compiled action.
@@ -182,7 +185,7 @@ func newMachine(a *ioa.Automaton, inst *Instance, plain bool) (m *Machine, err e
 			add(err)
 			continue
 		}
-		m.invs = append(m.invs, invCode{name: inv.Name, body: f})
+		m.invs = append(m.invs, invCode{name: inv.Name, body: f, reads: stateReads(inv.Body, len(a.Vars))})
 	}
 	if len(errs) > 0 {
 		errs.RemoveMultiples()
