@@ -56,6 +56,10 @@ type fastEval struct {
 
 	args []eval.Value // scratch: the arguments of a compiled expression
 
+	// frames is what each relation clause reads, by its index in the
+	// relation (frame.go)
+	frames []clauseReads
+
 	// envs is the slab of conWorld.env, envs[envNext:] not handed out
 	// since the last reset.
 	envs    []wenv[eval.State, eval.Value]

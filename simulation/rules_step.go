@@ -182,7 +182,9 @@ func allGuarded(sm *ioa.StepMatch) bool {
 // stored pairs, Point.Related); the symbolic world knows none. There the
 // hypothesis R(c, a) is true and not added, and the goals R_i(cpost, u_m)
 // are true: an all-goals scenario, which reports its false goals, adds
-// none, and a single plan's goal is true.
+// none, and a single plan's goal is true. A world that knows R(c, a) may
+// also know that a clause R_i reads only variables the steps left alone
+// (world.framed, frame.go); then R_i(cpost, u_m) = R_i(c, a) is true.
 func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	w, pr := s.w, p.proof
 	c, err := w.freshState(pr.Concrete, "c")
@@ -206,7 +208,8 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 	s.nats(pr.Concrete, c, "c")
 	s.assumed(pr.Abstract, pr.AssumeAbstract, a, "a")
 	s.nats(pr.Abstract, a, "a")
-	if pr.Kind == ioa.ProofForward && !w.related(c, a) {
+	preRelated := pr.Kind == ioa.ProofForward && w.related(c, a)
+	if pr.Kind == ioa.ProofForward && !preRelated {
 		for _, cl := range pr.Relation {
 			b, err := w.holds(cl.Body, w.env(nil).with(pr.C, c).with(pr.A, a))
 			s.hypf(func() string { return cl.Name + "(c, a)" }, b, err)
@@ -262,12 +265,14 @@ func forwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 		}
 		if pr.Kind == ioa.ProofForward && s.wants(p, ruleStepRel) {
 			known := w.related(cpost, us[m])
-			for _, cl := range pr.Relation {
+			for i, cl := range pr.Relation {
 				if s.all && known || !s.all && cl != p.clause {
 					continue
 				}
 				b := w.tt()
-				if !known {
+				// known: R(cpost, u_m) holds; framed: R_i(c, a) holds,
+				// and R_i reads nothing the steps changed
+				if !known && !(preRelated && w.framed(i, cl, c, a, cpost, us[m])) {
 					var err error
 					if b, err = w.holds(cl.Body, w.env(nil).with(pr.C, cpost).with(pr.A, us[m])); s.fail(err) {
 						return

@@ -48,6 +48,10 @@ type world[S, V, B any] interface {
 	// relation holds at (c, a) (forwardStep, backwardStep): a known
 	// hypothesis is left out, a known goal is true.
 	related(c, a S) bool
+	// framed reports whether the world knows that relation clause cl
+	// (clause i of the relation) has the same value at (cpost, apost) as at (c, a) (forwardStep): the
+	// clause reads only variables the steps left alone.
+	framed(i int, cl *ioa.Clause, c, a, cpost, apost S) bool
 	// natFact is the implicit condition of variable i of s, a state of a
 	// (true unless the variable has a Nat inside).
 	natFact(a *ioa.Automaton, s S, i int) (B, error)
@@ -237,6 +241,11 @@ func (w *symWorld) tt() *logic.Term                   { return logic.True() }
 // related is false: an obligation assumes nothing of a pair beyond its
 // hypotheses.
 func (w *symWorld) related(c, a *encode.State) bool { return false }
+
+// framed is false: an obligation's goal is stated in full.
+func (w *symWorld) framed(i int, cl *ioa.Clause, c, a, cpost, apost *encode.State) bool {
+	return false
+}
 
 // constant returns the encoding of constant obj (its symbol, when it has
 // no value), remembering the symbols by name for decoding.
@@ -682,4 +691,10 @@ func (w *conWorld) tt() bool           { return true }
 // relation holds at (c, a).
 func (w *conWorld) related(c, a eval.State) bool {
 	return w.fast != nil && w.fast.knownRelated(c, a)
+}
+
+// framed is fastEval.clauseFramed: a function of the variables it reads,
+// a clause that reads none the steps changed has its value at (c, a).
+func (w *conWorld) framed(i int, cl *ioa.Clause, c, a, cpost, apost eval.State) bool {
+	return w.fast != nil && w.fast.clauseFramed(i, cl, c, a, cpost, apost)
 }

@@ -309,3 +309,17 @@ func changedAny(vars []int, pre, post State) bool {
 	}
 	return false
 }
+
+// SharesVars reports whether t holds s's values of the variables vars in
+// the same memory: values are never changed in place, so those variables
+// are then equal, and a successor computed from s shares the memory of
+// every variable its step leaves alone. (Equal values in different memory
+// are reported as not shared.)
+func SharesVars(s, t State, vars []int) bool {
+	for _, v := range vars {
+		if v < 0 || v >= len(s) || v >= len(t) || !sameValue(s[v], t[v]) {
+			return false
+		}
+	}
+	return true
+}
