@@ -48,6 +48,12 @@ type Interface struct {
 	Sorts  []*expr.Sort // the parameter and enum sorts the events use, in declaration order
 	Events []*Event     // in declaration order
 	Scope  *expr.Scope  // sorts and events by name
+	// Symmetry is the parameter sorts whose elements every automaton of
+	// the interface is declared to treat alike (`symmetry:`): the bounded
+	// checkers reduce by their permutations unless told otherwise.
+	// SymmetryPos is the declaration's position.
+	Symmetry    []string
+	SymmetryPos source.Pos
 }
 
 // Event is an external event, e.g. ReadResp(t: T, v: V).

@@ -44,7 +44,10 @@ applied to the concrete and the abstract state (with --implements, to the
 concrete state and the set of abstract states); both automata and the
 proof's expressions must treat the elements alike (else the first
 expression that does not is reported, file:line:col). A failure is still
-reported on a real, shortest execution. With --implements, --reduce-dead
+reported on a real, shortest execution. Without --symmetry, the sorts
+that the interfaces of both automata declare (symmetry:) are used, or none
+where they do not hold (a note says why); --symmetry none turns that off.
+With --implements, --reduce-dead
 also stores the states of both automata with their dead registers reset
 (as explore --reduce-dead does), which keeps every trace.
 
@@ -108,18 +111,15 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 	if err != nil {
 		return e.usageError(cmd, "--bound: %v", err)
 	}
+	var code int
 	mode, err := crosscheck.ParseAbstractMode(o.abstract)
 	if err != nil {
 		return e.usageError(cmd, "--abstract: %v", err)
 	}
 	cfg := crosscheck.Config{Instance: inst, MaxStates: o.maxStates, MaxDepth: o.maxDepth, Workers: e.capWorkers(cmd, o.workers),
 		Abstract: mode, MaxAbstractStates: o.maxAbstract, ReduceDead: o.reduceDead}
-	for _, part := range strings.Split(o.symmetry, ",") {
-		if name := strings.TrimSpace(part); name != "" {
-			cfg.Symmetry = append(cfg.Symmetry, name)
-		} else if strings.TrimSpace(o.symmetry) != "" {
-			return e.usageError(cmd, "--symmetry %q: want comma-separated parameter sorts, e.g. T,L", o.symmetry)
-		}
+	if cfg.Symmetry, code = symmetrySorts(e, cmd, o.symmetry); code != exitOK {
+		return code
 	}
 	budget, done, code := o.budget.budget(e, cmd)
 	if done == nil {
@@ -127,11 +127,14 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 	}
 	defer done()
 	cfg.Budget = budget
+	// without --symmetry, each check uses the symmetry the interfaces of
+	// its automata declare (declaredSymmetry)
+	declare := strings.TrimSpace(o.symmetry) == ""
 	if o.implements != "" {
 		var clear func()
 		cfg.Progress, clear = e.progressLine("pairs")
 		defer clear()
-		return o.runImplements(e, args, cfg)
+		return o.runImplements(e, args, cfg, declare)
 	}
 	var clear func()
 	cfg.Progress, clear = e.progressLine("states")
@@ -161,7 +164,18 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 	code = exitOK
 	var results []*crosscheck.Result
 	for i, p := range proofs {
-		res, err := crosscheck.Check(p, cfg)
+		pcfg, declared := cfg, ""
+		if declare {
+			pcfg.Symmetry, declared = declaredSymmetry(p.Concrete, p.Abstract)
+		}
+		res, err := crosscheck.Check(p, pcfg)
+		if err != nil && declaredSymmetryRefused(e, cmd, declared, err) {
+			pcfg.Symmetry, declared = nil, ""
+			res, err = crosscheck.Check(p, pcfg)
+		}
+		if err == nil && res.Symmetry != nil {
+			res.Symmetry.Declared = declared
+		}
 		if err != nil {
 			if c, ok := symmetryError(e, err); ok {
 				code = max(code, c)
@@ -205,7 +219,7 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 }
 
 // runImplements checks trace inclusion.
-func (o *crosscheckFlags) runImplements(e *env, args []string, cfg crosscheck.Config) int {
+func (o *crosscheckFlags) runImplements(e *env, args []string, cfg crosscheck.Config, declare bool) int {
 	const cmd = "crosscheck"
 	paths := append([]string(nil), args...)
 	absFile := isFileArg(o.implements)
@@ -257,7 +271,18 @@ func (o *crosscheckFlags) runImplements(e *env, args []string, cfg crosscheck.Co
 			return e.usageError(cmd, "%s holds %d automata besides %s (%s): choose one with --automaton", args[0], len(in), a.Name, strings.Join(in, ", "))
 		}
 	}
+	declared := ""
+	if declare {
+		cfg.Symmetry, declared = declaredSymmetry(c, a)
+	}
 	res, err := crosscheck.Implements(c, a, cfg)
+	if err != nil && declaredSymmetryRefused(e, cmd, declared, err) {
+		cfg.Symmetry, declared = nil, ""
+		res, err = crosscheck.Implements(c, a, cfg)
+	}
+	if err == nil && res.Symmetry != nil {
+		res.Symmetry.Declared = declared
+	}
 	if err != nil {
 		if code, ok := symmetryError(e, err); ok {
 			return code

@@ -28,7 +28,10 @@ the implicit Nat conditions in each state. A bound NAME=N gives a parameter
 sort N elements, or an Int, Nat or parameter-sort constant the value N.
 --symmetry T,L stores each state as the representative of its orbit under
 the permutations of T's and L's elements, when the automaton treats them
-alike outside its initial state (checked; see docs/cli.md). --reduce-dead
+alike outside its initial state (checked; see docs/cli.md). Without
+--symmetry, the sorts the automaton's interface declares (symmetry:) are
+used, or none where the automaton does not treat them alike (a note says
+why); --symmetry none turns that off. --reduce-dead
 stores each state with the dead entries of its per-process registers (those
 no action or invariant reads before overwriting them, at the process's
 control value) reset to their default, which keeps every verdict and trace.
@@ -67,8 +70,12 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 					return e.usageError("explore", "--max-states and --max-depth must not be negative")
 				}
 				cfg.MaxStates, cfg.MaxDepth, cfg.ReduceDead = *maxStates, *maxDepth, *reduceDead
-				if cfg.Symmetry, code = symmetrySorts(e, *symmetry); code != exitOK {
+				if cfg.Symmetry, code = symmetrySorts(e, "explore", *symmetry); code != exitOK {
 					return code
+				}
+				declared := ""
+				if strings.TrimSpace(*symmetry) == "" {
+					cfg.Symmetry, declared = declaredSymmetry(a)
 				}
 				budget, done, code := o.budget.budget(e, "explore")
 				if done == nil {
@@ -78,8 +85,15 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 				var clear func()
 				cfg.Progress, clear = e.progressLine("states")
 				res, err := explore.Explore(a, cfg)
+				if err != nil && declaredSymmetryRefused(e, "explore", declared, err) {
+					cfg.Symmetry, declared = nil, ""
+					res, err = explore.Explore(a, cfg)
+				}
 				clear()
 				done()
+				if err == nil && res.Symmetry != nil {
+					res.Symmetry.Declared = declared
+				}
 				if err != nil {
 					if code, ok := symmetryError(e, err); ok {
 						return code

@@ -1,25 +1,35 @@
-// This file implements the --symmetry flag of `ladder explore`.
+// This file implements the --symmetry flag of `ladder explore` and
+// `ladder crosscheck`, and the symmetry an interface declares
+// (`symmetry:`), which they use when the flag is not given.
 
 package main
 
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"ladder/internal/explore"
+	"ladder/internal/source"
+	"ladder/ioa"
 )
 
-// symmetrySorts parses --symmetry T,L into sort names.
-func symmetrySorts(e *env, flag string) ([]string, int) {
-	if strings.TrimSpace(flag) == "" {
+// noSymmetry is the value of --symmetry that turns off the symmetry an
+// interface declares.
+const noSymmetry = "none"
+
+// symmetrySorts parses --symmetry T,L into sort names; none and the empty
+// flag give none.
+func symmetrySorts(e *env, cmd, flag string) ([]string, int) {
+	if strings.TrimSpace(flag) == "" || strings.TrimSpace(flag) == noSymmetry {
 		return nil, exitOK
 	}
 	var sorts []string
 	for _, part := range strings.Split(flag, ",") {
 		name := strings.TrimSpace(part)
 		if name == "" {
-			return nil, e.usageError("explore", "--symmetry %q: want comma-separated parameter sorts, e.g. T,L", flag)
+			return nil, e.usageError(cmd, "--symmetry %q: want comma-separated parameter sorts, e.g. T,L, or none", flag)
 		}
 		sorts = append(sorts, name)
 	}
@@ -36,4 +46,48 @@ func symmetryError(e *env, err error) (int, bool) {
 	}
 	fmt.Fprintln(e.stderr, se.Error())
 	return exitUsage, true
+}
+
+// declaredSymmetry returns the parameter sorts whose symmetry the
+// interfaces of autos all declare (`symmetry:`), in the first one's order,
+// and where: "interface TM at specs/tm.yaml:35:1" (joined by "and" for
+// several).
+// It returns nil when one of them declares none.
+func declaredSymmetry(autos ...*ioa.Automaton) ([]string, string) {
+	var sorts []string
+	var where []string
+	for i, a := range autos {
+		it := a.Interface
+		if it == nil || len(it.Symmetry) == 0 {
+			return nil, ""
+		}
+		if i == 0 {
+			sorts = slices.Clone(it.Symmetry)
+		} else {
+			sorts = slices.DeleteFunc(sorts, func(s string) bool { return !slices.Contains(it.Symmetry, s) })
+		}
+		w := fmt.Sprintf("interface %s at %s", it.Name, it.SymmetryPos)
+		if !slices.Contains(where, w) {
+			where = append(where, w)
+		}
+	}
+	if len(sorts) == 0 {
+		return nil, ""
+	}
+	return sorts, strings.Join(where, " and ")
+}
+
+// declaredSymmetryRefused prints why the symmetry an interface declares
+// is not used for a check (err, a SymmetryError), which then runs without
+// it; it reports false when err is something else.
+func declaredSymmetryRefused(e *env, cmd, where string, err error) bool {
+	var se *explore.SymmetryError
+	if where == "" || !errors.As(err, &se) {
+		return false
+	}
+	// the refusal is the one --symmetry gets, said of the declaration
+	msg := strings.TrimPrefix(se.Msg, "--")
+	fmt.Fprintf(e.stderr, "%s\nladder %s: note: the symmetry declared by %s is not used: the search runs without it\n",
+		(&source.Error{Pos: se.Pos, Code: source.ErrUsage, Msg: msg}).Error(), cmd, where)
+	return true
 }

@@ -35,6 +35,23 @@ func TestExploreSymmetry(t *testing.T) {
 			`^$`, `--reduce-dead needs --implements: a proof edge's relation and steps read the registers it would reset`},
 		{"dead registers with --implements", []string{"crosscheck", "--implements", "TMS2", "../../algorithms/TML.yaml", "../../specs", "--bound", "T=2,L=1,V=2", "--reduce-dead"}, exitOK,
 			`(?s)dead registers reset where dead: addr, val of TML, rdSet, wrSet, argL, argV, valRead of TMS2; the states counted are states up to dead entries\nOK: every trace of TML`, `^$`},
+		// symmetry: declared by the interface (testdata/symmetry/declared)
+		{"declared", []string{"explore", "testdata/symmetry/declared/lock.yaml", "--bound", "T=3"}, exitFailure,
+			`(?s)symmetry: T \(3 elements\): 6 permutations; the states counted are orbit representatives\n  declared by interface Procs at testdata/symmetry/declared/procs\.yaml:5:1\n.*VIOLATION of mutex after 4 steps`, `^$`},
+		{"declared, json", []string{"explore", "testdata/symmetry/declared/lock.yaml", "--bound", "T=3", "--json"}, exitFailure,
+			`"declared": "interface Procs at testdata/symmetry/declared/procs\.yaml:5:1"`, `^$`},
+		{"declared, turned off", []string{"explore", "testdata/symmetry/declared/lock.yaml", "--bound", "T=3", "--symmetry", "none"}, exitFailure,
+			`^Lock \(T=3\): 21 states, 28 transitions[^\n]*\n[^\n]*\nVIOLATION of mutex after 4 steps`, `^$`},
+		{"declared, refused", []string{"explore", "testdata/symmetry/declared/leader.yaml", "--bound", "T=3"}, exitOK,
+			`^Leader \(T=3\): 5 states[^\n]*\n[^\n]*\nOK: all 1 invariant`,
+			`^testdata/symmetry/declared/leader\.yaml:12:14: symmetry T: the constant leader is an element of T, used outside the initial state; [^\n]*\nladder explore: note: the symmetry declared by interface Procs at testdata/symmetry/declared/procs\.yaml:5:1 is not used: the search runs without it\n$`},
+		{"declared, proof", []string{"crosscheck", "testdata/symmetry/declared/atomic-lock.yaml", "testdata/symmetry/declared", "--bound", "T=3"}, exitOK,
+			`(?s)symmetry: T \(3 elements\): 6 permutations \(declared by interface Procs at testdata/symmetry/declared/procs\.yaml:5:1\); the nodes counted.*OK: every obligation holds`, `^$`},
+		{"declared, implements", []string{"crosscheck", "--implements", "Lock", "testdata/symmetry/declared/atomic.yaml", "testdata/symmetry/declared/lock.yaml", "--bound", "T=3"}, exitOK,
+			`(?s)symmetry: T \(3 elements\): 6 permutations \(declared by interface Procs at testdata/symmetry/declared/procs\.yaml:5:1\); the pairs counted.*OK: every trace of AtomicLock`, `^$`},
+		{"declared, implements refused", []string{"crosscheck", "--implements", "Leader", "testdata/symmetry/declared/lock.yaml", "testdata/symmetry/declared/leader.yaml", "--bound", "T=2"}, exitFailure,
+			`(?s)^traces of Lock ⊆ traces of Leader\? in T=2\n[^\n]*\nFAILED: Leader cannot produce this trace`,
+			`ladder crosscheck: note: the symmetry declared by interface Procs at testdata/symmetry/declared/procs\.yaml:5:1 is not used`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := runLadder(c.args...)

@@ -63,6 +63,9 @@ type SymmetryInfo struct {
 	Sorts []explore.SymmetricSort `json:"sorts"`
 	// Permutations is the order of the group.
 	Permutations int `json:"permutations"`
+	// Declared says where the sorts were declared when they come from
+	// the automata's interface (`symmetry:`), not from the command line.
+	Declared string `json:"declared,omitempty"`
 }
 
 // String returns "T (3 elements): 6 permutations".
@@ -71,7 +74,11 @@ func (s *SymmetryInfo) String() string {
 	for _, ss := range s.Sorts {
 		parts = append(parts, ss.String())
 	}
-	return fmt.Sprintf("%s: %d permutations", strings.Join(parts, ", "), s.Permutations)
+	decl := ""
+	if s.Declared != "" {
+		decl = " (declared by " + s.Declared + ")"
+	}
+	return fmt.Sprintf("%s: %d permutations%s", strings.Join(parts, ", "), s.Permutations, decl)
 }
 
 // symmetry is the group of a reduced search, compiled for both automata

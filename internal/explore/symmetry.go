@@ -164,6 +164,10 @@ type Symmetry struct {
 	// time.
 	RepresentedPerSecond float64 `json:"representedPerSecond"`
 	NotRepresented       string  `json:"notRepresented,omitempty"`
+	// Declared says where the sorts were declared when they come from
+	// the automaton's interface (`symmetry:`), not from the command
+	// line: "interface TM at specs/tm.yaml:35:1".
+	Declared string `json:"declared,omitempty"`
 }
 
 // SymmetricSort is one sort whose elements the reduction permutes.
@@ -574,6 +578,9 @@ func (s *Symmetry) writeText(ew *errWriter) {
 		parts = append(parts, ss.String())
 	}
 	ew.printf("symmetry: %s: %d permutations; the states counted are orbit representatives\n", strings.Join(parts, ", "), s.Permutations)
+	if s.Declared != "" {
+		ew.printf("  declared by %s\n", s.Declared)
+	}
 	if s.NotRepresented != "" {
 		ew.printf("  the orbits' states are not counted: %s\n", s.NotRepresented)
 	} else {

@@ -15,7 +15,7 @@ import (
 
 // loadInterface loads an interface file whose top-level mapping is root.
 func (fl *fileLoader) loadInterface(root *yaml.Node) *ioa.Interface {
-	fs := fl.fields(root, nil, "an interface", []string{"interface", "doc", "sorts", "events"}, []string{"interface", "events"})
+	fs := fl.fields(root, nil, "an interface", []string{"interface", "doc", "sorts", "symmetry", "events"}, []string{"interface", "events"})
 	if fs == nil {
 		return nil
 	}
@@ -38,6 +38,9 @@ func (fl *fileLoader) loadInterface(root *yaml.Node) *ioa.Interface {
 	chk := NewChecker(&fl.l.errs)
 	if e, ok := fs["sorts"]; ok {
 		it.Sorts = fl.declSorts(e.val, it.Scope, chk, it, "")
+	}
+	if e, ok := fs["symmetry"]; ok {
+		fl.symmetry(it, e)
 	}
 	events, _ := fl.entries(fs["events"].val, `"events"`, "event")
 	for _, e := range events {
@@ -203,4 +206,30 @@ func (fl *fileLoader) compoundSort(e entry, sc *expr.Scope, chk *expr.Checker) (
 	}
 	fl.errorf(e.key, source.ErrModel, "sort %q needs a key enum or record, or a sort such as param or Map[K, V]", e.name())
 	return nil, nil
+}
+
+// symmetry reads `symmetry: [T, L]`: parameter sorts of the interface,
+// each once.
+func (fl *fileLoader) symmetry(it *ioa.Interface, e entry) {
+	it.SymmetryPos = fl.f.pos(e.key)
+	it.Symmetry = []string{}
+	for _, n := range fl.names(e.val, `"symmetry"`) {
+		name := n.Value
+		var s *expr.Sort
+		for _, x := range it.Sorts {
+			if x != nil && x.Name == name {
+				s = x
+			}
+		}
+		switch {
+		case s == nil:
+			fl.errorf(n, source.ErrName, "symmetry: %q is not a sort of interface %s", name, it.Name)
+		case s.Kind != expr.KParam:
+			fl.errorf(n, source.ErrModel, "symmetry: %s is not a parameter sort (only the elements of a `param` sort can be permuted)", name)
+		case contains(it.Symmetry, name):
+			fl.errorf(n, source.ErrModel, "symmetry: %s is given twice", name)
+		default:
+			it.Symmetry = append(it.Symmetry, name)
+		}
+	}
 }
