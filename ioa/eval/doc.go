@@ -98,8 +98,12 @@
 // reference stepping (Init, Step, EachParams). The explorer's fast paths
 // live in files named fast_*.go: fast_compile.go (constant folding and
 // specialised closures, which plain code does without), fast_runner.go
-// (Runner.Successors), fast_alloc.go (scratch memory) and fast_codec.go
-// (incremental encoding), with the byte codec of states in codec.go.
+// (Runner.Successors, and Runner.ViolatedAfter, which re-checks only the
+// conditions that read a variable a step changed, by reads.go),
+// compile_guards.go (the leading conjuncts of a parameter's precondition
+// as bit tests or a binding, run before any closure), fast_alloc.go
+// (scratch memory) and fast_codec.go (incremental encoding), with the byte
+// codec of states in codec.go.
 // Step, Init and Eval never use the Runner, scratch memory or the codec;
 // folding and specialised closures serve every compiled expression, but
 // plain code (the compiler's noFold) does without them. TestFastPathsAgree
