@@ -54,7 +54,8 @@ type fastEval struct {
 	relOK      bool
 	relAsked   bool
 
-	args []eval.Value // scratch: the arguments of a compiled expression
+	args    []eval.Value     // scratch: the arguments of a compiled expression
+	scratch eval.StepScratch // scratch: the frame of the steps conWorld.step runs
 
 	// frames is what each relation clause reads, by its index in the
 	// relation (frame.go)

@@ -502,7 +502,7 @@ func (w *conWorld) step(m *eval.Machine, act *ioa.Action, s eval.State, ps []eva
 	}
 	// The compiled mode serves points of evaluated states (a cross-check's
 	// reachable states, and states the rules computed from them).
-	post, ok, err := m.StepEvaluated(act, s, ps)
+	post, ok, err := m.StepEvaluatedWith(&w.fast.scratch, act, s, ps)
 	if err != nil {
 		return nil, false, err
 	}

@@ -119,6 +119,20 @@ func (m *Machine) Step(act *ioa.Action, s State, params []Value) (post State, ok
 // construction, so it is not checked again. Parameters are checked as
 // Step checks them.
 func (m *Machine) StepEvaluated(act *ioa.Action, s State, params []Value) (post State, ok bool, err error) {
+	return m.StepEvaluatedWith(nil, act, s, params)
+}
+
+// StepScratch is memory that StepEvaluatedWith reuses from one call to the
+// next: the frame's parameters and bound-variable slots, which nothing
+// the step returns refers to. A StepScratch is for one goroutine.
+type StepScratch struct {
+	f              frame
+	params, locals []Value
+}
+
+// StepEvaluatedWith is StepEvaluated with its frame in sc (nil: allocated).
+// The post-state is allocated anew either way.
+func (m *Machine) StepEvaluatedWith(sc *StepScratch, act *ioa.Action, s State, params []Value) (post State, ok bool, err error) {
 	defer recoverInternal(&err)
 	ac, err := m.actionCode(act)
 	if err != nil {
@@ -130,7 +144,19 @@ func (m *Machine) StepEvaluated(act *ioa.Action, s State, params []Value) (post 
 	if len(params) != len(ac.params) {
 		return nil, false, fmt.Errorf("%s takes %d parameters, not %d", act.Name, len(ac.params), len(params))
 	}
-	f := &frame{state: s, params: make([]Value, len(params)), locals: make([]Value, m.nlocals)}
+	var f *frame
+	if sc == nil {
+		f = &frame{state: s, params: make([]Value, len(params)), locals: make([]Value, m.nlocals)}
+	} else {
+		if cap(sc.params) < len(params) {
+			sc.params = make([]Value, len(params))
+		}
+		if cap(sc.locals) < m.nlocals {
+			sc.locals = make([]Value, m.nlocals)
+		}
+		sc.f = frame{state: s, params: sc.params[:len(params)], locals: sc.locals[:m.nlocals]}
+		f = &sc.f
+	}
 	copy(f.params, params)
 	holds := func(ps []fn) bool {
 		for _, p := range ps {
