@@ -89,7 +89,7 @@ func abstractSteps[S, V, B any](s *sc[S, V, B], p *plan, k int, c *ioa.Case, u0 
 		if s.err != nil {
 			return nil, nil
 		}
-		u, err := s.w.post(st.Action, us[j], th, fmt.Sprintf("u%d", j+1))
+		u, err := s.w.post(st.Action, us[j], th, stepStateName(j+1))
 		if s.fail(err) {
 			return nil, nil
 		}
@@ -417,4 +417,18 @@ func backwardStep[S, V, B any](s *sc[S, V, B], p *plan) {
 			eventGoal(s, p, k, p.action, ps, cs, args)
 		}
 	})
+}
+
+// stepStateName returns "u<j>", the name of the state after the j-th
+// abstract step of a case (without formatting for the usual few steps).
+func stepStateName(j int) string {
+	switch j {
+	case 1:
+		return "u1"
+	case 2:
+		return "u2"
+	case 3:
+		return "u3"
+	}
+	return fmt.Sprintf("u%d", j)
 }
