@@ -12,12 +12,8 @@ import (
 // read: state fields of c and a, and the variables of the definitions
 // called on c.
 func TestClauseReads(t *testing.T) {
-	set, errs := load.Files("../specs", "../algorithms", "../proofs")
-	if len(errs) > 0 {
-		t.Fatalf("loading the repository:\n%v", errs)
-	}
 	var pr *ioa.Proof
-	for _, p := range set.Hierarchy.Proofs {
+	for _, p := range loadRepository(t).Hierarchy.Proofs {
 		if p.Name == "DSTM-ReservationTMS2" {
 			pr = p
 		}
@@ -62,4 +58,14 @@ func TestClauseReads(t *testing.T) {
 	if seen != len(want) {
 		t.Fatalf("found %d of the %d clauses", seen, len(want))
 	}
+}
+
+// loadRepository loads the repository's specs/, algorithms/ and proofs/.
+func loadRepository(t *testing.T) *load.Set {
+	t.Helper()
+	set, errs := load.Files("../specs", "../algorithms", "../proofs")
+	if len(errs) > 0 {
+		t.Fatalf("loading the repository:\n%v", errs)
+	}
+	return set
 }

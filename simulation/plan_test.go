@@ -7,7 +7,6 @@ import (
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
-	"ladder/ioa/load"
 )
 
 // TestStateMapPlan checks the concrete world's plan of a state map
@@ -18,10 +17,7 @@ import (
 // the fast world gives the state the plain world (no fast evaluator, as
 // in counterexample replay) evaluates entry by entry.
 func TestStateMapPlan(t *testing.T) {
-	set, errs := load.Files("../specs", "../algorithms", "../proofs")
-	if len(errs) > 0 {
-		t.Fatalf("loading the repository:\n%v", errs)
-	}
+	set := loadRepository(t)
 	inst, err := explore.ParseBounds("T=2,L=1,V=2")
 	if err != nil {
 		t.Fatal(err)

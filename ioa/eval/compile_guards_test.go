@@ -62,6 +62,19 @@ invariants:
     body: capped
 `
 
+// guardsFile writes guardsYAML into a temporary directory and returns its
+// path.
+func guardsFile(t *testing.T) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "Guards.yaml")
+	if err := os.WriteFile(file, []byte(guardsYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// guardsMachine compiles Guards from file for T=2 (plain: without folding
+// or specialised code).
 func guardsMachine(t *testing.T, file string, plain bool) *Machine {
 	t.Helper()
 	set, errs := load.Files(file)
@@ -78,10 +91,7 @@ func guardsMachine(t *testing.T, file string, plain bool) *Machine {
 // TestLeadingTests checks which conjuncts become bit tests or bindings,
 // and that the successors are those of the plain machine, errors included.
 func TestLeadingTests(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "Guards.yaml")
-	if err := os.WriteFile(file, []byte(guardsYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := guardsFile(t)
 	m := guardsMachine(t, file, false)
 	want := map[string]struct {
 		masks []uint64 // per parameter 0: the masks

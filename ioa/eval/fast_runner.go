@@ -211,6 +211,14 @@ func (r *Runner) Violated(s State, invs []int) (name string, err error) {
 			return NatInvariant(vc.v.Name), nil
 		}
 	}
+	return r.firstFalse(s, invs, nil)
+}
+
+// firstFalse returns the name of the first invariant with the given
+// indices (all when invs is nil) that s violates, or "". With pre not nil,
+// an invariant that reads only variables whose values s shares with pre is
+// taken to hold, as it does in pre.
+func (r *Runner) firstFalse(s State, invs []int, pre State) (string, error) {
 	f := &r.g
 	f.state, f.err, f.params = s, nil, nil
 	n := len(r.m.invs)
@@ -226,6 +234,9 @@ func (r *Runner) Violated(s State, invs []int) (name string, err error) {
 			}
 		}
 		ic := &r.m.invs[i]
+		if pre != nil && !changedAny(ic.reads, pre, s) {
+			continue
+		}
 		ok := ic.body(f).n != 0
 		if f.err != nil {
 			return "", f.err
@@ -267,33 +278,7 @@ func (r *Runner) ViolatedAfter(pre, post State, invs []int) (name string, err er
 	if name := r.NatViolatedAfter(pre, post); name != "" {
 		return name, nil
 	}
-	f := &r.g
-	f.state, f.err, f.params = post, nil, nil
-	n := len(r.m.invs)
-	if invs != nil {
-		n = len(invs)
-	}
-	for k := 0; k < n; k++ {
-		i := k
-		if invs != nil {
-			i = invs[k]
-			if i < 0 || i >= len(r.m.invs) {
-				return "", fmt.Errorf("no invariant #%d", i)
-			}
-		}
-		ic := &r.m.invs[i]
-		if !changedAny(ic.reads, pre, post) {
-			continue
-		}
-		ok := ic.body(f).n != 0
-		if f.err != nil {
-			return "", f.err
-		}
-		if !ok {
-			return ic.name, nil
-		}
-	}
-	return "", nil
+	return r.firstFalse(post, invs, pre)
 }
 
 // changedAny reports whether post's value of one of the variables vars

@@ -1,8 +1,6 @@
 package eval
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -11,11 +9,7 @@ import (
 // names at every step from a state that satisfies them all, and that it
 // skips the invariants whose variables the step leaves alone.
 func TestViolatedAfter(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "Guards.yaml")
-	if err := os.WriteFile(file, []byte(guardsYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m := guardsMachine(t, file, false)
+	m := guardsMachine(t, guardsFile(t), false)
 	var reads [][]int
 	for _, ic := range m.invs {
 		reads = append(reads, ic.reads)
