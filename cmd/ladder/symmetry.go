@@ -78,16 +78,24 @@ func declaredSymmetry(autos ...*ioa.Automaton) ([]string, string) {
 }
 
 // declaredSymmetryRefused prints why the symmetry an interface declares
-// is not used for a check (err, a SymmetryError), which then runs without
-// it; it reports false when err is something else.
+// is not used for a check (err: an expression that singles out an element,
+// a SymmetryError, or a group over the size limit for the instance), which
+// then runs without it; it reports false when err is something else.
 func declaredSymmetryRefused(e *env, cmd, where string, err error) bool {
-	var se *explore.SymmetryError
-	if where == "" || !errors.As(err, &se) {
+	if where == "" {
 		return false
 	}
 	// the refusal is the one --symmetry gets, said of the declaration
-	msg := strings.TrimPrefix(se.Msg, "--")
-	fmt.Fprintf(e.stderr, "%s\nladder %s: note: the symmetry declared by %s is not used: the search runs without it\n",
-		(&source.Error{Pos: se.Pos, Code: source.ErrUsage, Msg: msg}).Error(), cmd, where)
+	var why string
+	var se *explore.SymmetryError
+	switch {
+	case errors.As(err, &se):
+		why = (&source.Error{Pos: se.Pos, Code: source.ErrUsage, Msg: strings.TrimPrefix(se.Msg, "--")}).Error()
+	case strings.HasPrefix(err.Error(), "--symmetry"):
+		why = "ladder " + cmd + ": " + strings.TrimPrefix(err.Error(), "--")
+	default:
+		return false
+	}
+	fmt.Fprintf(e.stderr, "%s\nladder %s: note: the symmetry declared by %s is not used: the search runs without it\n", why, cmd, where)
 	return true
 }
