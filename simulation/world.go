@@ -49,8 +49,9 @@ type world[S, V, B any] interface {
 	// hypothesis is left out, a known goal is true.
 	related(c, a S) bool
 	// framed reports whether the world knows that relation clause cl
-	// (clause i of the relation) has the same value at (cpost, apost) as at (c, a) (forwardStep): the
-	// clause reads only variables the steps left alone.
+	// (clause i of the relation) has the same value at (cpost, apost) as
+	// at (c, a) (forwardStep): it reads only variables the steps left
+	// alone.
 	framed(i int, cl *ioa.Clause, c, a, cpost, apost S) bool
 	// natFact is the implicit condition of variable i of s, a state of a
 	// (true unless the variable has a Nat inside).
