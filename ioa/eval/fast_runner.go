@@ -183,7 +183,7 @@ func (r *Runner) Successors(s State, visit func(act int, params []Value, post St
 func (r *Runner) NatViolatedAfter(pre, post State) string {
 	for i := range r.m.vars {
 		vc := &r.m.vars[i]
-		if vc.nat == nil || i < len(pre) && sameValue(pre[i], post[i]) {
+		if vc.nat == nil || i < len(pre) && same(pre[i], post[i]) {
 			continue
 		}
 		if !vc.nat(post[i]) {
@@ -191,12 +191,6 @@ func (r *Runner) NatViolatedAfter(pre, post State) string {
 		}
 	}
 	return ""
-}
-
-// sameValue reports whether v and w are the same value in memory: the
-// same scalar and the same elements (or none).
-func sameValue(v, w Value) bool {
-	return v.n == w.n && len(v.vs) == len(w.vs) && (len(v.vs) == 0 || &v.vs[0] == &w.vs[0])
 }
 
 // Violated returns the name of the first condition that s violates, or ""
@@ -234,7 +228,7 @@ func (r *Runner) firstFalse(s State, invs []int, pre State) (string, error) {
 			}
 		}
 		ic := &r.m.invs[i]
-		if pre != nil && !changedAny(ic.reads, pre, s) {
+		if pre != nil && ic.reads != nil && SharesVars(pre, s, ic.reads) {
 			continue
 		}
 		ok := ic.body(f).n != 0
@@ -268,7 +262,7 @@ func (r *Runner) Final(s State) (ok bool, err error) {
 
 // ViolatedAfter is Violated for post, a successor of pre, which is known
 // to satisfy every condition: a condition that reads only variables whose
-// value post shares with pre (sameValue) holds in post too, and is not
+// value post shares with pre (SharesVars) holds in post too, and is not
 // evaluated again. The name returned is the one Violated returns.
 func (r *Runner) ViolatedAfter(pre, post State, invs []int) (name string, err error) {
 	if len(pre) != len(post) {
@@ -281,20 +275,6 @@ func (r *Runner) ViolatedAfter(pre, post State, invs []int) (name string, err er
 	return r.firstFalse(post, invs, pre)
 }
 
-// changedAny reports whether post's value of one of the variables vars
-// (nil: any) is not pre's.
-func changedAny(vars []int, pre, post State) bool {
-	if vars == nil {
-		return true
-	}
-	for _, v := range vars {
-		if !sameValue(pre[v], post[v]) {
-			return true
-		}
-	}
-	return false
-}
-
 // SharesVars reports whether t holds s's values of the variables vars in
 // the same memory: values are never changed in place, so those variables
 // are then equal, and a successor computed from s shares the memory of
@@ -302,7 +282,7 @@ func changedAny(vars []int, pre, post State) bool {
 // are reported as not shared.)
 func SharesVars(s, t State, vars []int) bool {
 	for _, v := range vars {
-		if v < 0 || v >= len(s) || v >= len(t) || !sameValue(s[v], t[v]) {
+		if v < 0 || v >= len(s) || v >= len(t) || !same(s[v], t[v]) {
 			return false
 		}
 	}
