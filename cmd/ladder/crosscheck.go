@@ -111,16 +111,16 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 	if err != nil {
 		return e.usageError(cmd, "--bound: %v", err)
 	}
-	var code int
 	mode, err := crosscheck.ParseAbstractMode(o.abstract)
 	if err != nil {
 		return e.usageError(cmd, "--abstract: %v", err)
 	}
-	cfg := crosscheck.Config{Instance: inst, MaxStates: o.maxStates, MaxDepth: o.maxDepth, Workers: e.capWorkers(cmd, o.workers),
-		Abstract: mode, MaxAbstractStates: o.maxAbstract, ReduceDead: o.reduceDead}
-	if cfg.Symmetry, code = symmetrySorts(e, cmd, o.symmetry); code != exitOK {
+	sorts, code := symmetrySorts(e, cmd, o.symmetry)
+	if code != exitOK {
 		return code
 	}
+	cfg := crosscheck.Config{Instance: inst, MaxStates: o.maxStates, MaxDepth: o.maxDepth, Workers: e.capWorkers(cmd, o.workers),
+		Abstract: mode, MaxAbstractStates: o.maxAbstract, ReduceDead: o.reduceDead, Symmetry: sorts}
 	budget, done, code := o.budget.budget(e, cmd)
 	if done == nil {
 		return code
@@ -168,11 +168,10 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 		if declare {
 			pcfg.Symmetry, declared = declaredSymmetry(p.Concrete, p.Abstract)
 		}
-		res, err := crosscheck.Check(p, pcfg)
-		if err != nil && declaredSymmetryRefused(e, cmd, declared, err) {
-			pcfg.Symmetry, declared = nil, ""
-			res, err = crosscheck.Check(p, pcfg)
-		}
+		res, declared, err := runDeclared(e, cmd, pcfg.Symmetry, declared, func(sorts []string) (*crosscheck.Result, error) {
+			pcfg.Symmetry = sorts
+			return crosscheck.Check(p, pcfg)
+		})
 		if err == nil && res.Symmetry != nil {
 			res.Symmetry.Declared = declared
 		}
@@ -275,11 +274,10 @@ func (o *crosscheckFlags) runImplements(e *env, args []string, cfg crosscheck.Co
 	if declare {
 		cfg.Symmetry, declared = declaredSymmetry(c, a)
 	}
-	res, err := crosscheck.Implements(c, a, cfg)
-	if err != nil && declaredSymmetryRefused(e, cmd, declared, err) {
-		cfg.Symmetry, declared = nil, ""
-		res, err = crosscheck.Implements(c, a, cfg)
-	}
+	res, declared, err := runDeclared(e, cmd, cfg.Symmetry, declared, func(sorts []string) (*crosscheck.TraceResult, error) {
+		cfg.Symmetry = sorts
+		return crosscheck.Implements(c, a, cfg)
+	})
 	if err == nil && res.Symmetry != nil {
 		res.Symmetry.Declared = declared
 	}

@@ -84,11 +84,10 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 				cfg.Budget = budget
 				var clear func()
 				cfg.Progress, clear = e.progressLine("states")
-				res, err := explore.Explore(a, cfg)
-				if err != nil && declaredSymmetryRefused(e, "explore", declared, err) {
-					cfg.Symmetry, declared = nil, ""
-					res, err = explore.Explore(a, cfg)
-				}
+				res, declared, err := runDeclared(e, "explore", cfg.Symmetry, declared, func(sorts []string) (*explore.Result, error) {
+					cfg.Symmetry = sorts
+					return explore.Explore(a, cfg)
+				})
 				clear()
 				done()
 				if err == nil && res.Symmetry != nil {

@@ -99,3 +99,17 @@ func declaredSymmetryRefused(e *env, cmd, where string, err error) bool {
 	fmt.Fprintf(e.stderr, "%s\nladder %s: note: the symmetry declared by %s is not used: the search runs without it\n", why, cmd, where)
 	return true
 }
+
+// runDeclared runs a check with the sorts given: from --symmetry (where
+// is "") or declared by an interface (where says where). When a
+// declaration is refused (declaredSymmetryRefused), it runs the check
+// again without symmetry. It returns where, or "" when the declaration
+// was not used.
+func runDeclared[R any](e *env, cmd string, sorts []string, where string, check func([]string) (R, error)) (R, string, error) {
+	res, err := check(sorts)
+	if err != nil && declaredSymmetryRefused(e, cmd, where, err) {
+		where = ""
+		res, err = check(nil)
+	}
+	return res, where, err
+}
