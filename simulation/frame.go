@@ -17,71 +17,22 @@ type clauseReads struct {
 	ok     bool
 }
 
-// readsOf returns what body reads, for the state objects c and a.
+// readsOf returns what body reads, for the state objects c and a
+// (expr.VarReads).
 func readsOf(body expr.Expr, c, a *expr.Object) clauseReads {
-	r := clauseReads{ok: true}
-	type defAt struct{ def, owner *expr.Object }
-	seen := map[defAt]bool{}
-	add := func(o *expr.Object, i int) {
+	var r clauseReads
+	other := false // a bare variable, or one of a third state
+	known := expr.VarReads(body, func(o *expr.Object, i int) {
 		switch o {
 		case c:
 			r.c = appendNew(r.c, i)
 		case a:
 			r.a = appendNew(r.a, i)
 		default:
-			r.ok = false
+			other = true
 		}
-	}
-	// walk visits e, in which a bare state variable is one of owner (the
-	// state a definition was called on; nil in the clause itself)
-	var walk func(e expr.Expr, owner *expr.Object)
-	walk = func(e expr.Expr, owner *expr.Object) {
-		expr.Inspect(e, func(x expr.Expr) bool {
-			switch x := x.(type) {
-			case *expr.FieldSel:
-				if o, i, ok := expr.StateField(x); ok {
-					add(o, i)
-					return false
-				}
-			case *expr.Call:
-				if x.Recv == nil || x.Recv.Obj == nil || x.Recv.Obj.Kind != expr.ObjState {
-					return true
-				}
-				for _, arg := range x.Args {
-					walk(arg, owner)
-				}
-				d := x.Fun.Obj
-				if d == nil || d.Kind != expr.ObjDef {
-					r.ok = false
-				} else if k := (defAt{d, x.Recv.Obj}); !seen[k] {
-					seen[k] = true
-					walk(d.Body, x.Recv.Obj)
-				}
-				return false
-			case *expr.Ident:
-				if x.Obj == nil {
-					return true
-				}
-				switch x.Obj.Kind {
-				case expr.ObjVar:
-					if owner == nil {
-						r.ok = false
-					} else {
-						add(owner, x.Obj.Index)
-					}
-				case expr.ObjState:
-					r.ok = false
-				case expr.ObjDef:
-					if k := (defAt{x.Obj, owner}); !seen[k] {
-						seen[k] = true
-						walk(x.Obj.Body, owner)
-					}
-				}
-			}
-			return true
-		})
-	}
-	walk(body, nil)
+	})
+	r.ok = known && !other
 	return r
 }
 

@@ -279,3 +279,62 @@ func MaxParam(e Expr) int {
 	})
 	return last
 }
+
+// VarReads calls read(o, i) for each state variable that e reads, directly
+// or through the definitions it calls (each definition once per state it
+// is called on): o.x (a StateField) reads variable i of the state object
+// o; a bare variable reads variable i of the state a definition was
+// called on (c.d(…) in a proof), or of nil in an automaton's own
+// expressions. It returns false when e uses a whole state otherwise (a
+// state object alone, or a qualified call that is not a definition):
+// then the variables read are not known.
+func VarReads(e Expr, read func(o *Object, i int)) bool {
+	type defAt struct{ def, owner *Object }
+	seen := map[defAt]bool{}
+	ok := true
+	var walk func(e Expr, owner *Object)
+	walk = func(e Expr, owner *Object) {
+		Inspect(e, func(x Expr) bool {
+			switch x := x.(type) {
+			case *FieldSel:
+				if o, i, isField := StateField(x); isField {
+					read(o, i)
+					return false
+				}
+			case *Call:
+				if x.Recv == nil || x.Recv.Obj == nil || x.Recv.Obj.Kind != ObjState {
+					return true
+				}
+				for _, arg := range x.Args {
+					walk(arg, owner)
+				}
+				d := x.Fun.Obj
+				if d == nil || d.Kind != ObjDef {
+					ok = false
+				} else if k := (defAt{d, x.Recv.Obj}); !seen[k] {
+					seen[k] = true
+					walk(d.Body, x.Recv.Obj)
+				}
+				return false
+			case *Ident:
+				if x.Obj == nil {
+					return true
+				}
+				switch x.Obj.Kind {
+				case ObjVar:
+					read(owner, x.Obj.Index)
+				case ObjState:
+					ok = false
+				case ObjDef:
+					if k := (defAt{x.Obj, owner}); !seen[k] {
+						seen[k] = true
+						walk(x.Obj.Body, owner)
+					}
+				}
+			}
+			return true
+		})
+	}
+	walk(e, nil)
+	return ok
+}
