@@ -104,7 +104,8 @@ runs() {
 for p in $proofs; do
   name=$(basename "$p" .yaml)
   while IFS= read -r sym; do
-    args=()
+    # the unreduced run says so: an interface may declare a symmetry
+    args=(--symmetry none)
     if [ -n "$sym" ]; then args=(--symmetry "$sym"); fi
     code=0
     measure "$tmp/out.json" "$bin" crosscheck "$p" specs/ algorithms/ proofs/ --bound "$bound" \
@@ -119,7 +120,7 @@ if [ -n "$ibound" ]; then
   for variant in "" "$isymmetry" "+dead" "$isymmetry+dead"; do
     sym=${variant%+dead}
     if [ -z "$isymmetry" ] && [ -n "$sym" ]; then continue; fi
-    args=()
+    args=(--symmetry none)
     if [ -n "$sym" ]; then args=(--symmetry "$sym"); fi
     if [ "$sym" != "$variant" ]; then args+=(--reduce-dead); fi
     code=0

@@ -36,7 +36,7 @@ check() {
   local t0 t1
   t0=$(date +%s.%N)
   out=$( (ulimit -v "$mem"; exec /usr/bin/time -f '%M' -o "$tf" timeout "$limit" \
-    "$ladder" crosscheck --implements "$abs" "$conc" --bound "$bound" --max-memory "$maxmem" --timeout "$((limit - 10))s") 2>&1 )
+    "$ladder" crosscheck --implements "$abs" "$conc" --bound "$bound" --symmetry none --max-memory "$maxmem" --timeout "$((limit - 10))s") 2>&1 )
   code=$?
   t1=$(date +%s.%N)
   secs=$(echo "$t1 - $t0" | bc)
@@ -71,7 +71,7 @@ states() {
   local name=$1 file=$2 bound=$3
   [[ $name =~ $only ]] || return 0
   local out code
-  out=$( (ulimit -v "$mem"; timeout "$limit" "$ladder" explore "$file" --bound "$bound") 2>&1 )
+  out=$( (ulimit -v "$mem"; timeout "$limit" "$ladder" explore "$file" --bound "$bound" --symmetry none) 2>&1 )
   code=$?
   printf '\n== ladder explore %s --bound %s (%s)\n' "$file" "$bound" "$name"
   echo "$out" | head -n 2 | sed 's/^/   /'
