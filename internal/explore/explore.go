@@ -59,6 +59,10 @@ type Config struct {
 	// control value) replaced by their sort's default value (dead.go).
 	ReduceDead bool
 
+	// NoFlat turns off the explorer's fastest path (eval.Flat), which
+	// runs the automaton on encoded states, for comparisons.
+	NoFlat bool
+
 	// batch is the number of states a parallel level expands between
 	// merges (0: batchSize); tests make it small.
 	batch int
@@ -133,6 +137,9 @@ type Result struct {
 	// are dead: States then counts states up to the values of dead
 	// entries.
 	Dead []DeadRegister `json:"deadRegisters,omitempty"`
+	// Flat is set when the search ran the automaton on encoded states
+	// (eval.Flat) rather than on decoded ones only.
+	Flat bool `json:"flat,omitempty"`
 }
 
 // ParseBounds parses "T=2,L=2,V=2" into an instance whose Sizes hold every
@@ -275,6 +282,12 @@ type explorer struct {
 	// its key (the state itself, or with symmetry reduction its
 	// representative, which satisfies the same conditions).
 	lean bool
+	// flat runs the automaton on encoded states (eval.Flat), when it
+	// compiles and nothing needs the states themselves: no visitor, no
+	// symmetry or dead-register reduction; fr is the sequential search's
+	// runner of it.
+	flat *eval.Flat
+	fr   *eval.FlatRunner
 	// sets are the two worker sets of levelParallel: one expands a
 	// batch while the other's batch is merged and checked.
 	sets [2]*workerSet
@@ -351,6 +364,13 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 	// successor after it is encoded but the invariant check, which can
 	// decode it from its key (lean).
 	x.lean = x.dead == nil && cfg.Visitor == nil
+	if x.lean && x.sym == nil && !cfg.NoFlat {
+		// an automaton outside the flat layout is run by the Runner alone
+		if fl, err := eval.NewFlat(m); err == nil {
+			x.flat, x.fr = fl, fl.NewRunner()
+		}
+	}
+	x.res.Flat = x.flat != nil
 	return x, nil
 }
 
@@ -479,6 +499,31 @@ func (x *explorer) found(r *eval.Runner, id, depth int, pre, s eval.State) (bool
 	return false, nil
 }
 
+// foundFlat is found for a new state that Flat computed, with key: Flat
+// checks its conditions, and when it cannot tell or finds one violated,
+// the Runner checks them again on the decoded state, and names the
+// violated one.
+func (x *explorer) foundFlat(fr *eval.FlatRunner, r *eval.Runner, id, depth int, key []byte) (bool, error) {
+	if depth > x.res.MaxDepth {
+		x.res.MaxDepth = depth
+	}
+	if holds, ok := fr.Holds(key, x.invs); holds && ok {
+		return false, nil
+	}
+	s, err := r.Decode(key)
+	if err != nil {
+		return true, err
+	}
+	name, err := r.Violated(s, x.invs)
+	if err != nil {
+		return true, err
+	}
+	if name != "" {
+		return true, x.violation(id, name)
+	}
+	return false, nil
+}
+
 // violation records a shortest trace to state id, which violates name,
 // or (name "") is a deadlock.
 func (x *explorer) violation(id int, name string) error {
@@ -556,16 +601,33 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 		}
 		return true
 	}
+	collectFlat := func(act int, post []byte) bool {
+		k0 := len(kbuf)
+		kbuf = append(kbuf, post...)
+		succs = append(succs, pending{act: act, k0: k0, k1: len(kbuf), orbit: 1})
+		if len(succs)&63 == 0 && x.meter.Over() {
+			over = true
+			return false
+		}
+		return true
+	}
 	for k, it := range cur {
 		from := int(it)
 		r.Release()
-		pre, err := r.Decode(x.st.Key(from))
-		if err != nil {
-			return nil, err
-		}
 		succs, kbuf, pbuf, hs = succs[:0], kbuf[:0], pbuf[:0], hs[:0]
-		if err := r.Successors(pre, collect); err != nil {
-			return nil, err
+		var pre eval.State
+		flat := x.fr != nil && x.fr.Successors(x.st.Key(from), collectFlat)
+		if !flat {
+			// Flat gave up on this state (or there is none): what it
+			// collected is discarded
+			succs, kbuf, over = succs[:0], kbuf[:0], false
+			var err error
+			if pre, err = r.Decode(x.st.Key(from)); err != nil {
+				return nil, err
+			}
+			if err := r.Successors(pre, collect); err != nil {
+				return nil, err
+			}
 		}
 		if over {
 			// the successors of this state are incomplete: stop
@@ -574,6 +636,12 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 		}
 		if len(succs) == 0 {
 			x.res.Deadlocks++
+			if pre == nil && x.m.HasFinal() {
+				var err error
+				if pre, err = r.Decode(x.st.Key(from)); err != nil {
+					return nil, err
+				}
+			}
 			if stop, err := x.deadlock(r, from, pre); stop || err != nil {
 				return next, err
 			}
@@ -597,7 +665,14 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 			if isNew {
 				x.represented += int64(s.orbit)
 				next = append(next, int32(id))
-				if stop, err := x.found(r, id, depth, pre, s.post); stop || err != nil {
+				var stop bool
+				var err error
+				if flat {
+					stop, err = x.foundFlat(x.fr, r, id, depth, kbuf[s.k0:s.k1])
+				} else {
+					stop, err = x.found(r, id, depth, pre, s.post)
+				}
+				if stop || err != nil {
 					return next, err
 				}
 			}
@@ -645,7 +720,7 @@ func (x *explorer) levelParallel(cur []int32, depth int) (next []int32, err erro
 	w := x.workers()
 	if x.sets[0] == nil || len(x.sets[0].runners) != w {
 		for i := range x.sets {
-			x.sets[i] = newWorkerSet(x.m, w)
+			x.sets[i] = newWorkerSet(x.m, x.flat, w)
 		}
 	}
 	bs := x.cfg.batch
@@ -683,7 +758,7 @@ func (x *explorer) levelParallel(cur []int32, depth int) (next []int32, err erro
 		if err != nil || x.res.Violation != nil || x.res.Limit != "" {
 			return appendIDs(next, fresh), err
 		}
-		if err := x.checkFresh(job.set.runners, fresh, depth); err != nil || x.res.Violation != nil {
+		if err := x.checkFresh(job.set.runners, job.set.flats, fresh, depth); err != nil || x.res.Violation != nil {
 			return nil, err
 		}
 		next = appendIDs(next, fresh)
@@ -695,18 +770,22 @@ func (x *explorer) levelParallel(cur []int32, depth int) (next []int32, err erro
 // workerSet is the runners of a parallel search's workers and their
 // buffers; a set expands one batch at a time.
 type workerSet struct {
-	runners []*eval.Runner // in scratch mode
-	arenas  [][]byte       // their encoding buffers
-	pbufs   [][]eval.Value // their parameter buffers
-	parts   [][]succ       // their successors
-	keys    []byte         // the batch's keys, copied from the store
+	runners []*eval.Runner     // in scratch mode
+	flats   []*eval.FlatRunner // with Flat, its runners
+	arenas  [][]byte           // their encoding buffers
+	pbufs   [][]eval.Value     // their parameter buffers
+	parts   [][]succ           // their successors
+	keys    []byte             // the batch's keys, copied from the store
 }
 
-func newWorkerSet(m *eval.Machine, w int) *workerSet {
+func newWorkerSet(m *eval.Machine, fl *eval.Flat, w int) *workerSet {
 	ws := &workerSet{runners: make([]*eval.Runner, w), arenas: make([][]byte, w), pbufs: make([][]eval.Value, w), parts: make([][]succ, w)}
 	for i := range ws.runners {
 		ws.runners[i] = m.NewRunner()
 		ws.runners[i].SetScratch(true)
+		if fl != nil {
+			ws.flats = append(ws.flats, fl.NewRunner())
+		}
 	}
 	return ws
 }
@@ -760,17 +839,56 @@ func (x *explorer) expandPart(job *batchJob, k int) error {
 	r.Release()
 	arena, pbuf, part := set.arenas[k][:0], set.pbufs[k][:0], set.parts[k][:0]
 	defer func() { set.arenas[k], set.pbufs[k], set.parts[k] = arena, pbuf, part }()
+	var fr *eval.FlatRunner
+	if set.flats != nil {
+		fr = set.flats[k]
+	}
 	for i := k; i < len(job.batch); i += w {
 		if x.lean {
 			r.Release()
+		}
+		over := false
+		n := 0
+		if fr != nil {
+			a0, p0 := len(arena), len(part)
+			ok := fr.Successors(job.keys[i], func(act int, post []byte) bool {
+				n++
+				start := len(arena)
+				arena = append(arena, post...)
+				key := arena[start:len(arena):len(arena)]
+				part = append(part, succ{act: act, key: key, hash: x.st.Hash(key), orbit: 1})
+				if n&63 == 0 && x.meter.Over() {
+					over = true
+					return false
+				}
+				return true
+			})
+			if ok {
+				job.counts[i] = n
+				if over {
+					return errOverBudget
+				}
+				if n == 0 && x.m.HasFinal() {
+					pre, err := r.Decode(job.keys[i])
+					if err != nil {
+						return err
+					}
+					ok, err := r.Final(pre)
+					if err != nil {
+						return err
+					}
+					job.dead[i] = !ok
+				}
+				continue
+			}
+			// Flat gave up: the Runner expands the state
+			arena, part, n, over = arena[:a0], part[:p0], 0, false
 		}
 		pre, err := r.Decode(job.keys[i])
 		if err != nil {
 			return err
 		}
 		job.pres[i] = pre
-		over := false
-		n := 0
 		err = r.Successors(pre, func(act int, params []eval.Value, post eval.State) bool {
 			n++
 			start := len(arena)
@@ -828,7 +946,7 @@ func (x *explorer) mergeBatch(job *batchJob, depth int) ([]item, error) {
 			s := &set.parts[k][pos[k]]
 			pos[k]++
 			if x.full() {
-				return fresh, x.checkFresh(set.runners, fresh, depth)
+				return fresh, x.checkFresh(set.runners, set.flats, fresh, depth)
 			}
 			x.res.Transitions++
 			from := int(job.batch[i])
@@ -873,7 +991,7 @@ func appendIDs(ids []int32, items []item) []int32 {
 
 // checkFresh checks the new states of a batch in parallel and records the
 // violation of the first violating one.
-func (x *explorer) checkFresh(runners []*eval.Runner, fresh []item, depth int) error {
+func (x *explorer) checkFresh(runners []*eval.Runner, flats []*eval.FlatRunner, fresh []item, depth int) error {
 	if len(fresh) > 0 && depth > x.res.MaxDepth {
 		x.res.MaxDepth = depth
 	}
@@ -893,6 +1011,11 @@ func (x *explorer) checkFresh(runners []*eval.Runner, fresh []item, depth int) e
 					continue
 				}
 				s := fresh[i].s
+				if s == nil && flats != nil {
+					if holds, ok := flats[k].Holds(x.st.Key(fresh[i].id), x.invs); holds && ok {
+						continue
+					}
+				}
 				if s == nil {
 					r.Release()
 					var err error

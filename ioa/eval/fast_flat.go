@@ -1,0 +1,467 @@
+// This file implements Flat, the explorer's fastest path: a machine's
+// actions and invariants compiled a second time, to closures that read and
+// write canonical state encodings (codec.go) directly instead of Values.
+// Expanding a state then decodes nothing, builds no Value and encodes
+// nothing: a successor's encoding is the parent's with the assigned bytes
+// replaced.
+//
+// It covers the part of the language whose encodings have a fixed layout
+// (fast_flat_expr.go): scalars, records, tables over atomic keys, and
+// sequences of fixed-layout elements as whole variables, with every
+// integer in one byte (-64..63, a one-byte zig-zag varint). An automaton
+// that uses anything else has no Flat (NewFlat reports why), and a state
+// or a step that leaves the layout (a longer sequence, a larger integer, a
+// negative Nat, a run-time error) makes the expansion give up (ok false):
+// the caller then expands that state with Runner.Successors, the plain
+// fast path, which also reports the error or the violation. Flat never
+// decides anything the Runner would decide otherwise: TestFlatAgrees
+// compares its successors and invariant verdicts with the Runner's on the
+// reachable states of the repository's automata.
+
+package eval
+
+import (
+	"errors"
+	"fmt"
+
+	"ladder/ioa/expr"
+)
+
+// Flat is a machine compiled to run on encoded states. It is immutable and
+// safe for concurrent use; each goroutine runs it through its own
+// FlatRunner.
+type Flat struct {
+	m      *Machine
+	vars   []flatVar
+	acts   []*flatAction
+	invs   []sfn // by index in Automaton.Invariants
+	nslots int
+	nregs  int
+}
+
+// flatVar is the layout of a state variable's encoding.
+type flatVar struct {
+	sort *expr.Sort
+	seq  bool  // a sequence: a length byte, then elements of size bytes
+	size int   // the encoding's size (a sequence's: of one element)
+	ints []int // offsets of the integers in the value (a sequence's: in an element)
+	nats []int // offsets of the Nats among them
+}
+
+// flatAction is a compiled action.
+type flatAction struct {
+	index  int
+	pre0   []sfn
+	params []flatParam
+	eff    []flatStmt
+}
+
+// flatParam is a compiled action parameter.
+type flatParam struct {
+	n      int64 // the size of a finite sort (0: an Int range)
+	lo, hi sfn
+	nat    bool
+	bind   sfn // the value the level's first conjunct p = e fixes, or nil
+	pre    []sfn
+}
+
+// flatStmt is a compiled effect statement: an assignment (asg) or an if.
+type flatStmt struct {
+	asg        *flatAssign
+	cond       sfn
+	then, els_ []flatStmt
+}
+
+// flatAssign is a compiled assignment to state variable v.
+type flatAssign struct {
+	v     int
+	write func(c *flatCtx, out []byte) []byte // appends v's new encoding
+}
+
+// errNotFlat is the error NewFlat wraps when the automaton uses something
+// outside the flat layout.
+var errNotFlat = errors.New("not in the flat layout")
+
+// NewFlat compiles m's actions and invariants for encoded states, or
+// returns an error saying which construct has no fixed layout.
+func NewFlat(m *Machine) (fl *Flat, err error) {
+	defer recoverInternal(&err)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	fl = &Flat{m: m}
+	for _, vc := range m.vars {
+		fv, err := fl.layoutVar(vc.v.Sort)
+		if err != nil {
+			return nil, fmt.Errorf("state variable %s: %w", vc.v.Name, err)
+		}
+		fl.vars = append(fl.vars, fv)
+	}
+	c := &flatCompiler{fl: fl, m: m, bound: map[*expr.Object]int{}, busy: map[*expr.Object]bool{}, defs: map[*expr.Object]*flatDef{}, closed: map[*expr.Object]bool{}}
+	for i, act := range m.A.Actions {
+		fa, err := c.action(i, act)
+		if err != nil {
+			return nil, fmt.Errorf("action %s: %w", act.Name, err)
+		}
+		fl.acts = append(fl.acts, fa)
+	}
+	for _, inv := range m.A.Invariants {
+		f, err := c.scalar(inv.Body)
+		if err != nil {
+			return nil, fmt.Errorf("invariant %s: %w", inv.Name, err)
+		}
+		fl.invs = append(fl.invs, f)
+	}
+	fl.nslots, fl.nregs = c.nslots, c.nregs
+	return fl, nil
+}
+
+func (fl *Flat) layoutVar(s *expr.Sort) (flatVar, error) {
+	fv := flatVar{sort: s}
+	el := s
+	if s.Kind == expr.KSeq {
+		fv.seq, el = true, s.Elem
+	}
+	size, ok := fl.fixed(el)
+	if !ok {
+		return fv, fmt.Errorf("%w: sort %s", errNotFlat, s)
+	}
+	fv.size = size
+	fv.ints, fv.nats = fl.intOffsets(el, 0, nil, nil)
+	return fv, nil
+}
+
+// fixed returns the size of the encoding of every value of sort s in the
+// flat layout, or false when values of s have no fixed-size encoding.
+func (fl *Flat) fixed(s *expr.Sort) (int, bool) {
+	inst := fl.m.Inst
+	switch s.Kind {
+	case expr.KBool, expr.KEnum, expr.KParam:
+		n := inst.size(s)
+		return 1, n > 0 && n <= 256
+	case expr.KInt, expr.KNat:
+		return 1, true
+	case expr.KOption:
+		return 1, flatOption(inst, s)
+	case expr.KRecord:
+		if s.State != nil {
+			return 0, false
+		}
+		total := 0
+		for _, f := range s.Fields {
+			n, ok := fl.fixed(f.Sort)
+			if !ok {
+				return 0, false
+			}
+			total += n
+		}
+		return total, true
+	case expr.KMap, expr.KSet:
+		K, leaf := tableSorts(s)
+		if !atomicKey(K) {
+			return 0, false
+		}
+		n, ok := fl.fixed(leaf)
+		k := inst.size(K)
+		return n * k, ok && k > 0 && k <= 256
+	}
+	return 0, false
+}
+
+// flatOption reports whether Option sort s is one byte: None is 0, Some(x)
+// is x+1, for x of a byte scalar sort of fewer than 255 values.
+func flatOption(inst *Instance, s *expr.Sort) bool {
+	switch s.Elem.Kind {
+	case expr.KBool, expr.KEnum, expr.KParam:
+		n := inst.size(s.Elem)
+		return n > 0 && n < 255
+	}
+	return false
+}
+
+// intOffsets appends the offsets of the integers (and of the Nats) inside
+// the fixed layout of s, which starts at base.
+func (fl *Flat) intOffsets(s *expr.Sort, base int, ints, nats []int) ([]int, []int) {
+	switch s.Kind {
+	case expr.KInt:
+		return append(ints, base), nats
+	case expr.KNat:
+		return append(ints, base), append(nats, base)
+	case expr.KRecord:
+		for _, f := range s.Fields {
+			ints, nats = fl.intOffsets(f.Sort, base, ints, nats)
+			n, _ := fl.fixed(f.Sort)
+			base += n
+		}
+	case expr.KMap:
+		n, _ := fl.fixed(s.Elem)
+		for k := 0; k < fl.m.Inst.size(s.Key); k++ {
+			ints, nats = fl.intOffsets(s.Elem, base+k*n, ints, nats)
+		}
+	}
+	return ints, nats
+}
+
+// flatCtx is the frame of a FlatRunner: the encoded state expressions read,
+// the offsets of its variables, the parameters, bound variables and the
+// scratch memory of built values.
+type flatCtx struct {
+	st     []byte
+	offs   []int // offs[i] is where variable i starts in st; offs[n] = len(st)
+	params []int64
+	slots  []int64
+	regs   [][]byte
+	buf    []byte // scratch memory of built values, reset per successor
+	bad    bool   // the step left the flat layout: give up
+}
+
+// alloc returns n bytes of scratch memory.
+func (c *flatCtx) alloc(n int) []byte {
+	if cap(c.buf)-len(c.buf) < n {
+		c.buf = make([]byte, 0, max(2*cap(c.buf), n, 1024))
+	}
+	l := len(c.buf)
+	c.buf = c.buf[:l+n]
+	return c.buf[l : l+n : l+n]
+}
+
+// FlatRunner runs a Flat on one goroutine.
+type FlatRunner struct {
+	fl      *Flat
+	c       flatCtx
+	postOff []int
+	active  []*flatAssign
+	visit   func(act int, post []byte) bool
+	out     []byte
+}
+
+// NewRunner returns a runner of fl.
+func (fl *Flat) NewRunner() *FlatRunner {
+	n := len(fl.vars)
+	r := &FlatRunner{fl: fl, postOff: make([]int, n+1), active: make([]*flatAssign, n)}
+	r.c.offs = make([]int, n+1)
+	r.c.slots = make([]int64, fl.nslots)
+	r.c.regs = make([][]byte, fl.nregs)
+	maxp := 0
+	for _, a := range fl.acts {
+		maxp = max(maxp, len(a.params))
+	}
+	r.c.params = make([]int64, maxp)
+	return r
+}
+
+// scan sets offs to the offsets of the variables of the state encoded as
+// key and reports whether it is in the flat layout: every sequence shorter
+// than 128 and every integer one byte.
+func (fl *Flat) scan(key []byte, offs []int) bool {
+	p := 0
+	for i := range fl.vars {
+		v := &fl.vars[i]
+		offs[i] = p
+		n := 1
+		if v.seq {
+			if p >= len(key) || key[p] >= 0x80 {
+				return false
+			}
+			n = int(key[p])
+			p++
+		}
+		for e := 0; e < n; e++ {
+			if p+v.size > len(key) {
+				return false
+			}
+			for _, o := range v.ints {
+				if key[p+o] >= 0x80 {
+					return false
+				}
+			}
+			p += v.size
+		}
+	}
+	offs[len(fl.vars)] = p
+	return p == len(key)
+}
+
+// Successors calls visit with the encoding of every successor of the state
+// encoded as key, in the order of Runner.Successors (the encodings are
+// AppendState's, valid during the call; visit returns false to stop). It
+// reports false, having perhaps called visit for some successors, when the
+// state or one of its steps is outside the flat layout or meets a
+// run-time error: the caller must then discard what visit received and
+// expand the state with Runner.Successors.
+func (r *FlatRunner) Successors(key []byte, visit func(act int, post []byte) bool) bool {
+	c := &r.c
+	if !r.fl.scan(key, c.offs) {
+		return false
+	}
+	c.st, c.bad = key, false
+	r.visit = visit
+	for _, a := range r.fl.acts {
+		c.buf = c.buf[:0]
+		ok := true
+		for _, p := range a.pre0 {
+			if p(c) == 0 {
+				ok = false
+				break
+			}
+		}
+		if c.bad {
+			return false
+		}
+		if ok && !r.enum(a, 0) {
+			break
+		}
+		if c.bad {
+			return false
+		}
+	}
+	r.visit = nil
+	return !c.bad
+}
+
+// enum enumerates the parameters of a from number i; it returns false to
+// stop (visit did, or the step gave up).
+func (r *FlatRunner) enum(a *flatAction, i int) bool {
+	c := &r.c
+	if i == len(a.params) {
+		return r.step(a)
+	}
+	p := &a.params[i]
+	if p.n > 0 {
+		if p.bind != nil {
+			v := p.bind(c)
+			if c.bad {
+				return false
+			}
+			if v < 0 || v >= p.n {
+				return true
+			}
+			return r.try(a, i, v)
+		}
+		for v := int64(0); v < p.n; v++ {
+			if !r.try(a, i, v) {
+				return false
+			}
+		}
+		return true
+	}
+	lo, hi := p.lo(c), p.hi(c)
+	if c.bad {
+		return false
+	}
+	if p.nat && lo < 0 {
+		lo = 0
+	}
+	if hi > lo && (hi-lo > int64(r.fl.m.Inst.maxEnum()) || hi-lo < 0) {
+		c.bad = true
+		return false
+	}
+	for v := lo; v < hi; v++ {
+		if !r.try(a, i, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// try binds parameter i to v and goes on when its level's conjuncts hold.
+func (r *FlatRunner) try(a *flatAction, i int, v int64) bool {
+	c := &r.c
+	c.params[i] = v
+	for _, p := range a.params[i].pre {
+		if p(c) == 0 {
+			return !c.bad
+		}
+	}
+	if c.bad {
+		return false
+	}
+	return r.enum(a, i+1)
+}
+
+// step builds the successor of the enabled action a.
+func (r *FlatRunner) step(a *flatAction) bool {
+	c := &r.c
+	clear(r.active)
+	r.mark(a.eff)
+	if c.bad {
+		return false
+	}
+	out := r.out[:0]
+	from := 0
+	for i, asg := range r.active {
+		if asg == nil {
+			continue
+		}
+		out = append(out, c.st[from:c.offs[i]]...)
+		out = asg.write(c, out)
+		from = c.offs[i+1]
+	}
+	out = append(out, c.st[from:]...)
+	r.out = out
+	if c.bad {
+		return false
+	}
+	c.buf = c.buf[:0]
+	return r.visit(a.index, out)
+}
+
+// mark records the assignments that ss makes on the path its conditions
+// choose.
+func (r *FlatRunner) mark(ss []flatStmt) {
+	for i := range ss {
+		s := &ss[i]
+		if s.asg != nil {
+			r.active[s.asg.v] = s.asg
+			continue
+		}
+		if s.cond(&r.c) != 0 {
+			r.mark(s.then)
+		} else {
+			r.mark(s.els_)
+		}
+	}
+}
+
+// Holds reports whether the state encoded as key satisfies the implicit
+// Nat conditions and the invariants with the given indices (all when invs
+// is nil), and ok false when it cannot tell (the state is outside the flat
+// layout, or an invariant meets a run-time error): the caller then checks
+// the state with Runner.Violated.
+func (r *FlatRunner) Holds(key []byte, invs []int) (holds, ok bool) {
+	fl, c := r.fl, &r.c
+	if !fl.scan(key, c.offs) {
+		return false, false
+	}
+	for i := range fl.vars {
+		v := &fl.vars[i]
+		if len(v.nats) == 0 {
+			continue
+		}
+		start := c.offs[i]
+		if v.seq {
+			start++
+		}
+		for p := start; p < c.offs[i+1]; p += v.size {
+			for _, o := range v.nats {
+				if key[p+o]&1 != 0 {
+					return false, true
+				}
+			}
+		}
+	}
+	c.st, c.bad, c.buf = key, false, c.buf[:0]
+	n := len(fl.invs)
+	if invs != nil {
+		n = len(invs)
+	}
+	for j := 0; j < n; j++ {
+		k := j
+		if invs != nil {
+			k = invs[j]
+		}
+		if fl.invs[k](c) == 0 || c.bad {
+			return false, !c.bad
+		}
+	}
+	return true, true
+}

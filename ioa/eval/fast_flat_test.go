@@ -1,0 +1,298 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ladder/ioa"
+	"ladder/ioa/load"
+)
+
+// flatCase is an automaton of the repository and an instance to compare
+// Flat with the Runner on; covered says that Flat must compile it.
+type flatCase struct {
+	file    string
+	inst    map[string]int
+	covered bool
+}
+
+// flatCases are every automaton file of the repository (specifications,
+// algorithms and the buggy fixtures), each at a small instance.
+func flatCases(t *testing.T) []flatCase {
+	t.Helper()
+	var files []string
+	for _, g := range []string{"../../specs/*.yaml", "../../algorithms/*.yaml", "../../algorithms/testdata/*.yaml", "../../docs/examples/mutex/*.yaml"} {
+		m, err := filepath.Glob(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d automaton files", len(files))
+	}
+	var cs []flatCase
+	for _, f := range files {
+		inst := map[string]int{"T": 2, "L": 2, "V": 2, "P": 2}
+		cs = append(cs, flatCase{file: f, inst: inst, covered: strings.HasSuffix(f, "/TMS2.yaml")})
+	}
+	return cs
+}
+
+// TestFlatAgrees is the differential test of Flat against the Runner: on
+// the reachable states of every automaton of the repository that Flat
+// compiles (breadth first, at most maxStates states per automaton), the
+// successors Flat computes from a state's encoding equal, in order and with
+// their actions, the encodings of the successors Runner.Successors
+// computes, whenever Flat does not give up; and Flat.Holds agrees with
+// Runner.Violated. TMS2 (the automaton of the SPIN comparison) must
+// compile, and Flat must not give up on any of its states here.
+func TestFlatAgrees(t *testing.T) {
+	const maxStates = 30000
+	compiled := 0
+	done := map[string]bool{}
+	for _, fc := range flatCases(t) {
+		set, errs := load.Files(fc.file)
+		if len(errs) > 0 {
+			continue // a proof file, or a file that needs others
+		}
+		for _, a := range set.Automata {
+			if done[a.Name] {
+				continue
+			}
+			done[a.Name] = true
+			name := filepath.Base(fc.file) + "/" + a.Name
+			t.Run(name, func(t *testing.T) {
+				inst := &Instance{Sizes: map[string]int{}}
+				for _, s := range a.Sorts {
+					if n, ok := fc.inst[s.Name]; ok {
+						inst.Sizes[s.Name] = n
+					}
+				}
+				m, err := NewMachine(a, inst)
+				if err != nil {
+					t.Skipf("not explorable at %v: %v", inst, err)
+				}
+				fl, err := NewFlat(m)
+				if err != nil {
+					if !errors.Is(err, errNotFlat) {
+						t.Fatalf("NewFlat: %v (not a refusal)", err)
+					}
+					if fc.covered {
+						t.Fatalf("NewFlat: %v", err)
+					}
+					t.Skipf("no flat machine: %v", err)
+				}
+				compiled++
+				states, gaveUp := compareFlat(t, m, fl, maxStates)
+				t.Logf("%d states compared, Flat gave up on %d", states, gaveUp)
+				if fc.covered && gaveUp > 0 {
+					t.Errorf("Flat gave up on %d states of %s", gaveUp, a.Name)
+				}
+				if states < 3 {
+					t.Errorf("only %d states compared", states)
+				}
+			})
+		}
+	}
+	if compiled < 2 {
+		t.Errorf("Flat compiled only %d automata", compiled)
+	}
+}
+
+// compareFlat explores m breadth first with a Runner and compares Flat on
+// every state found; it returns the states compared and those on which
+// Flat gave up.
+func compareFlat(t *testing.T, m *Machine, fl *Flat, max int) (states, gaveUp int) {
+	t.Helper()
+	inits, err := m.Init()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := m.NewRunner()
+	fr := fl.NewRunner()
+	seen := map[string]bool{}
+	var queue [][]byte
+	for _, s := range inits {
+		k := m.AppendState(nil, s)
+		if !seen[string(k)] {
+			seen[string(k)] = true
+			queue = append(queue, k)
+		}
+	}
+	type succ struct {
+		act int
+		key string
+	}
+	for len(queue) > 0 && states < max {
+		key := queue[0]
+		queue = queue[1:]
+		states++
+		s, err := m.DecodeState(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []succ
+		rerr := r.Successors(s, func(act int, params []Value, post State) bool {
+			want = append(want, succ{act, string(m.AppendState(nil, post))})
+			return true
+		})
+		var got []succ
+		ok := fr.Successors(key, func(act int, post []byte) bool {
+			got = append(got, succ{act, string(post)})
+			return true
+		})
+		if rerr != nil && ok {
+			t.Fatalf("state %s: the Runner fails (%v), Flat does not give up", s.Format(m.A), rerr)
+		}
+		if !ok {
+			gaveUp++
+		} else if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("state %s:\nFlat   %s\nRunner %s", s.Format(m.A), describe(m, got), describe(m, want))
+		}
+		name, verr := r.Violated(s, nil)
+		holds, hok := fr.Holds(key, nil)
+		if hok && (verr != nil || holds != (name == "")) {
+			t.Fatalf("state %s: Flat says holds=%v, the Runner %q (%v)", s.Format(m.A), holds, name, verr)
+		}
+		if name != "" || rerr != nil {
+			continue // not expanded further, as the explorer would stop here
+		}
+		for _, w := range want {
+			if !seen[w.key] {
+				seen[w.key] = true
+				queue = append(queue, []byte(w.key))
+			}
+		}
+	}
+	return states, gaveUp
+}
+
+func describe[S any](m *Machine, ss []S) string {
+	var b strings.Builder
+	for _, s := range ss {
+		fmt.Fprintf(&b, "\n  %v", s)
+	}
+	return b.String()
+}
+
+// TestFlatGivesUp checks the states and steps Flat leaves to the Runner:
+// an integer too large for one byte in the state, a step that would write
+// one, a negative Nat and a sequence too long.
+func TestFlatGivesUp(t *testing.T) {
+	a := loadInline(t, `
+automaton: Counter
+sorts:
+  P: param
+state:
+  n:   {sort: Nat, init: 0}
+  log: {sort: "Seq[Bool]", init: "[]"}
+actions:
+  Inc:
+    kind: internal
+    pre: n < 100
+    eff: n := n + 1
+  Dec:
+    kind: internal
+    pre: n = 0
+    eff: n := n - 1
+  Push:
+    kind: internal
+    pre: len(log) < 200
+    eff: log := append(log, true)
+invariants:
+  small: n < 50
+`)
+	m, err := NewMachine(a, &Instance{Sizes: map[string]int{"P": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl, err := NewFlat(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := fl.NewRunner()
+	key := func(n int64, logLen int) []byte {
+		log := make([]Value, logLen)
+		for i := range log {
+			log[i] = Bool(true)
+		}
+		return m.AppendState(nil, State{Int(n), Seq(log...)})
+	}
+	count := func(k []byte) (int, bool) {
+		n := 0
+		ok := fr.Successors(k, func(int, []byte) bool { n++; return true })
+		return n, ok
+	}
+	if n, ok := count(key(5, 3)); !ok || n != 2 {
+		t.Errorf("n=5: %d successors, ok %v; want 2, true", n, ok)
+	}
+	if _, ok := count(key(63, 0)); ok {
+		t.Error("n=63: Inc writes 64, which needs two bytes, and Flat did not give up")
+	}
+	if _, ok := count(key(70, 0)); ok {
+		t.Error("n=70 (two bytes in the state): Flat did not give up")
+	}
+	if _, ok := count(key(0, 0)); ok {
+		t.Error("n=0: Dec writes a negative Nat, and Flat did not give up")
+	}
+	if _, ok := count(key(5, 127)); ok {
+		t.Error("a sequence of 127: Push makes it 128 long, and Flat did not give up")
+	}
+	if h, ok := fr.Holds(key(5, 2), nil); !ok || !h {
+		t.Errorf("Holds(n=5) = %v, %v", h, ok)
+	}
+	if h, ok := fr.Holds(key(55, 2), nil); !ok || h {
+		t.Errorf("Holds(n=55) = %v, %v; want the invariant violated", h, ok)
+	}
+	if _, ok := fr.Holds(key(200, 2), nil); ok {
+		t.Error("Holds(n=200): the state is outside the layout, and Flat answered")
+	}
+	if h, ok := fr.Holds(m.AppendState(nil, State{Int(-3), Seq()}), nil); !ok || h {
+		t.Errorf("Holds(n=-3) = %v, %v; want the Nat condition violated", h, ok)
+	}
+}
+
+// TestFlatRefuses checks that NewFlat names what it cannot compile.
+func TestFlatRefuses(t *testing.T) {
+	a := loadInline(t, `
+automaton: Bag
+sorts:
+  P: param
+state:
+  s: {sort: "Seq[Seq[P]]", init: "[]"}
+actions:
+  A:
+    kind: internal
+    eff: s := append(s, [])
+`)
+	m, err := NewMachine(a, &Instance{Sizes: map[string]int{"P": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewFlat(m)
+	if !errors.Is(err, errNotFlat) || !strings.Contains(err.Error(), "state variable s") {
+		t.Errorf("NewFlat = %v, want a refusal naming s", err)
+	}
+}
+
+// loadInline loads one automaton from YAML text.
+func loadInline(t *testing.T, text string) *ioa.Automaton {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "a.yaml")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, errs := load.Files(file)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if len(set.Automata) != 1 {
+		t.Fatalf("%d automata", len(set.Automata))
+	}
+	return set.Automata[0]
+}
