@@ -61,8 +61,17 @@ type flatParam struct {
 	n      int64 // the size of a finite sort (0: an Int range)
 	lo, hi sfn
 	nat    bool
-	bind   sfn // the value the level's first conjunct p = e fixes, or nil
+	bind   sfn       // the value the level's first conjunct p = e fixes, or nil
+	gate   *flatGate // the level's first conjunct as a table test, or nil
 	pre    []sfn
+}
+
+// flatGate is a conjunct x[p] = K (or !=, in, notin) of parameter p's
+// level, with x a state table of one-byte entries: p's values are tried
+// only where table holds for x[p]'s byte, with no closure call.
+type flatGate struct {
+	v     int
+	table *[256]bool
 }
 
 // flatStmt is a compiled effect statement: an assignment (asg) or an if.
@@ -336,6 +345,15 @@ func (r *FlatRunner) enum(a *flatAction, i int) bool {
 				return true
 			}
 			return r.try(a, i, v)
+		}
+		if g := p.gate; g != nil {
+			row := c.st[c.offs[g.v]:]
+			for v := int64(0); v < p.n; v++ {
+				if g.table[row[v]] && !r.try(a, i, v) {
+					return false
+				}
+			}
+			return true
 		}
 		for v := int64(0); v < p.n; v++ {
 			if !r.try(a, i, v) {

@@ -701,41 +701,16 @@ func (c *flatCompiler) binary(e *expr.Binary) (sfn, error) {
 // the set's encoding marks).
 func (c *flatCompiler) entryTest(x, y expr.Expr, negate int64) sfn {
 	ix, ok := x.(*expr.Index)
-	if !ok || !c.isClosed(y) {
+	if !ok {
 		return nil
 	}
 	at := c.varEntry(ix)
 	if at == nil {
 		return nil
 	}
-	var table [256]bool
-	ys := y.Sort()
-	if ys.Kind == expr.KSet {
-		r, err := c.region(y)
-		if err != nil {
-			return nil
-		}
-		for k, v := range r(nil) {
-			table[k] = v != 0
-		}
-	} else {
-		if isInt(ys) {
-			return nil
-		}
-		k, err := c.scalar(y)
-		if err != nil {
-			return nil
-		}
-		v := k(nil)
-		if v < 0 || v > 255 {
-			return nil
-		}
-		table[v] = true
-	}
-	if negate != 0 {
-		for i := range table {
-			table[i] = !table[i]
-		}
+	table, ok := c.testTable(x, y, negate != 0)
+	if !ok {
+		return nil
 	}
 	return func(f *flatCtx) int64 {
 		if table[at(f)] {
@@ -743,6 +718,46 @@ func (c *flatCompiler) entryTest(x, y expr.Expr, negate int64) sfn {
 		}
 		return 0
 	}
+}
+
+// testTable returns the table of the entry bytes of x (an entry that
+// varEntry reads) for which x = y, or x in y, holds (negated: fails), y
+// closed; false when the test has another shape.
+func (c *flatCompiler) testTable(x, y expr.Expr, negate bool) (*[256]bool, bool) {
+	ix, ok := x.(*expr.Index)
+	if !ok || !c.isClosed(y) || c.varEntry(ix) == nil {
+		return nil, false
+	}
+	var table [256]bool
+	ys := y.Sort()
+	if ys.Kind == expr.KSet {
+		r, err := c.region(y)
+		if err != nil {
+			return nil, false
+		}
+		for k, v := range r(nil) {
+			table[k] = v != 0
+		}
+	} else {
+		if isInt(ys) {
+			return nil, false
+		}
+		k, err := c.scalar(y)
+		if err != nil {
+			return nil, false
+		}
+		v := k(nil)
+		if v < 0 || v > 255 {
+			return nil, false
+		}
+		table[v] = true
+	}
+	if negate {
+		for i := range table {
+			table[i] = !table[i]
+		}
+	}
+	return &table, true
 }
 
 func b2i(b bool) int64 {
@@ -1447,7 +1462,10 @@ func (c *flatCompiler) action(index int, act *ioa.Action) (*flatAction, error) {
 				continue
 			}
 			p := &fa.params[last]
-			if len(p.pre) == 0 && p.n > 0 {
+			if len(p.pre) == 0 && p.n > 0 && p.bind == nil && p.gate == nil {
+				if p.gate = c.gate(cj, last); p.gate != nil {
+					continue // the gate is this conjunct
+				}
 				p.bind = c.binding(cj, last)
 			}
 			p.pre = append(p.pre, f)
@@ -1456,6 +1474,38 @@ func (c *flatCompiler) action(index int, act *ioa.Action) (*flatAction, error) {
 	var err error
 	fa.eff, err = c.stmts(act.Eff)
 	return fa, err
+}
+
+// gate returns conjunct cj as a table test of parameter number i when it
+// is x[p] = K, x[p] != K, x[p] in S or x[p] notin S for p that parameter
+// (entryTest), or nil.
+func (c *flatCompiler) gate(cj expr.Expr, i int) *flatGate {
+	b, ok := cj.(*expr.Binary)
+	if !ok {
+		return nil
+	}
+	var negate bool
+	switch b.Op {
+	case expr.OpEq, expr.OpIn:
+	case expr.OpNeq, expr.OpNotIn:
+		negate = true
+	default:
+		return nil
+	}
+	ix, ok := b.X.(*expr.Index)
+	if !ok || (b.Op == expr.OpEq || b.Op == expr.OpNeq) && !c.isScalar(b.X.Sort()) {
+		return nil
+	}
+	id, ok1 := ix.X.(*expr.Ident)
+	k, ok2 := ix.Index.(*expr.Ident)
+	if !ok1 || !ok2 || id.Obj == nil || id.Obj.Kind != expr.ObjVar || k.Obj == nil || k.Obj.Kind != expr.ObjParam || k.Obj.Index != i {
+		return nil
+	}
+	table, ok := c.testTable(b.X, b.Y, negate)
+	if !ok {
+		return nil
+	}
+	return &flatGate{v: id.Obj.Index, table: table}
 }
 
 // binding returns the value that conjunct cj, `p = e` or `e = p` for
