@@ -288,6 +288,7 @@ type explorer struct {
 	// runner of it.
 	flat *eval.Flat
 	fr   *eval.FlatRunner
+	fset *flatSet // levelFlat's workers
 	// sets are the two worker sets of levelParallel: one expands a
 	// batch while the other's batch is merged and checked.
 	sets [2]*workerSet
@@ -368,6 +369,10 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 		// an automaton outside the flat layout is run by the Runner alone
 		if fl, err := eval.NewFlat(m); err == nil {
 			x.flat, x.fr = fl, fl.NewRunner()
+			if w := x.workers(); w > 1 {
+				// levelFlat inserts in parallel, a shard per worker
+				x.st = nodestore.NewSharded(w)
+			}
 		}
 	}
 	x.res.Flat = x.flat != nil
@@ -432,9 +437,12 @@ func (x *explorer) run() error {
 		depth++
 		var next []int32
 		var err error
-		if x.workers() > 1 && len(cur) >= 64 {
+		switch {
+		case x.workers() > 1 && len(cur) >= 64 && x.flat != nil:
+			next, err = x.levelFlat(cur, depth)
+		case x.workers() > 1 && len(cur) >= 64:
 			next, err = x.levelParallel(cur, depth)
-		} else {
+		default:
 			next, err = x.levelSequential(runner, cur, depth)
 		}
 		if err != nil {

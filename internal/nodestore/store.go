@@ -5,6 +5,11 @@
 // to the table and one to the arena. Lookups compare full encodings: the
 // store is exact, two nodes are the same only when their encodings are
 // equal.
+//
+// A store made by NewSharded splits its table into shards by hash, so
+// that several goroutines can look up and insert a batch of nodes at
+// once, each in its own shards, while the ids stay those a sequential
+// insertion in batch order gives (batch.go).
 package nodestore
 
 import (
@@ -20,6 +25,10 @@ const (
 	locMask   = 1<<locBits - 1 // the location bits of a slot
 	fragShift = locBits        // a slot's upper bits hold a hash fragment
 	fragMask  = 1<<(64-locBits) - 1
+	// pendingBit marks a slot whose location is a batch index (batch.go);
+	// the arena's locations stay below it (2^39 bytes).
+	pendingBit   = 1 << (locBits - 1)
+	pendingIndex = pendingBit // the bit to clear from location-1 to get the index
 )
 
 // Store holds every visited node's encoding and parent. It is not safe
@@ -32,22 +41,85 @@ const (
 type Store struct {
 	seed   maphash.Seed
 	chunks [][]byte
-	start  []uint64 // per state: the location of its record
-	parent []int32  // per state: the state it was first reached from, or -1
-	slots  []uint64
-	mask   uint64
-	sink   uint64 // defeats elimination of prefetching loads
+	// per node, in chunks of nodeChunk (growing them copies nothing):
+	// the location of its record, and the node it was first reached
+	// from, or -1
+	start  [][]uint64
+	parent [][]int32
+	n      int     // nodes
+	tabs   []table // the shards of the hash table (one unless sharded)
+	shift  uint    // a hash's shard is its top bits: h >> shift
+	sink   uint64  // defeats elimination of prefetching loads
 }
 
-func New() *Store {
-	st := &Store{seed: maphash.MakeSeed()}
-	st.slots = make([]uint64, 1<<12)
-	st.mask = uint64(len(st.slots) - 1)
+// table is a shard of the hash table. A slot is 0 when empty, otherwise
+// the hash's low 24 bits << 40 | location+1, where a location with
+// pendingBit set is a node of the batch being inserted (batch.go).
+type table struct {
+	slots []uint64
+	mask  uint64
+	n     int // occupied slots
+}
+
+// New returns an empty store with one shard.
+func New() *Store { return NewSharded(1) }
+
+// NewSharded returns an empty store whose table has n shards (rounded up
+// to a power of two, at most 64).
+func NewSharded(n int) *Store {
+	k := 0
+	for 1<<k < n && k < 6 {
+		k++
+	}
+	st := &Store{seed: maphash.MakeSeed(), tabs: make([]table, 1<<k), shift: 64}
+	if k > 0 {
+		st.shift = uint(64 - k)
+	}
+	for i := range st.tabs {
+		st.tabs[i].slots = make([]uint64, 1<<12)
+		st.tabs[i].mask = 1<<12 - 1
+	}
 	return st
 }
 
+// Shards returns the number of shards of the table.
+func (st *Store) Shards() int { return len(st.tabs) }
+
+// ShardOf returns the shard of a node with hash h.
+func (st *Store) ShardOf(h uint64) int {
+	if st.shift == 64 {
+		return 0
+	}
+	return int(h >> st.shift)
+}
+
+func (st *Store) tab(h uint64) *table { return &st.tabs[st.ShardOf(h)] }
+
 // Len returns the number of states.
-func (st *Store) Len() int { return len(st.start) }
+func (st *Store) Len() int { return st.n }
+
+// nodeChunk is the number of nodes per chunk of Store.start and parent.
+const nodeChunk = 1 << 16
+
+// loc returns the location of node id's record.
+func (st *Store) loc(id int) uint64 { return st.start[id/nodeChunk][id%nodeChunk] }
+
+// Parent returns the node id was first reached from, or -1.
+func (st *Store) Parent(id int) int { return int(st.parent[id/nodeChunk][id%nodeChunk]) }
+
+// add records a new node's location and parent and returns its id.
+func (st *Store) add(loc uint64, parent int32) int {
+	id := st.n
+	if id%nodeChunk == 0 {
+		st.start = append(st.start, make([]uint64, 0, nodeChunk))
+		st.parent = append(st.parent, make([]int32, 0, nodeChunk))
+	}
+	c := id / nodeChunk
+	st.start[c] = append(st.start[c], loc)
+	st.parent[c] = append(st.parent[c], parent)
+	st.n++
+	return id
+}
 
 // Hash returns the hash of an encoded state.
 func (st *Store) Hash(key []byte) uint64 { return maphash.Bytes(st.seed, key) }
@@ -70,7 +142,7 @@ func (st *Store) record(loc uint64) (int, []byte) {
 
 // Key returns the encoding of state id.
 func (st *Store) Key(id int) []byte {
-	_, k := st.record(st.start[id])
+	_, k := st.record(st.loc(id))
 	return k
 }
 
@@ -84,12 +156,13 @@ func (st *Store) Prefetch(hs []uint64) {
 	}
 	slots := buf[:len(hs)]
 	for i, h := range hs {
-		s := st.slots[h&st.mask]
+		t := st.tab(h)
+		s := t.slots[h&t.mask]
 		slots[i] = s
 		sink += s
 	}
 	for i, s := range slots {
-		if s != 0 && (s>>fragShift) == hs[i]&fragMask {
+		if s != 0 && (s>>fragShift) == hs[i]&fragMask && s&pendingBit == 0 {
 			loc := s&locMask - 1
 			sink += uint64(st.chunks[loc>>chunkBits][loc&(chunkSize-1)])
 		}
@@ -100,12 +173,13 @@ func (st *Store) Prefetch(hs []uint64) {
 // Find returns the id of the node with encoding key and hash h, or -1.
 func (st *Store) Find(key []byte, h uint64) int {
 	frag := h & fragMask
-	for pos := h & st.mask; ; pos = (pos + 1) & st.mask {
-		s := st.slots[pos]
+	t := st.tab(h)
+	for pos := h & t.mask; ; pos = (pos + 1) & t.mask {
+		s := t.slots[pos]
 		if s == 0 {
 			return -1
 		}
-		if s>>fragShift == frag {
+		if s>>fragShift == frag && s&pendingBit == 0 {
 			if id, k := st.record(s&locMask - 1); bytes.Equal(k, key) {
 				return id
 			}
@@ -117,27 +191,27 @@ func (st *Store) Find(key []byte, h uint64) int {
 // unless it is present; it returns the state's id and whether it is new.
 func (st *Store) Insert(key []byte, h uint64, parent int32) (int, bool) {
 	frag := h & fragMask
-	pos := h & st.mask
+	t := st.tab(h)
+	pos := h & t.mask
 	for {
-		s := st.slots[pos]
+		s := t.slots[pos]
 		if s == 0 {
 			break
 		}
-		if s>>fragShift == frag {
+		if s>>fragShift == frag && s&pendingBit == 0 {
 			id, k := st.record(s&locMask - 1)
 			if bytes.Equal(k, key) {
 				return id, false
 			}
 		}
-		pos = (pos + 1) & st.mask
+		pos = (pos + 1) & t.mask
 	}
-	id := len(st.start)
-	loc := st.append(id, key)
-	st.slots[pos] = frag<<fragShift | (loc + 1)
-	st.start = append(st.start, loc)
-	st.parent = append(st.parent, parent)
-	if 2*len(st.start) > len(st.slots) {
-		st.grow()
+	loc := st.append(st.n, key)
+	id := st.add(loc, parent)
+	t.slots[pos] = frag<<fragShift | (loc + 1)
+	t.n++
+	if 2*t.n > len(t.slots) {
+		st.grow(t)
 	}
 	return id, true
 }
@@ -167,20 +241,26 @@ func (st *Store) append(id int, key []byte) uint64 {
 	return loc
 }
 
-// grow doubles the hash table. Slots keep 24 bits of their hash, which
-// place them in tables of up to 2^24 slots without hashing keys again;
-// larger tables rehash the keys.
-func (st *Store) grow() {
-	slots := make([]uint64, 2*len(st.slots))
+// grow doubles a shard of the hash table. Slots keep 24 bits of their
+// hash, which place them in tables of up to 2^24 slots without hashing
+// keys again; larger tables rehash the keys (a batch's pending nodes by
+// the hash that pendingHash gives).
+func (st *Store) grow(t *table) { st.growWith(t, nil) }
+
+func (st *Store) growWith(t *table, pendingHash func(p int) uint64) {
+	slots := make([]uint64, 2*len(t.slots))
 	mask := uint64(len(slots) - 1)
-	for _, s := range st.slots {
+	for _, s := range t.slots {
 		if s == 0 {
 			continue
 		}
 		var pos uint64
-		if mask <= fragMask {
+		switch {
+		case mask <= fragMask:
 			pos = s >> fragShift & mask
-		} else {
+		case s&pendingBit != 0:
+			pos = pendingHash(int(s&locMask-1)&^pendingIndex) & mask
+		default:
 			_, k := st.record(s&locMask - 1)
 			pos = st.Hash(k) & mask
 		}
@@ -189,16 +269,20 @@ func (st *Store) grow() {
 		}
 		slots[pos] = s
 	}
-	st.slots, st.mask = slots, mask
+	t.slots, t.mask = slots, mask
 }
 
 // PendingGrowth returns the bytes the next growth of the hash table will
-// allocate when it is near (the table is at least 40% full), else 0.
+// allocate when it is near (a shard is at least 40% full), else 0.
 func (st *Store) PendingGrowth() int64 {
-	if 5*len(st.start) < 2*len(st.slots) {
-		return 0
+	var n int64
+	for i := range st.tabs {
+		t := &st.tabs[i]
+		if 5*t.n >= 2*len(t.slots) {
+			n += 16 * int64(len(t.slots))
+		}
 	}
-	return 16 * int64(len(st.slots))
+	return n
 }
 
 // Path returns the ids from a start state to id.
@@ -206,7 +290,7 @@ func (st *Store) Path(id int) []int {
 	var p []int
 	for id >= 0 {
 		p = append(p, id)
-		id = int(st.parent[id])
+		id = st.Parent(id)
 	}
 	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
 		p[i], p[j] = p[j], p[i]
@@ -217,7 +301,10 @@ func (st *Store) Path(id int) []int {
 // Bytes returns the memory the store holds, approximately.
 func (st *Store) Bytes() int64 {
 	n := int64(len(st.chunks)) * chunkSize
-	n += int64(cap(st.start))*8 + int64(cap(st.parent))*4 + int64(len(st.slots))*8
+	n += int64(len(st.start)) * nodeChunk * 12
+	for i := range st.tabs {
+		n += int64(len(st.tabs[i].slots)) * 8
+	}
 	return n
 }
 

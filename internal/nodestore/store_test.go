@@ -50,3 +50,88 @@ func TestStore(t *testing.T) {
 		t.Fatal("no bytes counted")
 	}
 }
+
+// TestBatch inserts batches of nodes through LookupBatch, AppendNode and
+// ResolveBatch, shard by shard, and checks that the ids, the duplicates
+// within a batch and the lookups afterwards equal those of a store filled
+// by Insert in the same order; the last batch stops half way, and its
+// unstored nodes are not found afterwards, nor confused with a later
+// batch's nodes.
+func TestBatch(t *testing.T) {
+	seq, par := New(), NewSharded(4)
+	if par.Shards() != 4 {
+		t.Fatalf("%d shards", par.Shards())
+	}
+	key := func(i int) []byte { return []byte(fmt.Sprintf("n%d", i)) }
+	next := 0
+	run := func(batch []int, stop int) {
+		keys := make([][]byte, len(batch))
+		hs := make([]uint64, len(batch))
+		idx := make([][]int32, par.Shards())
+		for i, n := range batch {
+			keys[i] = key(n)
+			hs[i] = par.Hash(keys[i])
+			sh := par.ShardOf(hs[i])
+			idx[sh] = append(idx[sh], int32(i))
+		}
+		res := make([][]int64, par.Shards())
+		hash := func(i int) uint64 { return hs[i] }
+		for sh := range idx {
+			res[sh] = make([]int64, len(idx[sh]))
+			par.LookupBatch(sh, idx[sh], func(i int) []byte { return keys[i] }, hash, res[sh])
+		}
+		ids := make([]int32, len(batch))
+		cur := make([]int, par.Shards())
+		for i := range batch {
+			ids[i] = -1
+			sh := par.ShardOf(hs[i])
+			r := res[sh][cur[sh]]
+			cur[sh]++
+			if i >= stop {
+				continue
+			}
+			want, wantNew := seq.Insert(keys[i], seq.Hash(keys[i]), int32(next))
+			var id int
+			isNew := false
+			switch {
+			case r >= 0:
+				id = int(r)
+			case r == -int64(i)-1:
+				id, isNew = par.AppendNode(keys[i], int32(next)), true
+				ids[i] = int32(id)
+			default:
+				id = int(ids[-r-1])
+			}
+			if id != want || isNew != wantNew {
+				t.Fatalf("node %d (%s): id %d new %v, sequential %d %v", i, keys[i], id, isNew, want, wantNew)
+			}
+		}
+		for sh := range idx {
+			par.ResolveBatch(sh, idx[sh], hash, res[sh], ids)
+		}
+		next++
+	}
+	var batch []int
+	for i := 0; i < 30000; i++ {
+		batch = append(batch, i, i/2, i%100) // new, repeated, and repeated within the batch
+		if len(batch) >= 3000 {
+			run(batch, len(batch))
+			batch = batch[:0]
+		}
+	}
+	run([]int{40000, 40001, 40002, 40003}, 2) // 40002 and 40003 are not stored
+	for _, n := range []int{0, 5, 29999, 40000, 40001} {
+		if id, want := par.Find(key(n), par.Hash(key(n))), seq.Find(key(n), seq.Hash(key(n))); id != want || id < 0 {
+			t.Fatalf("find %d: %d, sequential %d", n, id, want)
+		}
+	}
+	for _, n := range []int{40002, 40003} {
+		if id := par.Find(key(n), par.Hash(key(n))); id != -1 {
+			t.Fatalf("find unstored %d: %d", n, id)
+		}
+	}
+	run([]int{40003, 40002, 7}, 3)
+	if par.Len() != seq.Len() {
+		t.Fatalf("%d nodes, sequential %d", par.Len(), seq.Len())
+	}
+}

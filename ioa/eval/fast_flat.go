@@ -23,6 +23,7 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"ladder/ioa/expr"
 )
@@ -235,26 +236,43 @@ func (c *flatCtx) alloc(n int) []byte {
 
 // FlatRunner runs a Flat on one goroutine.
 type FlatRunner struct {
+	_       cacheLine // no other goroutine's data shares its cache lines
 	fl      *Flat
 	c       flatCtx
 	postOff []int
 	active  []*flatAssign
 	visit   func(act int, post []byte) bool
 	out     []byte
+	_       cacheLine
+}
+
+// cacheLine pads a structure that one goroutine writes often, so that
+// writes of runners on other cores do not invalidate its cache lines.
+type cacheLine [128]byte
+
+// private returns a slice of n elements of its own cache lines: the
+// runners of parallel workers write their small arrays per transition,
+// and two such arrays in one line would make the cores take it from each
+// other at every write.
+func private[T any](n int) []T {
+	var zero T
+	size := max(int(unsafe.Sizeof(zero)), 1)
+	pad := (len(cacheLine{}) + size - 1) / size
+	return make([]T, n+2*pad)[pad : pad+n : pad+n]
 }
 
 // NewRunner returns a runner of fl.
 func (fl *Flat) NewRunner() *FlatRunner {
 	n := len(fl.vars)
-	r := &FlatRunner{fl: fl, postOff: make([]int, n+1), active: make([]*flatAssign, n)}
-	r.c.offs = make([]int, n+1)
-	r.c.slots = make([]int64, fl.nslots)
-	r.c.regs = make([][]byte, fl.nregs)
+	r := &FlatRunner{fl: fl, postOff: private[int](n + 1), active: private[*flatAssign](n)}
+	r.c.offs = private[int](n + 1)
+	r.c.slots = private[int64](fl.nslots)
+	r.c.regs = private[[]byte](fl.nregs)
 	maxp := 0
 	for _, a := range fl.acts {
 		maxp = max(maxp, len(a.params))
 	}
-	r.c.params = make([]int64, maxp)
+	r.c.params = private[int64](maxp)
 	return r
 }
 

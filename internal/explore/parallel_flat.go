@@ -1,0 +1,374 @@
+// This file implements the parallel search of an automaton that Flat runs
+// (eval.Flat): with no Values to build, a worker expands a state in less
+// time than a single goroutine takes to insert its successors, so the
+// insertion is parallel too. The store's table is sharded by hash
+// (nodestore.NewSharded), and each batch of a level goes through four
+// phases:
+//
+//  1. the workers expand contiguous parts of the batch, reading the states
+//     from the store (which nothing changes meanwhile), and note each
+//     successor's encoding, hash and shard;
+//  2. the workers look the successors up, shard by shard, in batch order
+//     (nodestore.LookupBatch), which leaves a pending slot for each first
+//     occurrence of a state the store does not hold;
+//  3. this goroutine walks the successors in batch order and stores the
+//     new states (nodestore.AppendNode): the ids, the parents, the state
+//     and memory limits and the deadlocks are those of a sequential
+//     search;
+//  4. the workers point the pending slots at the records
+//     (nodestore.ResolveBatch) and check the new states' conditions.
+//
+// Each worker writes only its own buffers, padded apart, so that the
+// cores do not share the cache lines they write.
+
+package explore
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"ladder/internal/nodestore"
+	"ladder/ioa/eval"
+)
+
+// flatBatch is the number of states a parallel level with Flat expands
+// between insertions.
+const flatBatch = 1 << 14
+
+// flatWorker is one worker of levelFlat and what it computed for its part
+// of a batch.
+type flatWorker struct {
+	_      [128]byte // padding: see the file comment
+	fr     *eval.FlatRunner
+	r      *eval.Runner // for the states Flat gives up on, and final checks
+	lo, hi int          // its part of the batch
+	arena  []byte       // the successors' encodings
+	ends   []int        // where each ends in the arena
+	keys   [][]byte
+	hs     []uint64
+	counts []int32 // successors per state of its part
+	dead   []bool  // no successor and not final, per state of its part
+	shard  [][]int32
+	res    []int64 // phase 2: the results of the shard it looked up
+	idx    []int32 // phase 2: the batch indexes of that shard
+	err    error
+	_      [128]byte
+}
+
+// flatSet is the workers of levelFlat.
+type flatSet struct {
+	ws    []*flatWorker
+	base  []int // the batch index of each worker's first successor
+	ids   []int32
+	fresh []item
+	// per shard, the worker that looked it up and where its results
+	// start in that worker's res
+	shardAt []shardPos
+}
+
+type shardPos struct{ g, start int }
+
+func (x *explorer) newFlatSet(w int) *flatSet {
+	fs := &flatSet{ws: make([]*flatWorker, w), base: make([]int, w+1), shardAt: make([]shardPos, x.st.Shards())}
+	for k := range fs.ws {
+		r := x.m.NewRunner()
+		r.SetScratch(true)
+		fs.ws[k] = &flatWorker{fr: x.flat.NewRunner(), r: r, shard: make([][]int32, x.st.Shards())}
+	}
+	return fs
+}
+
+// at returns the worker and the position in its lists of successor i of
+// the batch.
+func (fs *flatSet) at(i int) (*flatWorker, int) {
+	k := 0
+	for fs.base[k+1] <= i {
+		k++
+	}
+	return fs.ws[k], i - fs.base[k]
+}
+
+func (fs *flatSet) key(i int) []byte {
+	w, j := fs.at(i)
+	return w.keys[j]
+}
+
+func (fs *flatSet) hash(i int) uint64 {
+	w, j := fs.at(i)
+	return w.hs[j]
+}
+
+// levelFlat expands the states of one level with Flat on several workers,
+// batch by batch. The result, the ids and the trace are those of a
+// sequential search.
+func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
+	w := x.workers()
+	if x.fset == nil || len(x.fset.ws) != w {
+		x.fset = x.newFlatSet(w)
+	}
+	fs := x.fset
+	bs := x.cfg.batch
+	if bs <= 0 {
+		bs = flatBatch
+	}
+	for lo := 0; lo < len(cur); lo += bs {
+		batch := cur[lo:min(lo+bs, len(cur))]
+		// phase 1
+		for k, wk := range fs.ws {
+			wk.lo, wk.hi = k*len(batch)/w, (k+1)*len(batch)/w
+		}
+		x.parallel(w, func(k int) { x.expandFlat(fs.ws[k], batch) })
+		for _, wk := range fs.ws {
+			if errors.Is(wk.err, errOverBudget) {
+				x.res.Limit, x.res.Exhausted = x.meter.Stop(), true
+				return next, nil
+			}
+		}
+		for _, wk := range fs.ws {
+			if wk.err != nil {
+				return nil, wk.err
+			}
+		}
+		for k, wk := range fs.ws {
+			fs.base[k+1] = fs.base[k] + len(wk.keys)
+		}
+		n := fs.base[w]
+		// phase 2: worker g looks up shards g, g+w, …
+		x.parallel(w, func(g int) {
+			wk := fs.ws[g]
+			wk.idx = wk.idx[:0]
+			for sh := g; sh < x.st.Shards(); sh += w {
+				fs.shardAt[sh] = shardPos{g, len(wk.idx)}
+				for k, o := range fs.ws {
+					for _, j := range o.shard[sh] {
+						wk.idx = append(wk.idx, int32(fs.base[k])+j)
+					}
+				}
+			}
+			wk.res = grow(wk.res, len(wk.idx))
+			for sh := g; sh < x.st.Shards(); sh += w {
+				start, end := fs.shardAt[sh].start, len(wk.idx)
+				if sh+w < x.st.Shards() {
+					end = fs.shardAt[sh+w].start
+				}
+				x.st.LookupBatch(sh, wk.idx[start:end], fs.key, fs.hash, wk.res[start:end])
+			}
+		})
+		// phase 3
+		fs.ids = grow(fs.ids, n)
+		for i := range fs.ids {
+			fs.ids[i] = -1
+		}
+		fresh, stopErr := x.storeBatch(fs, batch)
+		// phase 4
+		x.parallel(w, func(g int) {
+			wk := fs.ws[g]
+			for sh := g; sh < x.st.Shards(); sh += w {
+				start, end := fs.shardAt[sh].start, len(wk.idx)
+				if sh+w < x.st.Shards() {
+					end = fs.shardAt[sh+w].start
+				}
+				x.st.ResolveBatch(sh, wk.idx[start:end], fs.hash, wk.res[start:end], fs.ids)
+			}
+		})
+		if stopErr != nil || x.res.Violation != nil {
+			return appendIDs(next, fresh), stopErr
+		}
+		if err := x.checkFlat(fs, fresh, depth); err != nil || x.res.Violation != nil {
+			return appendIDs(next, fresh), err
+		}
+		next = appendIDs(next, fresh)
+		if x.res.Limit != "" {
+			return next, nil
+		}
+		x.progress(len(cur)-lo-len(batch)+len(next), depth)
+	}
+	return next, nil
+}
+
+// parallel runs f(0), …, f(w-1) on w goroutines and waits for them.
+func (x *explorer) parallel(w int, f func(g int)) {
+	var wg sync.WaitGroup
+	for g := 0; g < w; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			f(g)
+		}(g)
+	}
+	wg.Wait()
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/4)
+	}
+	return s[:n]
+}
+
+// expandFlat expands states lo…hi-1 of a batch on one worker. A state
+// Flat gives up on is expanded by the worker's Runner and encoded.
+func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
+	wk.arena, wk.ends, wk.hs, wk.err = wk.arena[:0], wk.ends[:0], wk.hs[:0], nil
+	wk.counts = grow(wk.counts, wk.hi-wk.lo)
+	wk.dead = grow(wk.dead, wk.hi-wk.lo)
+	for sh := range wk.shard {
+		wk.shard[sh] = wk.shard[sh][:0]
+	}
+	over := false
+	add := func(post []byte) bool {
+		wk.arena = append(wk.arena, post...)
+		h := x.st.Hash(post)
+		sh := x.st.ShardOf(h)
+		wk.shard[sh] = append(wk.shard[sh], int32(len(wk.ends)))
+		wk.ends = append(wk.ends, len(wk.arena))
+		wk.hs = append(wk.hs, h)
+		if len(wk.ends)&63 == 0 && x.meter.Over() {
+			over = true
+			return false
+		}
+		return true
+	}
+	visitFlat := func(_ int, post []byte) bool { return add(post) }
+	var buf []byte
+	visit := func(_ int, _ []eval.Value, post eval.State) bool {
+		buf = wk.r.Encode(buf[:0], post)
+		return add(buf)
+	}
+	for i := wk.lo; i < wk.hi; i++ {
+		key := x.st.Key(int(batch[i]))
+		n0, a0 := len(wk.ends), len(wk.arena)
+		if !wk.fr.Successors(key, visitFlat) {
+			// Flat gave up: the Runner expands the state
+			wk.ends, wk.hs, wk.arena, over = wk.ends[:n0], wk.hs[:n0], wk.arena[:a0], false
+			for sh := range wk.shard {
+				s := wk.shard[sh]
+				for len(s) > 0 && int(s[len(s)-1]) >= n0 {
+					s = s[:len(s)-1]
+				}
+				wk.shard[sh] = s
+			}
+			wk.r.Release()
+			pre, err := wk.r.Decode(key)
+			if err == nil {
+				err = wk.r.Successors(pre, visit)
+			}
+			if err != nil {
+				wk.err = err
+				return
+			}
+		}
+		if over {
+			wk.err = errOverBudget
+			return
+		}
+		wk.counts[i-wk.lo] = int32(len(wk.ends) - n0)
+		wk.dead[i-wk.lo] = false
+		if len(wk.ends) == n0 && x.m.HasFinal() {
+			wk.r.Release()
+			pre, err := wk.r.Decode(key)
+			var ok bool
+			if err == nil {
+				ok, err = wk.r.Final(pre)
+			}
+			if err != nil {
+				wk.err = err
+				return
+			}
+			wk.dead[i-wk.lo] = !ok
+		}
+	}
+	// the keys are slices of the arena, which is final now
+	wk.keys = grow(wk.keys, len(wk.ends))
+	off := 0
+	for j, end := range wk.ends {
+		wk.keys[j] = wk.arena[off:end:end]
+		off = end
+	}
+}
+
+// storeBatch walks the successors of an expanded, looked-up batch in
+// batch order and stores the new states, and returns them. It stops at a
+// deadlock (a violation) or at the state or memory limit, as mergeBatch.
+func (x *explorer) storeBatch(fs *flatSet, batch []int32) ([]item, error) {
+	fresh := fs.fresh[:0]
+	defer func() { fs.fresh = fresh[:0] }()
+	cursor := make([]int, x.st.Shards())
+	i := 0 // the batch index of the next successor
+	for k, wk := range fs.ws {
+		for s := wk.lo; s < wk.hi; s++ {
+			if wk.counts[s-wk.lo] == 0 {
+				x.res.Deadlocks++
+				if wk.dead[s-wk.lo] {
+					return fresh, x.violation(int(batch[s]), "")
+				}
+			}
+			from := batch[s]
+			for c := int32(0); c < wk.counts[s-wk.lo]; c, i = c+1, i+1 {
+				if x.full() {
+					return fresh, nil
+				}
+				x.res.Transitions++
+				sh := x.st.ShardOf(wk.hs[i-fs.base[k]])
+				at := fs.shardAt[sh]
+				r := fs.ws[at.g].res[at.start+cursor[sh]]
+				cursor[sh]++
+				if r != -int64(i)-1 {
+					continue // a state found before, or earlier in the batch
+				}
+				key := wk.keys[i-fs.base[k]]
+				if len(key) > nodestore.MaxKey {
+					return fresh, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(key), nodestore.MaxKey)
+				}
+				id := x.st.AppendNode(key, from)
+				fs.ids[i] = int32(id)
+				x.represented++
+				fresh = append(fresh, item{id: id, k: k})
+			}
+		}
+	}
+	return fresh, nil
+}
+
+// checkFlat checks the new states of a batch on the workers that found
+// them and records the violation of the first violating one.
+func (x *explorer) checkFlat(fs *flatSet, fresh []item, depth int) error {
+	if len(fresh) > 0 && depth > x.res.MaxDepth {
+		x.res.MaxDepth = depth
+	}
+	names := make([]string, len(fresh))
+	x.parallel(len(fs.ws), func(k int) {
+		wk := fs.ws[k]
+		wk.err = nil
+		for i := range fresh {
+			if fresh[i].k != k {
+				continue
+			}
+			key := x.st.Key(fresh[i].id)
+			if holds, ok := wk.fr.Holds(key, x.invs); holds && ok {
+				continue
+			}
+			wk.r.Release()
+			s, err := wk.r.Decode(key)
+			if err == nil {
+				names[i], err = wk.r.Violated(s, x.invs)
+			}
+			if err != nil {
+				wk.err = err
+				return
+			}
+		}
+	})
+	for _, wk := range fs.ws {
+		if wk.err != nil {
+			return wk.err
+		}
+	}
+	for i, name := range names {
+		if name != "" {
+			return x.violation(fresh[i].id, name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,140 @@
+package explore
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"ladder/ioa/load"
+)
+
+// setsFixture: processes set their flag one at a time, at most five of
+// them; a state with five flags is final only when T#0's is among them,
+// so the first deadlock is at depth 5, and `fewerThanFour` fails at
+// depth 4. With T=10 the levels before both hold more than 64 states, so
+// that a parallel search expands them in parallel.
+const setsFixture = `
+automaton: Sets
+sorts:
+  T: param
+state:
+  flag: {sort: "Map[T, Bool]", init: const(false)}
+  n:    {sort: Nat, init: 0}
+actions:
+  Set:
+    kind: internal
+    params: {t: T}
+    pre: not flag[t] and n < 5
+    eff: |
+      flag[t] := true
+      n := n + 1
+final: n = 5 and flag[T#0]
+invariants:
+  fewerThanFour: n < 4
+  bounded: n <= 5
+`
+
+// TestFlatParallel checks that the parallel search with Flat (levelFlat)
+// gives the sequential search's result: on TMS2 (counts, depth,
+// deadlocks; also against the Runner alone), and on a fixture with a
+// violated invariant, a deadlock and a state limit that falls inside a
+// batch: traces of the same steps, and the same counts except after an
+// invariant's violation (a parallel search checks the new states of a
+// batch after storing them all, as levelParallel does).
+func TestFlatParallel(t *testing.T) {
+	const tms2 = "../../specs/TMS2.yaml"
+	if _, err := os.Stat(tms2); err == nil {
+		set, errs := load.Files(tms2)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		a := set.Automaton("TMS2")
+		var want *Result
+		for _, c := range []Config{
+			{Workers: 1, NoFlat: true},
+			{Workers: 1},
+			{Workers: 2, batch: 100},
+			{Workers: 3, batch: 1000},
+			{Workers: 2, batch: 7, MaxStates: 5000},
+		} {
+			c.Instance = bounds(t, "T=2,L=1,V=2")
+			if c.MaxStates > 0 {
+				// compared with a sequential search with the same limit
+				seq, err := Explore(a, Config{Instance: c.Instance, Workers: 1, MaxStates: c.MaxStates})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = seq
+			}
+			res, err := Explore(a, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Flat == c.NoFlat {
+				t.Errorf("%+v: Flat used %v", c, res.Flat)
+			}
+			if want == nil {
+				want = res
+				if res.States < 1000 || !res.Complete {
+					t.Fatalf("TMS2: %d states, complete %v", res.States, res.Complete)
+				}
+				continue
+			}
+			if res.States != want.States || res.Transitions != want.Transitions || res.Deadlocks != want.Deadlocks ||
+				res.MaxDepth != want.MaxDepth || res.Complete != want.Complete || res.Limit != want.Limit {
+				t.Errorf("TMS2 %+v: %d states, %d transitions, %d deadlocks, depth %d, complete %v %q; want %d %d %d %d %v %q",
+					c, res.States, res.Transitions, res.Deadlocks, res.MaxDepth, res.Complete, res.Limit,
+					want.States, want.Transitions, want.Deadlocks, want.MaxDepth, want.Complete, want.Limit)
+			}
+		}
+	}
+
+	fixtures["sets.yaml"] = setsFixture
+	a := loadFixture(t, "sets.yaml", "Sets")
+	for _, c := range []struct {
+		name       string
+		invariants []string
+		maxStates  int
+		steps      int // of the violation (-1: none)
+		deadlock   bool
+	}{
+		{"invariant", nil, 0, 4, false},
+		{"deadlock", []string{"bounded"}, 0, 5, true},
+		{"limit", []string{"bounded"}, 500, -1, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var results []*Result
+			for _, cfg := range []Config{
+				{Workers: 1, NoFlat: true},
+				{Workers: 1},
+				{Workers: 2, batch: 16},
+				{Workers: 3},
+			} {
+				cfg.Instance, cfg.Invariants, cfg.MaxStates = bounds(t, "T=10"), c.invariants, c.maxStates
+				res, err := Explore(a, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Flat == cfg.NoFlat {
+					t.Errorf("%d workers: Flat used %v", cfg.Workers, res.Flat)
+				}
+				results = append(results, res)
+			}
+			for _, res := range results {
+				v := res.Violation
+				switch {
+				case c.steps < 0 && v != nil:
+					t.Errorf("%d workers: violation %+v", res.Workers, v)
+				case c.steps >= 0 && (v == nil || v.Len() != c.steps || v.Deadlock != c.deadlock):
+					t.Errorf("%d workers: violation %+v, want %d steps (deadlock %v)", res.Workers, v, c.steps, c.deadlock)
+				case v != nil && fmt.Sprint(v.Steps) != fmt.Sprint(results[0].Violation.Steps):
+					t.Errorf("%d workers: trace %v, sequential %v", res.Workers, v.Steps, results[0].Violation.Steps)
+				}
+				if c.deadlock == (c.steps >= 0) && (res.States != results[0].States || res.Transitions != results[0].Transitions || res.Deadlocks != results[0].Deadlocks) {
+					t.Errorf("%d workers: %d states, %d transitions, %d deadlocks; sequential %d %d %d", res.Workers,
+						res.States, res.Transitions, res.Deadlocks, results[0].States, results[0].Transitions, results[0].Deadlocks)
+				}
+			}
+		})
+	}
+}

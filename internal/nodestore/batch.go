@@ -1,0 +1,100 @@
+// This file implements the insertion of a batch of nodes by several
+// goroutines: each looks up the nodes of its own shards (LookupBatch),
+// leaving a pending slot for each node the store does not hold; then one
+// goroutine stores the new nodes in batch order (AppendNode), which gives
+// them the ids a sequential insertion would; then each goroutine points
+// its shards' pending slots at the records (ResolveBatch).
+
+package nodestore
+
+import "bytes"
+
+// deadField is the location field of a pending slot whose node was not
+// stored (a search stopped within the batch): its index is beyond every
+// batch, so it matches nothing.
+const deadField = pendingBit | (pendingBit - 1)
+
+// LookupBatch looks up, in shard sh, the nodes of a batch whose indexes
+// idx lists in increasing order (each with ShardOf(hash(i)) == sh; node
+// i's encoding is key(i)), and sets res[j], for i = idx[j], to the node's
+// id when the store holds it, or else to -(p+1) for p the first index of
+// the batch with the same encoding (p = i for the first, which gets a
+// pending slot). Goroutines may look up different shards at once when
+// nothing else uses the store; each writes only its own res.
+func (st *Store) LookupBatch(sh int, idx []int32, key func(i int) []byte, hash func(i int) uint64, res []int64) {
+	t := &st.tabs[sh]
+	pendingHash := func(p int) uint64 {
+		if p < pendingBit-2 {
+			return hash(p)
+		}
+		return 0 // a dead slot: any place will do
+	}
+	for j, i32 := range idx {
+		i := int(i32)
+		h := hash(i)
+		var k []byte
+		frag := h & fragMask
+		pos := h & t.mask
+		res[j] = -int64(i) - 1
+		for {
+			s := t.slots[pos]
+			if s == 0 {
+				t.slots[pos] = frag<<fragShift | (pendingBit | uint64(i)) + 1
+				t.n++
+				if 2*t.n > len(t.slots) {
+					st.growWith(t, pendingHash)
+				}
+				break
+			}
+			if s>>fragShift == frag {
+				if k == nil {
+					k = key(i)
+				}
+				loc := s&locMask - 1
+				if s&pendingBit == 0 {
+					if id, rk := st.record(loc); bytes.Equal(rk, k) {
+						res[j] = int64(id)
+						break
+					}
+				} else if p := int(loc &^ pendingIndex); p < i && bytes.Equal(key(p), k) {
+					res[j] = -int64(p) - 1
+					break
+				}
+			}
+			pos = (pos + 1) & t.mask
+		}
+	}
+}
+
+// AppendNode stores node key, reached from parent, with the next id, and
+// returns the id; its table slot is set by ResolveBatch.
+func (st *Store) AppendNode(key []byte, parent int32) int {
+	return st.add(st.append(st.n, key), parent)
+}
+
+// ResolveBatch points the pending slot of each first occurrence i =
+// idx[j] (res[j] == -(i+1)), in shard sh, at the record of node ids[i],
+// or, when ids[i] < 0 (the node was not stored), makes it a slot that
+// matches nothing. Goroutines may resolve different shards at once.
+func (st *Store) ResolveBatch(sh int, idx []int32, hash func(i int) uint64, res []int64, ids []int32) {
+	t := &st.tabs[sh]
+	for j, i32 := range idx {
+		i := int(i32)
+		if res[j] != -int64(i)-1 {
+			continue
+		}
+		want := (pendingBit | uint64(i)) + 1
+		for pos := hash(i) & t.mask; ; pos = (pos + 1) & t.mask {
+			s := t.slots[pos]
+			if s&locMask != want {
+				continue
+			}
+			if id := ids[i]; id >= 0 {
+				t.slots[pos] = s&^locMask | (st.loc(int(id)) + 1)
+			} else {
+				t.slots[pos] = s&^locMask | deadField
+			}
+			break
+		}
+	}
+}
