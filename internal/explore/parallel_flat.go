@@ -50,10 +50,23 @@ type flatWorker struct {
 	counts []int32 // successors per state of its part
 	dead   []bool  // no successor and not final, per state of its part
 	shard  [][]int32
-	res    []int64 // phase 2: the results of the shard it looked up
-	idx    []int32 // phase 2: the batch indexes of that shard
+	res    []int64 // phase 2: the results of the shards it looked up
+	idx    []int32 // phase 2: the batch indexes of those shards
 	err    error
-	_      [128]byte
+	// phase 3: the lookup result of each of its successors, how many of
+	// them are new, the bytes of their records, whether a state of its
+	// part is dead, its states without successors, the region of the
+	// store's arena it fills, the id of its first new state, and the new
+	// states whose conditions Flat did not find to hold
+	rs       []int64
+	nnew     int
+	bytes    int
+	anyDead  bool
+	nzero    int
+	region   nodestore.Region
+	firstID  int
+	suspects []int
+	_        [128]byte
 }
 
 // flatSet is the workers of levelFlat.
@@ -160,7 +173,15 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 		for i := range fs.ids {
 			fs.ids[i] = -1
 		}
-		fresh, stopErr := x.storeBatch(fs, batch)
+		x.parallel(w, func(k int) { x.classify(fs, k) })
+		var fresh []item
+		var stopErr error
+		parallelStore := x.storable(fs)
+		if parallelStore {
+			fresh = x.storeParallel(fs, batch, depth)
+		} else {
+			fresh, stopErr = x.storeBatch(fs, batch)
+		}
 		// phase 4
 		x.parallel(w, func(g int) {
 			wk := fs.ws[g]
@@ -175,8 +196,13 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 		if stopErr != nil || x.res.Violation != nil {
 			return appendIDs(next, fresh), stopErr
 		}
-		if err := x.checkFlat(fs, fresh, depth); err != nil || x.res.Violation != nil {
-			return appendIDs(next, fresh), err
+		if parallelStore {
+			stopErr = x.suspects(fs)
+		} else {
+			stopErr = x.checkFlat(fs, fresh, depth)
+		}
+		if stopErr != nil || x.res.Violation != nil {
+			return appendIDs(next, fresh), stopErr
 		}
 		next = appendIDs(next, fresh)
 		if x.res.Limit != "" {
@@ -368,6 +394,141 @@ func (x *explorer) checkFlat(fs *flatSet, fresh []item, depth int) error {
 	for i, name := range names {
 		if name != "" {
 			return x.violation(fresh[i].id, name)
+		}
+	}
+	return nil
+}
+
+// classify sets, for worker k's successors, their lookup results in its
+// own order, and counts its new states, their bytes and its states with
+// no successor.
+func (x *explorer) classify(fs *flatSet, k int) {
+	wk := fs.ws[k]
+	// where worker k's successors start in each shard's list
+	cursor := make([]int, x.st.Shards())
+	for sh := range cursor {
+		cursor[sh] = fs.shardAt[sh].start
+		for _, o := range fs.ws[:k] {
+			cursor[sh] += len(o.shard[sh])
+		}
+	}
+	wk.rs = grow(wk.rs, len(wk.keys))
+	wk.nnew, wk.bytes, wk.anyDead, wk.nzero = 0, 0, false, 0
+	base := fs.base[k]
+	for j, h := range wk.hs {
+		sh := x.st.ShardOf(h)
+		at := fs.shardAt[sh]
+		r := fs.ws[at.g].res[cursor[sh]]
+		cursor[sh]++
+		wk.rs[j] = r
+		if r == -int64(base+j)-1 {
+			wk.nnew++
+			wk.bytes += nodestore.RecordSize(len(wk.keys[j]))
+		}
+	}
+	for s := range wk.counts[:wk.hi-wk.lo] {
+		if wk.counts[s] == 0 {
+			wk.nzero++
+			wk.anyDead = wk.anyDead || wk.dead[s]
+		}
+	}
+}
+
+// storable reports whether the workers may store a batch's new states in
+// parallel: no state of the batch is a deadlock to report, the state
+// limit is not reached within the batch, no budget is exhausted, and each
+// worker's records fit a chunk of the arena. Otherwise storeBatch stores
+// them, and stops where a sequential search would.
+func (x *explorer) storable(fs *flatSet) bool {
+	total := 0
+	for _, wk := range fs.ws {
+		if wk.anyDead || wk.bytes > 1<<20 {
+			return false
+		}
+		for _, key := range wk.keys {
+			if len(key) > nodestore.MaxKey {
+				return false
+			}
+		}
+		total += wk.nnew
+	}
+	limit := x.cfg.MaxStates
+	if limit <= 0 || limit > maxStore {
+		limit = maxStore
+	}
+	return x.st.Len()+total < limit && !x.full()
+}
+
+// storeParallel stores a batch's new states, each worker its own in
+// batch order, with the ids a sequential search gives them, and checks
+// them; it returns them.
+func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) []item {
+	first := x.st.Len()
+	id := first
+	for _, wk := range fs.ws {
+		wk.firstID = id
+		id += wk.nnew
+		wk.region = x.st.Reserve(wk.bytes)
+		x.res.Transitions += int64(len(wk.keys))
+		x.res.Deadlocks += wk.nzero
+	}
+	x.st.Extend(id)
+	x.parallel(len(fs.ws), func(k int) {
+		wk := fs.ws[k]
+		wk.suspects = wk.suspects[:0]
+		next := wk.firstID
+		base := fs.base[k]
+		j := 0
+		for s := wk.lo; s < wk.hi; s++ {
+			from := batch[s]
+			for c := int32(0); c < wk.counts[s-wk.lo]; c, j = c+1, j+1 {
+				if wk.rs[j] != -int64(base+j)-1 {
+					continue
+				}
+				key := wk.keys[j]
+				x.st.Put(&wk.region, next, key, from)
+				fs.ids[base+j] = int32(next)
+				if holds, ok := wk.fr.Holds(key, x.invs); !holds || !ok {
+					wk.suspects = append(wk.suspects, next)
+				}
+				next++
+			}
+		}
+	})
+	x.st.Commit(id)
+	x.represented += int64(id - first)
+	if id > first && depth > x.res.MaxDepth {
+		x.res.MaxDepth = depth
+	}
+	fresh := fs.fresh[:0]
+	for k, wk := range fs.ws {
+		for i := wk.firstID; i < wk.firstID+wk.nnew; i++ {
+			fresh = append(fresh, item{id: i, k: k})
+		}
+	}
+	fs.fresh = fresh[:0]
+	return fresh
+}
+
+// suspects checks again, with the Runner, the new states of a batch whose
+// conditions Flat did not find to hold, in id order, and records the
+// violation of the first violating one.
+func (x *explorer) suspects(fs *flatSet) error {
+	r := fs.ws[0].r
+	for _, wk := range fs.ws {
+		for _, id := range wk.suspects {
+			r.Release()
+			s, err := r.Decode(x.st.Key(id))
+			if err != nil {
+				return err
+			}
+			name, err := r.Violated(s, x.invs)
+			if err != nil {
+				return err
+			}
+			if name != "" {
+				return x.violation(id, name)
+			}
 		}
 	}
 	return nil

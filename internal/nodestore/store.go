@@ -47,6 +47,7 @@ type Store struct {
 	start  [][]uint64
 	parent [][]int32
 	n      int     // nodes
+	used   int     // bytes used of the last arena chunk
 	tabs   []table // the shards of the hash table (one unless sharded)
 	shift  uint    // a hash's shard is its top bits: h >> shift
 	sink   uint64  // defeats elimination of prefetching loads
@@ -110,15 +111,36 @@ func (st *Store) Parent(id int) int { return int(st.parent[id/nodeChunk][id%node
 // add records a new node's location and parent and returns its id.
 func (st *Store) add(loc uint64, parent int32) int {
 	id := st.n
-	if id%nodeChunk == 0 {
-		st.start = append(st.start, make([]uint64, 0, nodeChunk))
-		st.parent = append(st.parent, make([]int32, 0, nodeChunk))
-	}
-	c := id / nodeChunk
-	st.start[c] = append(st.start[c], loc)
-	st.parent[c] = append(st.parent[c], parent)
+	st.extend(id + 1)
+	st.start[id/nodeChunk][id%nodeChunk] = loc
+	st.parent[id/nodeChunk][id%nodeChunk] = parent
 	st.n++
 	return id
+}
+
+// extend makes the chunks of Store.start and parent hold ids below n.
+// A chunk is nodeChunk entries long, but for the first, which grows to
+// that length from a small one (small searches stay small); goroutines
+// may then write the entries of different ids at once (Put).
+func (st *Store) extend(n int) {
+	for {
+		c := len(st.start) - 1
+		if c >= 0 && c*nodeChunk+len(st.start[c]) >= n {
+			return
+		}
+		if c >= 0 && len(st.start[c]) < nodeChunk {
+			size := min(nodeChunk, max(2*len(st.start[c]), n-c*nodeChunk))
+			st.start[c] = append(st.start[c], make([]uint64, size-len(st.start[c]))...)
+			st.parent[c] = append(st.parent[c], make([]int32, size-len(st.parent[c]))...)
+			continue
+		}
+		size := nodeChunk
+		if c < 0 {
+			size = min(nodeChunk, max(n, 256))
+		}
+		st.start = append(st.start, make([]uint64, size))
+		st.parent = append(st.parent, make([]int32, size))
+	}
 }
 
 // Hash returns the hash of an encoded state.
@@ -218,28 +240,75 @@ func (st *Store) Insert(key []byte, h uint64, parent int32) (int, bool) {
 
 // append stores a record in the arena and returns its location.
 func (st *Store) append(id int, key []byte) uint64 {
-	need := 4 + binary.MaxVarintLen64 + len(key)
+	r := st.Reserve(RecordSize(len(key)))
+	return r.put(st, id, key)
+}
+
+// RecordSize returns the bytes of arena a node with an encoding of n
+// bytes takes: its id, the encoding's length (a uvarint) and the encoding.
+func RecordSize(n int) int {
+	k := 1
+	for v := n; v >= 0x80; v >>= 7 {
+		k++
+	}
+	return 4 + k + n
+}
+
+// A Region is space of the arena reserved for records (Reserve).
+type Region struct {
+	c, off, end int
+}
+
+// Reserve reserves n bytes of the arena, in one chunk. Chunks are made at
+// their full length, so that goroutines may fill different regions at
+// once (Put).
+func (st *Store) Reserve(n int) Region {
 	last := len(st.chunks) - 1
-	if last < 0 || cap(st.chunks[last])-len(st.chunks[last]) < need {
+	if last < 0 || len(st.chunks[last])-st.used < n {
 		size := chunkSize
 		if len(st.chunks) == 0 {
 			size = 1 << 16 // small searches stay small
 		}
-		if need > size {
+		if n > size {
 			// a record larger than a chunk: cannot be located; keys are far
 			// smaller in practice, and such states are refused by the caller
-			size = need
+			size = n
 		}
-		st.chunks = append(st.chunks, make([]byte, 0, size))
+		st.chunks = append(st.chunks, make([]byte, size))
+		st.used = 0
 		last++
 	}
-	c := st.chunks[last]
-	loc := uint64(last)<<chunkBits | uint64(len(c))
-	c = binary.LittleEndian.AppendUint32(c, uint32(id))
-	c = binary.AppendUvarint(c, uint64(len(key)))
-	st.chunks[last] = append(c, key...)
+	r := Region{c: last, off: st.used, end: st.used + n}
+	st.used += n
+	return r
+}
+
+// put writes the record of node id at the start of r, which it advances,
+// and returns the record's location.
+func (r *Region) put(st *Store, id int, key []byte) uint64 {
+	c := st.chunks[r.c][r.off:r.end]
+	binary.LittleEndian.PutUint32(c, uint32(id))
+	k := binary.PutUvarint(c[4:], uint64(len(key)))
+	n := copy(c[4+k:], key)
+	loc := uint64(r.c)<<chunkBits | uint64(r.off)
+	r.off += 4 + k + n
 	return loc
 }
+
+// Extend makes ids below n ready for Put; Commit then counts them.
+func (st *Store) Extend(n int) { st.extend(n) }
+
+// Put stores node id, with encoding key, reached from parent, in region
+// r: its record, location and parent. Goroutines may Put different ids
+// into different regions at once, between Extend and Commit, when
+// nothing else uses the store; its table slot is set by ResolveBatch.
+func (st *Store) Put(r *Region, id int, key []byte, parent int32) {
+	st.start[id/nodeChunk][id%nodeChunk] = r.put(st, id, key)
+	st.parent[id/nodeChunk][id%nodeChunk] = parent
+}
+
+// Commit counts the nodes below n, which Put stored, as stored.
+func (st *Store) Commit(n int) { st.n = n }
 
 // grow doubles a shard of the hash table. Slots keep 24 bits of their
 // hash, which place them in tables of up to 2^24 slots without hashing
@@ -300,8 +369,13 @@ func (st *Store) Path(id int) []int {
 
 // Bytes returns the memory the store holds, approximately.
 func (st *Store) Bytes() int64 {
-	n := int64(len(st.chunks)) * chunkSize
-	n += int64(len(st.start)) * nodeChunk * 12
+	var n int64
+	for _, c := range st.chunks {
+		n += int64(len(c))
+	}
+	for _, c := range st.start {
+		n += int64(len(c)) * 12
+	}
 	for i := range st.tabs {
 		n += int64(len(st.tabs[i].slots)) * 8
 	}
