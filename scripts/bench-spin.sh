@@ -31,6 +31,9 @@
 # "same_states_represented" comparing that count with SPIN's. "ratios"
 # divides each of ladder's rates by SPIN's.
 #
+# "flat" says whether ladder ran the automaton on encoded states (without
+# reduction, docs/cli.md "How the explorer runs an automaton").
+#
 # Each instance also gets a ladder run with both reductions, symmetry and
 # dead registers (--reduce-dead), whose count is of states up to dead
 # entries and so not comparable with SPIN's. Then the large instance
@@ -104,9 +107,9 @@ ratio() {
 ladder_json() {
   local f=$2 complete
   complete=$(jfield "$f" complete)
-  printf '{"states":%s,"complete":%s,"workers":%s,"seconds":%s,"states_per_second":%s,"peak_memory_bytes":%s,"max_rss_bytes":%s' \
+  printf '{"states":%s,"complete":%s,"workers":%s,"seconds":%s,"states_per_second":%s,"peak_memory_bytes":%s,"max_rss_bytes":%s,"flat":%s' \
     "$(orNull "$(jfield "$f" states)")" "$(orNull "$complete")" "$(orNull "$(jfield "$f" workers)")" "$(orNull "$(jfield "$f" elapsedSeconds)")" \
-    "$(orNull "$(jfield "$f" statesPerSecond)")" "$(orNull "$(jfield "$f" peakMemoryBytes)")" "$(rss_bytes "$f")"
+    "$(orNull "$(jfield "$f" statesPerSecond)")" "$(orNull "$(jfield "$f" peakMemoryBytes)")" "$(rss_bytes "$f")" "$( [ "$(jfield "$f" flat)" = true ] && echo true || echo false)"
   if [ "$1" = sym ] || [ "$1" = dead ]; then
     printf ',"sorts":"%s","permutations":%s' "$symmetry" "$(orNull "$(jfield "$f" permutations)")"
   fi

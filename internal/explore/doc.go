@@ -36,6 +36,14 @@
 //     worker reuses its scratch memory for each state it expands, and the
 //     new states are checked decoded from their keys (with symmetry, their
 //     representatives, which satisfy the same conditions).
+//   - Without a visitor or a reduction, an automaton whose encodings have a
+//     fixed layout is run on them (eval.Flat): a state is expanded from its
+//     key into its successors' keys, and checked from its key, with no
+//     decoding; the Runner expands and checks a state Flat gives up on.
+//     Such a search on several workers is parallel_flat.go: the store's
+//     table is sharded by hash, and the workers expand contiguous parts of
+//     a batch, look the successors up shard by shard, store and check the
+//     new states, with the ids of a sequential search.
 //   - With Config.Symmetry, each new state adds the size of its orbit to
 //     Symmetry.Represented: the state count without reduction when the
 //     start states are closed under the permutations.

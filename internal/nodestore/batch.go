@@ -41,7 +41,7 @@ func (st *Store) LookupBatch(sh int, idx []int32, key func(i int) []byte, hash f
 			if s == 0 {
 				t.slots[pos] = frag<<fragShift | (pendingBit | uint64(i)) + 1
 				t.n++
-				if 2*t.n > len(t.slots) {
+				if 4*t.n > 3*len(t.slots) {
 					st.growWith(t, pendingHash)
 				}
 				break

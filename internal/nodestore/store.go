@@ -55,7 +55,8 @@ type Store struct {
 
 // table is a shard of the hash table. A slot is 0 when empty, otherwise
 // the hash's low 24 bits << 40 | location+1, where a location with
-// pendingBit set is a node of the batch being inserted (batch.go).
+// pendingBit set is a node of the batch being inserted (batch.go). A
+// shard doubles when more than three quarters of its slots are taken.
 type table struct {
 	slots []uint64
 	mask  uint64
@@ -232,7 +233,7 @@ func (st *Store) Insert(key []byte, h uint64, parent int32) (int, bool) {
 	id := st.add(loc, parent)
 	t.slots[pos] = frag<<fragShift | (loc + 1)
 	t.n++
-	if 2*t.n > len(t.slots) {
+	if 4*t.n > 3*len(t.slots) {
 		st.grow(t)
 	}
 	return id, true
@@ -342,12 +343,13 @@ func (st *Store) growWith(t *table, pendingHash func(p int) uint64) {
 }
 
 // PendingGrowth returns the bytes the next growth of the hash table will
-// allocate when it is near (a shard is at least 40% full), else 0.
+// allocate when it is near (a shard is at least 60% full; it grows past
+// 75%), else 0.
 func (st *Store) PendingGrowth() int64 {
 	var n int64
 	for i := range st.tabs {
 		t := &st.tabs[i]
-		if 5*t.n >= 2*len(t.slots) {
+		if 5*t.n >= 3*len(t.slots) {
 			n += 16 * int64(len(t.slots))
 		}
 	}

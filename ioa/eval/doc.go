@@ -103,7 +103,12 @@
 // compile_guards.go (the leading conjuncts of a parameter's precondition
 // as bit tests or a binding, run before any closure), fast_alloc.go
 // (scratch memory) and fast_codec.go (incremental encoding), with the byte
-// codec of states in codec.go.
+// codec of states in codec.go. fast_flat.go and fast_flat_expr.go compile
+// an automaton a second time, to closures over the encodings themselves
+// (Flat, FlatRunner), for automata whose encodings have a fixed layout:
+// the explorer's fastest path, which gives up, state by state, wherever
+// the layout or the exact semantics would need more (the Runner then
+// expands the state); TestFlatAgrees compares it with the Runner.
 // Step, Init and Eval never use the Runner, scratch memory or the codec;
 // folding and specialised closures serve every compiled expression, but
 // plain code (the compiler's noFold) does without them. TestFastPathsAgree
