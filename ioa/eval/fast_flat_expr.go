@@ -1170,6 +1170,8 @@ func (c *flatCompiler) regionOpen(e expr.Expr, s *expr.Sort) (rfn, error) {
 		return c.seqLit(e, s)
 	case *expr.RecordLit:
 		return c.recordLit(e, s)
+	case *expr.RecordUpdate:
+		return c.recordUpdate(e, s)
 	}
 	return nil, notFlat(e, "expression %T of sort %s", e, s)
 }
@@ -1770,6 +1772,39 @@ func (c *flatCompiler) recordLit(e *expr.RecordLit, s *expr.Sort) (rfn, error) {
 	}
 	return func(f *flatCtx) []byte {
 		out := f.alloc(size)
+		for _, fd := range fs {
+			fd.put(f, out[fd.off:])
+		}
+		return out
+	}, nil
+}
+
+// recordUpdate compiles x with {f := v, ...}.
+func (c *flatCompiler) recordUpdate(e *expr.RecordUpdate, s *expr.Sort) (rfn, error) {
+	size, err := c.size(e, s)
+	if err != nil {
+		return nil, err
+	}
+	x, err := c.region(e.X)
+	if err != nil {
+		return nil, err
+	}
+	type field struct {
+		off int
+		put func(*flatCtx, []byte)
+	}
+	fs := make([]field, len(e.Fields))
+	for i, fi := range e.Fields {
+		if fs[i].off, err = c.fieldOffset(e, s, fi.Field); err != nil {
+			return nil, err
+		}
+		if fs[i].put, err = c.put(fi.Value); err != nil {
+			return nil, err
+		}
+	}
+	return func(f *flatCtx) []byte {
+		out := f.alloc(size)
+		copy(out, x(f))
 		for _, fd := range fs {
 			fd.put(f, out[fd.off:])
 		}

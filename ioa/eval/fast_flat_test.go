@@ -296,3 +296,102 @@ func loadInline(t *testing.T, text string) *ioa.Automaton {
 	}
 	return set.Automata[0]
 }
+
+// kitchenYAML uses most of the language that Flat compiles: sequences
+// (append, an update and a read outside the sequence, last of the empty
+// one, literals), records (literals, fields, with), enumerations, Options,
+// sets (literals, union, \, inter, comprehensions, in), nested maps,
+// override, dom, lambda, let, quantifiers over sorts and ranges,
+// definitions with parameters, integer arithmetic with negative values,
+// div, mod, abs, min, max, even and odd, and effects with if.
+const kitchenYAML = `
+automaton: Kitchen
+sorts:
+  T: param
+  Mode: {enum: [Off, Low, High]}
+  Cell: {record: {owner: T, value: Int}}
+definitions:
+  busy:
+    params: {t: T}
+    sort: Bool
+    body: mode[t] != Off
+  others:
+    params: {t: T}
+    sort: "Set[T]"
+    body: "{u: T | u != t and busy(u)}"
+state:
+  n:    {sort: Int, init: 0}
+  log:  {sort: "Seq[Bool]", init: "[]"}
+  mode: {sort: "Map[T, Mode]", init: const(Off)}
+  cell: {sort: "Map[T, Cell]", init: "const(Cell{owner: T#0, value: 0})"}
+  prev: {sort: "Map[T, Option[Mode]]", init: const(None)}
+  seen: {sort: "Set[T]", init: "{}"}
+  grid: {sort: "Map[T, Map[Mode, Bool]]", init: const(const(false))}
+actions:
+  Push:
+    kind: internal
+    pre: len(log) < 3
+    eff: log := append(log, odd(n))
+  Poke:
+    kind: internal
+    params: {k: "in 0..len(log) + 1"}
+    pre: n >= -2
+    eff: |
+      log[k] := not log[k]
+      n := n - 1
+  Turn:
+    kind: internal
+    params: {t: T, m: Mode}
+    pre: mode[t] != m and n mod 2 = 0 and n div 2 <= 1
+    eff: |
+      prev[t] := Some(mode[t])
+      mode[t] := m
+      grid[t][m] := not grid[t][m]
+      seen := seen union {t}
+      if m = High then
+        n := n + 1
+      else
+        cell[t] := cell[t] with {value := abs(cell[t].value - 1)}
+      end
+  Share:
+    kind: internal
+    params: {t: T, u: T}
+    pre: "t != u and busy(t) and not (u in others(t)) and exists v: T. v = u"
+    eff: |
+      cell[u] := Cell{owner: t, value: min(cell[t].value, 2)}
+      seen := seen \ {u}
+      mode := override(mode, lambda v: T. if v in seen inter dom(prev) then Some(Off) else None)
+  Reset:
+    kind: internal
+    pre: len(log) = 3 and max(n, 0) = 0
+    eff: |
+      log := [true, false]
+      n := n + 2
+invariants:
+  values: "forall t: T. cell[t].value >= 0"
+  logRead: "forall i in 0..len(log). log[i] = [true, false, true][i] or log[i] != [true, false, true][i]"
+  lastRead: "last(log) = (if len(log) = 0 then false else log[len(log) - 1])"
+  outside: 'log[len(log)] = false and seen \ seen = {}'
+  range: "let m = n * 2 in m >= -6 and m <= 8 and n div 3 <= 1"
+  prevDom: "forall t: T. t in dom(prev) <=> isSome(prev[t])"
+`
+
+// TestFlatLanguage compares Flat with the Runner on Kitchen, whose states
+// and steps all have the flat layout: Flat must agree on every state and
+// give up on none.
+func TestFlatLanguage(t *testing.T) {
+	a := loadInline(t, kitchenYAML)
+	m, err := NewMachine(a, &Instance{Sizes: map[string]int{"T": 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl, err := NewFlat(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states, gaveUp := compareFlat(t, m, fl, 20000)
+	t.Logf("%d states compared", states)
+	if states < 1000 || gaveUp > 0 {
+		t.Errorf("%d states compared, Flat gave up on %d", states, gaveUp)
+	}
+}
