@@ -36,10 +36,13 @@
 //     worker reuses its scratch memory for each state it expands, and the
 //     new states are checked decoded from their keys (with symmetry, their
 //     representatives, which satisfy the same conditions).
-//   - Without a visitor or a reduction, an automaton whose encodings have a
-//     fixed layout is run on them (eval.Flat): a state is expanded from its
-//     key into its successors' keys, and checked from its key, with no
-//     decoding; the Runner expands and checks a state Flat gives up on.
+//   - Without a visitor or dead-register reduction, an automaton whose
+//     encodings have a fixed layout is run on them (eval.Flat): a state is
+//     expanded from its key into its successors' keys, and checked from
+//     its key, with no decoding; with symmetry reduction, a successor's
+//     canonical key is computed from its bytes (eval.Symmetry.LeastEncoded)
+//     when the group's byte programs cover every permuted variable. The
+//     Runner expands and checks a state Flat gives up on.
 //     Such a search on several workers is parallel_flat.go: the store's
 //     table is sharded by hash, and the workers expand contiguous parts of
 //     a batch, look the successors up shard by shard, store and check the

@@ -289,6 +289,7 @@ type explorer struct {
 	flat *eval.Flat
 	fr   *eval.FlatRunner
 	fset *flatSet // levelFlat's workers
+	offs []int    // the variables' offsets in a key (canonical)
 	// sets are the two worker sets of levelParallel: one expands a
 	// batch while the other's batch is merged and checked.
 	sets [2]*workerSet
@@ -365,10 +366,11 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 	// successor after it is encoded but the invariant check, which can
 	// decode it from its key (lean).
 	x.lean = x.dead == nil && cfg.Visitor == nil
-	if x.lean && x.sym == nil && !cfg.NoFlat {
+	if x.lean && (x.sym == nil || x.sym.BytesOnly()) && !cfg.NoFlat {
 		// an automaton outside the flat layout is run by the Runner alone
 		if fl, err := eval.NewFlat(m); err == nil {
 			x.flat, x.fr = fl, fl.NewRunner()
+			x.offs = make([]int, len(a.Vars)+1)
 			if w := x.workers(); w > 1 {
 				// levelFlat inserts in parallel, a shard per worker
 				x.st = nodestore.NewSharded(w)
@@ -507,6 +509,25 @@ func (x *explorer) found(r *eval.Runner, id, depth int, pre, s eval.State) (bool
 	return false, nil
 }
 
+// canonical replaces the encoding of a state that Flat computed, in
+// buf[k0:], by its key: with symmetry reduction, its least image
+// (eval.Symmetry.LeastEncoded, using offs for the variables' offsets); it
+// returns the size of its orbit (1 without symmetry), and false when the
+// bytes do not suffice (the state is then expanded by the Runner).
+func (x *explorer) canonical(buf []byte, k0 int, offs []int) ([]byte, int32, bool) {
+	if x.sym == nil {
+		return buf, 1, true
+	}
+	if !x.flat.Offsets(buf[k0:], offs) {
+		return buf, 0, false
+	}
+	buf, n, ok := x.sym.LeastEncoded(buf, k0, offs)
+	if !ok {
+		return buf, 0, false
+	}
+	return buf, int32(x.sym.Order() / n), true
+}
+
 // foundFlat is found for a new state that Flat computed, with key: Flat
 // checks its conditions, and when it cannot tell or finds one violated,
 // the Runner checks them again on the decoded state, and names the
@@ -609,10 +630,17 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 		}
 		return true
 	}
+	gaveUp := false
 	collectFlat := func(act int, post []byte) bool {
 		k0 := len(kbuf)
 		kbuf = append(kbuf, post...)
-		succs = append(succs, pending{act: act, k0: k0, k1: len(kbuf), orbit: 1})
+		var orbit int32
+		var ok bool
+		if kbuf, orbit, ok = x.canonical(kbuf, k0, x.offs); !ok {
+			gaveUp = true
+			return false
+		}
+		succs = append(succs, pending{act: act, k0: k0, k1: len(kbuf), orbit: orbit})
 		if len(succs)&63 == 0 && x.meter.Over() {
 			over = true
 			return false
@@ -624,7 +652,8 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 		r.Release()
 		succs, kbuf, pbuf, hs = succs[:0], kbuf[:0], pbuf[:0], hs[:0]
 		var pre eval.State
-		flat := x.fr != nil && x.fr.Successors(x.st.Key(from), collectFlat)
+		gaveUp = false
+		flat := x.fr != nil && x.fr.Successors(x.st.Key(from), collectFlat) && !gaveUp
 		if !flat {
 			// Flat gave up on this state (or there is none): what it
 			// collected is discarded

@@ -45,6 +45,8 @@ type flatWorker struct {
 	lo, hi int          // its part of the batch
 	arena  []byte       // the successors' encodings
 	ends   []int        // where each ends in the arena
+	orbits []int32      // the size of each one's orbit (1 without symmetry)
+	offs   []int        // scratch: a key's variables' offsets
 	keys   [][]byte
 	hs     []uint64
 	counts []int32 // successors per state of its part
@@ -60,6 +62,7 @@ type flatWorker struct {
 	// states whose conditions Flat did not find to hold
 	rs       []int64
 	nnew     int
+	orbit    int64 // the sizes of the new states' orbits, added
 	bytes    int
 	anyDead  bool
 	nzero    int
@@ -87,7 +90,7 @@ func (x *explorer) newFlatSet(w int) *flatSet {
 	for k := range fs.ws {
 		r := x.m.NewRunner()
 		r.SetScratch(true)
-		fs.ws[k] = &flatWorker{fr: x.flat.NewRunner(), r: r, shard: make([][]int32, x.st.Shards())}
+		fs.ws[k] = &flatWorker{fr: x.flat.NewRunner(), r: r, shard: make([][]int32, x.st.Shards()), offs: make([]int, len(x.m.A.Vars)+1)}
 	}
 	return fs
 }
@@ -234,40 +237,55 @@ func grow[T any](s []T, n int) []T {
 }
 
 // expandFlat expands states lo…hi-1 of a batch on one worker. A state
-// Flat gives up on is expanded by the worker's Runner and encoded.
+// Flat gives up on (or whose successors' bytes do not suffice for their
+// canonical keys, with symmetry reduction) is expanded by the worker's
+// Runner and encoded.
 func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
-	wk.arena, wk.ends, wk.hs, wk.err = wk.arena[:0], wk.ends[:0], wk.hs[:0], nil
+	wk.arena, wk.ends, wk.hs, wk.orbits, wk.err = wk.arena[:0], wk.ends[:0], wk.hs[:0], wk.orbits[:0], nil
 	wk.counts = grow(wk.counts, wk.hi-wk.lo)
 	wk.dead = grow(wk.dead, wk.hi-wk.lo)
 	for sh := range wk.shard {
 		wk.shard[sh] = wk.shard[sh][:0]
 	}
-	over := false
-	add := func(post []byte) bool {
-		wk.arena = append(wk.arena, post...)
-		h := x.st.Hash(post)
+	over, gaveUp := false, false
+	// note records the successor whose key the arena holds from k0 on
+	note := func(k0 int, orbit int32) bool {
+		h := x.st.Hash(wk.arena[k0:])
 		sh := x.st.ShardOf(h)
 		wk.shard[sh] = append(wk.shard[sh], int32(len(wk.ends)))
 		wk.ends = append(wk.ends, len(wk.arena))
 		wk.hs = append(wk.hs, h)
+		wk.orbits = append(wk.orbits, orbit)
 		if len(wk.ends)&63 == 0 && x.meter.Over() {
 			over = true
 			return false
 		}
 		return true
 	}
-	visitFlat := func(_ int, post []byte) bool { return add(post) }
-	var buf []byte
+	visitFlat := func(_ int, post []byte) bool {
+		k0 := len(wk.arena)
+		wk.arena = append(wk.arena, post...)
+		var orbit int32
+		var ok bool
+		if wk.arena, orbit, ok = x.canonical(wk.arena, k0, wk.offs); !ok {
+			gaveUp = true
+			return false
+		}
+		return note(k0, orbit)
+	}
 	visit := func(_ int, _ []eval.Value, post eval.State) bool {
-		buf = wk.r.Encode(buf[:0], post)
-		return add(buf)
+		k0 := len(wk.arena)
+		var orbit int32
+		wk.arena, orbit = x.encode(wk.r, wk.arena, post)
+		return note(k0, orbit)
 	}
 	for i := wk.lo; i < wk.hi; i++ {
 		key := x.st.Key(int(batch[i]))
 		n0, a0 := len(wk.ends), len(wk.arena)
-		if !wk.fr.Successors(key, visitFlat) {
-			// Flat gave up: the Runner expands the state
-			wk.ends, wk.hs, wk.arena, over = wk.ends[:n0], wk.hs[:n0], wk.arena[:a0], false
+		gaveUp = false
+		if !wk.fr.Successors(key, visitFlat) || gaveUp {
+			// the Runner expands the state
+			wk.ends, wk.hs, wk.orbits, wk.arena, over = wk.ends[:n0], wk.hs[:n0], wk.orbits[:n0], wk.arena[:a0], false
 			for sh := range wk.shard {
 				s := wk.shard[sh]
 				for len(s) > 0 && int(s[len(s)-1]) >= n0 {
@@ -349,7 +367,7 @@ func (x *explorer) storeBatch(fs *flatSet, batch []int32) ([]item, error) {
 				}
 				id := x.st.AppendNode(key, from)
 				fs.ids[i] = int32(id)
-				x.represented++
+				x.represented += int64(wk.orbits[i-fs.base[k]])
 				fresh = append(fresh, item{id: id, k: k})
 			}
 		}
@@ -413,7 +431,7 @@ func (x *explorer) classify(fs *flatSet, k int) {
 		}
 	}
 	wk.rs = grow(wk.rs, len(wk.keys))
-	wk.nnew, wk.bytes, wk.anyDead, wk.nzero = 0, 0, false, 0
+	wk.nnew, wk.bytes, wk.anyDead, wk.nzero, wk.orbit = 0, 0, false, 0, 0
 	base := fs.base[k]
 	for j, h := range wk.hs {
 		sh := x.st.ShardOf(h)
@@ -423,6 +441,7 @@ func (x *explorer) classify(fs *flatSet, k int) {
 		wk.rs[j] = r
 		if r == -int64(base+j)-1 {
 			wk.nnew++
+			wk.orbit += int64(wk.orbits[j])
 			wk.bytes += nodestore.RecordSize(len(wk.keys[j]))
 		}
 	}
@@ -496,7 +515,9 @@ func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) []item {
 		}
 	})
 	x.st.Commit(id)
-	x.represented += int64(id - first)
+	for _, wk := range fs.ws {
+		x.represented += wk.orbit
+	}
 	if id > first && depth > x.res.MaxDepth {
 		x.res.MaxDepth = depth
 	}

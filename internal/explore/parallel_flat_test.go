@@ -138,3 +138,92 @@ func TestFlatParallel(t *testing.T) {
 		})
 	}
 }
+
+// metersFixture: meters count to 7, and two full ones violate oneFull
+// after 14 steps; with T=6 and symmetry reduction the levels before hold
+// more than 64 orbits, which a parallel search expands in parallel.
+const metersFixture = `
+automaton: Meters
+sorts:
+  T: param
+state:
+  c: {sort: "Map[T, Nat]", init: const(0)}
+actions:
+  Inc:
+    kind: internal
+    params: {t: T}
+    pre: c[t] < 7
+    eff: c[t] := c[t] + 1
+invariants:
+  oneFull: "forall t: T, u: T. c[t] = 7 and c[u] = 7 => t = u"
+`
+
+// TestFlatSymmetry checks that a search with Flat and symmetry reduction
+// (canonical keys from the bytes, eval.Symmetry.LeastEncoded) finds the
+// orbits, the states they hold, and the violations that the search with
+// the Runner alone finds, on one worker and on several.
+func TestFlatSymmetry(t *testing.T) {
+	const tms2 = "../../specs/TMS2.yaml"
+	if _, err := os.Stat(tms2); err == nil {
+		set, errs := load.Files(tms2)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		a := set.Automaton("TMS2")
+		var want *Result
+		for _, c := range []Config{
+			{Workers: 1, NoFlat: true},
+			{Workers: 1},
+			{Workers: 2, batch: 100},
+		} {
+			c.Instance, c.Symmetry = bounds(t, "T=2,L=1,V=2"), []string{"T", "V"}
+			res, err := Explore(a, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Flat == c.NoFlat {
+				t.Errorf("%+v: Flat used %v", c, res.Flat)
+			}
+			if want == nil {
+				want = res
+				if res.Symmetry == nil || res.Symmetry.Represented <= int64(res.States) {
+					t.Fatalf("TMS2: %d orbits, symmetry %+v", res.States, res.Symmetry)
+				}
+				continue
+			}
+			if res.States != want.States || res.Symmetry.Represented != want.Symmetry.Represented || res.Transitions != want.Transitions ||
+				res.Deadlocks != want.Deadlocks || res.MaxDepth != want.MaxDepth {
+				t.Errorf("TMS2 %d workers: %d orbits holding %d states, %d transitions, %d deadlocks, depth %d; want %d %d %d %d %d",
+					c.Workers, res.States, res.Symmetry.Represented, res.Transitions, res.Deadlocks, res.MaxDepth,
+					want.States, want.Symmetry.Represented, want.Transitions, want.Deadlocks, want.MaxDepth)
+			}
+		}
+	}
+
+	fixtures["meters.yaml"] = metersFixture
+	a := loadFixture(t, "meters.yaml", "Meters")
+	var steps string
+	for _, cfg := range []Config{
+		{Workers: 1, NoFlat: true},
+		{Workers: 1},
+		{Workers: 2, batch: 16},
+	} {
+		cfg.Instance, cfg.Symmetry = bounds(t, "T=6"), []string{"T"}
+		res, err := Explore(a, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Flat == cfg.NoFlat {
+			t.Errorf("%d workers: Flat used %v", cfg.Workers, res.Flat)
+		}
+		v := res.Violation
+		if v == nil || v.Invariant != "oneFull" || v.Len() != 14 {
+			t.Fatalf("%d workers: violation %+v, want oneFull after 14 steps", cfg.Workers, v)
+		}
+		if steps == "" {
+			steps = fmt.Sprint(v.Steps)
+		} else if fmt.Sprint(v.Steps) != steps {
+			t.Errorf("%d workers: trace %v, with the Runner alone %v", cfg.Workers, v.Steps, steps)
+		}
+	}
+}

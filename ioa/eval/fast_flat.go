@@ -276,6 +276,10 @@ func (fl *Flat) NewRunner() *FlatRunner {
 	return r
 }
 
+// Offsets sets offs[i] to the offset of variable i's encoding in key, and
+// offs[n] to len(key), and reports whether key is in the flat layout.
+func (fl *Flat) Offsets(key []byte, offs []int) bool { return fl.scan(key, offs) }
+
 // scan sets offs to the offsets of the variables of the state encoded as
 // key and reports whether it is in the flat layout: every sequence shorter
 // than 128 and every integer one byte.

@@ -453,7 +453,8 @@ func (sy *Symmetry) appendLeast(buf []byte, s State, ties *[]int) ([]byte, int) 
 		}
 	}
 	offs = append(offs, len(buf)-start)
-	return sy.least(buf, start, s, offs, ties)
+	buf, n, _ := sy.least(buf, start, s, offs, ties)
+	return buf, n
 }
 
 // EncodeCanonical appends the canonical encoding of s, as AppendCanonical,
@@ -469,12 +470,42 @@ func (sy *Symmetry) EncodeCanonical(r *Runner, buf []byte, s State) ([]byte, int
 	}
 	start := len(buf)
 	buf = r.EncodeOffs(buf, s, sy.dead, offs)
-	return sy.least(buf, start, s, offs[:len(sy.m.vars)+1], nil)
+	buf, n, _ := sy.least(buf, start, s, offs[:len(sy.m.vars)+1], nil)
+	return buf, n
+}
+
+// BytesOnly reports whether LeastEncoded can canonicalize the group's
+// encodings from their bytes alone: every variable whose sort holds a
+// permuted sort has a byte program, and no dead-register reduction.
+func (sy *Symmetry) BytesOnly() bool {
+	if sy.dead != nil {
+		return false
+	}
+	for i, e := range sy.encs {
+		if e != nil && sy.progs[i] == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// LeastEncoded replaces the encoding of a state in buf[start:] (variable
+// i at offset offs[i], offs[n] its length) by the least encoding of its
+// images, as AppendCanonical, working on the bytes alone (the explorer's
+// Flat search has no Values), and returns the number of permutations that
+// give it. ok is false, and buf unspecified past start, when an image
+// needs the state's values (a byte program cannot rearrange an integer
+// of several bytes): the caller then decodes the state and calls
+// EncodeCanonical. BytesOnly must hold.
+func (sy *Symmetry) LeastEncoded(buf []byte, start int, offs []int) (_ []byte, n int, ok bool) {
+	return sy.least(buf, start, nil, offs, nil)
 }
 
 // least replaces the encoding of s in buf[start:] (variable i at offset
-// offs[i]) by the least encoding of the images of s, as appendLeast.
-func (sy *Symmetry) least(buf []byte, start int, s State, offs []int, ties *[]int) ([]byte, int) {
+// offs[i]) by the least encoding of the images of s, as appendLeast. With
+// s nil it uses the byte programs alone, and reports false when one of
+// them cannot rearrange a variable (LeastEncoded).
+func (sy *Symmetry) least(buf []byte, start int, s State, offs []int, ties *[]int) ([]byte, int, bool) {
 	size := len(buf) - start
 	// buf[start:start+size] is the encoding of s, which the byte programs
 	// read; buf[best:best+size] is the least image so far (s itself, or
@@ -493,11 +524,16 @@ perms:
 			}
 			at := len(buf)
 			switch bp := sy.progs[i]; {
+			case s == nil && (bp == nil || sy.dead != nil):
+				return buf[:start], 0, false
 			case sy.dead != nil && sy.dead.byVar[i] >= 0:
 				buf = sy.appendDeadVar(buf, s, sy.dead.byVar[i], p)
 			case bp != nil:
 				var ok bool
 				if buf, ok = bp.appendImage(buf, buf[start+offs[i]:start+offs[i+1]], g, sy.maps[g]); !ok {
+					if s == nil {
+						return buf[:start], 0, false
+					}
 					buf = e(buf, s[i], p)
 				}
 			default:
@@ -536,7 +572,7 @@ perms:
 	if best != start {
 		copy(buf[start:], buf[best:best+size])
 	}
-	return buf[:start+size], n
+	return buf[:start+size], n, true
 }
 
 // Permute returns π_g(s), the image of s under the group's permutation
