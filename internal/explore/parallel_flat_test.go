@@ -2,10 +2,7 @@ package explore
 
 import (
 	"fmt"
-	"os"
 	"testing"
-
-	"ladder/ioa/load"
 )
 
 // setsFixture: processes set their flag one at a time, at most five of
@@ -42,13 +39,7 @@ invariants:
 // invariant's violation (a parallel search checks the new states of a
 // batch after storing them all, as levelParallel does).
 func TestFlatParallel(t *testing.T) {
-	const tms2 = "../../specs/TMS2.yaml"
-	if _, err := os.Stat(tms2); err == nil {
-		set, errs := load.Files(tms2)
-		if len(errs) > 0 {
-			t.Fatal(errs)
-		}
-		a := set.Automaton("TMS2")
+	if a := loadTMS2(t); a != nil {
 		var want *Result
 		for _, c := range []Config{
 			{Workers: 1, NoFlat: true},
@@ -163,13 +154,7 @@ invariants:
 // orbits, the states they hold, and the violations that the search with
 // the Runner alone finds, on one worker and on several.
 func TestFlatSymmetry(t *testing.T) {
-	const tms2 = "../../specs/TMS2.yaml"
-	if _, err := os.Stat(tms2); err == nil {
-		set, errs := load.Files(tms2)
-		if len(errs) > 0 {
-			t.Fatal(errs)
-		}
-		a := set.Automaton("TMS2")
+	if a := loadTMS2(t); a != nil {
 		var want *Result
 		for _, c := range []Config{
 			{Workers: 1, NoFlat: true},

@@ -93,6 +93,45 @@ func appendBytes(buf []byte, v Value) []byte {
 	return buf
 }
 
+// fixedWidth returns the length of the encoding of every value of s when
+// each integer in it takes one byte (-64..63, a one-byte zig-zag varint),
+// or false when encodings of values of s differ in length otherwise (a
+// sequence, an Option of a non-scalar): the fixed layouts that byte
+// programs (permute_bytes.go) and Flat (fast_flat.go) work on.
+func (m *Machine) fixedWidth(s *expr.Sort) (int, bool) {
+	switch {
+	case m.byteScalar(s):
+		return 1, true
+	case s.Kind == expr.KOption && m.byteScalar(s.Elem) && m.Inst.size(s.Elem) < 255:
+		return 1, true
+	}
+	switch s.Kind {
+	case expr.KInt, expr.KNat:
+		return 1, true
+	case expr.KRecord:
+		w := 0
+		for _, f := range s.Fields {
+			fw, ok := m.fixedWidth(f.Sort)
+			if !ok {
+				return 0, false
+			}
+			w += fw
+		}
+		return w, true
+	case expr.KMap, expr.KSet:
+		K, X := tableSorts(s)
+		if !m.byteScalar(K) {
+			return 0, false
+		}
+		xw, ok := m.fixedWidth(X)
+		if !ok {
+			return 0, false
+		}
+		return m.Inst.size(K) * xw, true
+	}
+	return 0, false
+}
+
 // byteScalar reports whether values of s are encoded as one byte: Bool,
 // enums and parameter sorts of at most 256 values.
 func (m *Machine) byteScalar(s *expr.Sort) bool {

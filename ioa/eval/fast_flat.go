@@ -141,41 +141,8 @@ func (fl *Flat) layoutVar(s *expr.Sort) (flatVar, error) {
 }
 
 // fixed returns the size of the encoding of every value of sort s in the
-// flat layout, or false when values of s have no fixed-size encoding.
-func (fl *Flat) fixed(s *expr.Sort) (int, bool) {
-	inst := fl.m.Inst
-	switch s.Kind {
-	case expr.KBool, expr.KEnum, expr.KParam:
-		n := inst.size(s)
-		return 1, n > 0 && n <= 256
-	case expr.KInt, expr.KNat:
-		return 1, true
-	case expr.KOption:
-		return 1, flatOption(inst, s)
-	case expr.KRecord:
-		if s.State != nil {
-			return 0, false
-		}
-		total := 0
-		for _, f := range s.Fields {
-			n, ok := fl.fixed(f.Sort)
-			if !ok {
-				return 0, false
-			}
-			total += n
-		}
-		return total, true
-	case expr.KMap, expr.KSet:
-		K, leaf := tableSorts(s)
-		if !atomicKey(K) {
-			return 0, false
-		}
-		n, ok := fl.fixed(leaf)
-		k := inst.size(K)
-		return n * k, ok && k > 0 && k <= 256
-	}
-	return 0, false
-}
+// flat layout (Machine.fixedWidth), or false.
+func (fl *Flat) fixed(s *expr.Sort) (int, bool) { return fl.m.fixedWidth(s) }
 
 // flatOption reports whether Option sort s is one byte: None is 0, Some(x)
 // is x+1, for x of a byte scalar sort of fewer than 255 values.

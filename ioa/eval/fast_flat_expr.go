@@ -21,8 +21,8 @@ import (
 )
 
 type (
-	sfn func(c *flatCtx) int64  // a scalar
-	rfn func(c *flatCtx) []byte // an encoding
+	sfn = func(c *flatCtx) int64  // a scalar
+	rfn = func(c *flatCtx) []byte // an encoding
 )
 
 // flatCompiler compiles one Flat.
@@ -285,34 +285,9 @@ func (c *flatCompiler) scalarOpen(e expr.Expr, s *expr.Sort) (sfn, error) {
 	case *expr.Binary:
 		return c.binary(e)
 	case *expr.Ite:
-		cond, err := c.scalar(e.Cond)
-		if err != nil {
-			return nil, err
-		}
-		a, err := c.scalar(e.Then)
-		if err != nil {
-			return nil, err
-		}
-		b, err := c.scalar(e.Else)
-		if err != nil {
-			return nil, err
-		}
-		return func(f *flatCtx) int64 {
-			if cond(f) != 0 {
-				return a(f)
-			}
-			return b(f)
-		}, nil
+		return flatIte(c, e, c.scalar)
 	case *expr.Let:
-		set, err := c.let(e)
-		if err != nil {
-			return nil, err
-		}
-		body, err := c.scalar(e.Body)
-		if err != nil {
-			return nil, err
-		}
-		return func(f *flatCtx) int64 { set(f); return body(f) }, nil
+		return flatLet(c, e, c.scalar)
 	case *expr.Quant:
 		return c.quant(e)
 	case *expr.Call:
@@ -438,6 +413,41 @@ func (c *flatCompiler) def(e expr.Expr, o *expr.Object) (*flatDef, error) {
 	}
 	c.defs[o] = d
 	return d, nil
+}
+
+// flatIte compiles if-then-else, of a scalar or an encoding (comp).
+func flatIte[T any](c *flatCompiler, e *expr.Ite, comp func(expr.Expr) (func(*flatCtx) T, error)) (func(*flatCtx) T, error) {
+	cond, err := c.scalar(e.Cond)
+	if err != nil {
+		return nil, err
+	}
+	a, err := comp(e.Then)
+	if err != nil {
+		return nil, err
+	}
+	b, err := comp(e.Else)
+	if err != nil {
+		return nil, err
+	}
+	return func(f *flatCtx) T {
+		if cond(f) != 0 {
+			return a(f)
+		}
+		return b(f)
+	}, nil
+}
+
+// flatLet compiles let x = v in body, of a scalar or an encoding (comp).
+func flatLet[T any](c *flatCompiler, e *expr.Let, comp func(expr.Expr) (func(*flatCtx) T, error)) (func(*flatCtx) T, error) {
+	set, err := c.let(e)
+	if err != nil {
+		return nil, err
+	}
+	body, err := comp(e.Body)
+	if err != nil {
+		return nil, err
+	}
+	return func(f *flatCtx) T { set(f); return body(f) }, nil
 }
 
 // let returns the function that binds e's variable to its value.
@@ -819,22 +829,37 @@ func (c *flatCompiler) subset(e *expr.Binary) (sfn, error) {
 	return nil, notFlat(e, "subset of %s and %s", xs, ys)
 }
 
-// elemReader returns the reader of the entries of a table or sequence of
-// sort s: the offset of entry k and whether the entry is a scalar.
-func (c *flatCompiler) entry(e expr.Expr, s *expr.Sort) (size int, base int, leaf *expr.Sort, err error) {
+// entry returns the size of an entry of a table over an atomic sort, or
+// of an element of a sequence, of sort s.
+func (c *flatCompiler) entry(e expr.Expr, s *expr.Sort) (int, error) {
 	switch s.Kind {
 	case expr.KMap, expr.KSet:
 		K, l := tableSorts(s)
 		if !atomicKey(K) {
-			return 0, 0, nil, notFlat(e, "table over %s", K)
+			return 0, notFlat(e, "table over %s", K)
 		}
-		n, err := c.size(e, l)
-		return n, 0, l, err
+		return c.size(e, l)
 	case expr.KSeq:
-		n, err := c.seqElem(e, s)
-		return n, 1, s.Elem, err
+		return c.seqElem(e, s)
 	}
-	return 0, 0, nil, notFlat(e, "index of %s", s)
+	return 0, notFlat(e, "index of %s", s)
+}
+
+// index compiles the parts of x[k]: the entry's size, x and k.
+func (c *flatCompiler) index(e *expr.Index) (int, rfn, sfn, error) {
+	size, err := c.entry(e, e.X.Sort())
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	x, err := c.region(e.X)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	k, err := c.scalar(e.Index)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	return size, x, k, nil
 }
 
 // varEntry returns, for x[k] with x a state variable that is a table with
@@ -886,21 +911,12 @@ func (c *flatCompiler) indexScalar(e *expr.Index, s *expr.Sort) (sfn, error) {
 		}
 		return func(f *flatCtx) int64 { return int64(at(f)) }, nil
 	}
-	xs := e.X.Sort()
-	size, base, _, err := c.entry(e, xs)
-	if err != nil {
-		return nil, err
-	}
-	x, err := c.region(e.X)
-	if err != nil {
-		return nil, err
-	}
-	k, err := c.scalar(e.Index)
+	size, x, k, err := c.index(e)
 	if err != nil {
 		return nil, err
 	}
 	rd := reader(s)
-	if xs.Kind == expr.KSeq {
+	if e.X.Sort().Kind == expr.KSeq {
 		return func(f *flatCtx) int64 {
 			r, i := x(f), k(f)
 			if i < 0 || i >= int64(r[0]) {
@@ -909,25 +925,15 @@ func (c *flatCompiler) indexScalar(e *expr.Index, s *expr.Sort) (sfn, error) {
 			return rd(r[1+int(i)*size])
 		}, nil
 	}
-	_ = base
 	return func(f *flatCtx) int64 { return rd(x(f)[int(k(f))*size]) }, nil
 }
 
 func (c *flatCompiler) indexRegion(e *expr.Index, s *expr.Sort) (rfn, error) {
-	xs := e.X.Sort()
-	size, _, _, err := c.entry(e, xs)
+	size, x, k, err := c.index(e)
 	if err != nil {
 		return nil, err
 	}
-	x, err := c.region(e.X)
-	if err != nil {
-		return nil, err
-	}
-	k, err := c.scalar(e.Index)
-	if err != nil {
-		return nil, err
-	}
-	if xs.Kind == expr.KSeq {
+	if e.X.Sort().Kind == expr.KSeq {
 		d, err := c.defaultRegion(e, s)
 		if err != nil {
 			return nil, err
@@ -961,24 +967,16 @@ func (c *flatCompiler) defaultRegion(e expr.Expr, s *expr.Sort) ([]byte, error) 
 }
 
 func (c *flatCompiler) callScalar(e *expr.Call, s *expr.Sort) (sfn, error) {
-	if e.Recv != nil {
-		return nil, notFlat(e, "qualified call")
+	call, d, err := c.defCall(e)
+	if err != nil {
+		return nil, err
 	}
-	o := e.Fun.Obj
-	if o != nil && o.Kind == expr.ObjDef {
-		call, err := c.callDef(e, o)
-		if err != nil {
-			return nil, err
-		}
-		d := c.defs[o]
+	if d != nil {
 		if d.s == nil {
-			return nil, notFlat(e, "definition %s", o.Name)
+			return nil, notFlat(e, "definition %s", e.Fun.Name)
 		}
 		body := d.s
 		return func(f *flatCtx) int64 { call(f); return body(f) }, nil
-	}
-	if o == nil || o.Kind != expr.ObjBuiltin {
-		return nil, notFlat(e, "call")
 	}
 	switch e.Fun.Name {
 	case "len":
@@ -1059,6 +1057,24 @@ func (c *flatCompiler) callScalar(e *expr.Call, s *expr.Sort) (sfn, error) {
 	return nil, notFlat(e, "function %s", e.Fun.Name)
 }
 
+// defCall compiles call e of a definition: the binding of its parameters
+// and its body (d); d is nil when e calls a built-in function.
+func (c *flatCompiler) defCall(e *expr.Call) (call func(f *flatCtx), d *flatDef, err error) {
+	o := e.Fun.Obj
+	switch {
+	case e.Recv != nil:
+		return nil, nil, notFlat(e, "qualified call")
+	case o != nil && o.Kind == expr.ObjDef:
+		if call, err = c.callDef(e, o); err != nil {
+			return nil, nil, err
+		}
+		return call, c.defs[o], nil
+	case o == nil || o.Kind != expr.ObjBuiltin:
+		return nil, nil, notFlat(e, "call")
+	}
+	return nil, nil, nil
+}
+
 // callDef compiles the binding of definition o's parameters to the
 // arguments of call e: all arguments are evaluated before any is bound.
 func (c *flatCompiler) callDef(e *expr.Call, o *expr.Object) (func(f *flatCtx), error) {
@@ -1112,34 +1128,9 @@ func (c *flatCompiler) regionOpen(e expr.Expr, s *expr.Sort) (rfn, error) {
 	case *expr.Ident:
 		return c.identRegion(e, s)
 	case *expr.Ite:
-		cond, err := c.scalar(e.Cond)
-		if err != nil {
-			return nil, err
-		}
-		a, err := c.region(e.Then)
-		if err != nil {
-			return nil, err
-		}
-		b, err := c.region(e.Else)
-		if err != nil {
-			return nil, err
-		}
-		return func(f *flatCtx) []byte {
-			if cond(f) != 0 {
-				return a(f)
-			}
-			return b(f)
-		}, nil
+		return flatIte(c, e, c.region)
 	case *expr.Let:
-		set, err := c.let(e)
-		if err != nil {
-			return nil, err
-		}
-		body, err := c.region(e.Body)
-		if err != nil {
-			return nil, err
-		}
-		return func(f *flatCtx) []byte { set(f); return body(f) }, nil
+		return flatLet(c, e, c.region)
 	case *expr.Index:
 		return c.indexRegion(e, s)
 	case *expr.FieldSel:
@@ -1169,9 +1160,9 @@ func (c *flatCompiler) regionOpen(e expr.Expr, s *expr.Sort) (rfn, error) {
 	case *expr.SeqLit:
 		return c.seqLit(e, s)
 	case *expr.RecordLit:
-		return c.recordLit(e, s)
+		return c.record(e, s, nil, e.Fields)
 	case *expr.RecordUpdate:
-		return c.recordUpdate(e, s)
+		return c.record(e, s, e.X, e.Fields)
 	}
 	return nil, notFlat(e, "expression %T of sort %s", e, s)
 }
@@ -1199,24 +1190,16 @@ func (c *flatCompiler) put(e expr.Expr) (func(f *flatCtx, dst []byte), error) {
 }
 
 func (c *flatCompiler) callRegion(e *expr.Call, s *expr.Sort) (rfn, error) {
-	if e.Recv != nil {
-		return nil, notFlat(e, "qualified call")
+	call, d, err := c.defCall(e)
+	if err != nil {
+		return nil, err
 	}
-	o := e.Fun.Obj
-	if o != nil && o.Kind == expr.ObjDef {
-		call, err := c.callDef(e, o)
-		if err != nil {
-			return nil, err
-		}
-		d := c.defs[o]
+	if d != nil {
 		if d.r == nil {
-			return nil, notFlat(e, "definition %s", o.Name)
+			return nil, notFlat(e, "definition %s", e.Fun.Name)
 		}
 		body := d.r
 		return func(f *flatCtx) []byte { call(f); return body(f) }, nil
-	}
-	if o == nil || o.Kind != expr.ObjBuiltin {
-		return nil, notFlat(e, "call")
 	}
 	switch e.Fun.Name {
 	case "last":
@@ -1270,7 +1253,7 @@ func (c *flatCompiler) callRegion(e *expr.Call, s *expr.Sort) (rfn, error) {
 		if s.Kind != expr.KMap {
 			return nil, notFlat(e, "const of %s", s)
 		}
-		size, _, _, err := c.entry(e, s)
+		size, err := c.entry(e, s)
 		if err != nil {
 			return nil, err
 		}
@@ -1376,7 +1359,7 @@ func (c *flatCompiler) lambda(e *expr.Lambda, s *expr.Sort) (rfn, error) {
 	if b.Lo != nil || !atomicKey(b.Var.Sort) {
 		return nil, notFlat(e, "lambda over %s", b.Var.Sort)
 	}
-	size, _, _, err := c.entry(e, s)
+	size, err := c.entry(e, s)
 	if err != nil {
 		return nil, err
 	}
@@ -1398,7 +1381,7 @@ func (c *flatCompiler) lambda(e *expr.Lambda, s *expr.Sort) (rfn, error) {
 
 // update compiles x[i := v] of a table or a sequence.
 func (c *flatCompiler) update(e *expr.Update, s *expr.Sort) (rfn, error) {
-	size, _, _, err := c.entry(e, s)
+	size, err := c.entry(e, s)
 	if err != nil {
 		return nil, err
 	}
@@ -1588,7 +1571,7 @@ func (c *flatCompiler) assign(s *expr.Assign) (*flatAssign, error) {
 	for {
 		switch x := t.(type) {
 		case *expr.Index:
-			size, _, _, err := c.entry(x, x.X.Sort())
+			size, err := c.entry(x, x.X.Sort())
 			if err != nil {
 				return nil, err
 			}
@@ -1751,18 +1734,26 @@ func (c *flatCompiler) seqLit(e *expr.SeqLit, s *expr.Sort) (rfn, error) {
 	}, nil
 }
 
-// recordLit compiles Name{f: v, ...}.
-func (c *flatCompiler) recordLit(e *expr.RecordLit, s *expr.Sort) (rfn, error) {
+// record compiles a record literal Name{f: v, ...} (base nil) or an
+// update base with {f := v, ...}: base's bytes (zeros for a literal, all
+// of whose fields are given), then each field given.
+func (c *flatCompiler) record(e expr.Expr, s *expr.Sort, base expr.Expr, fields []*expr.FieldInit) (rfn, error) {
 	size, err := c.size(e, s)
 	if err != nil {
 		return nil, err
+	}
+	var x rfn
+	if base != nil {
+		if x, err = c.region(base); err != nil {
+			return nil, err
+		}
 	}
 	type field struct {
 		off int
 		put func(*flatCtx, []byte)
 	}
-	fs := make([]field, len(e.Fields))
-	for i, fi := range e.Fields {
+	fs := make([]field, len(fields))
+	for i, fi := range fields {
 		if fs[i].off, err = c.fieldOffset(e, s, fi.Field); err != nil {
 			return nil, err
 		}
@@ -1772,39 +1763,9 @@ func (c *flatCompiler) recordLit(e *expr.RecordLit, s *expr.Sort) (rfn, error) {
 	}
 	return func(f *flatCtx) []byte {
 		out := f.alloc(size)
-		for _, fd := range fs {
-			fd.put(f, out[fd.off:])
+		if x != nil {
+			copy(out, x(f))
 		}
-		return out
-	}, nil
-}
-
-// recordUpdate compiles x with {f := v, ...}.
-func (c *flatCompiler) recordUpdate(e *expr.RecordUpdate, s *expr.Sort) (rfn, error) {
-	size, err := c.size(e, s)
-	if err != nil {
-		return nil, err
-	}
-	x, err := c.region(e.X)
-	if err != nil {
-		return nil, err
-	}
-	type field struct {
-		off int
-		put func(*flatCtx, []byte)
-	}
-	fs := make([]field, len(e.Fields))
-	for i, fi := range e.Fields {
-		if fs[i].off, err = c.fieldOffset(e, s, fi.Field); err != nil {
-			return nil, err
-		}
-		if fs[i].put, err = c.put(fi.Value); err != nil {
-			return nil, err
-		}
-	}
-	return func(f *flatCtx) []byte {
-		out := f.alloc(size)
-		copy(out, x(f))
 		for _, fd := range fs {
 			fd.put(f, out[fd.off:])
 		}

@@ -207,14 +207,7 @@ actions:
 invariants:
   small: n < 50
 `)
-	m, err := NewMachine(a, &Instance{Sizes: map[string]int{"P": 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, err := NewFlat(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, fl := flatMachine(t, a, map[string]int{"P": 1})
 	fr := fl.NewRunner()
 	key := func(n int64, logLen int) []byte {
 		log := make([]Value, logLen)
@@ -278,6 +271,21 @@ actions:
 	if !errors.Is(err, errNotFlat) || !strings.Contains(err.Error(), "state variable s") {
 		t.Errorf("NewFlat = %v, want a refusal naming s", err)
 	}
+}
+
+// flatMachine compiles a for the instance with the given sizes, and its
+// Flat.
+func flatMachine(t *testing.T, a *ioa.Automaton, sizes map[string]int) (*Machine, *Flat) {
+	t.Helper()
+	m, err := NewMachine(a, &Instance{Sizes: sizes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl, err := NewFlat(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, fl
 }
 
 // loadInline loads one automaton from YAML text.
@@ -381,14 +389,7 @@ invariants:
 // give up on none.
 func TestFlatLanguage(t *testing.T) {
 	a := loadInline(t, kitchenYAML)
-	m, err := NewMachine(a, &Instance{Sizes: map[string]int{"T": 2}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl, err := NewFlat(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, fl := flatMachine(t, a, map[string]int{"T": 2})
 	states, gaveUp := compareFlat(t, m, fl, 20000)
 	t.Logf("%d states compared", states)
 	if states < 1000 || gaveUp > 0 {

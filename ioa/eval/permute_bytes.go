@@ -66,7 +66,7 @@ func (sy *Symmetry) newByteProg(s *expr.Sort) *byteProg {
 	if s.Kind == expr.KSeq {
 		bp.seq, s = true, s.Elem
 	}
-	w, ok := sy.layoutWidth(s)
+	w, ok := sy.m.fixedWidth(s)
 	if !ok || w == 0 || w > 1<<16 {
 		return nil
 	}
@@ -77,42 +77,6 @@ func (sy *Symmetry) newByteProg(s *expr.Sort) *byteProg {
 		bp.src[g] = sy.layoutSrc(make([]int32, 0, w), s, 0, &sy.perms[g])
 	}
 	return bp
-}
-
-// layoutWidth returns the width of the layout of s, if it is fixed.
-func (sy *Symmetry) layoutWidth(s *expr.Sort) (int, bool) {
-	m := sy.m
-	switch {
-	case m.byteScalar(s):
-		return 1, true
-	case s.Kind == expr.KOption && m.byteScalar(s.Elem) && m.Inst.size(s.Elem) < 255:
-		return 1, true
-	}
-	switch s.Kind {
-	case expr.KInt, expr.KNat:
-		return 1, true
-	case expr.KRecord:
-		w := 0
-		for _, f := range s.Fields {
-			fw, ok := sy.layoutWidth(f.Sort)
-			if !ok {
-				return 0, false
-			}
-			w += fw
-		}
-		return w, true
-	case expr.KMap, expr.KSet:
-		K, X := tableSorts(s)
-		if !m.byteScalar(K) {
-			return 0, false
-		}
-		xw, ok := sy.layoutWidth(X)
-		if !ok {
-			return 0, false
-		}
-		return m.Inst.size(K) * xw, true
-	}
-	return 0, false
 }
 
 // layoutKinds appends the byte map kind of each byte of the layout of s.
@@ -154,13 +118,13 @@ func (sy *Symmetry) layoutSrc(out []int32, s *expr.Sort, base int32, p *permTab)
 	case expr.KRecord:
 		for _, f := range s.Fields {
 			out = sy.layoutSrc(out, f.Sort, base, p)
-			w, _ := sy.layoutWidth(f.Sort)
+			w, _ := sy.m.fixedWidth(f.Sort)
 			base += int32(w)
 		}
 		return out
 	case expr.KMap, expr.KSet:
 		K, X := tableSorts(s)
-		xw, _ := sy.layoutWidth(X)
+		xw, _ := sy.m.fixedWidth(X)
 		k, permuted := sy.sorts[K.Name]
 		permuted = permuted && K.Kind == expr.KParam
 		for i := 0; i < m.Inst.size(K); i++ {
