@@ -286,7 +286,8 @@ func (fl *Flat) scan(key []byte, offs []int) bool {
 // state or one of its steps is outside the flat layout or meets a
 // run-time error: the caller must then discard what visit received and
 // expand the state with Runner.Successors.
-func (r *FlatRunner) Successors(key []byte, visit func(act int, post []byte) bool) bool {
+func (r *FlatRunner) Successors(key []byte, visit func(act int, post []byte) bool) (ok bool) {
+	defer giveUpOnPanic(&ok)
 	c := &r.c
 	if !r.fl.scan(key, c.offs) {
 		return false
@@ -314,6 +315,17 @@ func (r *FlatRunner) Successors(key []byte, visit func(act int, post []byte) boo
 	}
 	r.visit = nil
 	return !c.bad
+}
+
+// giveUpOnPanic turns a panic of a compiled closure (a case the compiler
+// did not foresee, such as an index outside a table) into giving up: the
+// caller then runs the state through the Runner, whose reference
+// semantics decide, and report, what it means. Flat only ever answers
+// for states it evaluated completely.
+func giveUpOnPanic(ok *bool) {
+	if recover() != nil {
+		*ok = false
+	}
 }
 
 // enum enumerates the parameters of a from number i; it returns false to
@@ -435,6 +447,7 @@ func (r *FlatRunner) mark(ss []flatStmt) {
 // layout, or an invariant meets a run-time error): the caller then checks
 // the state with Runner.Violated.
 func (r *FlatRunner) Holds(key []byte, invs []int) (holds, ok bool) {
+	defer giveUpOnPanic(&ok)
 	fl, c := r.fl, &r.c
 	if !fl.scan(key, c.offs) {
 		return false, false
