@@ -55,6 +55,9 @@ type flatAction struct {
 	pre0   []sfn
 	params []flatParam
 	eff    []flatStmt
+	// plan is the effect's assignments in the order of their variables,
+	// when it has no if (nil otherwise: step follows the conditions)
+	plan []*flatAssign
 }
 
 // flatParam is a compiled action parameter.
@@ -208,6 +211,7 @@ type FlatRunner struct {
 	c       flatCtx
 	postOff []int
 	active  []*flatAssign
+	plan    []*flatAssign // step's assignments of an effect with ifs
 	visit   func(act int, post []byte) bool
 	out     []byte
 	_       cacheLine
@@ -400,20 +404,27 @@ func (r *FlatRunner) try(a *flatAction, i int, v int64) bool {
 // step builds the successor of the enabled action a.
 func (r *FlatRunner) step(a *flatAction) bool {
 	c := &r.c
-	clear(r.active)
-	r.mark(a.eff)
-	if c.bad {
-		return false
+	plan := a.plan
+	if plan == nil {
+		clear(r.active)
+		r.mark(a.eff)
+		if c.bad {
+			return false
+		}
+		plan = r.plan[:0]
+		for _, asg := range r.active {
+			if asg != nil {
+				plan = append(plan, asg)
+			}
+		}
+		r.plan = plan
 	}
 	out := r.out[:0]
 	from := 0
-	for i, asg := range r.active {
-		if asg == nil {
-			continue
-		}
-		out = append(out, c.st[from:c.offs[i]]...)
+	for _, asg := range plan {
+		out = append(out, c.st[from:c.offs[asg.v]]...)
 		out = asg.write(c, out)
-		from = c.offs[i+1]
+		from = c.offs[asg.v+1]
 	}
 	out = append(out, c.st[from:]...)
 	r.out = out

@@ -1457,8 +1457,30 @@ func (c *flatCompiler) action(index int, act *ioa.Action) (*flatAction, error) {
 		}
 	}
 	var err error
-	fa.eff, err = c.stmts(act.Eff)
-	return fa, err
+	if fa.eff, err = c.stmts(act.Eff); err != nil {
+		return nil, err
+	}
+	fa.plan = staticPlan(fa.eff, len(c.fl.vars))
+	return fa, nil
+}
+
+// staticPlan returns the assignments of an effect without if, in the
+// order of their variables (each is assigned at most once), or nil.
+func staticPlan(eff []flatStmt, nvars int) []*flatAssign {
+	byVar := make([]*flatAssign, nvars)
+	for _, s := range eff {
+		if s.asg == nil {
+			return nil
+		}
+		byVar[s.asg.v] = s.asg
+	}
+	plan := []*flatAssign{}
+	for _, a := range byVar {
+		if a != nil {
+			plan = append(plan, a)
+		}
+	}
+	return plan
 }
 
 // gate returns conjunct cj as a table test of parameter number i when it
