@@ -11,12 +11,19 @@
 //  2. the workers look the successors up, shard by shard, in batch order
 //     (nodestore.LookupBatch), which leaves a pending slot for each first
 //     occurrence of a state the store does not hold;
-//  3. this goroutine walks the successors in batch order and stores the
-//     new states (nodestore.AppendNode): the ids, the parents, the state
-//     and memory limits and the deadlocks are those of a sequential
-//     search;
+//  3. the workers classify their successors, and store their new states
+//     in batch order, each into a region of the arena reserved for it,
+//     with the ids a sequential search gives them (nodestore.Reserve,
+//     Put), checking their conditions on the way; when the batch holds a
+//     deadlock to report or a limit is near, this goroutine stores them
+//     instead, one by one (storeBatch), and stops where a sequential
+//     search stops;
 //  4. the workers point the pending slots at the records
-//     (nodestore.ResolveBatch) and check the new states' conditions.
+//     (nodestore.ResolveBatch).
+//
+// The ids, the parents, the trace and the counts are those of a search on
+// one worker, but after an invariant's violation: like levelParallel, a
+// batch's new states are all stored before they are checked.
 //
 // Each worker writes only its own buffers, padded apart, so that the
 // cores do not share the cache lines they write.
@@ -116,8 +123,7 @@ func (fs *flatSet) hash(i int) uint64 {
 }
 
 // levelFlat expands the states of one level with Flat on several workers,
-// batch by batch. The result, the ids and the trace are those of a
-// sequential search.
+// batch by batch (see the file comment).
 func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 	w := x.workers()
 	if x.fset == nil || len(x.fset.ws) != w {
@@ -229,6 +235,8 @@ func (x *explorer) parallel(w int, f func(g int)) {
 	wg.Wait()
 }
 
+// grow returns s resliced to n elements, or a new slice when its capacity
+// is short; the elements are not cleared.
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n, n+n/4)
