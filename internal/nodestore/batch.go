@@ -1,9 +1,11 @@
 // This file implements the insertion of a batch of nodes by several
 // goroutines: each looks up the nodes of its own shards (LookupBatch),
-// leaving a pending slot for each node the store does not hold; then one
-// goroutine stores the new nodes in batch order (AppendNode), which gives
-// them the ids a sequential insertion would; then each goroutine points
-// its shards' pending slots at the records (ResolveBatch).
+// leaving a pending slot for each node the store does not hold; then the
+// new nodes are stored with the ids a sequential insertion in batch order
+// gives them, by one goroutine (AppendNode) or by several, each into an
+// arena region reserved for it (Reserve, Extend, Put, Commit in
+// store.go); then each goroutine points its shards' pending slots at the
+// records (ResolveBatch).
 
 package nodestore
 
