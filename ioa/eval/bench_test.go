@@ -78,6 +78,30 @@ func BenchmarkSuccessorsTMS2(b *testing.B) {
 	b.ReportMetric(float64(n)/float64(b.N), "succ/state")
 }
 
+// BenchmarkFlatSuccessorsTMS2 is BenchmarkSuccessorsTMS2 with Flat: the
+// successors' encodings computed from the state's, per state.
+func BenchmarkFlatSuccessorsTMS2(b *testing.B) {
+	m, keys := tms2States(b)
+	fl, err := NewFlat(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := fl.NewRunner()
+	var buf []byte
+	defer cpuTimer(b)()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		if !r.Successors(keys[i%len(keys)], func(act int, post []byte) bool {
+			buf = append(buf[:0], post...)
+			n++
+			return true
+		}) {
+			b.Fatal("Flat gave up on a state of TMS2")
+		}
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "succ/state")
+}
+
 // BenchmarkDecodeTMS2 measures decoding a state.
 func BenchmarkDecodeTMS2(b *testing.B) {
 	m, keys := tms2States(b)
