@@ -284,8 +284,9 @@ type explorer struct {
 	lean bool
 	// flat runs the automaton on encoded states (eval.Flat), when it
 	// compiles and nothing needs the states themselves: no visitor, no
-	// symmetry or dead-register reduction; fr is the sequential search's
-	// runner of it.
+	// dead-register reduction, and with symmetry reduction byte programs
+	// for every permuted variable; fr is the sequential search's runner
+	// of it.
 	flat *eval.Flat
 	fr   *eval.FlatRunner
 	fset *flatSet // levelFlat's workers
@@ -539,6 +540,13 @@ func (x *explorer) foundFlat(fr *eval.FlatRunner, r *eval.Runner, id, depth int,
 	if holds, ok := fr.Holds(key, x.invs); holds && ok {
 		return false, nil
 	}
+	return x.recheck(r, id, key)
+}
+
+// recheck checks state id, with encoding key, with the Runner, after Flat
+// did not find every condition to hold in it, and records its violation:
+// Flat decides no violation, and names none.
+func (x *explorer) recheck(r *eval.Runner, id int, key []byte) (bool, error) {
 	s, err := r.Decode(key)
 	if err != nil {
 		return true, err
@@ -757,7 +765,7 @@ func (x *explorer) levelParallel(cur []int32, depth int) (next []int32, err erro
 	w := x.workers()
 	if x.sets[0] == nil || len(x.sets[0].runners) != w {
 		for i := range x.sets {
-			x.sets[i] = newWorkerSet(x.m, x.flat, w)
+			x.sets[i] = newWorkerSet(x.m, w)
 		}
 	}
 	bs := x.cfg.batch
@@ -795,7 +803,7 @@ func (x *explorer) levelParallel(cur []int32, depth int) (next []int32, err erro
 		if err != nil || x.res.Violation != nil || x.res.Limit != "" {
 			return appendIDs(next, fresh), err
 		}
-		if err := x.checkFresh(job.set.runners, job.set.flats, fresh, depth); err != nil || x.res.Violation != nil {
+		if err := x.checkFresh(job.set.runners, nil, fresh, depth); err != nil || x.res.Violation != nil {
 			return nil, err
 		}
 		next = appendIDs(next, fresh)
@@ -807,22 +815,18 @@ func (x *explorer) levelParallel(cur []int32, depth int) (next []int32, err erro
 // workerSet is the runners of a parallel search's workers and their
 // buffers; a set expands one batch at a time.
 type workerSet struct {
-	runners []*eval.Runner     // in scratch mode
-	flats   []*eval.FlatRunner // with Flat, its runners
-	arenas  [][]byte           // their encoding buffers
-	pbufs   [][]eval.Value     // their parameter buffers
-	parts   [][]succ           // their successors
-	keys    []byte             // the batch's keys, copied from the store
+	runners []*eval.Runner // in scratch mode
+	arenas  [][]byte       // their encoding buffers
+	pbufs   [][]eval.Value // their parameter buffers
+	parts   [][]succ       // their successors
+	keys    []byte         // the batch's keys, copied from the store
 }
 
-func newWorkerSet(m *eval.Machine, fl *eval.Flat, w int) *workerSet {
+func newWorkerSet(m *eval.Machine, w int) *workerSet {
 	ws := &workerSet{runners: make([]*eval.Runner, w), arenas: make([][]byte, w), pbufs: make([][]eval.Value, w), parts: make([][]succ, w)}
 	for i := range ws.runners {
 		ws.runners[i] = m.NewRunner()
 		ws.runners[i].SetScratch(true)
-		if fl != nil {
-			ws.flats = append(ws.flats, fl.NewRunner())
-		}
 	}
 	return ws
 }
@@ -876,56 +880,17 @@ func (x *explorer) expandPart(job *batchJob, k int) error {
 	r.Release()
 	arena, pbuf, part := set.arenas[k][:0], set.pbufs[k][:0], set.parts[k][:0]
 	defer func() { set.arenas[k], set.pbufs[k], set.parts[k] = arena, pbuf, part }()
-	var fr *eval.FlatRunner
-	if set.flats != nil {
-		fr = set.flats[k]
-	}
 	for i := k; i < len(job.batch); i += w {
 		if x.lean {
 			r.Release()
-		}
-		over := false
-		n := 0
-		if fr != nil {
-			a0, p0 := len(arena), len(part)
-			ok := fr.Successors(job.keys[i], func(act int, post []byte) bool {
-				n++
-				start := len(arena)
-				arena = append(arena, post...)
-				key := arena[start:len(arena):len(arena)]
-				part = append(part, succ{act: act, key: key, hash: x.st.Hash(key), orbit: 1})
-				if n&63 == 0 && x.meter.Over() {
-					over = true
-					return false
-				}
-				return true
-			})
-			if ok {
-				job.counts[i] = n
-				if over {
-					return errOverBudget
-				}
-				if n == 0 && x.m.HasFinal() {
-					pre, err := r.Decode(job.keys[i])
-					if err != nil {
-						return err
-					}
-					ok, err := r.Final(pre)
-					if err != nil {
-						return err
-					}
-					job.dead[i] = !ok
-				}
-				continue
-			}
-			// Flat gave up: the Runner expands the state
-			arena, part, n, over = arena[:a0], part[:p0], 0, false
 		}
 		pre, err := r.Decode(job.keys[i])
 		if err != nil {
 			return err
 		}
 		job.pres[i] = pre
+		over := false
+		n := 0
 		err = r.Successors(pre, func(act int, params []eval.Value, post eval.State) bool {
 			n++
 			start := len(arena)
@@ -983,7 +948,7 @@ func (x *explorer) mergeBatch(job *batchJob, depth int) ([]item, error) {
 			s := &set.parts[k][pos[k]]
 			pos[k]++
 			if x.full() {
-				return fresh, x.checkFresh(set.runners, set.flats, fresh, depth)
+				return fresh, x.checkFresh(set.runners, nil, fresh, depth)
 			}
 			x.res.Transitions++
 			from := int(job.batch[i])
@@ -1027,7 +992,9 @@ func appendIDs(ids []int32, items []item) []int32 {
 }
 
 // checkFresh checks the new states of a batch in parallel and records the
-// violation of the first violating one.
+// violation of the first violating one. With flats (levelFlat), a state
+// decoded from its key is first checked by Flat, and by the Runner only
+// when Flat does not find every condition to hold.
 func (x *explorer) checkFresh(runners []*eval.Runner, flats []*eval.FlatRunner, fresh []item, depth int) error {
 	if len(fresh) > 0 && depth > x.res.MaxDepth {
 		x.res.MaxDepth = depth

@@ -208,7 +208,11 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 		if parallelStore {
 			stopErr = x.suspects(fs)
 		} else {
-			stopErr = x.checkFlat(fs, fresh, depth)
+			runners, flats := make([]*eval.Runner, w), make([]*eval.FlatRunner, w)
+			for k, wk := range fs.ws {
+				runners[k], flats[k] = wk.r, wk.fr
+			}
+			stopErr = x.checkFresh(runners, flats, fresh, depth)
 		}
 		if stopErr != nil || x.res.Violation != nil {
 			return appendIDs(next, fresh), stopErr
@@ -340,13 +344,13 @@ func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 	}
 }
 
-// storeBatch walks the successors of an expanded, looked-up batch in
-// batch order and stores the new states, and returns them. It stops at a
+// storeBatch walks the successors of an expanded, looked-up and
+// classified batch in batch order and stores the new states, and returns
+// them. It stops at a
 // deadlock (a violation) or at the state or memory limit, as mergeBatch.
 func (x *explorer) storeBatch(fs *flatSet, batch []int32) ([]item, error) {
 	fresh := fs.fresh[:0]
 	defer func() { fs.fresh = fresh[:0] }()
-	cursor := make([]int, x.st.Shards())
 	i := 0 // the batch index of the next successor
 	for k, wk := range fs.ws {
 		for s := wk.lo; s < wk.hi; s++ {
@@ -362,11 +366,7 @@ func (x *explorer) storeBatch(fs *flatSet, batch []int32) ([]item, error) {
 					return fresh, nil
 				}
 				x.res.Transitions++
-				sh := x.st.ShardOf(wk.hs[i-fs.base[k]])
-				at := fs.shardAt[sh]
-				r := fs.ws[at.g].res[at.start+cursor[sh]]
-				cursor[sh]++
-				if r != -int64(i)-1 {
+				if wk.rs[i-fs.base[k]] != -int64(i)-1 {
 					continue // a state found before, or earlier in the batch
 				}
 				key := wk.keys[i-fs.base[k]]
@@ -381,48 +381,6 @@ func (x *explorer) storeBatch(fs *flatSet, batch []int32) ([]item, error) {
 		}
 	}
 	return fresh, nil
-}
-
-// checkFlat checks the new states of a batch on the workers that found
-// them and records the violation of the first violating one.
-func (x *explorer) checkFlat(fs *flatSet, fresh []item, depth int) error {
-	if len(fresh) > 0 && depth > x.res.MaxDepth {
-		x.res.MaxDepth = depth
-	}
-	names := make([]string, len(fresh))
-	x.parallel(len(fs.ws), func(k int) {
-		wk := fs.ws[k]
-		wk.err = nil
-		for i := range fresh {
-			if fresh[i].k != k {
-				continue
-			}
-			key := x.st.Key(fresh[i].id)
-			if holds, ok := wk.fr.Holds(key, x.invs); holds && ok {
-				continue
-			}
-			wk.r.Release()
-			s, err := wk.r.Decode(key)
-			if err == nil {
-				names[i], err = wk.r.Violated(s, x.invs)
-			}
-			if err != nil {
-				wk.err = err
-				return
-			}
-		}
-	})
-	for _, wk := range fs.ws {
-		if wk.err != nil {
-			return wk.err
-		}
-	}
-	for i, name := range names {
-		if name != "" {
-			return x.violation(fresh[i].id, name)
-		}
-	}
-	return nil
 }
 
 // classify sets, for worker k's successors, their lookup results in its
@@ -547,16 +505,8 @@ func (x *explorer) suspects(fs *flatSet) error {
 	for _, wk := range fs.ws {
 		for _, id := range wk.suspects {
 			r.Release()
-			s, err := r.Decode(x.st.Key(id))
-			if err != nil {
+			if stop, err := x.recheck(r, id, x.st.Key(id)); stop || err != nil {
 				return err
-			}
-			name, err := r.Violated(s, x.invs)
-			if err != nil {
-				return err
-			}
-			if name != "" {
-				return x.violation(id, name)
 			}
 		}
 	}

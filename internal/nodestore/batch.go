@@ -58,7 +58,7 @@ func (st *Store) LookupBatch(sh int, idx []int32, key func(i int) []byte, hash f
 						res[j] = int64(id)
 						break
 					}
-				} else if p := int(loc &^ pendingIndex); p < i && bytes.Equal(key(p), k) {
+				} else if p := int(loc &^ pendingBit); p < i && bytes.Equal(key(p), k) {
 					res[j] = -int64(p) - 1
 					break
 				}

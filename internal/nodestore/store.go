@@ -27,8 +27,7 @@ const (
 	fragMask  = 1<<(64-locBits) - 1
 	// pendingBit marks a slot whose location is a batch index (batch.go);
 	// the arena's locations stay below it (2^39 bytes).
-	pendingBit   = 1 << (locBits - 1)
-	pendingIndex = pendingBit // the bit to clear from location-1 to get the index
+	pendingBit = 1 << (locBits - 1)
 )
 
 // Store holds every visited node's encoding and parent. It is not safe
@@ -329,7 +328,7 @@ func (st *Store) growWith(t *table, pendingHash func(p int) uint64) {
 		case mask <= fragMask:
 			pos = s >> fragShift & mask
 		case s&pendingBit != 0:
-			pos = pendingHash(int(s&locMask-1)&^pendingIndex) & mask
+			pos = pendingHash(int(s&locMask-1)&^pendingBit) & mask
 		default:
 			_, k := st.record(s&locMask - 1)
 			pos = st.Hash(k) & mask

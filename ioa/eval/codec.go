@@ -27,7 +27,7 @@ func (m *Machine) encoder(s *expr.Sort) encoder {
 	if m.byteScalar(s) {
 		return func(buf []byte, v Value) []byte { return append(buf, byte(v.n)) }
 	}
-	if s.Kind == expr.KOption && m.byteScalar(s.Elem) && m.Inst.size(s.Elem) < 255 {
+	if m.byteOption(s) {
 		return func(buf []byte, v Value) []byte {
 			if v.n == 0 {
 				return append(buf, 0)
@@ -102,7 +102,7 @@ func (m *Machine) fixedWidth(s *expr.Sort) (int, bool) {
 	switch {
 	case m.byteScalar(s):
 		return 1, true
-	case s.Kind == expr.KOption && m.byteScalar(s.Elem) && m.Inst.size(s.Elem) < 255:
+	case m.byteOption(s):
 		return 1, true
 	}
 	switch s.Kind {
@@ -130,6 +130,13 @@ func (m *Machine) fixedWidth(s *expr.Sort) (int, bool) {
 		return m.Inst.size(K) * xw, true
 	}
 	return 0, false
+}
+
+// byteOption reports whether values of Option sort s are encoded as one
+// byte: 0 for None, x+1 for Some(x), for a byte scalar sort of fewer than
+// 255 values.
+func (m *Machine) byteOption(s *expr.Sort) bool {
+	return s.Kind == expr.KOption && m.byteScalar(s.Elem) && m.Inst.size(s.Elem) < 255
 }
 
 // byteScalar reports whether values of s are encoded as one byte: Bool,
@@ -231,7 +238,7 @@ type decoder func(d *dec) Value
 
 // decoder returns the decoder of sort s, the inverse of encoder(s).
 func (m *Machine) decoder(s *expr.Sort) decoder {
-	if s.Kind == expr.KOption && m.byteScalar(s.Elem) && m.Inst.size(s.Elem) < 255 {
+	if m.byteOption(s) {
 		size := int64(m.Inst.size(s.Elem))
 		return func(d *dec) Value {
 			v := d.byte()

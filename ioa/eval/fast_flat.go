@@ -147,17 +147,6 @@ func (fl *Flat) layoutVar(s *expr.Sort) (flatVar, error) {
 // flat layout (Machine.fixedWidth), or false.
 func (fl *Flat) fixed(s *expr.Sort) (int, bool) { return fl.m.fixedWidth(s) }
 
-// flatOption reports whether Option sort s is one byte: None is 0, Some(x)
-// is x+1, for x of a byte scalar sort of fewer than 255 values.
-func flatOption(inst *Instance, s *expr.Sort) bool {
-	switch s.Elem.Kind {
-	case expr.KBool, expr.KEnum, expr.KParam:
-		n := inst.size(s.Elem)
-		return n > 0 && n < 255
-	}
-	return false
-}
-
 // intOffsets appends the offsets of the integers (and of the Nats) inside
 // the fixed layout of s, which starts at base.
 func (fl *Flat) intOffsets(s *expr.Sort, base int, ints, nats []int) ([]int, []int) {

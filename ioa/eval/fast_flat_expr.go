@@ -47,18 +47,10 @@ func notFlat(e expr.Expr, format string, args ...any) error {
 	return fmt.Errorf("%w: %s at %s", errNotFlat, fmt.Sprintf(format, args...), e.Pos())
 }
 
-// isScalar reports whether values of s are int64s in Flat.
+// isScalar reports whether values of s are int64s in Flat: the sorts
+// whose encoding is one byte or an integer.
 func (c *flatCompiler) isScalar(s *expr.Sort) bool {
-	switch s.Kind {
-	case expr.KBool, expr.KEnum, expr.KParam:
-		n := c.m.Inst.size(s)
-		return n > 0 && n <= 256
-	case expr.KInt, expr.KNat:
-		return true
-	case expr.KOption:
-		return flatOption(c.m.Inst, s)
-	}
-	return false
+	return c.m.byteScalar(s) || isInt(s) || c.m.byteOption(s)
 }
 
 // isInt reports whether a scalar of sort s is encoded as a zig-zag varint.
@@ -1274,7 +1266,7 @@ func (c *flatCompiler) callRegion(e *expr.Call, s *expr.Sort) (rfn, error) {
 		}, nil
 	case "dom":
 		xs := e.Args[0].Sort()
-		if xs.Kind != expr.KMap || !atomicKey(xs.Key) || !flatOption(c.m.Inst, xs.Elem) {
+		if xs.Kind != expr.KMap || !atomicKey(xs.Key) || !c.m.byteOption(xs.Elem) {
 			return nil, notFlat(e, "dom of %s", xs)
 		}
 		x, err := c.region(e.Args[0])
@@ -1291,7 +1283,7 @@ func (c *flatCompiler) callRegion(e *expr.Call, s *expr.Sort) (rfn, error) {
 		}, nil
 	case "override":
 		ps := e.Args[1].Sort()
-		if s.Kind != expr.KMap || !atomicKey(s.Key) || !c.isScalar(s.Elem) || isInt(s.Elem) || ps.Kind != expr.KMap || !flatOption(c.m.Inst, ps.Elem) {
+		if s.Kind != expr.KMap || !atomicKey(s.Key) || !c.isScalar(s.Elem) || isInt(s.Elem) || ps.Kind != expr.KMap || !c.m.byteOption(ps.Elem) {
 			return nil, notFlat(e, "override of %s", s)
 		}
 		x, err := c.region(e.Args[0])

@@ -290,7 +290,7 @@ func (sy *Symmetry) pencoder(s *expr.Sort) pencoder {
 		k := sy.sorts[s.Name]
 		return func(buf []byte, v Value, p *permTab) []byte { return append(buf, p.fwd[k][v.n]) }
 	case expr.KOption:
-		if m.byteScalar(s.Elem) && m.Inst.size(s.Elem) < 255 { // the one-byte option
+		if m.byteOption(s) {
 			k := sy.sorts[s.Elem.Name]
 			return func(buf []byte, v Value, p *permTab) []byte {
 				if v.n == 0 {
