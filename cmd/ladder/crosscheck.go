@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		name: "crosscheck",
-		args: "PROOF [PATHS] [--bound T=2,L=1,V=2] [--symmetry T,L] [--max-states N] [--max-depth N] [--abstract auto|all|reachable|witness] [--json]\n" +
+		args: "PROOF [PATHS] [--bound T=2,L=1,V=2] [--symmetry T,L] [--reduce-dead] [--max-states N] [--max-depth N] [--abstract auto|all|reachable|witness] [--json]\n" +
 			"       ladder crosscheck --implements ABSTRACT FILE [PATHS] [--automaton NAME] [--bound …] [--symmetry T,L] [--reduce-dead] [--max-states N] [--max-depth N] [--json]",
 		short: "check proof edges and trace inclusion on a finite instance",
 		long: `Crosscheck checks, on the finite instance given by --bound, what Z3 would
@@ -47,9 +47,13 @@ expression that does not is reported, file:line:col). A failure is still
 reported on a real, shortest execution. Without --symmetry, the sorts
 that the interfaces of both automata declare (symmetry:) are used, or none
 where they do not hold (a note says why); --symmetry none turns that off.
-With --implements, --reduce-dead
-also stores the states of both automata with their dead registers reset
-(as explore --reduce-dead does), which keeps every trace.
+--reduce-dead stores the pairs of a forward simulation with the entries
+of the abstract state's per-process registers reset where they are dead
+(as explore --reduce-dead does), and checks as it goes that the relation
+and the step correspondence never read such an entry; a register they do
+read is stored whole and the edge checked again, after a note. Other
+edges are stored whole. With --implements, --reduce-dead stores the
+states of both automata reduced, which keeps every trace.
 
 It exits with 0 when every check holds (also when a limit stopped the
 search: the output says INCOMPLETE), 1 on a failure or on errors in the
@@ -88,7 +92,7 @@ func (o *crosscheckFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.automaton, "automaton", "", "with --implements: the concrete automaton, when FILE holds several")
 	fs.IntVar(&o.workers, "workers", -1, "goroutines computing successors (-1: one per CPU); results do not depend on it")
 	fs.StringVar(&o.symmetry, "symmetry", "", "comma-separated parameter sorts whose elements both automata and the proof treat alike: store one node per orbit of their permutations")
-	fs.BoolVar(&o.reduceDead, "reduce-dead", false, "with --implements: store the states of both automata with the entries of per-process registers reset where they cannot be read before they are overwritten")
+	fs.BoolVar(&o.reduceDead, "reduce-dead", false, "store states with the entries of per-process registers reset where they cannot be read before they are overwritten: the abstract states of a forward simulation's pairs, or with --implements the states of both automata")
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON on stdout")
 	o.budget.define(fs)
 }
@@ -103,9 +107,6 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 	}
 	if o.automaton != "" && o.implements == "" {
 		return e.usageError(cmd, "--automaton needs --implements")
-	}
-	if o.reduceDead && o.implements == "" {
-		return e.usageError(cmd, "--reduce-dead needs --implements: a proof edge's relation and steps read the registers it would reset")
 	}
 	inst, err := explore.ParseBounds(o.bound)
 	if err != nil {

@@ -65,6 +65,7 @@ type checker struct {
 	cases   map[*ioa.Action][]int64 // how often each case was taken
 	failure *Failure
 	sym     *symmetry // the symmetry reduction, or nil
+	dead    *deadPlan // the dead-register reduction of the abstract states of pairs, or nil
 	// cands are the backward check's candidates, shared with the copies of
 	// the checker the search's workers use (their cache only by the
 	// searching goroutine).
@@ -259,6 +260,9 @@ func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
 		return nil, err
 	}
 	if err := x.setupSymmetry(cfg.Symmetry); err != nil {
+		return nil, err
+	}
+	if err := x.setupDead(); err != nil {
 		return nil, err
 	}
 	return x, nil

@@ -101,9 +101,16 @@ type Config struct {
 	// ReduceDead makes trace inclusion (Implements) store the states of
 	// both automata with their dead registers reset (ioa.DeadRegisters,
 	// explore.Config.ReduceDead): a state and its reduction are
-	// bisimilar, so they have the same traces. The proof edges' checks
-	// refuse it: their relations read the registers.
+	// bisimilar, so they have the same traces. A forward simulation's
+	// check stores its pairs with the dead registers of the abstract
+	// state reset, checking as it goes that the proof never reads a
+	// dead entry (dead.go); where it does, the edge is checked again
+	// without the reduction, after a note. Other edges store their
+	// states whole, after a note.
 	ReduceDead bool
+	// deadWhole are the registers a forward check with ReduceDead stores
+	// whole because a read condition of theirs was found false (Check).
+	deadWhole []wholeRegister
 
 	// evalRelation makes a forward or backward check evaluate its
 	// relation at every step, as if no pair were known related
@@ -151,6 +158,14 @@ type Result struct {
 	// Symmetry describes the symmetry reduction, if Config.Symmetry asked
 	// for one: States then counts orbits (representatives).
 	Symmetry *SymmetryInfo `json:"symmetry,omitempty"`
+	// DeadAbstract lists the registers of the abstract automaton that
+	// Config.ReduceDead reset in a forward check's pairs (empty when
+	// none could be; absent without the reduction): States then counts
+	// pairs up to dead entries. DeadRefused lists the registers stored
+	// whole because the proof reads them otherwise than entry by entry,
+	// each with why.
+	DeadAbstract []explore.DeadRegister `json:"deadRegistersAbstract,omitempty"`
+	DeadRefused  []string               `json:"deadRegistersStoredWhole,omitempty"`
 	// Cases lists, per concrete action and case, how many checked steps
 	// took the case: a case taken 0 times was not tested.
 	Cases   []CaseCount `json:"cases"`
@@ -231,6 +246,30 @@ func Check(p *ioa.Proof, cfg Config) (res *Result, err error) {
 	if err := complete(p); err != nil {
 		return nil, err
 	}
+	// A read condition found false makes its register stored whole, and
+	// the edge is checked again (dead.go).
+	var notes []string
+	for {
+		res, err = check(p, cfg)
+		var dre *deadReadError
+		if !cfg.ReduceDead || !errors.As(err, &dre) {
+			break
+		}
+		again := "with " + dre.reg + " stored whole"
+		if dre.reg == "" {
+			cfg.ReduceDead, again = false, "with every pair stored whole"
+		}
+		notes = append(notes, "dead-register reduction: "+dre.msg+"; the edge was checked again "+again)
+		cfg.deadWhole = append(cfg.deadWhole[:len(cfg.deadWhole):len(cfg.deadWhole)], wholeRegister{dre.reg, dre.why})
+	}
+	if res != nil {
+		res.Notes = append(res.Notes, notes...)
+	}
+	return res, err
+}
+
+// check is Check of a complete proof.
+func check(p *ioa.Proof, cfg Config) (res *Result, err error) {
 	start := time.Now()
 	x, err := newChecker(p, cfg)
 	if err != nil {

@@ -35,6 +35,10 @@ func (x *checker) forward() error {
 		if err != nil {
 			return err
 		}
+		// the relation was evaluated at (c, a), which the node stands for
+		if err := x.checkDeadRel(c, a); err != nil {
+			return err
+		}
 		if _, isNew := seenC.Insert(ck, seenC.Hash(ck), -1); isNew {
 			name, err := x.violated(false, c)
 			if err != nil {
@@ -112,6 +116,9 @@ func (x *checker) forward() error {
 // clause, listing every failing one.
 func (x *checker) forwardStep(tr *explore.Transition, a eval.State) (eval.State, error) {
 	if err := x.natPost(tr); err != nil {
+		return nil, err
+	}
+	if err := x.checkDeadStep(tr, a); err != nil {
 		return nil, err
 	}
 	r, err := x.matchStepRun(tr, a, "a", func(r *run) (string, []string, []NamedState, error) {

@@ -49,6 +49,7 @@ func (r *Result) WriteText(w io.Writer) error {
 			}
 		}
 	}
+	describeDead(ew, r)
 	writeCases(ew, r.Cases, r.Failure == nil)
 	for _, n := range r.Notes {
 		ew.printf("note: %s\n", n)

@@ -580,7 +580,7 @@ func (s *search) merge(i, depth int, e *expanded) error {
 		}
 		if isNew && s.node != nil {
 			if err := s.node(id, false, t.facts, t.post, t.a); err != nil {
-				if errors.Is(err, errFailed) && x.sym != nil {
+				if errors.Is(err, errFailed) && (x.sym != nil || x.dead != nil) {
 					return s.nodeFailed(id)
 				}
 				return err
@@ -624,6 +624,9 @@ func (s *search) nodeFailed(id int) error {
 	last := path[len(path)-1]
 	x.failure = nil
 	err = s.node(id, false, nodeFacts{}, last.s, last.a)
+	if err == nil && x.dead != nil {
+		return &deadReadError{msg: fmt.Sprintf("%s: a node check fails at a pair stored up to dead entries but not at the real pair it stands for: an invariant of %s reads an entry that may be dead", x.p.Pos, x.p.Abstract.Name)}
+	}
 	if err == nil {
 		return fmt.Errorf("internal error: symmetry reduction: a node check fails on the representative but not on the replayed state")
 	}
@@ -671,6 +674,11 @@ func (s *search) stepFailed(i int) error {
 	})
 	if err != nil {
 		return err
+	}
+	if failed == nil && x.dead != nil {
+		// the reduction changed a verdict: a read condition is false at
+		// the failing step's pairs
+		return &deadReadError{msg: fmt.Sprintf("%s: a step check fails at a pair stored up to dead entries but not at the real pair it stands for: the proof reads an entry of %s that may be dead", x.p.Pos, x.p.Abstract.Name)}
 	}
 	if failed == nil {
 		return fmt.Errorf("internal error: a step check fails on the representative but on no step of the replayed state")

@@ -254,6 +254,7 @@ func (c *proofSym) expr(e expr.Expr) { c.ec.Expr(e) }
 type encoder struct {
 	m    *eval.Machine // the explored automaton
 	mA   *eval.Machine // the abstract automaton of a pair, or nil
+	dA   *eval.Dead    // the reduction of a pair's abstract state, or nil
 	g    *eval.Symmetry
 	gA   *eval.Symmetry
 	tmp  []byte
@@ -277,6 +278,12 @@ func (x *checker) newEncoder(m *eval.Machine, pair bool) *encoder {
 			e.gA = x.sym.gA
 		}
 	}
+	if pair && x.dead != nil {
+		e.dA = x.dead.d
+		if e.gA != nil {
+			e.gA = e.gA.WithDead(e.dA)
+		}
+	}
 	return e
 }
 
@@ -289,6 +296,9 @@ func (e *encoder) append(buf []byte, s, a eval.State) []byte {
 		e.tmp = e.m.AppendState(e.tmp[:0], s)
 		buf = binary.AppendUvarint(buf, uint64(len(e.tmp)))
 		buf = append(buf, e.tmp...)
+		if e.dA != nil {
+			return e.dA.AppendState(buf, a)
+		}
 		return e.mA.AppendState(buf, a)
 	}
 	if e.mA == nil {
