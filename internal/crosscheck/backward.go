@@ -367,6 +367,10 @@ func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error
 	var buf, img []byte
 	perms := []int{0}
 	seen := map[string]bool{}
+	// the states are decoded into scratch memory; the values kept (a
+	// filter's distinct values) are cloned
+	r := x.mA.NewRunner()
+	r.SetScratch(true)
 	for i := lo; i < hi; i++ {
 		if (i-lo)%4096 == 0 && i > lo {
 			done.Add(4096)
@@ -375,7 +379,8 @@ func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error
 				return nil
 			}
 		}
-		a, err := x.mA.DecodeState(cs.enc.Key(i))
+		r.Release()
+		a, err := r.Decode(cs.enc.Key(i))
 		if err != nil {
 			return err
 		}
@@ -420,9 +425,9 @@ func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error
 					num[j][string(buf)] = id
 					pt.keys[j] = append(pt.keys[j], string(buf))
 					if cs.sym != nil {
-						pt.vals[j] = append(pt.vals[j], cs.sym.PermuteVar(a, g, f.v))
+						pt.vals[j] = append(pt.vals[j], eval.Clone(cs.sym.PermuteVar(a, g, f.v)))
 					} else {
-						pt.vals[j] = append(pt.vals[j], a[f.v])
+						pt.vals[j] = append(pt.vals[j], eval.Clone(a[f.v]))
 					}
 				}
 				pt.ids[j] = append(pt.ids[j], id)
