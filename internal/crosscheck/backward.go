@@ -298,7 +298,19 @@ func (cs *candidates) build() error {
 	if x.meter.Exceeded(0) != "" {
 		return nil // the search stops at once, INCOMPLETE
 	}
-	var hashes []uint64 // per entry
+	total := 0
+	for k := range parts {
+		total += len(parts[k].rep)
+	}
+	hashes := make([]uint64, 0, total) // per entry
+	cs.rep = slices.Grow(cs.rep, total)
+	if cs.sym != nil {
+		cs.perm = slices.Grow(cs.perm, total)
+	}
+	cs.first = slices.Grow(cs.first, n+1)
+	for _, f := range cs.filters {
+		f.ids = slices.Grow(f.ids, total)
+	}
 	remap := make([]int32, 0)
 	for k := range parts {
 		pt := &parts[k]
@@ -360,6 +372,19 @@ func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error
 	x := cs.x
 	nf := len(cs.filters)
 	pt.ids, pt.vals, pt.keys = make([][]int32, nf), make([][]eval.Value, nf), make([][]string, nf)
+	// about one entry per image: as many as the group's permutations
+	// (up to 8) per state
+	est := hi - lo
+	if cs.sym != nil {
+		est *= min(cs.sym.Order(), 8)
+	}
+	pt.first, pt.rep, pt.hashes = make([]int32, 0, hi-lo), make([]int32, 0, est), make([]uint64, 0, est)
+	if cs.sym != nil {
+		pt.perm = make([]uint16, 0, est)
+	}
+	for j := range pt.ids {
+		pt.ids[j] = make([]int32, 0, est)
+	}
 	num := make([]map[string]int32, nf)
 	for j := range num {
 		num[j] = map[string]int32{}
@@ -746,7 +771,7 @@ func (cs *candidates) related(w *checker, c eval.State) (lookup, error) {
 		}
 		buf = cs.x.mA.AppendVar(buf, cs.keyVars[j], v)
 	}
-	keys, err := cs.probes(c, buf)
+	keys, err := cs.probes(w, c, buf)
 	if err != nil {
 		return lookup{}, err
 	}
@@ -770,17 +795,19 @@ func (cs *candidates) related(w *checker, c eval.State) (lookup, error) {
 		return lookup{}, err
 	}
 	tauAt := int32(-1)
-	var all []int32
+	all := w.relAll[:0]
 	for _, k := range keys {
 		all = cs.appendBucket(all, maphash.Bytes(cs.seed, k))
 	}
+	w.relAll = all
 entries:
 	for _, e := range all {
 		for k, f := range cs.filters {
 			id := f.ids[e]
 			if w.verdicts[k][id] == 0 {
 				if scratch == nil {
-					scratch = slices.Clone(cs.base)
+					w.relScratch = append(w.relScratch[:0], cs.base...)
+					scratch = w.relScratch
 				}
 				scratch[f.v] = f.vals[id]
 				ok, err := cs.holdAll(f.conds, &env{c: c, a: scratch})
@@ -961,11 +988,14 @@ func (cs *candidates) entryOf(w *checker, r int32, g int) (int32, error) {
 // encodings of the pinned variables (in pinned) followed by those of each
 // compPin's variable, for every choice of the entries G leaves open (at
 // most maxProbes, by build).
-func (cs *candidates) probes(c eval.State, pinned []byte) ([][]byte, error) {
-	keys := [][]byte{pinned}
+func (cs *candidates) probes(w *checker, c eval.State, pinned []byte) ([][]byte, error) {
+	keys := append(w.probeA[:0], pinned)
+	next := w.probeB[:0]
+	arena := w.probeArena[:0]
+	e := &env{c: c}
+	defer func() { w.probeA, w.probeB, w.probeArena = keys, next, arena }()
 	for _, cp := range cs.comps {
 		for t := 0; t < cp.n; t++ {
-			e := &env{c: c}
 			pinnedHere := true
 			if cp.guard != nil {
 				g, err := cs.x.evalBound(cp.guard, e, eval.Elem(t))
@@ -982,13 +1012,17 @@ func (cs *candidates) probes(c eval.State, pinned []byte) ([][]byte, error) {
 				}
 				choices = [][]byte{cp.enc(nil, v)}
 			}
-			next := make([][]byte, 0, len(keys)*len(choices))
+			// the keys built go to the arena; a key of keys stays valid
+			// when the arena grows (the old array is kept)
+			next = next[:0]
 			for _, k := range keys {
 				for _, ch := range choices {
-					next = append(next, append(k[:len(k):len(k)], ch...))
+					k0 := len(arena)
+					arena = append(append(arena, k...), ch...)
+					next = append(next, arena[k0:len(arena):len(arena)])
 				}
 			}
-			keys = next
+			keys, next = next, keys
 		}
 	}
 	return keys, nil

@@ -92,7 +92,12 @@ type checker struct {
 	pre    preNode // the node the step being checked starts from (workers)
 	relOf  map[string]found
 	relKey []byte
-	imgKey []byte
+	// scratch of candidates.related and probes, reused across lookups
+	relScratch     eval.State
+	relAll         []int32
+	probeA, probeB [][]byte
+	probeArena     []byte
+	imgKey         []byte
 	// verdicts is scratch of candidates.related: per filter, the verdict
 	// on each value met in one lookup.
 	verdicts [][]uint8
