@@ -260,8 +260,17 @@ func (an *deadReads) walk(e expr.Expr, cs []ctx) {
 			return
 		}
 	case *expr.FieldSel:
-		if r := an.register(e); r != nil {
-			an.refuse(r, fmt.Sprintf("%s reads %s whole", an.where, expr.Print(e)))
+		if o, _, ok := expr.StateField(e); ok && o == an.a {
+			if r := an.register(e); r != nil {
+				an.refuse(r, fmt.Sprintf("%s reads %s whole", an.where, expr.Print(e)))
+			}
+			return
+		}
+	case *expr.Ident:
+		if e.Obj == an.a {
+			for _, r := range an.regs {
+				an.refuse(r, fmt.Sprintf("%s reads the abstract state whole", an.where))
+			}
 			return
 		}
 	case *expr.Binary:
@@ -281,12 +290,11 @@ func (an *deadReads) walk(e expr.Expr, cs []ctx) {
 		an.walk(e.Else, with(ctx{guard: not(e.Cond)}))
 		return
 	case *expr.Quant:
-		for i, b := range e.Binders {
+		for _, b := range e.Binders {
 			an.walk(b.Lo, cs)
 			an.walk(b.Hi, cs)
 			bs := []*expr.Binder{b}
 			cs = with(ctx{wrap: func(x expr.Expr) expr.Expr { return forall(bs, x) }})
-			_ = i
 		}
 		an.walk(e.Body, cs)
 		return
@@ -305,11 +313,17 @@ func (an *deadReads) walk(e expr.Expr, cs []ctx) {
 		}}))
 		return
 	case *expr.Call:
-		if e.Recv != nil && e.Recv.Obj == an.a && e.Fun != nil && e.Fun.Obj != nil {
+		// a definition of A reads its registers by name, whatever the
+		// receiver: defReads matches the registers' own objects
+		if e.Fun != nil && e.Fun.Obj != nil {
 			for _, name := range an.defReads(e.Fun.Obj) {
 				an.refuse(an.regs[name], fmt.Sprintf("%s calls %s, which reads %s", an.where, expr.Print(e.Fun), name))
 			}
 		}
+		for _, arg := range e.Args {
+			an.walk(arg, cs)
+		}
+		return
 	}
 	expr.Inspect(e, func(n expr.Expr) bool {
 		if n == e {

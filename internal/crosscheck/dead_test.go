@@ -18,7 +18,7 @@ import (
 // read whole is stored whole; and a relation that reads a dead entry,
 // where a search that trusted the reduction would miss the failure, has
 // its read condition found false and is checked again whole, which finds
-// the failure.
+// the failure. A register read through a definition of A is stored whole.
 func TestReduceDeadFixtures(t *testing.T) {
 	tests := []struct {
 		file       string
@@ -32,6 +32,7 @@ func TestReduceDeadFixtures(t *testing.T) {
 		{file: "ok.yaml", pairs: 17, plain: 29, reset: "val"},
 		{file: "shapes.yaml", pairs: 17, plain: 29, reset: "val"},
 		{file: "whole.yaml", pairs: 29, plain: 29, whole: "val: relation clause some reads a.val whole"},
+		{file: "calls.yaml", pairs: 29, plain: 29, whole: "val: relation clause val calls stored, which reads val"},
 		{file: "bad_dead_read.yaml", pairs: 26, plain: 26,
 			whole:      "val: relation clause closedVal reads a.val[p] where it is dead at a pair reached",
 			obligation: "CellC→CellA › forward › Close › relation(closedVal)",
@@ -109,6 +110,14 @@ func TestReadConditions(t *testing.T) {
 		}
 		return out, x.res.DeadRefused
 	}
+	sameConds := func(t *testing.T, got map[string][]string, want map[string]string) {
+		t.Helper()
+		for where, w := range want {
+			if g := strings.Join(got[where], "; "); g != w {
+				t.Errorf("%s:\n got %s\nwant %s", where, g, w)
+			}
+		}
+	}
 	t.Run("shapes", func(t *testing.T) {
 		got, refused := conds(t, loadProof(t, "testdata/dead/shapes.yaml", "testdata/dead"), "P=2,V=2")
 		want := map[string]string{
@@ -120,11 +129,7 @@ func TestReadConditions(t *testing.T) {
 			"relation clause ex":    "a.val[p]: forall p: P. a.pc[p] = Full => a.pc[p] in {Full}",
 			"relation clause lam":   "a.val[p]: forall p: P. a.pc[p] = Full => a.pc[p] in {Full}",
 		}
-		for where, w := range want {
-			if g := strings.Join(got[where], "; "); g != w {
-				t.Errorf("%s:\n got %s\nwant %s", where, g, w)
-			}
-		}
+		sameConds(t, got, want)
 		if len(got) != len(want) {
 			t.Errorf("conditions of %d clauses, want %d: %v", len(got), len(want), got)
 		}
@@ -143,11 +148,7 @@ func TestReadConditions(t *testing.T) {
 			"relation clause argV":    "a.argV[t]: forall t: T. c.pc[t] = W1 => a.pc[t] in {WritePending}",
 			"relation clause valRead": "a.valRead[t]: forall t: T. c.pc[t] = RResp => a.pc[t] in {ReadResponding}",
 		}
-		for where, w := range want {
-			if g := strings.Join(got[where], "; "); g != w {
-				t.Errorf("%s:\n got %s\nwant %s", where, g, w)
-			}
-		}
+		sameConds(t, got, want)
 		if len(refused) != 1 || refused[0] != "rdSet: relation clause rd reads a.rdSet whole" {
 			t.Errorf("refused %q", refused)
 		}
