@@ -12,22 +12,26 @@
 // guards and arguments of the step correspondence, at every step. That is
 // what this file makes sure of, at run time.
 //
-// For every read a.x[e] of a register x in a relation clause or a step
-// correspondence, reads(…) derives a read condition: the conditions under
-// which the clause evaluates the read (the antecedents of =>, the left
-// operands of `and` and `or`, the branches of `if`, with the quantifiers,
-// lambdas and lets around it, in their order) imply that a.pc[e] is a
-// value at which x is live. A register read other than as a.x[e] (a.x
-// whole, or inside a definition of A the proof calls) makes the register
-// refused: it is stored whole. The search then evaluates the relation's
-// read conditions at every pair it stores, on the pair the step check
-// evaluated the relation on, and the step correspondence's at every step,
-// in the step's pre-states; a false condition stops the check with an
-// error that names the read (deadPlan.check). When every condition holds,
-// every value the proof's expressions took depends only on live entries:
-// a pair's relation and steps are those of any pair it stands for, by
-// induction along the search, and the verdict is that of the search
-// without the reduction.
+// For every read a.x[e] of a register x in a relation clause, a step
+// correspondence or an invariant of A assumed by transfer (P∘g, which
+// reads A through refinement mappings), deadReads derives a read
+// condition: the conditions under which the read is evaluated (the
+// antecedents of =>, the left operands of `and` and `or`, the branches of
+// `if`, with the quantifiers, lambdas and lets around it, in their order)
+// imply that a.pc[e] is a value at which x is live. A register read
+// otherwise than as a.x[e] (a.x whole, the whole state, or inside a
+// definition of A) is refused: it is stored whole.
+//
+// The search evaluates the read conditions of the relation and of the
+// transferred invariants at every pair it stores, on the pair the step
+// check evaluated the relation on, and those of the step correspondence at
+// every step, in the step's pre-states. A false condition stops the check
+// with a deadReadError that names the read; Check then runs the edge
+// again with that register stored whole, after a note. When every
+// condition holds, every value the proof's expressions took depends only
+// on live entries: a pair's relation and steps are those of any pair it
+// stands for, by induction along the search, and the verdict is that of
+// the search without the reduction.
 //
 // A failing step is still shown on a real execution: the failure is
 // checked again on the pair the replay reaches from a start state
@@ -44,6 +48,7 @@ import (
 	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
+	"ladder/simulation"
 )
 
 // deadPlan is the reduction of a forward check's abstract states.
@@ -52,8 +57,9 @@ type deadPlan struct {
 	regs []ioa.Register // the registers reset
 	// refused lists the registers stored whole, with why
 	refused []string
-	// rel are the read conditions of the relation, over c and a
-	rel []readCond
+	// rel are the read conditions of the relation, over c and a; inv
+	// those of the abstract invariants assumed by transfer, over a alone
+	rel, inv []readCond
 	// steps are the read conditions of each action's step
 	// correspondence, over the step's states and parameters
 	steps map[*ioa.Action][]readCond
@@ -61,12 +67,13 @@ type deadPlan struct {
 
 // readCond is the read condition of one register read a.x[e].
 type readCond struct {
-	where string     // "relation clause rd", "step Read, case 1"
-	pos   string     // the read's position
-	read  string     // the read as written, e.g. "a.valRead[t]"
-	reg   string     // the register's name
-	cond  expr.Expr  // the condition
-	f     *eval.Func // compiled over the checker's state objects
+	where string       // "relation clause rd", "step Read, case 1"
+	pos   string       // the read's position
+	read  string       // the read as written, e.g. "a.valRead[t]"
+	reg   string       // the register's name
+	cond  expr.Expr    // the condition
+	obj   *expr.Object // the state object it is over (P∘g), or nil: the checker's state objects
+	f     *eval.Func   // compiled over obj, or the checker's state objects
 }
 
 // setupDead compiles the dead-register reduction of a forward check's
@@ -115,6 +122,24 @@ func (x *checker) setupDead() error {
 			plan.steps[sm.Action] = append(plan.steps[sm.Action], conds...)
 		}
 	}
+	// an invariant of A assumed by transfer, P∘g, reads A's registers
+	// through the mappings g: its reads get read conditions too, over
+	// the abstract state alone
+	for _, r := range x.p.AssumeAbstract {
+		if !r.Transferred() {
+			continue
+		}
+		obj := &expr.Object{Kind: expr.ObjState, Name: "a", Sort: x.p.Abstract.StateSort}
+		body, err := simulation.Transferred(r, x.p.Abstract, obj)
+		if err != nil {
+			return fmt.Errorf("%s: %v", r.Pos, err)
+		}
+		tr := &deadReads{a: obj, regs: byName, refused: an.refused}
+		for _, rc := range tr.conds(body, "the invariant "+r.Name+" assumed by transfer") {
+			rc.obj = obj
+			plan.inv = append(plan.inv, rc)
+		}
+	}
 	for _, r := range all {
 		if why, ok := an.refused[r.Var.Name]; ok {
 			plan.refused = append(plan.refused, r.Var.Name+": "+why)
@@ -129,7 +154,13 @@ func (x *checker) setupDead() error {
 			if _, ok := an.refused[rc.reg]; ok {
 				continue
 			}
-			f, err := x.compile(rc.cond)
+			var f *eval.Func
+			var err error
+			if rc.obj != nil {
+				f, err = eval.Compile(rc.cond, x.inst, rc.obj)
+			} else {
+				f, err = x.compile(rc.cond)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%s: the read condition of %s: %v", rc.pos, rc.read, err)
 			}
@@ -140,6 +171,9 @@ func (x *checker) setupDead() error {
 	}
 	var err error
 	if plan.rel, err = keep(plan.rel); err != nil {
+		return err
+	}
+	if plan.inv, err = keep(plan.inv); err != nil {
 		return err
 	}
 	for act, cs := range plan.steps {
@@ -167,7 +201,10 @@ func (x *checker) checkDeadRel(c, a eval.State) error {
 	if x.dead == nil {
 		return nil
 	}
-	return x.checkDead(x.dead.rel, &env{c: c, a: a})
+	if err := x.checkDead(x.dead.rel, &env{c: c, a: a}); err != nil {
+		return err
+	}
+	return x.checkDead(x.dead.inv, &env{a: a})
 }
 
 // checkDeadStep evaluates the read conditions of the step correspondence
@@ -187,7 +224,15 @@ func (x *checker) checkDeadStep(tr *explore.Transition, a eval.State) error {
 // error that names the read and the state it reads in.
 func (x *checker) checkDead(cs []readCond, e *env) error {
 	for _, rc := range cs {
-		ok, err := x.holds(rc.f, e)
+		var ok bool
+		var err error
+		if rc.obj != nil {
+			var v eval.Value
+			v, err = rc.f.Eval(nil, nil, e.a.AsValue())
+			ok = v.Bool()
+		} else {
+			ok, err = x.holds(rc.f, e)
+		}
 		if err == nil && ok {
 			continue
 		}

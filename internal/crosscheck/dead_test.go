@@ -18,7 +18,8 @@ import (
 // read whole is stored whole; and a relation that reads a dead entry,
 // where a search that trusted the reduction would miss the failure, has
 // its read condition found false and is checked again whole, which finds
-// the failure. A register read through a definition of A is stored whole.
+// the failure; so does an invariant assumed by transfer that reads a dead
+// entry. A register read through a definition of A is stored whole.
 func TestReduceDeadFixtures(t *testing.T) {
 	tests := []struct {
 		file       string
@@ -33,6 +34,10 @@ func TestReduceDeadFixtures(t *testing.T) {
 		{file: "shapes.yaml", pairs: 17, plain: 29, reset: "val"},
 		{file: "whole.yaml", pairs: 29, plain: 29, whole: "val: relation clause some reads a.val whole"},
 		{file: "calls.yaml", pairs: 29, plain: 29, whole: "val: relation clause val calls stored, which reads val"},
+		{file: "bad_transfer.yaml", pairs: 11, plain: 11,
+			whole:      "val: the invariant CellSpec.doneKeepsV0 assumed by transfer reads a.val[p] where it is dead at a pair reached",
+			obligation: "CellC→CellA › forward › assume CellA.CellSpec.doneKeepsV0",
+			note:       "the invariant CellSpec.doneKeepsV0 assumed by transfer reads a.val[p] where the register val of CellA may be dead"},
 		{file: "bad_dead_read.yaml", pairs: 26, plain: 26,
 			whole:      "val: relation clause closedVal reads a.val[p] where it is dead at a pair reached",
 			obligation: "CellC→CellA › forward › Close › relation(closedVal)",
