@@ -1,6 +1,9 @@
 package crosscheck
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // BenchmarkForwardRelated measures a forward cross-check (TL2→
 // ReservationTMS2 at T=2,L=1,V=2, --symmetry T, two workers) when the
@@ -31,4 +34,37 @@ func BenchmarkForwardRelated(b *testing.B) {
 			b.ReportMetric(float64(pairs)/b.Elapsed().Seconds(), "pairs/s")
 		})
 	}
+}
+
+// BenchmarkForwardReduceDead measures the forward cross-check of
+// DSTM→ReservationTMS2 at T=2,L=1,V=2 (--symmetry T, two workers) with
+// and without the dead-register reduction of its pairs, in one run: it
+// reports the pairs of each and the ratio of the plain time to the
+// reduced one ("speedup").
+func BenchmarkForwardReduceDead(b *testing.B) {
+	p := loadProof(b, "../../proofs/DSTM-ReservationTMS2.yaml", "../../specs", "../../algorithms")
+	run := func(dead bool) (int, time.Duration) {
+		cfg := bounds(b, "T=2,L=1,V=2")
+		cfg.Workers, cfg.Symmetry, cfg.ReduceDead = 2, []string{"T"}, dead
+		start := time.Now()
+		res, err := Check(p, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !res.Complete || res.Failure != nil {
+			b.Fatalf("want a complete pass, got %+v", res.Failure)
+		}
+		return res.States, time.Since(start)
+	}
+	var plainT, deadT time.Duration
+	var plainN, deadN int
+	for i := 0; i < b.N; i++ {
+		n, t := run(false)
+		plainN, plainT = n, plainT+t
+		n, t = run(true)
+		deadN, deadT = n, deadT+t
+	}
+	b.ReportMetric(float64(plainN), "pairs")
+	b.ReportMetric(float64(deadN), "pairs-reduced")
+	b.ReportMetric(plainT.Seconds()/deadT.Seconds(), "speedup")
 }

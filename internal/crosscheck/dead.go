@@ -97,9 +97,7 @@ func (x *checker) setupDead() error {
 	}
 	plan := &deadPlan{steps: map[*ioa.Action][]readCond{}}
 	for _, cl := range x.p.Relation {
-		for _, rc := range an.conds(cl.Body, "relation clause "+cl.Name) {
-			plan.rel = append(plan.rel, rc)
-		}
+		plan.rel = append(plan.rel, an.conds(cl.Body, "relation clause "+cl.Name)...)
 	}
 	for _, sm := range x.p.Steps {
 		for _, c := range sm.Cases {
