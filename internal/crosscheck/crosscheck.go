@@ -247,9 +247,14 @@ func Check(p *ioa.Proof, cfg Config) (res *Result, err error) {
 		return nil, err
 	}
 	// A read condition found false makes its register stored whole, and
-	// the edge is checked again (dead.go).
+	// the edge is checked again (dead.go), within what is left of the
+	// time budget.
 	var notes []string
+	began, timeout := time.Now(), cfg.Budget.Timeout
 	for {
+		if timeout > 0 {
+			cfg.Budget.Timeout = max((timeout - time.Since(began)).Round(time.Millisecond), time.Millisecond)
+		}
 		res, err = check(p, cfg)
 		var dre *deadReadError
 		if !cfg.ReduceDead || !errors.As(err, &dre) {
