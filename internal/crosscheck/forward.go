@@ -28,8 +28,28 @@ func (x *checker) forward() error {
 		return w.forwardStep(tr, a)
 	}
 	// The assumed invariants of a pair's states are checked the first time
-	// the states are met.
+	// the states are met; a state is remembered once they hold in it, so
+	// that a failure found at a representative is checked again at the
+	// real pair the replay reaches (search.nodeFailed).
 	seenC, seenA := nodestore.New(), nodestore.New()
+	assumed := func(seen *nodestore.Store, key []byte, abstract bool, st eval.State, id int) error {
+		h := seen.Hash(key)
+		if seen.Find(key, h) >= 0 {
+			return nil
+		}
+		name, err := x.violated(abstract, st)
+		if err != nil {
+			return err
+		}
+		if name != "" {
+			if abstract {
+				return x.assumeFailure(id, p.Abstract, name, "a", st)
+			}
+			return x.assumeFailure(id, p.Concrete, name, "", nil)
+		}
+		seen.Insert(key, h, -1)
+		return nil
+	}
 	s.node = func(id int, _ bool, _ nodeFacts, c, a eval.State) error {
 		ck, ak, err := splitPair(s.st.Key(id))
 		if err != nil {
@@ -39,25 +59,10 @@ func (x *checker) forward() error {
 		if err := x.checkDeadRel(c, a); err != nil {
 			return err
 		}
-		if _, isNew := seenC.Insert(ck, seenC.Hash(ck), -1); isNew {
-			name, err := x.violated(false, c)
-			if err != nil {
-				return err
-			}
-			if name != "" {
-				return x.assumeFailure(id, p.Concrete, name, "", nil)
-			}
+		if err := assumed(seenC, ck, false, c, id); err != nil {
+			return err
 		}
-		if _, isNew := seenA.Insert(ak, seenA.Hash(ak), -1); isNew {
-			name, err := x.violated(true, a)
-			if err != nil {
-				return err
-			}
-			if name != "" {
-				return x.assumeFailure(id, p.Abstract, name, "a", a)
-			}
-		}
-		return nil
+		return assumed(seenA, ak, true, a, id)
 	}
 	inits, err := x.mC.Init()
 	if err != nil {

@@ -309,3 +309,24 @@ func TestImplementsNatUnchecked(t *testing.T) {
 		t.Errorf("--implements: want V#0 fixed by s[k], got %+v", ires.Symmetry)
 	}
 }
+
+// TestSymmetryAssumeFailure checks that an assumed invariant that fails
+// at an orbit representative is reported on the real pair the replay
+// reaches: the node check runs again there (it once found the state
+// already checked, and the search reported an internal error).
+func TestSymmetryAssumeFailure(t *testing.T) {
+	p := loadProof(t, "testdata/dead/bad_transfer.yaml", "testdata/dead")
+	cfg := bounds(t, "P=2,V=2")
+	cfg.Symmetry = []string{"P"}
+	res, err := Check(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failure == nil || res.Failure.Obligation != "CellC→CellA › forward › assume CellA.CellSpec.doneKeepsV0" {
+		t.Fatalf("want the failure of the assumed invariant, got %+v", res.Failure)
+	}
+	if n := res.Failure.Trace.Len(); n != 2 {
+		t.Errorf("a trace of %d steps, want 2", n)
+	}
+	replays(t, p, cfg, res.Failure.Trace)
+}
