@@ -54,11 +54,12 @@ import (
 // deadPlan is the reduction of a forward check's abstract states.
 type deadPlan struct {
 	d    *eval.Dead     // the registers reset, compiled for A's machine
+	gA   *eval.Symmetry // with symmetry reduction: A's group with d
 	regs []ioa.Register // the registers reset
 	// refused lists the registers stored whole, with why
 	refused []string
 	// rel are the read conditions of the relation, over c and a; inv
-	// those of the abstract invariants assumed by transfer, over a alone
+	// those of the abstract invariants assumed by transfer, over a
 	rel, inv []readCond
 	// steps are the read conditions of each action's step
 	// correspondence, over the step's states and parameters
@@ -67,13 +68,12 @@ type deadPlan struct {
 
 // readCond is the read condition of one register read a.x[e].
 type readCond struct {
-	where string       // "relation clause rd", "step Read, case 1"
-	pos   string       // the read's position
-	read  string       // the read as written, e.g. "a.valRead[t]"
-	reg   string       // the register's name
-	cond  expr.Expr    // the condition
-	obj   *expr.Object // the state object it is over (P∘g), or nil: the checker's state objects
-	f     *eval.Func   // compiled over obj, or the checker's state objects
+	where string     // "relation clause rd", "step Read, case 1"
+	pos   string     // the read's position
+	read  string     // the read as written, e.g. "a.valRead[t]"
+	reg   string     // the register's name
+	cond  expr.Expr  // the condition
+	f     *eval.Func // compiled over the checker's state objects
 }
 
 // setupDead compiles the dead-register reduction of a forward check's
@@ -121,22 +121,17 @@ func (x *checker) setupDead() error {
 		}
 	}
 	// an invariant of A assumed by transfer, P∘g, reads A's registers
-	// through the mappings g: its reads get read conditions too, over
-	// the abstract state alone
+	// through the mappings g: its reads get read conditions too, written
+	// over the proof's a
 	for _, r := range x.p.AssumeAbstract {
 		if !r.Transferred() {
 			continue
 		}
-		obj := &expr.Object{Kind: expr.ObjState, Name: "a", Sort: x.p.Abstract.StateSort}
-		body, err := simulation.Transferred(r, x.p.Abstract, obj)
+		body, err := simulation.Transferred(r, x.p.Abstract, x.p.A)
 		if err != nil {
 			return fmt.Errorf("%s: %v", r.Pos, err)
 		}
-		tr := &deadReads{a: obj, regs: byName, refused: an.refused}
-		for _, rc := range tr.conds(body, "the invariant "+r.Name+" assumed by transfer") {
-			rc.obj = obj
-			plan.inv = append(plan.inv, rc)
-		}
+		plan.inv = append(plan.inv, an.conds(body, "the invariant "+r.Name+" assumed by transfer")...)
 	}
 	for _, r := range all {
 		if why, ok := an.refused[r.Var.Name]; ok {
@@ -152,13 +147,7 @@ func (x *checker) setupDead() error {
 			if _, ok := an.refused[rc.reg]; ok {
 				continue
 			}
-			var f *eval.Func
-			var err error
-			if rc.obj != nil {
-				f, err = eval.Compile(rc.cond, x.inst, rc.obj)
-			} else {
-				f, err = x.compile(rc.cond)
-			}
+			f, err := x.compile(rc.cond)
 			if err != nil {
 				return nil, fmt.Errorf("%s: the read condition of %s: %v", rc.pos, rc.read, err)
 			}
@@ -189,6 +178,9 @@ func (x *checker) setupDead() error {
 	}
 	if plan.d, err = x.mA.NewDead(plan.regs); err != nil {
 		return err
+	}
+	if x.sym != nil {
+		plan.gA = x.sym.gA.WithDead(plan.d)
 	}
 	x.dead = plan
 	return nil
@@ -222,15 +214,7 @@ func (x *checker) checkDeadStep(tr *explore.Transition, a eval.State) error {
 // error that names the read and the state it reads in.
 func (x *checker) checkDead(cs []readCond, e *env) error {
 	for _, rc := range cs {
-		var ok bool
-		var err error
-		if rc.obj != nil {
-			var v eval.Value
-			v, err = rc.f.Eval(nil, nil, e.a.AsValue())
-			ok = v.Bool()
-		} else {
-			ok, err = x.holds(rc.f, e)
-		}
+		ok, err := x.holds(rc.f, e)
 		if err == nil && ok {
 			continue
 		}

@@ -162,9 +162,10 @@ func TestReadConditions(t *testing.T) {
 
 // TestReduceDeadSameVerdict checks, on every forward simulation of the
 // repository and every refuted forward fixture, that the reduction gives
-// the verdict of the plain search: the same obligation after as many
-// steps on a real execution, on at most as many pairs; DSTM's relation
-// reads its registers only where they are live, so its pairs shrink.
+// the verdict of the plain search, also under symmetry: the same
+// obligation after as many steps on a real execution, on at most as many
+// pairs; DSTM's relation reads its registers only where they are live, so
+// its pairs shrink.
 func TestReduceDeadSameVerdict(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
@@ -206,24 +207,32 @@ func TestReduceDeadSameVerdict(t *testing.T) {
 				t.Fatal(err)
 			}
 			cfg.ReduceDead, cfg.Workers = true, 2
-			res, err := Check(p, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (plain.Failure == nil) != (res.Failure == nil) || plain.Complete != res.Complete {
-				t.Fatalf("failure %v, complete %v without the reduction; %v, %v with it", plain.Failure != nil, plain.Complete, res.Failure != nil, res.Complete)
-			}
-			if plain.Failure != nil {
-				if plain.Failure.Obligation != res.Failure.Obligation {
-					t.Errorf("obligation %s without the reduction, %s with it", plain.Failure.Obligation, res.Failure.Obligation)
+			var res *Result
+			// with the reduction alone, and with symmetry too
+			for _, sym := range [][]string{nil, {"T"}} {
+				cfg.Symmetry = sym
+				r, err := Check(p, cfg)
+				if err != nil {
+					t.Fatal(err)
 				}
-				if plain.Failure.Trace.Len() != res.Failure.Trace.Len() {
-					t.Errorf("a trace of %d steps without the reduction, %d with it", plain.Failure.Trace.Len(), res.Failure.Trace.Len())
+				if (plain.Failure == nil) != (r.Failure == nil) || plain.Complete != r.Complete {
+					t.Fatalf("symmetry %v: failure %v, complete %v without the reduction; %v, %v with it", sym, plain.Failure != nil, plain.Complete, r.Failure != nil, r.Complete)
 				}
-				replays(t, p, cfg, res.Failure.Trace)
-			}
-			if res.States > plain.States {
-				t.Errorf("%d pairs with the reduction, %d without", res.States, plain.States)
+				if plain.Failure != nil {
+					if plain.Failure.Obligation != r.Failure.Obligation {
+						t.Errorf("symmetry %v: obligation %s without the reduction, %s with it", sym, plain.Failure.Obligation, r.Failure.Obligation)
+					}
+					if plain.Failure.Trace.Len() != r.Failure.Trace.Len() {
+						t.Errorf("symmetry %v: a trace of %d steps without the reduction, %d with it", sym, plain.Failure.Trace.Len(), r.Failure.Trace.Len())
+					}
+					replays(t, p, cfg, r.Failure.Trace)
+				}
+				if r.States > plain.States {
+					t.Errorf("symmetry %v: %d pairs with the reduction, %d without", sym, r.States, plain.States)
+				}
+				if res == nil {
+					res = r
+				}
 			}
 			shrunk[p.Name] = res.States < plain.States
 			t.Logf("%d pairs, %d with the reduction (%v reset; stored whole: %v)", plain.States, res.States, deadNames(res.DeadAbstract), res.DeadRefused)

@@ -279,10 +279,7 @@ func (x *checker) newEncoder(m *eval.Machine, pair bool) *encoder {
 		}
 	}
 	if pair && x.dead != nil {
-		e.dA = x.dead.d
-		if e.gA != nil {
-			e.gA = e.gA.WithDead(e.dA)
-		}
+		e.dA, e.gA = x.dead.d, x.dead.gA
 	}
 	return e
 }
