@@ -112,6 +112,17 @@ func (fs *flatSet) at(i int) (*flatWorker, int) {
 	return fs.ws[k], i - fs.base[k]
 }
 
+// shardRange returns where the successors of shard sh are in wk.idx and
+// wk.res, for wk, the worker that looks up shards sh, sh+w, … (w
+// workers).
+func (fs *flatSet) shardRange(sh int, wk *flatWorker) (start, end int) {
+	start, end = fs.shardAt[sh].start, len(wk.idx)
+	if next := sh + len(fs.ws); next < len(fs.shardAt) {
+		end = fs.shardAt[next].start
+	}
+	return start, end
+}
+
 func (fs *flatSet) key(i int) []byte {
 	w, j := fs.at(i)
 	return w.keys[j]
@@ -170,10 +181,7 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 			}
 			wk.res = grow(wk.res, len(wk.idx))
 			for sh := g; sh < x.st.Shards(); sh += w {
-				start, end := fs.shardAt[sh].start, len(wk.idx)
-				if sh+w < x.st.Shards() {
-					end = fs.shardAt[sh+w].start
-				}
+				start, end := fs.shardRange(sh, wk)
 				x.st.LookupBatch(sh, wk.idx[start:end], fs.key, fs.hash, wk.res[start:end])
 			}
 		})
@@ -195,10 +203,7 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 		x.parallel(w, func(g int) {
 			wk := fs.ws[g]
 			for sh := g; sh < x.st.Shards(); sh += w {
-				start, end := fs.shardAt[sh].start, len(wk.idx)
-				if sh+w < x.st.Shards() {
-					end = fs.shardAt[sh+w].start
-				}
+				start, end := fs.shardRange(sh, wk)
 				x.st.ResolveBatch(sh, wk.idx[start:end], fs.hash, wk.res[start:end], fs.ids)
 			}
 		})
