@@ -267,11 +267,7 @@ func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 	over, gaveUp := false, false
 	// note records the successor whose key the arena holds from k0 on
 	note := func(k0 int, orbit int32) bool {
-		h := x.st.Hash(wk.arena[k0:])
-		sh := x.st.ShardOf(h)
-		wk.shard[sh] = append(wk.shard[sh], int32(len(wk.ends)))
 		wk.ends = append(wk.ends, len(wk.arena))
-		wk.hs = append(wk.hs, h)
 		wk.orbits = append(wk.orbits, orbit)
 		if len(wk.ends)&63 == 0 && x.meter.Over() {
 			over = true
@@ -323,6 +319,13 @@ func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 		if over {
 			wk.err = errOverBudget
 			return
+		}
+		for j, k0 := n0, a0; j < len(wk.ends); j++ {
+			h := x.st.Hash(wk.arena[k0:wk.ends[j]])
+			sh := x.st.ShardOf(h)
+			wk.shard[sh] = append(wk.shard[sh], int32(j))
+			wk.hs = append(wk.hs, h)
+			k0 = wk.ends[j]
 		}
 		wk.counts[i-wk.lo] = int32(len(wk.ends) - n0)
 		wk.dead[i-wk.lo] = false

@@ -9,7 +9,10 @@
 
 package nodestore
 
-import "bytes"
+import (
+	"bytes"
+	"unsafe"
+)
 
 // deadField is the location field of a pending slot whose node was not
 // stored (a search stopped within the batch): its index is beyond every
@@ -31,9 +34,24 @@ func (st *Store) LookupBatch(sh int, idx []int32, key func(i int) []byte, hash f
 		}
 		return 0 // a dead slot: any place will do
 	}
+	// the lookups are pipelined: the slot of lookup j+ahead and the
+	// record of lookup j+ahead/2 are prefetched while lookup j is done
+	const ahead, ring = 16, 32
+	var hs [ring]uint64
+	for q := 0; q < min(ahead, len(idx)); q++ {
+		hs[q] = hash(int(idx[q]))
+		prefetch(uintptr(unsafe.Pointer(&t.slots[hs[q]&t.mask])))
+	}
 	for j, i32 := range idx {
+		if q := j + ahead; q < len(idx) {
+			hs[q%ring] = hash(int(idx[q]))
+			prefetch(uintptr(unsafe.Pointer(&t.slots[hs[q%ring]&t.mask])))
+		}
+		if q := j + ahead/2; q < len(idx) {
+			st.prefetchRecord(t, hs[q%ring])
+		}
 		i := int(i32)
-		h := hash(i)
+		h := hs[j%ring]
 		var k []byte
 		frag := h & fragMask
 		pos := h & t.mask
@@ -80,7 +98,11 @@ func (st *Store) AppendNode(key []byte, parent int32) int {
 // matches nothing. Goroutines may resolve different shards at once.
 func (st *Store) ResolveBatch(sh int, idx []int32, hash func(i int) uint64, res []int64, ids []int32) {
 	t := &st.tabs[sh]
+	const ahead = 16
 	for j, i32 := range idx {
+		if q := j + ahead; q < len(idx) && res[q] == -int64(idx[q])-1 {
+			prefetch(uintptr(unsafe.Pointer(&t.slots[hash(int(idx[q]))&t.mask])))
+		}
 		i := int(i32)
 		if res[j] != -int64(i)-1 {
 			continue

@@ -4,7 +4,11 @@
 // slots point straight at the records, so that a lookup costs one access
 // to the table and one to the arena. Lookups compare full encodings: the
 // store is exact, two nodes are the same only when their encodings are
-// equal.
+// equal. Those two accesses are cache misses in a large store: lookups of
+// a batch are pipelined, each asking the processor (prefetch) for the
+// slot and then the record of a lookup some places ahead, and on Linux
+// the table and arena ask for transparent huge pages (adviseHuge), which
+// spare most of the TLB misses.
 //
 // A store made by NewSharded splits its table into shards by hash, so
 // that several goroutines can look up and insert a batch of nodes at
@@ -16,6 +20,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/maphash"
+	"unsafe"
 )
 
 const (
@@ -49,7 +54,6 @@ type Store struct {
 	used   int     // bytes used of the last arena chunk
 	tabs   []table // the shards of the hash table (one unless sharded)
 	shift  uint    // a hash's shard is its top bits: h >> shift
-	sink   uint64  // defeats elimination of prefetching loads
 }
 
 // table is a shard of the hash table. A slot is 0 when empty, otherwise
@@ -60,6 +64,9 @@ type table struct {
 	slots []uint64
 	mask  uint64
 	n     int // occupied slots
+	// padding: goroutines that look up different shards at once write
+	// n, and do not share its cache line
+	_ [88]byte
 }
 
 // New returns an empty store with one shard.
@@ -168,28 +175,26 @@ func (st *Store) Key(id int) []byte {
 	return k
 }
 
-// Prefetch touches the table slots and records that inserting the keys
-// with hashes hs will read, so that their cache misses overlap.
+// Prefetch asks for the table slots and records that inserting the keys
+// with hashes hs will read, so that their cache misses overlap: first the
+// slots, then, once a slot is read, the record it points at.
 func (st *Store) Prefetch(hs []uint64) {
-	var sink uint64
-	var buf [16]uint64
-	if len(hs) > len(buf) {
-		hs = hs[:len(buf)]
-	}
-	slots := buf[:len(hs)]
-	for i, h := range hs {
+	for _, h := range hs {
 		t := st.tab(h)
-		s := t.slots[h&t.mask]
-		slots[i] = s
-		sink += s
+		prefetch(uintptr(unsafe.Pointer(&t.slots[h&t.mask])))
 	}
-	for i, s := range slots {
-		if s != 0 && (s>>fragShift) == hs[i]&fragMask && s&pendingBit == 0 {
-			loc := s&locMask - 1
-			sink += uint64(st.chunks[loc>>chunkBits][loc&(chunkSize-1)])
-		}
+	for _, h := range hs {
+		st.prefetchRecord(st.tab(h), h)
 	}
-	st.sink += sink
+}
+
+// prefetchRecord asks for the record that the first slot of hash h in
+// shard t points at, when that slot may hold the node.
+func (st *Store) prefetchRecord(t *table, h uint64) {
+	if s := t.slots[h&t.mask]; s != 0 && s>>fragShift == h&fragMask && s&pendingBit == 0 {
+		loc := s&locMask - 1
+		prefetch(uintptr(unsafe.Pointer(&st.chunks[loc>>chunkBits][loc&(chunkSize-1)])))
+	}
 }
 
 // Find returns the id of the node with encoding key and hash h, or -1.
@@ -274,7 +279,9 @@ func (st *Store) Reserve(n int) Region {
 			// smaller in practice, and such states are refused by the caller
 			size = n
 		}
-		st.chunks = append(st.chunks, make([]byte, size))
+		c := make([]byte, size)
+		adviseHuge(unsafe.Pointer(unsafe.SliceData(c)), size)
+		st.chunks = append(st.chunks, c)
 		st.used = 0
 		last++
 	}
@@ -318,6 +325,7 @@ func (st *Store) grow(t *table) { st.growWith(t, nil) }
 
 func (st *Store) growWith(t *table, pendingHash func(p int) uint64) {
 	slots := make([]uint64, 2*len(t.slots))
+	adviseHuge(unsafe.Pointer(unsafe.SliceData(slots)), 8*len(slots))
 	mask := uint64(len(slots) - 1)
 	for _, s := range t.slots {
 		if s == 0 {

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package nodestore
+
+// prefetch does nothing on this architecture: the table and records are
+// read when they are needed.
+func prefetch(addr uintptr) {}
