@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"ladder/internal/explore"
+	"ladder/internal/memhint"
 	"ladder/internal/nodestore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
@@ -502,6 +503,29 @@ func (cs *candidates) appendBucket(out []int32, h uint64) []int32 {
 	return out
 }
 
+// appendBuckets appends the entries whose keys hash as one of keys, in
+// the order of keys. The index is far larger than the caches: the bins of
+// all the keys are asked for first, then their buckets, then the buckets
+// are read, so that the cache misses of the keys overlap.
+func (cs *candidates) appendBuckets(w *checker, out []int32, keys [][]byte) []int32 {
+	hs := w.probeHashes[:0]
+	for _, k := range keys {
+		h := maphash.Bytes(cs.seed, k)
+		hs = append(hs, h)
+		memhint.At(cs.bins, int(h>>cs.binShift))
+	}
+	w.probeHashes = hs
+	for _, h := range hs {
+		if lo := cs.bins[h>>cs.binShift]; int(lo) < len(cs.slots) {
+			memhint.At(cs.slots, int(lo))
+		}
+	}
+	for _, h := range hs {
+		out = cs.appendBucket(out, h)
+	}
+	return out
+}
+
 // reporter returns a progress reporter of the check for the given phase.
 func (x *checker) reporter(phase string) *explore.Reporter {
 	r := explore.NewReporter(x.cfg.Progress, x.meter)
@@ -795,11 +819,8 @@ func (cs *candidates) related(w *checker, c eval.State) (lookup, error) {
 		return lookup{}, err
 	}
 	tauAt := int32(-1)
-	all := w.relAll[:0]
-	for _, k := range keys {
-		all = cs.appendBucket(all, maphash.Bytes(cs.seed, k))
-	}
-	w.relAll = all
+	w.relAll = cs.appendBuckets(w, w.relAll[:0], keys)
+	all := w.relAll
 entries:
 	for _, e := range all {
 		for k, f := range cs.filters {

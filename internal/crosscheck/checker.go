@@ -95,6 +95,7 @@ type checker struct {
 	// scratch of candidates.related and probes, reused across lookups
 	relScratch     eval.State
 	relAll         []int32
+	probeHashes    []uint64
 	probeA, probeB [][]byte
 	probeArena     []byte
 	imgKey         []byte

@@ -179,7 +179,7 @@ func (x *checker) clone() *checker {
 	w.rules = x.rules.Clone()
 	w.pt, w.hist, w.planCache, w.decoded, w.relOf, w.relKey, w.imgKey, w.verdicts = nil, nil, nil, nil, nil, nil, nil, nil
 	w.related, w.known = nil, [2]eval.State{}
-	w.relScratch, w.relAll, w.probeA, w.probeB, w.probeArena = nil, nil, nil, nil, nil
+	w.relScratch, w.relAll, w.probeHashes, w.probeA, w.probeB, w.probeArena = nil, nil, nil, nil, nil, nil
 	w.nodeOf, w.found, w.pre = nil, found{}, preNode{id: -1}
 	w.candR, w.candNode, w.permBuf = x.mA.NewRunner(), -1, nil
 	w.candR.SetScratch(true)

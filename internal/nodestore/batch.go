@@ -11,7 +11,8 @@ package nodestore
 
 import (
 	"bytes"
-	"unsafe"
+
+	"ladder/internal/memhint"
 )
 
 // deadField is the location field of a pending slot whose node was not
@@ -40,12 +41,12 @@ func (st *Store) LookupBatch(sh int, idx []int32, key func(i int) []byte, hash f
 	var hs [ring]uint64
 	for q := 0; q < min(ahead, len(idx)); q++ {
 		hs[q] = hash(int(idx[q]))
-		prefetch(uintptr(unsafe.Pointer(&t.slots[hs[q]&t.mask])))
+		memhint.At(t.slots, int(hs[q]&t.mask))
 	}
 	for j, i32 := range idx {
 		if q := j + ahead; q < len(idx) {
 			hs[q%ring] = hash(int(idx[q]))
-			prefetch(uintptr(unsafe.Pointer(&t.slots[hs[q%ring]&t.mask])))
+			memhint.At(t.slots, int(hs[q%ring]&t.mask))
 		}
 		if q := j + ahead/2; q < len(idx) {
 			st.prefetchRecord(t, hs[q%ring])
@@ -101,7 +102,7 @@ func (st *Store) ResolveBatch(sh int, idx []int32, hash func(i int) uint64, res 
 	const ahead = 16
 	for j, i32 := range idx {
 		if q := j + ahead; q < len(idx) && res[q] == -int64(idx[q])-1 {
-			prefetch(uintptr(unsafe.Pointer(&t.slots[hash(int(idx[q]))&t.mask])))
+			memhint.At(t.slots, int(hash(int(idx[q]))&t.mask))
 		}
 		i := int(i32)
 		if res[j] != -int64(i)-1 {

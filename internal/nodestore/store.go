@@ -5,10 +5,8 @@
 // to the table and one to the arena. Lookups compare full encodings: the
 // store is exact, two nodes are the same only when their encodings are
 // equal. Those two accesses are cache misses in a large store: lookups of
-// a batch are pipelined, each asking the processor (prefetch) for the
-// slot and then the record of a lookup some places ahead, and on Linux
-// the table and arena ask for transparent huge pages (adviseHuge), which
-// spare most of the TLB misses.
+// a batch are pipelined, each asking the processor (memhint) for the
+// slot and then the record of a lookup some places ahead.
 //
 // A store made by NewSharded splits its table into shards by hash, so
 // that several goroutines can look up and insert a batch of nodes at
@@ -20,7 +18,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/maphash"
-	"unsafe"
+
+	"ladder/internal/memhint"
 )
 
 const (
@@ -181,7 +180,7 @@ func (st *Store) Key(id int) []byte {
 func (st *Store) Prefetch(hs []uint64) {
 	for _, h := range hs {
 		t := st.tab(h)
-		prefetch(uintptr(unsafe.Pointer(&t.slots[h&t.mask])))
+		memhint.At(t.slots, int(h&t.mask))
 	}
 	for _, h := range hs {
 		st.prefetchRecord(st.tab(h), h)
@@ -193,7 +192,7 @@ func (st *Store) Prefetch(hs []uint64) {
 func (st *Store) prefetchRecord(t *table, h uint64) {
 	if s := t.slots[h&t.mask]; s != 0 && s>>fragShift == h&fragMask && s&pendingBit == 0 {
 		loc := s&locMask - 1
-		prefetch(uintptr(unsafe.Pointer(&st.chunks[loc>>chunkBits][loc&(chunkSize-1)])))
+		memhint.At(st.chunks[loc>>chunkBits], int(loc&(chunkSize-1)))
 	}
 }
 
@@ -279,9 +278,7 @@ func (st *Store) Reserve(n int) Region {
 			// smaller in practice, and such states are refused by the caller
 			size = n
 		}
-		c := make([]byte, size)
-		adviseHuge(unsafe.Pointer(unsafe.SliceData(c)), size)
-		st.chunks = append(st.chunks, c)
+		st.chunks = append(st.chunks, make([]byte, size))
 		st.used = 0
 		last++
 	}
@@ -325,7 +322,6 @@ func (st *Store) grow(t *table) { st.growWith(t, nil) }
 
 func (st *Store) growWith(t *table, pendingHash func(p int) uint64) {
 	slots := make([]uint64, 2*len(t.slots))
-	adviseHuge(unsafe.Pointer(unsafe.SliceData(slots)), 8*len(slots))
 	mask := uint64(len(slots) - 1)
 	for _, s := range t.slots {
 		if s == 0 {

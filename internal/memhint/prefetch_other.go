@@ -1,6 +1,6 @@
 //go:build !amd64
 
-package nodestore
+package memhint
 
 // prefetch does nothing on this architecture: the table and records are
 // read when they are needed.
