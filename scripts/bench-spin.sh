@@ -34,6 +34,12 @@
 # "flat" says whether ladder ran the automaton on encoded states (without
 # reduction, docs/cli.md "How the explorer runs an automaton").
 #
+# The machine's speed varies from minute to minute (other virtual machines
+# share its cores), so the three runs the ratios compare (ladder on one
+# worker, ladder on every core, pan) are made REPEAT times, interleaved,
+# and each is reported by its median run, with the seconds of all its runs
+# in "runs_seconds": the ratios compare medians of runs made side by side.
+#
 # Each instance also gets a ladder run with both reductions, symmetry and
 # dead registers (--reduce-dead), whose count is of states up to dead
 # entries and so not comparable with SPIN's. Then the large instance
@@ -41,7 +47,8 @@
 # only, in one more JSON line: without them its state space does not fit.
 #
 # Usage: scripts/bench-spin.sh [LADDER_BINARY]
-# Environment: INSTANCES (default "T=2,L=2,V=2 T=3,L=1,V=2"), SYMMETRY (the
+# Environment: INSTANCES (default "T=2,L=2,V=2 T=3,L=1,V=2"), REPEAT (the
+# runs of each compared configuration, default 3), SYMMETRY (the
 # sorts of ladder's reduced run, default T,L,V), COUNTED (the sorts of the
 # runs whose orbits are counted, default T,V), LARGE (the instance of the
 # last line; empty: none), TIMEOUT (seconds per run, default 600), MEMLIMIT
@@ -56,6 +63,7 @@ symmetry=${SYMMETRY:-T,L,V}
 counted=${COUNTED:-T,V}
 large=${LARGE-T=3,L=2,V=2}
 timeout=${TIMEOUT:-600}
+repeat=${REPEAT:-3}
 memlimit=${MEMLIMIT:-8000000}
 
 for tool in spin cc; do
@@ -110,6 +118,9 @@ ladder_json() {
   printf '{"states":%s,"complete":%s,"workers":%s,"seconds":%s,"states_per_second":%s,"peak_memory_bytes":%s,"max_rss_bytes":%s,"flat":%s' \
     "$(orNull "$(jfield "$f" states)")" "$(orNull "$complete")" "$(orNull "$(jfield "$f" workers)")" "$(orNull "$(jfield "$f" elapsedSeconds)")" \
     "$(orNull "$(jfield "$f" statesPerSecond)")" "$(orNull "$(jfield "$f" peakMemoryBytes)")" "$(rss_bytes "$f")" "$( [ "$(jfield "$f" flat)" = true ] && echo true || echo false)"
+  if [ -f "${f%.json}.runs" ]; then
+    printf ',"runs_seconds":%s' "$(cat "${f%.json}.runs")"
+  fi
   if [ "$1" = sym ] || [ "$1" = dead ]; then
     printf ',"sorts":"%s","permutations":%s' "$symmetry" "$(orNull "$(jfield "$f" permutations)")"
   fi
@@ -121,6 +132,28 @@ ladder_json() {
     printf ',"dead_registers":%s' "$(grep -c '"var":' "$f" || true)"
   fi
   printf '}'
+}
+
+ladder_seconds() { jfield "$1" elapsedSeconds; }
+pan_seconds() { awk '$1 == "pan:" && $2 == "elapsed" { print $4; exit }' "$1"; }
+
+# median NAME EXT SECONDS: of the runs NAME.1.EXT … NAME.REPEAT.EXT, copies
+# the median one (by the seconds the function SECONDS reads off a run;
+# with an even number, the faster of the middle two) to NAME.EXT, with its
+# .rss, writes its number to NAME.median and the seconds of every run, as
+# a JSON array, to NAME.runs.
+median() {
+  local name=$1 ext=$2 get=$3 r secs sorted="" runs=""
+  for r in $(seq 1 "$repeat"); do
+    secs=$("$get" "$name.$r.$ext")
+    sorted="$sorted${secs:-999999} $r"$'\n'
+    runs="$runs${runs:+,}$(orNull "$secs")"
+  done
+  r=$(printf '%s' "$sorted" | sort -n | sed -n "$(((repeat + 1) / 2))p" | awk '{ print $2 }')
+  cp "$name.$r.$ext" "$name.$ext"
+  cp "$name.$r.$ext.rss" "$name.$ext.rss"
+  echo "$r" >"$name.median"
+  echo "[$runs]" >"$name.runs"
 }
 
 # explore OUT ARGS...: ladder explore specs/TMS2.yaml ARGS --json, measured
@@ -148,14 +181,14 @@ for inst in $instances; do
   fi
 
   # (the unreduced runs say so: an interface may declare a symmetry)
-  explore full.json --bound "$inst" --symmetry none --workers 1
+  explore full.1.json --bound "$inst" --symmetry none --workers 1
   explore sym.json --bound "$inst" --symmetry "$symmetry" --workers 1
   explore dead.json --bound "$inst" --symmetry "$symmetry" --reduce-dead
   # and ladder on every core (its default), for the figure a user sees
-  explore par.json --bound "$inst" --symmetry none
+  explore par.1.json --bound "$inst" --symmetry none
   explore counted1.json --bound "$inst" --symmetry "$counted" --workers 1
   explore counted.json --bound "$inst" --symmetry "$counted"
-  states=$(jfield full.json states)
+  states=$(jfield full.1.json states)
 
   # pan: a hash table of about twice the states, and a depth bound raised
   # until the search is complete
@@ -165,13 +198,25 @@ for inst in $instances; do
   depth=100000
   while :; do
     code=0
-    measure pan.out ./pan -m"$depth" -w"$w" || code=$?
-    if grep -q 'max search depth too small' pan.out && [ "$depth" -lt 100000000 ]; then
+    measure pan.1.out ./pan -m"$depth" -w"$w" || code=$?
+    if grep -q 'max search depth too small' pan.1.out && [ "$depth" -lt 100000000 ]; then
       depth=$((depth * 10))
       continue
     fi
     break
   done
+  codes=$code
+  for r in $(seq 2 "$repeat"); do
+    explore "full.$r.json" --bound "$inst" --symmetry none --workers 1
+    explore "par.$r.json" --bound "$inst" --symmetry none
+    code=0
+    measure "pan.$r.out" ./pan -m"$depth" -w"$w" || code=$?
+    codes="$codes $code"
+  done
+  median full json ladder_seconds
+  median par json ladder_seconds
+  median pan out pan_seconds
+  code=$(echo "$codes" | tr ' ' '\n' | sed -n "$(cat pan.median)p")
   pstates=$(awk '$2 == "states," && $3 == "stored" { print $1; exit }' pan.out)
   perrors=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' pan.out | head -n 1)
   prate=$(awk '$1 == "pan:" && $2 == "rate" { print $3; exit }' pan.out)
@@ -187,10 +232,10 @@ for inst in $instances; do
   rep=$(jfield counted.json represented)
   if [ -n "$pstates" ] && [ "$pstates" = "$rep" ] && [ "$rep" = "$(jfield counted1.json represented)" ]; then samerep=true; fi
 
-  printf '{"instance":"%s","ladder":%s,"ladder_symmetry":%s,"ladder_all_cores":%s,"ladder_symmetry_dead":%s,' "$inst" "$(ladder_json full full.json)" "$(ladder_json sym sym.json)" "$(ladder_json par par.json)" "$(ladder_json dead dead.json)"
+  printf '{"instance":"%s","repeat":%s,"ladder":%s,"ladder_symmetry":%s,"ladder_all_cores":%s,"ladder_symmetry_dead":%s,' "$inst" "$repeat" "$(ladder_json full full.json)" "$(ladder_json sym sym.json)" "$(ladder_json par par.json)" "$(ladder_json dead dead.json)"
   printf '"ladder_symmetry_counted":%s,"ladder_symmetry_counted_all_cores":%s,' "$(ladder_json counted counted1.json)" "$(ladder_json counted counted.json)"
-  printf '"spin":{"states":%s,"complete":%s,"errors":%s,"seconds":%s,"states_per_second":%s,"memory_bytes":%s,"max_rss_bytes":%s,"flags":"-DNOREDUCE -DSAFETY -m%s -w%s"},' \
-    "$(orNull "$pstates")" "$pcomplete" "$(orNull "$perrors")" "$(orNull "$psecs")" "$(orNull "$prate")" "$(orNull "$pmem")" "$(rss_bytes pan.out)" "$depth" "$w"
+  printf '"spin":{"states":%s,"complete":%s,"errors":%s,"seconds":%s,"runs_seconds":%s,"states_per_second":%s,"memory_bytes":%s,"max_rss_bytes":%s,"flags":"-DNOREDUCE -DSAFETY -m%s -w%s"},' \
+    "$(orNull "$pstates")" "$pcomplete" "$(orNull "$perrors")" "$(orNull "$psecs")" "$(cat pan.runs)" "$(orNull "$prate")" "$(orNull "$pmem")" "$(rss_bytes pan.out)" "$depth" "$w"
   printf '"same_states":%s,"same_states_represented":%s,' "$same" "$samerep"
   printf '"ratios":{"ladder":%s,"ladder_all_cores":%s,"represented":%s,"represented_all_cores":%s}}\n' \
     "$(ratio "$(jfield full.json statesPerSecond)" "$prate")" "$(ratio "$(jfield par.json statesPerSecond)" "$prate")" \
