@@ -8,7 +8,7 @@ import "testing"
 func TestAt(t *testing.T) {
 	b := make([]byte, 100)
 	w := make([]uint64, 1<<16)
-	type rec struct{ a, b, c int64 }
+	type rec [3]int64 // an element of 24 bytes
 	r := make([]rec, 7)
 	for _, i := range []int{0, 1, 63, 64, 99} {
 		At(b, i)
