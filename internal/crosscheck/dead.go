@@ -42,7 +42,6 @@ package crosscheck
 
 import (
 	"fmt"
-	"strings"
 
 	"ladder/internal/explore"
 	"ladder/ioa"
@@ -461,14 +460,9 @@ func describeDead(ew *errWriter, r *Result) {
 	if len(r.DeadAbstract) == 0 {
 		ew.printf("dead registers: none reset; every pair is stored whole\n")
 	} else {
-		var names []string
+		ew.printf("dead registers: %s of the abstract state reset where dead; the pairs counted are pairs up to dead entries\n", explore.DeadNames(r.DeadAbstract))
 		for _, d := range r.DeadAbstract {
-			names = append(names, d.Var)
-		}
-		ew.printf("dead registers: %s of the abstract state reset where dead; the pairs counted are pairs up to dead entries\n", strings.Join(names, ", "))
-		for _, d := range r.DeadAbstract {
-			p := strings.ToLower(d.Key)
-			ew.printf("  a.%s[%s] dead when a.%s[%s] in {%s}\n", d.Var, p, d.Control, p, strings.Join(d.DeadAt, ", "))
+			ew.printf("  %s\n", d.Where("a"))
 		}
 	}
 	for _, why := range r.DeadRefused {

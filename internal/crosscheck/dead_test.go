@@ -235,7 +235,7 @@ func TestReduceDeadSameVerdict(t *testing.T) {
 				}
 			}
 			shrunk[p.Name] = res.States < plain.States
-			t.Logf("%d pairs, %d with the reduction (%v reset; stored whole: %v)", plain.States, res.States, deadNames(res.DeadAbstract), res.DeadRefused)
+			t.Logf("%d pairs, %d with the reduction (%v reset; stored whole: %v)", plain.States, res.States, explore.DeadNames(res.DeadAbstract), res.DeadRefused)
 		})
 	}
 	for _, name := range []string{"DSTM-ReservationTMS2", "TML-TMS2"} {
@@ -243,13 +243,4 @@ func TestReduceDeadSameVerdict(t *testing.T) {
 			t.Errorf("%s: the reduction stored as many pairs as the plain search", name)
 		}
 	}
-}
-
-// deadNames lists the registers of regs.
-func deadNames(regs []explore.DeadRegister) []string {
-	var out []string
-	for _, r := range regs {
-		out = append(out, r.Var)
-	}
-	return out
 }

@@ -782,11 +782,7 @@ func (r *TraceResult) WriteText(w io.Writer) error {
 			if len(regs) == 0 {
 				return "none"
 			}
-			var out []string
-			for _, d := range regs {
-				out = append(out, d.Var)
-			}
-			return strings.Join(out, ", ")
+			return explore.DeadNames(regs)
 		}
 		ew.printf("dead registers reset where dead: %s of %s, %s of %s; the states counted are states up to dead entries\n",
 			names(r.DeadConcrete), r.Concrete, names(r.DeadAbstract), r.Abstract)

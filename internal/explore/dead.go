@@ -63,6 +63,25 @@ func DescribeDead(regs []ioa.Register) []DeadRegister {
 	return out
 }
 
+// Where says where the register is dead, as `x[p] dead when pc[p] in
+// {…}`, with its variables read in the state named state (none: "").
+func (r DeadRegister) Where(state string) string {
+	if state != "" {
+		state += "."
+	}
+	p := strings.ToLower(r.Key)
+	return fmt.Sprintf("%s%s[%s] dead when %s%s[%s] in {%s}", state, r.Var, p, state, r.Control, p, strings.Join(r.DeadAt, ", "))
+}
+
+// DeadNames returns the registers of regs, comma-separated.
+func DeadNames(regs []DeadRegister) string {
+	var names []string
+	for _, r := range regs {
+		names = append(names, r.Var)
+	}
+	return strings.Join(names, ", ")
+}
+
 // writeDead writes the reduction's lines (nothing without one).
 func writeDead(ew *errWriter, regs []DeadRegister) {
 	if regs == nil {
@@ -72,13 +91,8 @@ func writeDead(ew *errWriter, regs []DeadRegister) {
 		ew.printf("dead registers: none found; every state is stored whole\n")
 		return
 	}
-	var names []string
+	ew.printf("dead registers: %s reset where dead; the states counted are states up to dead entries\n", DeadNames(regs))
 	for _, r := range regs {
-		names = append(names, r.Var)
-	}
-	ew.printf("dead registers: %s reset where dead; the states counted are states up to dead entries\n", strings.Join(names, ", "))
-	for _, r := range regs {
-		p := strings.ToLower(r.Key)
-		ew.printf("  %s[%s] dead when %s[%s] in {%s}\n", r.Var, p, r.Control, p, strings.Join(r.DeadAt, ", "))
+		ew.printf("  %s\n", r.Where(""))
 	}
 }
