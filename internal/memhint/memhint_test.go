@@ -26,3 +26,49 @@ func TestAt(t *testing.T) {
 	}()
 	At(b, len(b))
 }
+
+// TestPopulate populates fresh slices (a large one, an empty one, one
+// smaller than a page and one that starts inside a page) and one whose
+// elements are set, and checks that no element changed and that the
+// slices are still written and read as usual.
+func TestPopulate(t *testing.T) {
+	big := make([]uint64, 1<<20)
+	Populate(big)
+	Populate([]int32{})
+	small := make([]byte, 100)
+	Populate(small)
+	inner := make([]byte, 3<<12)[17 : 2<<12]
+	Populate(inner)
+	set := make([]int64, 5000)
+	for i := range set {
+		set[i] = int64(i)*7 - 3
+	}
+	Populate(set)
+	for i, v := range big {
+		if v != 0 {
+			t.Fatalf("big[%d] = %d after Populate", i, v)
+		}
+	}
+	for i, v := range set {
+		if v != int64(i)*7-3 {
+			t.Fatalf("set[%d] = %d after Populate", i, v)
+		}
+	}
+	for _, s := range [][]byte{small, inner} {
+		for i := range s {
+			if s[i] != 0 {
+				t.Fatalf("a populated byte is %d", s[i])
+			}
+			s[i] = byte(i)
+		}
+		for i := range s {
+			if s[i] != byte(i) {
+				t.Fatalf("byte %d reads %d", i, s[i])
+			}
+		}
+	}
+	big[len(big)-1] = 42
+	if big[len(big)-1] != 42 {
+		t.Fatal("a populated slice is not written")
+	}
+}

@@ -144,8 +144,11 @@ func (st *Store) extend(n int) {
 		if c < 0 {
 			size = min(nodeChunk, max(n, 256))
 		}
-		st.start = append(st.start, make([]uint64, size))
-		st.parent = append(st.parent, make([]int32, size))
+		start, parent := make([]uint64, size), make([]int32, size)
+		memhint.Populate(start)
+		memhint.Populate(parent)
+		st.start = append(st.start, start)
+		st.parent = append(st.parent, parent)
 	}
 }
 
@@ -278,7 +281,9 @@ func (st *Store) Reserve(n int) Region {
 			// smaller in practice, and such states are refused by the caller
 			size = n
 		}
-		st.chunks = append(st.chunks, make([]byte, size))
+		c := make([]byte, size)
+		memhint.Populate(c)
+		st.chunks = append(st.chunks, c)
 		st.used = 0
 		last++
 	}
@@ -322,6 +327,7 @@ func (st *Store) grow(t *table) { st.growWith(t, nil) }
 
 func (st *Store) growWith(t *table, pendingHash func(p int) uint64) {
 	slots := make([]uint64, 2*len(t.slots))
+	memhint.Populate(slots)
 	mask := uint64(len(slots) - 1)
 	for _, s := range t.slots {
 		if s == 0 {
