@@ -529,15 +529,16 @@ func (x *explorer) canonical(buf []byte, k0 int, offs []int) ([]byte, int32, boo
 	return buf, int32(x.sym.Order() / n), true
 }
 
-// foundFlat is found for a new state that Flat computed, with key: Flat
-// checks its conditions, and when it cannot tell or finds one violated,
-// the Runner checks them again on the decoded state, and names the
-// violated one.
-func (x *explorer) foundFlat(fr *eval.FlatRunner, r *eval.Runner, id, depth int, key []byte) (bool, error) {
+// foundFlat is found for a new state that Flat computed, with key, by a
+// step of action act from a stored state: Flat checks the conditions the
+// step can change (FlatRunner.HoldsAfter: the stored state satisfies
+// them all), and when it cannot tell or finds one violated, the Runner
+// checks them all again on the decoded state, and names the violated one.
+func (x *explorer) foundFlat(fr *eval.FlatRunner, r *eval.Runner, id, depth, act int, key []byte) (bool, error) {
 	if depth > x.res.MaxDepth {
 		x.res.MaxDepth = depth
 	}
-	if holds, ok := fr.Holds(key, x.invs); holds && ok {
+	if holds, ok := fr.HoldsAfter(act, key, x.invs); holds && ok {
 		return false, nil
 	}
 	return x.recheck(r, id, key)
@@ -713,7 +714,7 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 				var stop bool
 				var err error
 				if flat {
-					stop, err = x.foundFlat(x.fr, r, id, depth, kbuf[s.k0:s.k1])
+					stop, err = x.foundFlat(x.fr, r, id, depth, s.act, kbuf[s.k0:s.k1])
 				} else {
 					stop, err = x.found(r, id, depth, pre, s.post)
 				}

@@ -53,6 +53,7 @@ type flatWorker struct {
 	arena  []byte       // the successors' encodings
 	ends   []int        // where each ends in the arena
 	orbits []int32      // the size of each one's orbit (1 without symmetry)
+	acts   []int32      // the action of each one's step
 	offs   []int        // scratch: a key's variables' offsets
 	keys   [][]byte
 	hs     []uint64
@@ -258,7 +259,7 @@ func grow[T any](s []T, n int) []T {
 // canonical keys, with symmetry reduction) is expanded by the worker's
 // Runner and encoded.
 func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
-	wk.arena, wk.ends, wk.hs, wk.orbits, wk.err = wk.arena[:0], wk.ends[:0], wk.hs[:0], wk.orbits[:0], nil
+	wk.arena, wk.ends, wk.hs, wk.orbits, wk.acts, wk.err = wk.arena[:0], wk.ends[:0], wk.hs[:0], wk.orbits[:0], wk.acts[:0], nil
 	wk.counts = grow(wk.counts, wk.hi-wk.lo)
 	wk.dead = grow(wk.dead, wk.hi-wk.lo)
 	for sh := range wk.shard {
@@ -266,16 +267,17 @@ func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 	}
 	over, gaveUp := false, false
 	// note records the successor whose key the arena holds from k0 on
-	note := func(k0 int, orbit int32) bool {
+	note := func(k0 int, orbit int32, act int) bool {
 		wk.ends = append(wk.ends, len(wk.arena))
 		wk.orbits = append(wk.orbits, orbit)
+		wk.acts = append(wk.acts, int32(act))
 		if len(wk.ends)&63 == 0 && x.meter.Over() {
 			over = true
 			return false
 		}
 		return true
 	}
-	visitFlat := func(_ int, post []byte) bool {
+	visitFlat := func(act int, post []byte) bool {
 		k0 := len(wk.arena)
 		wk.arena = append(wk.arena, post...)
 		var orbit int32
@@ -284,13 +286,13 @@ func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 			gaveUp = true
 			return false
 		}
-		return note(k0, orbit)
+		return note(k0, orbit, act)
 	}
-	visit := func(_ int, _ []eval.Value, post eval.State) bool {
+	visit := func(act int, _ []eval.Value, post eval.State) bool {
 		k0 := len(wk.arena)
 		var orbit int32
 		wk.arena, orbit = x.encode(wk.r, wk.arena, post)
-		return note(k0, orbit)
+		return note(k0, orbit, act)
 	}
 	for i := wk.lo; i < wk.hi; i++ {
 		key := x.st.Key(int(batch[i]))
@@ -298,7 +300,7 @@ func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 		gaveUp = false
 		if !wk.fr.Successors(key, visitFlat) || gaveUp {
 			// the Runner expands the state
-			wk.ends, wk.hs, wk.orbits, wk.arena, over = wk.ends[:n0], wk.hs[:n0], wk.orbits[:n0], wk.arena[:a0], false
+			wk.ends, wk.hs, wk.orbits, wk.acts, wk.arena, over = wk.ends[:n0], wk.hs[:n0], wk.orbits[:n0], wk.acts[:n0], wk.arena[:a0], false
 			for sh := range wk.shard {
 				s := wk.shard[sh]
 				for len(s) > 0 && int(s[len(s)-1]) >= n0 {
@@ -481,7 +483,7 @@ func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) []item {
 				key := wk.keys[j]
 				x.st.Put(&wk.region, next, key, from)
 				fs.ids[base+j] = int32(next)
-				if holds, ok := wk.fr.Holds(key, x.invs); !holds || !ok {
+				if holds, ok := wk.fr.HoldsAfter(int(wk.acts[j]), key, x.invs); !holds || !ok {
 					wk.suspects = append(wk.suspects, next)
 				}
 				next++

@@ -58,6 +58,12 @@ type flatAction struct {
 	// plan is the effect's assignments in the order of their variables,
 	// when it has no if (nil otherwise: step follows the conditions)
 	plan []*flatAssign
+	// stale[k] is whether the step can change what invariant k reads: it
+	// assigns a variable the invariant reads, or the invariant's reads are
+	// unknown (HoldsAfter)
+	stale []bool
+	// natVars are the variables with Nats that the step can assign
+	natVars []int
 }
 
 // flatParam is a compiled action parameter.
@@ -125,7 +131,43 @@ func NewFlat(m *Machine) (fl *Flat, err error) {
 		fl.invs = append(fl.invs, f)
 	}
 	fl.nslots, fl.nregs = c.nslots, c.nregs
+	for _, fa := range fl.acts {
+		fl.frame(fa)
+	}
 	return fl, nil
+}
+
+// frame computes what a step of fa can invalidate (flatAction.stale,
+// natVars) from the variables its effect assigns on any path.
+func (fl *Flat) frame(fa *flatAction) {
+	writes := make([]bool, len(fl.vars))
+	var walk func(ss []flatStmt)
+	walk = func(ss []flatStmt) {
+		for i := range ss {
+			if a := ss[i].asg; a != nil {
+				writes[a.v] = true
+				continue
+			}
+			walk(ss[i].then)
+			walk(ss[i].els_)
+		}
+	}
+	walk(fa.eff)
+	for v, w := range writes {
+		if w && len(fl.vars[v].nats) > 0 {
+			fa.natVars = append(fa.natVars, v)
+		}
+	}
+	fa.stale = make([]bool, len(fl.m.invs))
+	for k := range fl.m.invs {
+		reads := fl.m.invs[k].reads
+		fa.stale[k] = reads == nil
+		for _, v := range reads {
+			if writes[v] {
+				fa.stale[k] = true
+			}
+		}
+	}
 }
 
 func (fl *Flat) layoutVar(s *expr.Sort) (flatVar, error) {
@@ -447,25 +489,62 @@ func (r *FlatRunner) mark(ss []flatStmt) {
 // layout, or an invariant meets a run-time error): the caller then checks
 // the state with Runner.Violated.
 func (r *FlatRunner) Holds(key []byte, invs []int) (holds, ok bool) {
+	return r.holds(nil, key, invs)
+}
+
+// HoldsAfter is Holds for a state reached by a step of action act (an
+// index in Automaton.Actions) from a state that satisfies the Nat
+// conditions and the invariants invs: it evaluates only the invariants
+// that read a variable the action can assign (or whose reads are unknown),
+// and checks the Nat conditions of those variables only. The others have
+// the values they had in the pre-state, where they held. (With symmetry
+// reduction the state is an image of the step's post-state under a
+// permutation, which preserves the conditions of a symmetric automaton.)
+func (r *FlatRunner) HoldsAfter(act int, key []byte, invs []int) (holds, ok bool) {
+	if act < 0 || act >= len(r.fl.acts) {
+		return r.holds(nil, key, invs)
+	}
+	return r.holds(r.fl.acts[act], key, invs)
+}
+
+// natsHold reports whether the Nats of variable i of the state encoded as
+// key (with the variables' offsets offs) are non-negative.
+func (fl *Flat) natsHold(key []byte, offs []int, i int) bool {
+	v := &fl.vars[i]
+	if len(v.nats) == 0 {
+		return true
+	}
+	start := offs[i]
+	if v.seq {
+		start++
+	}
+	for p := start; p < offs[i+1]; p += v.size {
+		for _, o := range v.nats {
+			if key[p+o]&1 != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// holds is Holds, or HoldsAfter a step of a when a is not nil.
+func (r *FlatRunner) holds(a *flatAction, key []byte, invs []int) (holds, ok bool) {
 	defer giveUpOnPanic(&ok)
 	fl, c := r.fl, &r.c
 	if !fl.scan(key, c.offs) {
 		return false, false
 	}
-	for i := range fl.vars {
-		v := &fl.vars[i]
-		if len(v.nats) == 0 {
-			continue
+	if a == nil {
+		for i := range fl.vars {
+			if !fl.natsHold(key, c.offs, i) {
+				return false, true
+			}
 		}
-		start := c.offs[i]
-		if v.seq {
-			start++
-		}
-		for p := start; p < c.offs[i+1]; p += v.size {
-			for _, o := range v.nats {
-				if key[p+o]&1 != 0 {
-					return false, true
-				}
+	} else {
+		for _, i := range a.natVars {
+			if !fl.natsHold(key, c.offs, i) {
+				return false, true
 			}
 		}
 	}
@@ -478,6 +557,9 @@ func (r *FlatRunner) Holds(key []byte, invs []int) (holds, ok bool) {
 		k := j
 		if invs != nil {
 			k = invs[j]
+		}
+		if a != nil && !a.stale[k] {
+			continue
 		}
 		if fl.invs[k](c) == 0 || c.bad {
 			return false, !c.bad

@@ -162,6 +162,15 @@ func compareFlat(t *testing.T, m *Machine, fl *Flat, max int) (states, gaveUp in
 		if name != "" || rerr != nil {
 			continue // not expanded further, as the explorer would stop here
 		}
+		// s satisfies every condition: a successor's conditions after the
+		// step (HoldsAfter) are its conditions (Holds)
+		for _, w := range want {
+			h1, ok1 := fr.Holds([]byte(w.key), nil)
+			h2, ok2 := fr.HoldsAfter(w.act, []byte(w.key), nil)
+			if ok1 && (!ok2 || h1 != h2) {
+				t.Fatalf("state %s, step %s: Holds says %v, HoldsAfter %v (ok %v)", s.Format(m.A), m.A.Actions[w.act].Name, h1, h2, ok2)
+			}
+		}
 		for _, w := range want {
 			if !seen[w.key] {
 				seen[w.key] = true
@@ -394,5 +403,77 @@ func TestFlatLanguage(t *testing.T) {
 	t.Logf("%d states compared", states)
 	if states < 1000 || gaveUp > 0 {
 		t.Errorf("%d states compared, Flat gave up on %d", states, gaveUp)
+	}
+}
+
+// TestFlatHoldsAfter checks what HoldsAfter evaluates after a step: the
+// invariants that read a variable the action assigns, on any branch of its
+// effect, and the Nat conditions of those variables, and nothing else. Its
+// contract is that the pre-state satisfied every condition; here it is
+// given states that do not, to show which conditions it leaves alone.
+func TestFlatHoldsAfter(t *testing.T) {
+	a := loadInline(t, `
+automaton: Frame
+state:
+  x: {sort: Int, init: 0}
+  y: {sort: Int, init: 0}
+  z: {sort: Nat, init: 0}
+actions:
+  IncX:
+    kind: internal
+    eff: x := x + 1
+  IncY:
+    kind: internal
+    eff: y := y + 1
+  Branch:
+    kind: internal
+    eff: |
+      if y > 0 then z := z + 1 else x := 0 end
+invariants:
+  smallX: {body: x < 3}
+  smallY: {body: y < 3}
+`)
+	m, err := NewMachine(a, &Instance{Sizes: map[string]int{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl, err := NewFlat(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := fl.NewRunner()
+	key := func(x, y, z int64) []byte {
+		return m.AppendState(nil, State{Int(x), Int(y), Int(z)})
+	}
+	act := func(name string) int {
+		for i, ac := range a.Actions {
+			if ac.Name == name {
+				return i
+			}
+		}
+		t.Fatalf("no action %s", name)
+		return -1
+	}
+	cases := []struct {
+		act     string
+		x, y, z int64
+		want    bool
+	}{
+		{"IncX", 3, 0, 0, false},    // IncX assigns x: smallX is evaluated
+		{"IncX", 0, 5, 0, true},     // smallY reads nothing IncX assigns
+		{"IncY", 0, 3, 0, false},    // IncY assigns y: smallY is evaluated
+		{"IncY", 9, 0, 0, true},     // smallX is left alone
+		{"Branch", 3, 0, 0, false},  // the else branch assigns x
+		{"Branch", 0, 0, -1, false}, // the then branch assigns the Nat z
+		{"IncX", 0, 0, -1, true},    // IncX assigns no Nat
+	}
+	for _, c := range cases {
+		got, ok := fr.HoldsAfter(act(c.act), key(c.x, c.y, c.z), nil)
+		if !ok || got != c.want {
+			t.Errorf("HoldsAfter(%s, x=%d y=%d z=%d) = %v (ok %v), want %v", c.act, c.x, c.y, c.z, got, ok, c.want)
+		}
+		if full, ok := fr.Holds(key(c.x, c.y, c.z), nil); !ok || full != (c.x < 3 && c.y < 3 && c.z >= 0) {
+			t.Errorf("Holds(x=%d y=%d z=%d) = %v (ok %v)", c.x, c.y, c.z, full, ok)
+		}
 	}
 }
