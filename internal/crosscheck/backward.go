@@ -1317,7 +1317,21 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 // them; with a group sy, one representative of each orbit instead (its
 // canonical encoding), limit counting orbits. It stops early, incomplete,
 // when meter's budget is reached, and reports its progress to prog.
+//
+// States are expanded on their encodings (eval.Flat) when the automaton
+// compiles to the flat layout and the group canonicalizes encodings from
+// their bytes (Symmetry.BytesOnly), as the explorer does; a state Flat
+// gives up on is decoded and expanded by the Runner. Both give the same
+// successors in the same order, and the same canonical encodings
+// (Symmetry.LeastEncoded and AppendCanonical compute the same least
+// image), so the store does not depend on which path expanded a state.
 func reachable(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore.Meter, prog *explore.Reporter) (*nodestore.Store, bool, error) {
+	return reachableWith(m, sy, limit, meter, prog, true)
+}
+
+// reachableWith is reachable, on encodings when useFlat is set and the
+// automaton and group allow it, else with the Runner alone.
+func reachableWith(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore.Meter, prog *explore.Reporter, useFlat bool) (*nodestore.Store, bool, error) {
 	inits, err := m.Init()
 	if err != nil {
 		return nil, false, err
@@ -1326,11 +1340,8 @@ func reachable(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore.Met
 	// add stores the state with key k unless it is stored, or the store is
 	// full (then it reports false)
 	add := func(k []byte, h uint64) bool {
-		if st.Find(k, h) >= 0 {
-			return true
-		}
 		if st.Len() >= limit {
-			return false
+			return st.Find(k, h) >= 0
 		}
 		st.Insert(k, h, -1)
 		return true
@@ -1365,6 +1376,18 @@ func reachable(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore.Met
 		runners[k] = m.NewRunner()
 		runners[k].SetScratch(true)
 	}
+	var fl *eval.Flat
+	var flats []*eval.FlatRunner
+	var offs [][]int
+	if useFlat && (sy == nil || sy.BytesOnly()) {
+		if f, err := eval.NewFlat(m); err == nil {
+			fl = f
+			for range w {
+				flats = append(flats, fl.NewRunner())
+				offs = append(offs, make([]int, len(m.A.Vars)+1))
+			}
+		}
+	}
 	const batch = 4096
 	depth, levelEnd, transitions := 0, st.Len(), int64(0)
 	for lo := 0; lo < st.Len(); {
@@ -1385,7 +1408,35 @@ func reachable(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore.Met
 				defer wg.Done()
 				pt, r := &parts[k], runners[k]
 				pt.keys, pt.ends, pt.hashes, pt.err = pt.keys[:0], pt.ends[:0], pt.hashes[:0], nil
+				gaveUp := false
+				visitFlat := func(_ int, post []byte) bool {
+					start := len(pt.keys)
+					pt.keys = append(pt.keys, post...)
+					if sy != nil {
+						var ok bool
+						if !fl.Offsets(pt.keys[start:], offs[k]) {
+							gaveUp = true
+							return false
+						}
+						if pt.keys, _, ok = sy.LeastEncoded(pt.keys, start, offs[k]); !ok {
+							gaveUp = true
+							return false
+						}
+					}
+					pt.ends = append(pt.ends, len(pt.keys))
+					pt.hashes = append(pt.hashes, st.Hash(pt.keys[start:]))
+					return true
+				}
 				for _, key := range keys[len(keys)*k/np : len(keys)*(k+1)/np] {
+					if flats != nil {
+						n0, k0 := len(pt.ends), len(pt.keys)
+						gaveUp = false
+						if flats[k].Successors(key, visitFlat) && !gaveUp {
+							continue
+						}
+						// the Runner expands the state
+						pt.keys, pt.ends, pt.hashes = pt.keys[:k0], pt.ends[:n0], pt.hashes[:n0]
+					}
 					r.Release()
 					s, err := r.Decode(key)
 					if err != nil {
@@ -1414,6 +1465,10 @@ func reachable(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore.Met
 			}
 			start := 0
 			for j, end := range pt.ends {
+				if j%32 == 0 {
+					// the table slots and records of the next keys
+					st.Prefetch(pt.hashes[j:min(j+32, len(pt.hashes))])
+				}
 				transitions++
 				if !add(pt.keys[start:end], pt.hashes[j]) {
 					return st, false, nil

@@ -1,6 +1,7 @@
 package crosscheck
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -358,8 +359,10 @@ func sameEntries(x, y []int32) bool {
 // TestReachableMatchesExplore checks the backward check's exploration of
 // the abstract automaton (reachable, batches expanded on several
 // goroutines) against the explorer: the same number of states, or of
-// orbits under symmetry; and that a limit below it stops it, incomplete,
-// at the limit.
+// orbits under symmetry; that it stores the same encodings in the same
+// order whether it runs the automaton on encodings (eval.Flat) or with
+// the Runner alone; and that a limit below it stops it, incomplete, at
+// the limit.
 func TestReachableMatchesExplore(t *testing.T) {
 	p := loadProof(t, "../../proofs/ReservationTMS2-TxnOrdTMS2WithFailures.yaml", "../../specs")
 	for _, sym := range [][]string{nil, {"T"}} {
@@ -381,6 +384,18 @@ func TestReachableMatchesExplore(t *testing.T) {
 		st, complete, err := reachable(x.mA, g, nodestore.MaxNodes, meter, explore.NewReporter(nil, meter))
 		if err != nil || !complete || st.Len() != want.States {
 			t.Fatalf("%v: reachable finds %d states (complete %v, %v), the explorer %d", sym, st.Len(), complete, err, want.States)
+		}
+		if _, err := eval.NewFlat(x.mA); err != nil || g != nil && !g.BytesOnly() {
+			t.Fatalf("%v: %s does not run on encodings (%v), so the comparison below compares the Runner with itself", sym, p.Abstract.Name, err)
+		}
+		plain, complete, err := reachableWith(x.mA, g, nodestore.MaxNodes, meter, explore.NewReporter(nil, meter), false)
+		if err != nil || !complete || plain.Len() != st.Len() {
+			t.Fatalf("%v: with the Runner alone reachable finds %d states (complete %v, %v), on encodings %d", sym, plain.Len(), complete, err, st.Len())
+		}
+		for i := 0; i < st.Len(); i++ {
+			if !bytes.Equal(st.Key(i), plain.Key(i)) {
+				t.Fatalf("%v: state %d is %x on encodings, %x with the Runner", sym, i, st.Key(i), plain.Key(i))
+			}
 		}
 		limit := want.States / 3
 		st, complete, err = reachable(x.mA, g, limit, meter, explore.NewReporter(nil, meter))
