@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"ladder/internal/explore"
 	"ladder/internal/nodestore"
@@ -333,6 +334,12 @@ func (s *search) run() error {
 func (s *search) expand(lo, hi int) ([]expanded, error) {
 	out := make([]expanded, hi-lo)
 	w := len(s.workers)
+	// The workers take runs of chunk neighbouring nodes in turn, so that
+	// one that meets costlier nodes does not keep the others waiting:
+	// neighbouring nodes, often siblings, share successors, whose lookups
+	// a worker then finds in its memo.
+	chunk := max(8, (hi-lo)/(64*w))
+	var taken atomic.Int64
 	work := func(k int) {
 		sw := s.workers[k]
 		sw.r.Release()
@@ -341,14 +348,18 @@ func (s *search) expand(lo, hi int) ([]expanded, error) {
 		}
 		sw.arena, sw.pbuf, sw.kbuf, sw.trans, sw.err = sw.arena[:0], sw.pbuf[:0], sw.kbuf[:0], sw.trans[:0], nil
 		clear(sw.checked)
-		// a contiguous part: neighbouring nodes, often siblings, share
-		// successors, whose lookups the worker then finds in its memo
-		for i := lo + (hi-lo)*k/w; i < lo+(hi-lo)*(k+1)/w; i++ {
-			if err := s.expandNode(sw, i, &out[i-lo]); err != nil {
-				sw.err = err
+		for {
+			from := lo + int(taken.Add(int64(chunk))) - chunk
+			if from >= hi {
 				return
 			}
-			out[i-lo].worker = k
+			for i := from; i < min(from+chunk, hi); i++ {
+				if err := s.expandNode(sw, i, &out[i-lo]); err != nil {
+					sw.err = err
+					return
+				}
+				out[i-lo].worker = k
+			}
 		}
 	}
 	if w == 1 || hi-lo < 16 {
