@@ -80,6 +80,7 @@ type search struct {
 	// the same callback of their copies of the checker (see capture), and
 	// this one runs again on the searching goroutine for a failure.
 	step func(tr *explore.Transition) error
+	hs   []uint64 // scratch of prefetch
 }
 
 // root is a real start node: a start state of the explored automaton and,
@@ -306,6 +307,9 @@ func (s *search) run() error {
 			break
 		}
 		for i := next; i < hi; i++ {
+			if i+mergeAhead < hi {
+				s.prefetch(&batch[i+mergeAhead-next])
+			}
 			for depth+1 < len(s.levels) && i >= s.levels[depth+1] {
 				depth++
 			}
@@ -565,6 +569,24 @@ func sameState(x, y eval.State) bool {
 // merge handles the transitions of node i, at the given depth, in order.
 // For pairs the step is checked before the successor pair is stored (it
 // gives the pair); for states the successor is stored and checked first.
+// mergeAhead is how many nodes ahead of the one it merges the search asks
+// for the table entries the successors of a node will look up.
+const mergeAhead = 2
+
+// prefetch asks for the table slots and records that merging the
+// transitions of e will read (nodestore.Store.Prefetch), so that their
+// cache misses overlap each other and the merge of the nodes before it.
+func (s *search) prefetch(e *expanded) {
+	sw := s.workers[e.worker]
+	s.hs = s.hs[:0]
+	for j := e.t0; j < e.t1; j++ {
+		if t := &sw.trans[j]; t.k1 > t.k0 {
+			s.hs = append(s.hs, t.hash)
+		}
+	}
+	s.st.Prefetch(s.hs)
+}
+
 func (s *search) merge(i, depth int, e *expanded) error {
 	x := s.x
 	sw := s.workers[e.worker]
