@@ -54,6 +54,7 @@ type fastEval struct {
 	relOK      bool
 	relAsked   bool
 
+	slab    []eval.Value     // the fresh memory values hands out
 	args    []eval.Value     // scratch: the arguments of a compiled expression
 	scratch eval.StepScratch // scratch: the frame of the steps conWorld.step runs
 
@@ -274,4 +275,25 @@ func stepKey(act *ioa.Action, s eval.State, ps []eval.Value) memoKey {
 		k.params = &ps[0]
 	}
 	return k
+}
+
+// slabValues is the number of Values of a slab of fastEval.values.
+const slabValues = 256
+
+// values returns n zero Values of fresh memory, for a state or argument
+// list a point builds: they are carved from a slab, so that the many
+// small lists of a cross-check's points cost one allocation per slab
+// rather than one each. Each list has its own length and capacity, so no
+// append reaches its neighbour; the slab stays allocated while any of its
+// lists is in use.
+func (f *fastEval) values(n int) []eval.Value {
+	if n > len(f.slab) {
+		if n > slabValues/8 {
+			return make([]eval.Value, n)
+		}
+		f.slab = make([]eval.Value, slabValues)
+	}
+	out := f.slab[:n:n]
+	f.slab = f.slab[n:]
+	return out
 }

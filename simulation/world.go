@@ -419,7 +419,7 @@ func (w *conWorld) stateOf(m *ioa.StateMap, name string, env *wenv[eval.State, e
 		if err != nil {
 			return nil, err
 		}
-		out := make(eval.State, len(m.Target.Vars))
+		out := eval.State(w.fast.values(len(m.Target.Vars)))
 		for i, pl := range plan {
 			if pl.obj != nil {
 				if st, ok := env.state(pl.obj); ok && pl.field < len(st) {
@@ -545,7 +545,7 @@ var errDisabled = errors.New("step not enabled")
 
 func (w *conWorld) values(xs []expr.Expr, env *wenv[eval.State, eval.Value]) ([]eval.Value, error) {
 	if w.fast != nil {
-		out := make([]eval.Value, len(xs))
+		out := w.fast.values(len(xs))
 		for i, x := range xs {
 			v, err := w.fast.eval(x, env)
 			if err != nil {
