@@ -51,6 +51,10 @@ type candidates struct {
 	comps   []*compPin       // the variables of A the index pins in part
 	filters []*varFilter
 	seed    maphash.Seed
+	// flat lays out A's encodings variable by variable (eval.Flat.Offsets),
+	// so that enter permutes a state's variables from its bytes; nil when
+	// A has no flat layout
+	flat *eval.Flat
 	// The index, without pointers (the collector does not trace millions
 	// of them) and without a Go map (whose lookups miss the cache several
 	// times): the entries in order of the top bits of the hash of their
@@ -256,6 +260,9 @@ func (cs *candidates) build() error {
 		}
 		byVar[v].conds = append(byVar[v].conds, f)
 	}
+	if fl, err := eval.NewFlat(x.mA); err == nil && (cs.sym == nil || cs.sym.BytesOnly()) {
+		cs.flat = fl
+	}
 	// The states are entered in parts, one per core, each on its own
 	// goroutine, and joined in order; the values of each filter are
 	// numbered per part and then renumbered in order of first appearance,
@@ -393,10 +400,41 @@ func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error
 	var buf, img []byte
 	perms := []int{0}
 	seen := map[string]bool{}
-	// the states are decoded into scratch memory; the values kept (a
+	// the states are decoded into scratch memory, and only when their
+	// values are needed: where A has the flat layout, a state's variables
+	// and their images are read from its encoding; the values kept (a
 	// filter's distinct values) are cloned
 	r := x.mA.NewRunner()
 	r.SetScratch(true)
+	offs := make([]int, len(x.mA.A.Vars)+1)
+	var key []byte
+	var a eval.State
+	state := func() (eval.State, error) {
+		if a == nil {
+			var err error
+			a, err = r.Decode(key)
+			return a, err
+		}
+		return a, nil
+	}
+	// appendVar appends the encoding of variable v of the image g of the
+	// state, from its bytes when they suffice
+	appendVar := func(buf []byte, byBytes bool, g, v int) ([]byte, error) {
+		if byBytes {
+			enc := key[offs[v]:offs[v+1]]
+			if cs.sym == nil {
+				return append(buf, enc...), nil
+			}
+			if out, ok := cs.sym.AppendPermutedVarBytes(buf, enc, g, v); ok {
+				return out, nil
+			}
+		}
+		a, err := state()
+		if err != nil {
+			return buf, err
+		}
+		return cs.appendVar(buf, a, g, v), nil
+	}
 	for i := lo; i < hi; i++ {
 		if (i-lo)%4096 == 0 && i > lo {
 			done.Add(4096)
@@ -406,19 +444,32 @@ func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error
 			}
 		}
 		r.Release()
-		a, err := r.Decode(cs.enc.Key(i))
-		if err != nil {
-			return err
-		}
+		key, a = cs.enc.Key(i), nil
+		byBytes := cs.flat != nil && cs.flat.Offsets(key, offs)
 		if cs.sym != nil {
 			perms = perms[:0]
-			var n int
-			if buf, n = cs.sym.AppendCanonical(buf[:0], a); n == 1 {
+			n, ok := 0, false
+			if byBytes {
+				buf = append(buf[:0], key...)
+				buf, n, ok = cs.sym.LeastEncoded(buf, 0, offs)
+			}
+			if !ok {
+				a, err := state()
+				if err != nil {
+					return err
+				}
+				buf, n = cs.sym.AppendCanonical(buf[:0], a)
+			}
+			if n == 1 {
 				// no permutation but the identity fixes a: its images are distinct
 				for g := 0; g < cs.sym.Order(); g++ {
 					perms = append(perms, g)
 				}
 			} else {
+				a, err := state()
+				if err != nil {
+					return err
+				}
 				clear(seen)
 				for g := 0; g < cs.sym.Order(); g++ {
 					img = cs.sym.AppendPermuted(img[:0], a, g)
@@ -436,20 +487,31 @@ func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error
 				pt.perm = append(pt.perm, uint16(g))
 			}
 			buf = buf[:0]
+			var err error
 			for _, v := range cs.keyVars {
-				buf = cs.appendVar(buf, a, g, v)
+				if buf, err = appendVar(buf, byBytes, g, v); err != nil {
+					return err
+				}
 			}
 			for _, cp := range cs.comps {
-				buf = cs.appendVar(buf, a, g, cp.v)
+				if buf, err = appendVar(buf, byBytes, g, cp.v); err != nil {
+					return err
+				}
 			}
 			pt.hashes = append(pt.hashes, maphash.Bytes(cs.seed, buf))
 			for j, f := range cs.filters {
-				buf = cs.appendVar(buf[:0], a, g, f.v)
+				if buf, err = appendVar(buf[:0], byBytes, g, f.v); err != nil {
+					return err
+				}
 				id, ok := num[j][string(buf)]
 				if !ok {
 					id = int32(len(pt.vals[j]))
 					num[j][string(buf)] = id
 					pt.keys[j] = append(pt.keys[j], string(buf))
+					a, err := state()
+					if err != nil {
+						return err
+					}
 					if cs.sym != nil {
 						pt.vals[j] = append(pt.vals[j], eval.Clone(cs.sym.PermuteVar(a, g, f.v)))
 					} else {

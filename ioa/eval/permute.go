@@ -405,6 +405,31 @@ func (sy *Symmetry) AppendPermutedVar(buf []byte, s State, g, i int) []byte {
 	return sy.m.vars[i].enc(buf, s[i])
 }
 
+// AppendPermutedVarBytes is AppendPermutedVar from the variable's own
+// encoding enc (its bytes in Machine.AppendState) rather than its value:
+// it rearranges the bytes with the variable's byte program
+// (permute_bytes.go). It reports false, with buf as it was, when it
+// cannot: the variable has no byte program, a byte program cannot
+// rearrange this encoding, or the group is reduced WithDead.
+func (sy *Symmetry) AppendPermutedVarBytes(buf, enc []byte, g, i int) ([]byte, bool) {
+	if sy.dead != nil {
+		return buf, false
+	}
+	if sy.encs[i] == nil {
+		return append(buf, enc...), true
+	}
+	bp := sy.progs[i]
+	if bp == nil {
+		return buf, false
+	}
+	n := len(buf)
+	out, ok := bp.appendImage(buf, enc, g, sy.maps[g])
+	if !ok {
+		return out[:n], false
+	}
+	return out, true
+}
+
 // PermuteVar returns the state variable number i of π_g(s).
 func (sy *Symmetry) PermuteVar(s State, g, i int) Value {
 	return sy.permValue(sy.m.vars[i].v.Sort, s[i], &sy.perms[g])

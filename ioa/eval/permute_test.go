@@ -115,6 +115,12 @@ func randomState(t *testing.T, m *Machine, rng *rand.Rand) State {
 
 func TestPermutedEncoding(t *testing.T) {
 	m := loadPerm(t)
+	fromBytes := 0 // variables permuted from their bytes
+	defer func() {
+		if fromBytes == 0 && !t.Failed() {
+			t.Error("AppendPermutedVarBytes permuted no variable")
+		}
+	}()
 	for _, sorts := range [][]SymSort{
 		{{Name: "T"}},
 		{{Name: "L"}},
@@ -185,6 +191,16 @@ func TestPermutedEncoding(t *testing.T) {
 					}
 					if got, want := m.AppendVar(nil, i, img[i]), sy.AppendPermutedVar(nil, s, g, i); !bytes.Equal(got, want) {
 						t.Fatalf("%v: permutation %d: AppendVar(%d) of the image differs from AppendPermutedVar", sorts, g, i)
+					}
+					// from the variable's bytes, where its byte program can
+					got, ok := sy.AppendPermutedVarBytes([]byte{3}, m.AppendVar(nil, i, s[i]), g, i)
+					switch {
+					case ok && !bytes.Equal(got, append([]byte{3}, sy.AppendPermutedVar(nil, s, g, i)...)):
+						t.Fatalf("%v: permutation %d: AppendPermutedVarBytes(%d) differs from AppendPermutedVar", sorts, g, i)
+					case !ok && !bytes.Equal(got, []byte{3}):
+						t.Fatalf("%v: permutation %d: AppendPermutedVarBytes(%d) fails and changes buf", sorts, g, i)
+					case ok:
+						fromBytes++
 					}
 				}
 				if !bytes.Equal(vars, enc) {
