@@ -1,8 +1,12 @@
 package crosscheck
 
 import (
+	"runtime"
 	"testing"
 	"time"
+
+	"ladder/internal/explore"
+	"ladder/internal/nodestore"
 )
 
 // BenchmarkForwardRelated measures a forward cross-check (TL2→
@@ -67,4 +71,50 @@ func BenchmarkForwardReduceDead(b *testing.B) {
 	b.ReportMetric(float64(plainN), "pairs")
 	b.ReportMetric(float64(deadN), "pairs-reduced")
 	b.ReportMetric(plainT.Seconds()/deadT.Seconds(), "speedup")
+}
+
+// BenchmarkReachableFlat measures the backward check's exploration of the
+// abstract automaton (reachable: TxnOrdTMS2WithFailures at T=3,L=1,V=2,
+// --symmetry T) on encodings (eval.Flat) and with the Runner alone, in one
+// run: it reports the orbits and the ratio of the Runner's time to the
+// encodings' ("speedup"). An untimed run first maps the memory the others
+// reuse (a first touch of a page costs microseconds here), each run starts
+// after a collection, and they alternate flat, plain, plain, flat.
+func BenchmarkReachableFlat(b *testing.B) {
+	p := loadProof(b, "../../proofs/ReservationTMS2-TxnOrdTMS2WithFailures.yaml", "../../specs")
+	cfg := bounds(b, "T=3,L=1,V=2")
+	cfg.Symmetry = []string{"T"}
+	x, err := newChecker(p, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := func(flat bool) (int, time.Duration) {
+		runtime.GC()
+		meter := explore.NewMeter(explore.Budget{})
+		start := time.Now()
+		st, complete, err := reachableWith(x.mA, x.sym.gA, nodestore.MaxNodes, meter, explore.NewReporter(nil, meter), flat)
+		if err != nil || !complete {
+			b.Fatalf("reachable: complete %v, %v", complete, err)
+		}
+		return st.Len(), time.Since(start)
+	}
+	b.StopTimer()
+	n, _ := run(false)
+	b.StartTimer()
+	var flatT, plainT time.Duration
+	for i := 0; i < b.N; i++ {
+		for _, flat := range []bool{true, false, false, true} {
+			k, t := run(flat)
+			if k != n {
+				b.Fatalf("%d orbits (flat %v), %d before", k, flat, n)
+			}
+			if flat {
+				flatT += t
+			} else {
+				plainT += t
+			}
+		}
+	}
+	b.ReportMetric(float64(n), "orbits")
+	b.ReportMetric(plainT.Seconds()/flatT.Seconds(), "speedup")
 }
