@@ -287,6 +287,9 @@ const slabValues = 256
 // append reaches its neighbour; the slab stays allocated while any of its
 // lists is in use.
 func (f *fastEval) values(n int) []eval.Value {
+	if n == 0 {
+		return []eval.Value{} // not nil, as make gives
+	}
 	if n > len(f.slab) {
 		if n > slabValues/8 {
 			return make([]eval.Value, n)

@@ -417,9 +417,9 @@ func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error
 		}
 		return a, nil
 	}
-	// appendVar appends the encoding of variable v of the image g of the
+	// imageVar appends the encoding of variable v of the image g of the
 	// state, from its bytes when they suffice
-	appendVar := func(buf []byte, byBytes bool, g, v int) ([]byte, error) {
+	imageVar := func(buf []byte, byBytes bool, g, v int) ([]byte, error) {
 		if byBytes {
 			enc := key[offs[v]:offs[v+1]]
 			if cs.sym == nil {
@@ -489,18 +489,18 @@ func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error
 			buf = buf[:0]
 			var err error
 			for _, v := range cs.keyVars {
-				if buf, err = appendVar(buf, byBytes, g, v); err != nil {
+				if buf, err = imageVar(buf, byBytes, g, v); err != nil {
 					return err
 				}
 			}
 			for _, cp := range cs.comps {
-				if buf, err = appendVar(buf, byBytes, g, cp.v); err != nil {
+				if buf, err = imageVar(buf, byBytes, g, cp.v); err != nil {
 					return err
 				}
 			}
 			pt.hashes = append(pt.hashes, maphash.Bytes(cs.seed, buf))
 			for j, f := range cs.filters {
-				if buf, err = appendVar(buf[:0], byBytes, g, f.v); err != nil {
+				if buf, err = imageVar(buf[:0], byBytes, g, f.v); err != nil {
 					return err
 				}
 				id, ok := num[j][string(buf)]

@@ -566,9 +566,6 @@ func sameState(x, y eval.State) bool {
 	return len(x) > 0 && len(x) == len(y) && &x[0] == &y[0]
 }
 
-// merge handles the transitions of node i, at the given depth, in order.
-// For pairs the step is checked before the successor pair is stored (it
-// gives the pair); for states the successor is stored and checked first.
 // mergeAhead is how many nodes ahead of the one it merges the search asks
 // for the table entries the successors of a node will look up.
 const mergeAhead = 2
@@ -587,6 +584,9 @@ func (s *search) prefetch(e *expanded) {
 	s.st.Prefetch(s.hs)
 }
 
+// merge handles the transitions of node i, at the given depth, in order.
+// For pairs the step is checked before the successor pair is stored (it
+// gives the pair); for states the successor is stored and checked first.
 func (s *search) merge(i, depth int, e *expanded) error {
 	x := s.x
 	sw := s.workers[e.worker]

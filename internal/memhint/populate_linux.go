@@ -9,7 +9,7 @@ const madvPopulateWrite = 23
 // populate maps the whole pages of [addr, addr+n) in one system call. An
 // error (an older kernel) leaves them to be mapped by the first writes.
 func populate(addr, n uintptr) {
-	const page = 4096
+	page := uintptr(syscall.Getpagesize())
 	lo := (addr + page - 1) &^ (page - 1)
 	hi := (addr + n) &^ (page - 1)
 	if hi <= lo {

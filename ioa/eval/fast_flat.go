@@ -36,6 +36,7 @@ type Flat struct {
 	vars   []flatVar
 	acts   []*flatAction
 	invs   []sfn // by index in Automaton.Invariants
+	nats   []int // the variables with Nats in their layout
 	nslots int
 	nregs  int
 }
@@ -131,6 +132,11 @@ func NewFlat(m *Machine) (fl *Flat, err error) {
 		fl.invs = append(fl.invs, f)
 	}
 	fl.nslots, fl.nregs = c.nslots, c.nregs
+	for i := range fl.vars {
+		if len(fl.vars[i].nats) > 0 {
+			fl.nats = append(fl.nats, i)
+		}
+	}
 	for _, fa := range fl.acts {
 		fl.frame(fa)
 	}
@@ -153,8 +159,8 @@ func (fl *Flat) frame(fa *flatAction) {
 		}
 	}
 	walk(fa.eff)
-	for v, w := range writes {
-		if w && len(fl.vars[v].nats) > 0 {
+	for _, v := range fl.nats {
+		if writes[v] {
 			fa.natVars = append(fa.natVars, v)
 		}
 	}
@@ -507,13 +513,11 @@ func (r *FlatRunner) HoldsAfter(act int, key []byte, invs []int) (holds, ok bool
 	return r.holds(r.fl.acts[act], key, invs)
 }
 
-// natsHold reports whether the Nats of variable i of the state encoded as
-// key (with the variables' offsets offs) are non-negative.
+// natsHold reports whether the Nats of variable i (one of Flat.nats) of
+// the state encoded as key (with the variables' offsets offs) are
+// non-negative.
 func (fl *Flat) natsHold(key []byte, offs []int, i int) bool {
 	v := &fl.vars[i]
-	if len(v.nats) == 0 {
-		return true
-	}
 	start := offs[i]
 	if v.seq {
 		start++
@@ -535,17 +539,13 @@ func (r *FlatRunner) holds(a *flatAction, key []byte, invs []int) (holds, ok boo
 	if !fl.scan(key, c.offs) {
 		return false, false
 	}
-	if a == nil {
-		for i := range fl.vars {
-			if !fl.natsHold(key, c.offs, i) {
-				return false, true
-			}
-		}
-	} else {
-		for _, i := range a.natVars {
-			if !fl.natsHold(key, c.offs, i) {
-				return false, true
-			}
+	natVars := fl.nats
+	if a != nil {
+		natVars = a.natVars
+	}
+	for _, i := range natVars {
+		if !fl.natsHold(key, c.offs, i) {
+			return false, true
 		}
 	}
 	c.st, c.bad, c.buf = key, false, c.buf[:0]
