@@ -294,6 +294,9 @@ type explorer struct {
 	// sets are the two worker sets of levelParallel: one expands a
 	// batch while the other's batch is merged and checked.
 	sets [2]*workerSet
+	// ids is an empty slice whose memory the next level's ids reuse (a
+	// level's ids take the slice of the level before the last)
+	ids []int32
 	// buffers of levelSequential
 	succs []pending
 	kbuf  []byte
@@ -451,7 +454,9 @@ func (x *explorer) run() error {
 		if err != nil {
 			return x.finish(err)
 		}
-		cur = next
+		// the ids of the level just expanded are no longer needed: their
+		// slice takes the next level's
+		cur, x.ids = next, cur[:0]
 	}
 	return x.finish(nil)
 }
@@ -623,7 +628,7 @@ type pending struct {
 // table slots and records are prefetched together, then they are inserted
 // in order.
 func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]int32, error) {
-	var next []int32
+	next := x.ids
 	succs, kbuf, pbuf, hs := x.succs[:0], x.kbuf[:0], x.pbuf[:0], x.hs[:0]
 	defer func() { x.succs, x.kbuf, x.pbuf, x.hs = succs, kbuf, pbuf, hs }()
 	over := false
@@ -763,6 +768,7 @@ const batchSize = 4096
 // is expanded meanwhile, by a second set of workers: a batch's successors
 // live in its set's scratch memory until its new states are checked.
 func (x *explorer) levelParallel(cur []int32, depth int) (next []int32, err error) {
+	next = x.ids
 	w := x.workers()
 	if x.sets[0] == nil || len(x.sets[0].runners) != w {
 		for i := range x.sets {

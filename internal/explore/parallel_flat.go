@@ -31,8 +31,10 @@
 package explore
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 
 	"ladder/internal/nodestore"
@@ -57,6 +59,12 @@ type flatWorker struct {
 	offs   []int        // scratch: a key's variables' offsets
 	keys   [][]byte
 	hs     []uint64
+	// again[j] is whether successor j repeats an earlier successor of
+	// the worker's part, which seen finds (repeated): such a successor
+	// is not looked up in the store, and is not new
+	again  []bool
+	seen   []int32 // an open-addressing set of the part's successors, by index+1
+	nseen  int
 	counts []int32 // successors per state of its part
 	dead   []bool  // no successor and not final, per state of its part
 	shard  [][]int32
@@ -137,6 +145,7 @@ func (fs *flatSet) hash(i int) uint64 {
 // levelFlat expands the states of one level with Flat on several workers,
 // batch by batch (see the file comment).
 func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
+	next = x.ids
 	w := x.workers()
 	if x.fset == nil || len(x.fset.ws) != w {
 		x.fset = x.newFlatSet(w)
@@ -260,6 +269,8 @@ func grow[T any](s []T, n int) []T {
 // Runner and encoded.
 func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 	wk.arena, wk.ends, wk.hs, wk.orbits, wk.acts, wk.err = wk.arena[:0], wk.ends[:0], wk.hs[:0], wk.orbits[:0], wk.acts[:0], nil
+	wk.again = wk.again[:0]
+	wk.resetSeen()
 	wk.counts = grow(wk.counts, wk.hi-wk.lo)
 	wk.dead = grow(wk.dead, wk.hi-wk.lo)
 	for sh := range wk.shard {
@@ -301,6 +312,7 @@ func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 		if !wk.fr.Successors(key, visitFlat) || gaveUp {
 			// the Runner expands the state
 			wk.ends, wk.hs, wk.orbits, wk.acts, wk.arena, over = wk.ends[:n0], wk.hs[:n0], wk.orbits[:n0], wk.acts[:n0], wk.arena[:a0], false
+			wk.again = wk.again[:min(n0, len(wk.again))]
 			for sh := range wk.shard {
 				s := wk.shard[sh]
 				for len(s) > 0 && int(s[len(s)-1]) >= n0 {
@@ -324,9 +336,13 @@ func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 		}
 		for j, k0 := n0, a0; j < len(wk.ends); j++ {
 			h := x.st.Hash(wk.arena[k0:wk.ends[j]])
-			sh := x.st.ShardOf(h)
-			wk.shard[sh] = append(wk.shard[sh], int32(j))
 			wk.hs = append(wk.hs, h)
+			again := wk.repeated(j, h)
+			wk.again = append(wk.again, again)
+			if !again {
+				sh := x.st.ShardOf(h)
+				wk.shard[sh] = append(wk.shard[sh], int32(j))
+			}
 			k0 = wk.ends[j]
 		}
 		wk.counts[i-wk.lo] = int32(len(wk.ends) - n0)
@@ -351,6 +367,67 @@ func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 	for j, end := range wk.ends {
 		wk.keys[j] = wk.arena[off:end:end]
 		off = end
+	}
+}
+
+// repeat is the lookup result (flatWorker.rs) of a successor that repeats
+// an earlier one of its worker's part: a state that is not new, whose id
+// nothing reads.
+const repeat = math.MinInt64
+
+// resetSeen empties the worker's set of successors.
+func (wk *flatWorker) resetSeen() {
+	if wk.seen == nil {
+		wk.seen = make([]int32, 1<<12)
+	}
+	clear(wk.seen)
+	wk.nseen = 0
+}
+
+// keyAt returns the encoding of the worker's successor j.
+func (wk *flatWorker) keyAt(j int) []byte {
+	k0 := 0
+	if j > 0 {
+		k0 = wk.ends[j-1]
+	}
+	return wk.arena[k0:wk.ends[j]]
+}
+
+// repeated reports whether successor j, with hash h, has the encoding of
+// an earlier successor of the worker's part, and adds it to the set when
+// it has not. Siblings in a breadth-first level share many successors
+// (two steps of different transactions, taken in either order, reach one
+// state), and most of them meet in one worker's part: they are recognised
+// here, in memory that stays in the core's cache, rather than each looked
+// up in the store. The set compares whole encodings, as the store does.
+func (wk *flatWorker) repeated(j int, h uint64) bool {
+	if 2*(wk.nseen+1) > len(wk.seen) {
+		old := wk.seen
+		wk.seen = make([]int32, 2*len(old))
+		mask := uint64(len(wk.seen) - 1)
+		for _, e := range old {
+			if e == 0 {
+				continue
+			}
+			pos := wk.hs[e-1] >> 32 & mask
+			for wk.seen[pos] != 0 {
+				pos = (pos + 1) & mask
+			}
+			wk.seen[pos] = e
+		}
+	}
+	mask := uint64(len(wk.seen) - 1)
+	key := wk.keyAt(j)
+	for pos := h >> 32 & mask; ; pos = (pos + 1) & mask {
+		e := wk.seen[pos]
+		if e == 0 {
+			wk.seen[pos] = int32(j + 1)
+			wk.nseen++
+			return false
+		}
+		if i := int(e - 1); wk.hs[i] == h && bytes.Equal(wk.keyAt(i), key) {
+			return true
+		}
 	}
 }
 
@@ -410,6 +487,10 @@ func (x *explorer) classify(fs *flatSet, k int) {
 	wk.nnew, wk.bytes, wk.anyDead, wk.nzero, wk.orbit = 0, 0, false, 0, 0
 	base := fs.base[k]
 	for j, h := range wk.hs {
+		if wk.again[j] {
+			wk.rs[j] = repeat
+			continue
+		}
 		sh := x.st.ShardOf(h)
 		at := fs.shardAt[sh]
 		r := fs.ws[at.g].res[cursor[sh]]
