@@ -7,7 +7,9 @@
 //
 //  1. the workers expand contiguous parts of the batch, reading the states
 //     from the store (which nothing changes meanwhile), and note each
-//     successor's encoding, hash and shard;
+//     successor's encoding, hash and shard, and whether it repeats an
+//     earlier successor of the worker's part (flatWorker.repeated; such a
+//     successor is not new, and is not looked up);
 //  2. the workers look the successors up, shard by shard, in batch order
 //     (nodestore.LookupBatch), which leaves a pending slot for each first
 //     occurrence of a state the store does not hold;

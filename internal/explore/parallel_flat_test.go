@@ -200,3 +200,35 @@ func TestFlatSymmetry(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeated feeds a worker's set of successors (flatWorker.repeated)
+// encodings with repeats, under a hash that gives many encodings one
+// value, and enough of them that the set grows: a successor is a repeat
+// exactly when an earlier one has its encoding.
+func TestRepeated(t *testing.T) {
+	wk := &flatWorker{}
+	wk.resetSeen()
+	seen := map[string]bool{}
+	for j := 0; j < 20000; j++ {
+		n := j * 7 % 5003 // every encoding comes back
+		key := fmt.Sprintf("s%d", n)
+		h := uint64(len(key)) // half the encodings collide
+		if n%2 == 0 {
+			h = uint64(n) << 32
+		}
+		wk.arena = append(wk.arena, key...)
+		wk.ends = append(wk.ends, len(wk.arena))
+		wk.hs = append(wk.hs, h)
+		if got := wk.repeated(j, h); got != seen[key] {
+			t.Fatalf("successor %d (%q, hash %#x): repeated = %v, want %v", j, key, h, got, seen[key])
+		}
+		seen[key] = true
+	}
+	if len(wk.seen) <= 1<<12 {
+		t.Fatalf("the set did not grow: %d slots", len(wk.seen))
+	}
+	wk.resetSeen()
+	if wk.nseen != 0 || wk.repeated(0, wk.hs[0]) {
+		t.Fatal("a reset set still holds successors")
+	}
+}
