@@ -5,15 +5,16 @@
 // (nodestore.NewSharded), and each batch of a level goes through four
 // phases:
 //
-//  1. the workers expand contiguous parts of the batch, reading the states
-//     from the store (which nothing changes meanwhile), and note each
-//     successor's encoding, hash and shard, and whether it repeats an
-//     earlier successor of the worker's part (flatWorker.repeated; such a
+//  1. the workers expand contiguous parts of the batch, several per
+//     worker, each taking the next part when it is done with one, reading
+//     the states from the store (which nothing changes meanwhile), and
+//     note each successor's encoding, hash and shard, and whether it
+//     repeats an earlier successor of its part (flatPart.repeated; such a
 //     successor is not new, and is not looked up);
 //  2. the workers look the successors up, shard by shard, in batch order
 //     (nodestore.LookupBatch), which leaves a pending slot for each first
 //     occurrence of a state the store does not hold;
-//  3. the workers classify their successors, and store their new states
+//  3. the workers classify the parts' successors, and store their new states
 //     in batch order, each into a region of the arena reserved for it,
 //     with the ids a sequential search gives them (nodestore.Reserve,
 //     Put), checking their conditions on the way; when the batch holds a
@@ -27,8 +28,9 @@
 // one worker, but after an invariant's violation: like levelParallel, a
 // batch's new states are all stored before they are checked.
 //
-// Each worker writes only its own buffers, padded apart, so that the
-// cores do not share the cache lines they write.
+// Each worker writes only its own buffers and those of the part it
+// expands, padded apart, so that the cores do not share the cache lines
+// they write.
 
 package explore
 
@@ -38,40 +40,55 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"ladder/internal/nodestore"
 	"ladder/ioa/eval"
 )
 
 // flatBatch is the number of states a parallel level with Flat expands
-// between insertions.
-const flatBatch = 1 << 14
+// between insertions, and partsPerWorker the parts of a batch per worker.
+// The workers take the parts in turn, so that one that meets costlier
+// states does not keep the others waiting; a part of flatBatch /
+// (partsPerWorker × workers) states, 8192 on two workers, has room for
+// most of the repeats among its successors (flatPart.repeated).
+const (
+	flatBatch      = 1 << 16
+	partsPerWorker = 4
+)
 
-// flatWorker is one worker of levelFlat and what it computed for its part
-// of a batch.
+// flatWorker is one worker of levelFlat: its runners, and what it
+// computed for the shards it looked up.
 type flatWorker struct {
+	_   [128]byte // padding: see the file comment
+	fr  *eval.FlatRunner
+	r   *eval.Runner // for the states Flat gives up on, and final checks
+	res []int64      // phase 2: the results of the shards it looked up
+	idx []int32      // phase 2: the batch indexes of those shards
+	_   [128]byte
+}
+
+// flatPart is a contiguous part of a batch of levelFlat and what a worker
+// computed for it; the parts of a batch are in batch order.
+type flatPart struct {
 	_      [128]byte // padding: see the file comment
-	fr     *eval.FlatRunner
-	r      *eval.Runner // for the states Flat gives up on, and final checks
-	lo, hi int          // its part of the batch
-	arena  []byte       // the successors' encodings
-	ends   []int        // where each ends in the arena
-	orbits []int32      // the size of each one's orbit (1 without symmetry)
-	acts   []int32      // the action of each one's step
-	offs   []int        // scratch: a key's variables' offsets
+	lo, hi int       // its states in the batch
+	arena  []byte    // the successors' encodings
+	ends   []int     // where each ends in the arena
+	orbits []int32   // the size of each one's orbit (1 without symmetry)
+	acts   []int32   // the action of each one's step
+	offs   []int     // scratch: a key's variables' offsets
 	keys   [][]byte
 	hs     []uint64
 	// again[j] is whether successor j repeats an earlier successor of
-	// the worker's part, which seen finds (repeated): such a successor
-	// is not looked up in the store, and is not new
+	// the part, which seen finds (repeated): such a successor is not
+	// looked up in the store, and is not new
 	again  []bool
 	seen   []int32 // an open-addressing set of the part's successors, by index+1
 	nseen  int
-	counts []int32 // successors per state of its part
-	dead   []bool  // no successor and not final, per state of its part
+	counts []int32 // successors per state of the part
+	dead   []bool  // no successor and not final, per state of the part
 	shard  [][]int32
-	res    []int64 // phase 2: the results of the shards it looked up
-	idx    []int32 // phase 2: the batch indexes of those shards
 	err    error
 	// phase 3: the lookup result of each of its successors, how many of
 	// them are new, the bytes of their records, whether a state of its
@@ -90,10 +107,11 @@ type flatWorker struct {
 	_        [128]byte
 }
 
-// flatSet is the workers of levelFlat.
+// flatSet is the workers and parts of levelFlat.
 type flatSet struct {
 	ws    []*flatWorker
-	base  []int // the batch index of each worker's first successor
+	parts []*flatPart
+	base  []int // the batch index of each part's first successor
 	ids   []int32
 	fresh []item
 	// per shard, the worker that looked it up and where its results
@@ -104,23 +122,27 @@ type flatSet struct {
 type shardPos struct{ g, start int }
 
 func (x *explorer) newFlatSet(w int) *flatSet {
-	fs := &flatSet{ws: make([]*flatWorker, w), base: make([]int, w+1), shardAt: make([]shardPos, x.st.Shards())}
-	for k := range fs.ws {
+	n := w * partsPerWorker
+	fs := &flatSet{ws: make([]*flatWorker, w), parts: make([]*flatPart, n), base: make([]int, n+1), shardAt: make([]shardPos, x.st.Shards())}
+	for g := range fs.ws {
 		r := x.m.NewRunner()
 		r.SetScratch(true)
-		fs.ws[k] = &flatWorker{fr: x.flat.NewRunner(), r: r, shard: make([][]int32, x.st.Shards()), offs: make([]int, len(x.m.A.Vars)+1)}
+		fs.ws[g] = &flatWorker{fr: x.flat.NewRunner(), r: r}
+	}
+	for k := range fs.parts {
+		fs.parts[k] = &flatPart{shard: make([][]int32, x.st.Shards()), offs: make([]int, len(x.m.A.Vars)+1)}
 	}
 	return fs
 }
 
-// at returns the worker and the position in its lists of successor i of
+// at returns the part and the position in its lists of successor i of
 // the batch.
-func (fs *flatSet) at(i int) (*flatWorker, int) {
+func (fs *flatSet) at(i int) (*flatPart, int) {
 	k := 0
 	for fs.base[k+1] <= i {
 		k++
 	}
-	return fs.ws[k], i - fs.base[k]
+	return fs.parts[k], i - fs.base[k]
 }
 
 // shardRange returns where the successors of shard sh are in wk.idx and
@@ -160,32 +182,33 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 	for lo := 0; lo < len(cur); lo += bs {
 		batch := cur[lo:min(lo+bs, len(cur))]
 		// phase 1
-		for k, wk := range fs.ws {
-			wk.lo, wk.hi = k*len(batch)/w, (k+1)*len(batch)/w
+		np := len(fs.parts)
+		for k, pt := range fs.parts {
+			pt.lo, pt.hi = k*len(batch)/np, (k+1)*len(batch)/np
 		}
-		x.parallel(w, func(k int) { x.expandFlat(fs.ws[k], batch) })
-		for _, wk := range fs.ws {
-			if errors.Is(wk.err, errOverBudget) {
+		x.eachPart(fs, func(g, k int) { x.expandFlat(fs.parts[k], fs.ws[g], batch) })
+		for _, pt := range fs.parts {
+			if errors.Is(pt.err, errOverBudget) {
 				x.res.Limit, x.res.Exhausted = x.meter.Stop(), true
 				return next, nil
 			}
 		}
-		for _, wk := range fs.ws {
-			if wk.err != nil {
-				return nil, wk.err
+		for _, pt := range fs.parts {
+			if pt.err != nil {
+				return nil, pt.err
 			}
 		}
-		for k, wk := range fs.ws {
-			fs.base[k+1] = fs.base[k] + len(wk.keys)
+		for k, pt := range fs.parts {
+			fs.base[k+1] = fs.base[k] + len(pt.keys)
 		}
-		n := fs.base[w]
+		n := fs.base[np]
 		// phase 2: worker g looks up shards g, g+w, …
 		x.parallel(w, func(g int) {
 			wk := fs.ws[g]
 			wk.idx = wk.idx[:0]
 			for sh := g; sh < x.st.Shards(); sh += w {
 				fs.shardAt[sh] = shardPos{g, len(wk.idx)}
-				for k, o := range fs.ws {
+				for k, o := range fs.parts {
 					for _, j := range o.shard[sh] {
 						wk.idx = append(wk.idx, int32(fs.base[k])+j)
 					}
@@ -202,7 +225,7 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 		for i := range fs.ids {
 			fs.ids[i] = -1
 		}
-		x.parallel(w, func(k int) { x.classify(fs, k) })
+		x.eachPart(fs, func(_, k int) { x.classify(fs, k) })
 		var fresh []item
 		var stopErr error
 		parallelStore := x.storable(fs)
@@ -226,8 +249,8 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 			stopErr = x.suspects(fs)
 		} else {
 			runners, flats := make([]*eval.Runner, w), make([]*eval.FlatRunner, w)
-			for k, wk := range fs.ws {
-				runners[k], flats[k] = wk.r, wk.fr
+			for g, wk := range fs.ws {
+				runners[g], flats[g] = wk.r, wk.fr
 			}
 			stopErr = x.checkFresh(runners, flats, fresh, depth)
 		}
@@ -256,6 +279,21 @@ func (x *explorer) parallel(w int, f func(g int)) {
 	wg.Wait()
 }
 
+// eachPart runs f(g, k) for every part k of a batch, in parallel on the
+// workers g, which take the parts in turn, and waits for them.
+func (x *explorer) eachPart(fs *flatSet, f func(g, k int)) {
+	var taken atomic.Int64
+	x.parallel(len(fs.ws), func(g int) {
+		for {
+			k := int(taken.Add(1)) - 1
+			if k >= len(fs.parts) {
+				return
+			}
+			f(g, k)
+		}
+	})
+}
+
 // grow returns s resliced to n elements, or a new slice when its capacity
 // is short; the elements are not cleared.
 func grow[T any](s []T, n int) []T {
@@ -265,11 +303,11 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// expandFlat expands states lo…hi-1 of a batch on one worker. A state
-// Flat gives up on (or whose successors' bytes do not suffice for their
-// canonical keys, with symmetry reduction) is expanded by the worker's
-// Runner and encoded.
-func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
+// expandFlat expands the states lo…hi-1 of a batch, part wk, on worker
+// wr. A state Flat gives up on (or whose successors' bytes do not suffice
+// for their canonical keys, with symmetry reduction) is expanded by the
+// worker's Runner and encoded.
+func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 	wk.arena, wk.ends, wk.hs, wk.orbits, wk.acts, wk.err = wk.arena[:0], wk.ends[:0], wk.hs[:0], wk.orbits[:0], wk.acts[:0], nil
 	wk.again = wk.again[:0]
 	wk.resetSeen()
@@ -304,14 +342,14 @@ func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 	visit := func(act int, _ []eval.Value, post eval.State) bool {
 		k0 := len(wk.arena)
 		var orbit int32
-		wk.arena, orbit = x.encode(wk.r, wk.arena, post)
+		wk.arena, orbit = x.encode(wr.r, wk.arena, post)
 		return note(k0, orbit, act)
 	}
 	for i := wk.lo; i < wk.hi; i++ {
 		key := x.st.Key(int(batch[i]))
 		n0, a0 := len(wk.ends), len(wk.arena)
 		gaveUp = false
-		if !wk.fr.Successors(key, visitFlat) || gaveUp {
+		if !wr.fr.Successors(key, visitFlat) || gaveUp {
 			// the Runner expands the state
 			wk.ends, wk.hs, wk.orbits, wk.acts, wk.arena, over = wk.ends[:n0], wk.hs[:n0], wk.orbits[:n0], wk.acts[:n0], wk.arena[:a0], false
 			wk.again = wk.again[:min(n0, len(wk.again))]
@@ -322,10 +360,10 @@ func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 				}
 				wk.shard[sh] = s
 			}
-			wk.r.Release()
-			pre, err := wk.r.Decode(key)
+			wr.r.Release()
+			pre, err := wr.r.Decode(key)
 			if err == nil {
-				err = wk.r.Successors(pre, visit)
+				err = wr.r.Successors(pre, visit)
 			}
 			if err != nil {
 				wk.err = err
@@ -350,11 +388,11 @@ func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 		wk.counts[i-wk.lo] = int32(len(wk.ends) - n0)
 		wk.dead[i-wk.lo] = false
 		if len(wk.ends) == n0 && x.m.HasFinal() {
-			wk.r.Release()
-			pre, err := wk.r.Decode(key)
+			wr.r.Release()
+			pre, err := wr.r.Decode(key)
 			var ok bool
 			if err == nil {
-				ok, err = wk.r.Final(pre)
+				ok, err = wr.r.Final(pre)
 			}
 			if err != nil {
 				wk.err = err
@@ -372,13 +410,13 @@ func (x *explorer) expandFlat(wk *flatWorker, batch []int32) {
 	}
 }
 
-// repeat is the lookup result (flatWorker.rs) of a successor that repeats
-// an earlier one of its worker's part: a state that is not new, whose id
-// nothing reads.
+// repeat is the lookup result (flatPart.rs) of a successor that repeats
+// an earlier one of its part: a state that is not new, whose id nothing
+// reads.
 const repeat = math.MinInt64
 
-// resetSeen empties the worker's set of successors.
-func (wk *flatWorker) resetSeen() {
+// resetSeen empties the part's set of successors.
+func (wk *flatPart) resetSeen() {
 	if wk.seen == nil {
 		wk.seen = make([]int32, 1<<12)
 	}
@@ -386,8 +424,8 @@ func (wk *flatWorker) resetSeen() {
 	wk.nseen = 0
 }
 
-// keyAt returns the encoding of the worker's successor j.
-func (wk *flatWorker) keyAt(j int) []byte {
+// keyAt returns the encoding of the part's successor j.
+func (wk *flatPart) keyAt(j int) []byte {
 	k0 := 0
 	if j > 0 {
 		k0 = wk.ends[j-1]
@@ -396,13 +434,13 @@ func (wk *flatWorker) keyAt(j int) []byte {
 }
 
 // repeated reports whether successor j, with hash h, has the encoding of
-// an earlier successor of the worker's part, and adds it to the set when
+// an earlier successor of the part, and adds it to the set when
 // it has not. Siblings in a breadth-first level share many successors
 // (two steps of different transactions, taken in either order, reach one
-// state), and most of them meet in one worker's part: they are recognised
+// state), and most of them meet in one part: they are recognised
 // here, in memory that stays in the core's cache, rather than each looked
 // up in the store. The set compares whole encodings, as the store does.
-func (wk *flatWorker) repeated(j int, h uint64) bool {
+func (wk *flatPart) repeated(j int, h uint64) bool {
 	if 2*(wk.nseen+1) > len(wk.seen) {
 		old := wk.seen
 		wk.seen = make([]int32, 2*len(old))
@@ -441,7 +479,7 @@ func (x *explorer) storeBatch(fs *flatSet, batch []int32) ([]item, error) {
 	fresh := fs.fresh[:0]
 	defer func() { fs.fresh = fresh[:0] }()
 	i := 0 // the batch index of the next successor
-	for k, wk := range fs.ws {
+	for k, wk := range fs.parts {
 		for s := wk.lo; s < wk.hi; s++ {
 			if wk.counts[s-wk.lo] == 0 {
 				x.res.Deadlocks++
@@ -465,23 +503,24 @@ func (x *explorer) storeBatch(fs *flatSet, batch []int32) ([]item, error) {
 				id := x.st.AppendNode(key, from)
 				fs.ids[i] = int32(id)
 				x.represented += int64(wk.orbits[i-fs.base[k]])
-				fresh = append(fresh, item{id: id, k: k})
+				// checkFresh checks it on a worker
+				fresh = append(fresh, item{id: id, k: k % len(fs.ws)})
 			}
 		}
 	}
 	return fresh, nil
 }
 
-// classify sets, for worker k's successors, their lookup results in its
+// classify sets, for part k's successors, their lookup results in its
 // own order, and counts its new states, their bytes and its states with
 // no successor.
 func (x *explorer) classify(fs *flatSet, k int) {
-	wk := fs.ws[k]
-	// where worker k's successors start in each shard's list
+	wk := fs.parts[k]
+	// where part k's successors start in each shard's list
 	cursor := make([]int, x.st.Shards())
 	for sh := range cursor {
 		cursor[sh] = fs.shardAt[sh].start
-		for _, o := range fs.ws[:k] {
+		for _, o := range fs.parts[:k] {
 			cursor[sh] += len(o.shard[sh])
 		}
 	}
@@ -515,11 +554,11 @@ func (x *explorer) classify(fs *flatSet, k int) {
 // storable reports whether the workers may store a batch's new states in
 // parallel: no state of the batch is a deadlock to report, the state
 // limit is not reached within the batch, no budget is exhausted, and each
-// worker's records fit a chunk of the arena. Otherwise storeBatch stores
+// part's records fit a chunk of the arena. Otherwise storeBatch stores
 // them, and stops where a sequential search would.
 func (x *explorer) storable(fs *flatSet) bool {
 	total := 0
-	for _, wk := range fs.ws {
+	for _, wk := range fs.parts {
 		if wk.anyDead || wk.bytes > 1<<20 {
 			return false
 		}
@@ -537,13 +576,13 @@ func (x *explorer) storable(fs *flatSet) bool {
 	return x.st.Len()+total < limit && !x.full()
 }
 
-// storeParallel stores a batch's new states, each worker its own in
-// batch order, with the ids a sequential search gives them, and checks
-// them; it returns them.
+// storeParallel stores a batch's new states, part by part on the
+// workers, each part's in batch order, with the ids a sequential search
+// gives them, and checks them; it returns them.
 func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) []item {
 	first := x.st.Len()
 	id := first
-	for _, wk := range fs.ws {
+	for _, wk := range fs.parts {
 		wk.firstID = id
 		id += wk.nnew
 		wk.region = x.st.Reserve(wk.bytes)
@@ -551,8 +590,8 @@ func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) []item {
 		x.res.Deadlocks += wk.nzero
 	}
 	x.st.Extend(id)
-	x.parallel(len(fs.ws), func(k int) {
-		wk := fs.ws[k]
+	x.eachPart(fs, func(g, k int) {
+		wk, fr := fs.parts[k], fs.ws[g].fr
 		wk.suspects = wk.suspects[:0]
 		next := wk.firstID
 		base := fs.base[k]
@@ -566,7 +605,7 @@ func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) []item {
 				key := wk.keys[j]
 				x.st.Put(&wk.region, next, key, from)
 				fs.ids[base+j] = int32(next)
-				if holds, ok := wk.fr.HoldsAfter(int(wk.acts[j]), key, x.invs); !holds || !ok {
+				if holds, ok := fr.HoldsAfter(int(wk.acts[j]), key, x.invs); !holds || !ok {
 					wk.suspects = append(wk.suspects, next)
 				}
 				next++
@@ -574,16 +613,16 @@ func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) []item {
 		}
 	})
 	x.st.Commit(id)
-	for _, wk := range fs.ws {
+	for _, wk := range fs.parts {
 		x.represented += wk.orbit
 	}
 	if id > first && depth > x.res.MaxDepth {
 		x.res.MaxDepth = depth
 	}
 	fresh := fs.fresh[:0]
-	for k, wk := range fs.ws {
+	for k, wk := range fs.parts {
 		for i := wk.firstID; i < wk.firstID+wk.nnew; i++ {
-			fresh = append(fresh, item{id: i, k: k})
+			fresh = append(fresh, item{id: i, k: k % len(fs.ws)})
 		}
 	}
 	fs.fresh = fresh[:0]
@@ -595,7 +634,7 @@ func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) []item {
 // violation of the first violating one.
 func (x *explorer) suspects(fs *flatSet) error {
 	r := fs.ws[0].r
-	for _, wk := range fs.ws {
+	for _, wk := range fs.parts {
 		for _, id := range wk.suspects {
 			r.Release()
 			if stop, err := x.recheck(r, id, x.st.Key(id)); stop || err != nil {

@@ -201,12 +201,12 @@ func TestFlatSymmetry(t *testing.T) {
 	}
 }
 
-// TestRepeated feeds a worker's set of successors (flatWorker.repeated)
+// TestRepeated feeds a part's set of successors (flatPart.repeated)
 // encodings with repeats, under a hash that gives many encodings one
 // value, and enough of them that the set grows: a successor is a repeat
 // exactly when an earlier one has its encoding.
 func TestRepeated(t *testing.T) {
-	wk := &flatWorker{}
+	wk := &flatPart{}
 	wk.resetSeen()
 	seen := map[string]bool{}
 	for j := 0; j < 20000; j++ {
