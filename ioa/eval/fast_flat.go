@@ -39,6 +39,16 @@ type Flat struct {
 	nats   []int // the variables with Nats in their layout
 	nslots int
 	nregs  int
+	// Actions whose first parameter's values are gated by one table
+	// variable (flatGate), the first such: gateVar, of gateN one-byte
+	// entries (-1: none). gated has bit k for each such action k < 64,
+	// and accepts[b] those whose gate accepts entry value b. An action
+	// whose gate accepts no entry of a state enables no step there, and
+	// Successors passes it over without trying it.
+	gateVar int
+	gateN   int
+	gated   uint64
+	accepts *[256]uint64
 }
 
 // flatVar is the layout of a state variable's encoding.
@@ -140,7 +150,38 @@ func NewFlat(m *Machine) (fl *Flat, err error) {
 	for _, fa := range fl.acts {
 		fl.frame(fa)
 	}
+	fl.gates()
 	return fl, nil
+}
+
+// gates sets the actions Successors may pass over by their gate
+// (Flat.gated). Such an action has no condition before its first
+// parameter's gate, whose values it tries in order: when the gate
+// accepts none of them, trying it finds nothing and evaluates nothing
+// else, so passing it over changes nothing.
+func (fl *Flat) gates() {
+	fl.gateVar = -1
+	for k, fa := range fl.acts {
+		if k >= 64 || len(fa.pre0) > 0 || len(fa.params) == 0 {
+			continue
+		}
+		p := &fa.params[0]
+		if p.n <= 0 || p.bind != nil || p.gate == nil {
+			continue
+		}
+		if fl.gateVar < 0 {
+			fl.gateVar, fl.gateN, fl.accepts = p.gate.v, int(p.n), new([256]uint64)
+		}
+		if p.gate.v != fl.gateVar || int(p.n) != fl.gateN {
+			continue
+		}
+		fl.gated |= 1 << k
+		for b, ok := range p.gate.table {
+			if ok {
+				fl.accepts[b] |= 1 << k
+			}
+		}
+	}
 }
 
 // frame computes what a step of fa can invalidate (flatAction.stale,
@@ -335,7 +376,18 @@ func (r *FlatRunner) Successors(key []byte, visit func(act int, post []byte) boo
 	}
 	c.st, c.bad = key, false
 	r.visit = visit
-	for _, a := range r.fl.acts {
+	enabled := ^uint64(0)
+	if fl := r.fl; fl.gateVar >= 0 {
+		row := key[c.offs[fl.gateVar]:]
+		enabled = ^fl.gated
+		for v := 0; v < fl.gateN; v++ {
+			enabled |= fl.accepts[row[v]]
+		}
+	}
+	for k, a := range r.fl.acts {
+		if k < 64 && enabled>>k&1 == 0 {
+			continue
+		}
 		c.buf = c.buf[:0]
 		ok := true
 		for _, p := range a.pre0 {
