@@ -78,7 +78,7 @@ type flatPart struct {
 	orbits []int32   // the size of each one's orbit (1 without symmetry)
 	acts   []int32   // the action of each one's step
 	offs   []int     // scratch: a key's variables' offsets
-	keys   [][]byte
+	maxKey int // the length of the longest encoding
 	hs     []uint64
 	// again[j] is whether successor j repeats an earlier successor of
 	// the part, which seen finds (repeated): such a successor is not
@@ -158,7 +158,7 @@ func (fs *flatSet) shardRange(sh int, wk *flatWorker) (start, end int) {
 
 func (fs *flatSet) key(i int) []byte {
 	w, j := fs.at(i)
-	return w.keys[j]
+	return w.keyAt(j)
 }
 
 func (fs *flatSet) hash(i int) uint64 {
@@ -199,7 +199,7 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 			}
 		}
 		for k, pt := range fs.parts {
-			fs.base[k+1] = fs.base[k] + len(pt.keys)
+			fs.base[k+1] = fs.base[k] + len(pt.ends)
 		}
 		n := fs.base[np]
 		// phase 2: worker g looks up shards g, g+w, …
@@ -294,6 +294,14 @@ func (x *explorer) eachPart(fs *flatSet, f func(g, k int)) {
 	})
 }
 
+// room returns s emptied, with room for twice its elements.
+func room[T any](s []T) []T {
+	if cap(s) < 2*len(s) {
+		return make([]T, 0, 2*len(s))
+	}
+	return s[:0]
+}
+
 // grow returns s resliced to n elements, or a new slice when its capacity
 // is short; the elements are not cleared.
 func grow[T any](s []T, n int) []T {
@@ -308,8 +316,11 @@ func grow[T any](s []T, n int) []T {
 // for their canonical keys, with symmetry reduction) is expanded by the
 // worker's Runner and encoded.
 func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
-	wk.arena, wk.ends, wk.hs, wk.orbits, wk.acts, wk.err = wk.arena[:0], wk.ends[:0], wk.hs[:0], wk.orbits[:0], wk.acts[:0], nil
-	wk.again = wk.again[:0]
+	// the lists keep twice the room the part's last batch took, so that
+	// they rarely grow (growing one copies it)
+	wk.arena = room(wk.arena)
+	wk.ends, wk.hs, wk.orbits, wk.acts, wk.again = room(wk.ends), room(wk.hs), room(wk.orbits), room(wk.acts), room(wk.again)
+	wk.err, wk.maxKey = nil, 0
 	wk.resetSeen()
 	wk.counts = grow(wk.counts, wk.hi-wk.lo)
 	wk.dead = grow(wk.dead, wk.hi-wk.lo)
@@ -375,6 +386,7 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 			return
 		}
 		for j, k0 := n0, a0; j < len(wk.ends); j++ {
+			wk.maxKey = max(wk.maxKey, wk.ends[j]-k0)
 			h := x.st.Hash(wk.arena[k0:wk.ends[j]])
 			wk.hs = append(wk.hs, h)
 			again := wk.repeated(j, h)
@@ -400,13 +412,6 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 			}
 			wk.dead[i-wk.lo] = !ok
 		}
-	}
-	// the keys are slices of the arena, which is final now
-	wk.keys = grow(wk.keys, len(wk.ends))
-	off := 0
-	for j, end := range wk.ends {
-		wk.keys[j] = wk.arena[off:end:end]
-		off = end
 	}
 }
 
@@ -496,7 +501,7 @@ func (x *explorer) storeBatch(fs *flatSet, batch []int32) ([]item, error) {
 				if wk.rs[i-fs.base[k]] != -int64(i)-1 {
 					continue // a state found before, or earlier in the batch
 				}
-				key := wk.keys[i-fs.base[k]]
+				key := wk.keyAt(i - fs.base[k])
 				if len(key) > nodestore.MaxKey {
 					return fresh, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(key), nodestore.MaxKey)
 				}
@@ -524,7 +529,7 @@ func (x *explorer) classify(fs *flatSet, k int) {
 			cursor[sh] += len(o.shard[sh])
 		}
 	}
-	wk.rs = grow(wk.rs, len(wk.keys))
+	wk.rs = grow(wk.rs, len(wk.ends))
 	wk.nnew, wk.bytes, wk.anyDead, wk.nzero, wk.orbit = 0, 0, false, 0, 0
 	base := fs.base[k]
 	for j, h := range wk.hs {
@@ -540,7 +545,7 @@ func (x *explorer) classify(fs *flatSet, k int) {
 		if r == -int64(base+j)-1 {
 			wk.nnew++
 			wk.orbit += int64(wk.orbits[j])
-			wk.bytes += nodestore.RecordSize(len(wk.keys[j]))
+			wk.bytes += nodestore.RecordSize(len(wk.keyAt(j)))
 		}
 	}
 	for s := range wk.counts[:wk.hi-wk.lo] {
@@ -559,13 +564,8 @@ func (x *explorer) classify(fs *flatSet, k int) {
 func (x *explorer) storable(fs *flatSet) bool {
 	total := 0
 	for _, wk := range fs.parts {
-		if wk.anyDead || wk.bytes > 1<<20 {
+		if wk.anyDead || wk.bytes > 1<<20 || wk.maxKey > nodestore.MaxKey {
 			return false
-		}
-		for _, key := range wk.keys {
-			if len(key) > nodestore.MaxKey {
-				return false
-			}
 		}
 		total += wk.nnew
 	}
@@ -586,7 +586,7 @@ func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) []item {
 		wk.firstID = id
 		id += wk.nnew
 		wk.region = x.st.Reserve(wk.bytes)
-		x.res.Transitions += int64(len(wk.keys))
+		x.res.Transitions += int64(len(wk.ends))
 		x.res.Deadlocks += wk.nzero
 	}
 	x.st.Extend(id)
@@ -602,7 +602,7 @@ func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) []item {
 				if wk.rs[j] != -int64(base+j)-1 {
 					continue
 				}
-				key := wk.keys[j]
+				key := wk.keyAt(j)
 				x.st.Put(&wk.region, next, key, from)
 				fs.ids[base+j] = int32(next)
 				if holds, ok := fr.HoldsAfter(int(wk.acts[j]), key, x.invs); !holds || !ok {
