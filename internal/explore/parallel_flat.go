@@ -78,7 +78,7 @@ type flatPart struct {
 	orbits []int32   // the size of each one's orbit (1 without symmetry)
 	acts   []int32   // the action of each one's step
 	offs   []int     // scratch: a key's variables' offsets
-	maxKey int // the length of the longest encoding
+	maxKey int       // the length of the longest encoding
 	hs     []uint64
 	// again[j] is whether successor j repeats an earlier successor of
 	// the part, which seen finds (repeated): such a successor is not
