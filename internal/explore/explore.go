@@ -539,11 +539,11 @@ func (x *explorer) canonical(buf []byte, k0 int, offs []int) ([]byte, int32, boo
 // step can change (FlatRunner.HoldsAfter: the stored state satisfies
 // them all), and when it cannot tell or finds one violated, the Runner
 // checks them all again on the decoded state, and names the violated one.
-func (x *explorer) foundFlat(fr *eval.FlatRunner, r *eval.Runner, id, depth, act int, key []byte) (bool, error) {
+func (x *explorer) foundFlat(fr *eval.FlatRunner, r *eval.Runner, id, depth, act int, row int64, key []byte) (bool, error) {
 	if depth > x.res.MaxDepth {
 		x.res.MaxDepth = depth
 	}
-	if holds, ok := fr.HoldsAfter(act, key, x.invs); holds && ok {
+	if holds, ok := fr.HoldsAfterRow(act, row, key, x.invs); holds && ok {
 		return false, nil
 	}
 	return x.recheck(r, id, key)
@@ -621,6 +621,17 @@ type pending struct {
 	post   eval.State
 	hash   uint64
 	orbit  int32 // the size of its orbit (1 without symmetry)
+	row    int64 // Flat's RowParam of its step, or -1
+}
+
+// rowParam returns fr.RowParam(act) for a successor Flat is visiting,
+// or -1 with symmetry reduction, whose keys are images of the steps'
+// post-states under permutations that may move the row.
+func (x *explorer) rowParam(fr *eval.FlatRunner, act int) int64 {
+	if x.sym != nil {
+		return -1
+	}
+	return fr.RowParam(act)
 }
 
 // levelSequential expands the states of one level on this goroutine. The
@@ -654,7 +665,7 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 			gaveUp = true
 			return false
 		}
-		succs = append(succs, pending{act: act, k0: k0, k1: len(kbuf), orbit: orbit})
+		succs = append(succs, pending{act: act, k0: k0, k1: len(kbuf), orbit: orbit, row: x.rowParam(x.fr, act)})
 		if len(succs)&63 == 0 && x.meter.Over() {
 			over = true
 			return false
@@ -719,7 +730,7 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 				var stop bool
 				var err error
 				if flat {
-					stop, err = x.foundFlat(x.fr, r, id, depth, s.act, kbuf[s.k0:s.k1])
+					stop, err = x.foundFlat(x.fr, r, id, depth, s.act, s.row, kbuf[s.k0:s.k1])
 				} else {
 					stop, err = x.found(r, id, depth, pre, s.post)
 				}

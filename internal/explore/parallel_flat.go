@@ -77,6 +77,7 @@ type flatPart struct {
 	ends   []int     // where each ends in the arena
 	orbits []int32   // the size of each one's orbit (1 without symmetry)
 	acts   []int32   // the action of each one's step
+	rows   []int32   // Flat's RowParam of each one's step, or -1
 	offs   []int     // scratch: a key's variables' offsets
 	maxKey int       // the length of the longest encoding
 	hs     []uint64
@@ -319,7 +320,7 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 	// the lists keep twice the room the part's last batch took, so that
 	// they rarely grow (growing one copies it)
 	wk.arena = room(wk.arena)
-	wk.ends, wk.hs, wk.orbits, wk.acts, wk.again = room(wk.ends), room(wk.hs), room(wk.orbits), room(wk.acts), room(wk.again)
+	wk.ends, wk.hs, wk.orbits, wk.acts, wk.rows, wk.again = room(wk.ends), room(wk.hs), room(wk.orbits), room(wk.acts), room(wk.rows), room(wk.again)
 	wk.err, wk.maxKey = nil, 0
 	wk.resetSeen()
 	wk.counts = grow(wk.counts, wk.hi-wk.lo)
@@ -329,10 +330,11 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 	}
 	over, gaveUp := false, false
 	// note records the successor whose key the arena holds from k0 on
-	note := func(k0 int, orbit int32, act int) bool {
+	note := func(k0 int, orbit int32, act int, row int64) bool {
 		wk.ends = append(wk.ends, len(wk.arena))
 		wk.orbits = append(wk.orbits, orbit)
 		wk.acts = append(wk.acts, int32(act))
+		wk.rows = append(wk.rows, int32(row))
 		if len(wk.ends)&63 == 0 && x.meter.Over() {
 			over = true
 			return false
@@ -348,13 +350,13 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 			gaveUp = true
 			return false
 		}
-		return note(k0, orbit, act)
+		return note(k0, orbit, act, x.rowParam(wr.fr, act))
 	}
 	visit := func(act int, _ []eval.Value, post eval.State) bool {
 		k0 := len(wk.arena)
 		var orbit int32
 		wk.arena, orbit = x.encode(wr.r, wk.arena, post)
-		return note(k0, orbit, act)
+		return note(k0, orbit, act, -1)
 	}
 	for i := wk.lo; i < wk.hi; i++ {
 		key := x.st.Key(int(batch[i]))
@@ -362,7 +364,7 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 		gaveUp = false
 		if !wr.fr.Successors(key, visitFlat) || gaveUp {
 			// the Runner expands the state
-			wk.ends, wk.hs, wk.orbits, wk.acts, wk.arena, over = wk.ends[:n0], wk.hs[:n0], wk.orbits[:n0], wk.acts[:n0], wk.arena[:a0], false
+			wk.ends, wk.hs, wk.orbits, wk.acts, wk.rows, wk.arena, over = wk.ends[:n0], wk.hs[:n0], wk.orbits[:n0], wk.acts[:n0], wk.rows[:n0], wk.arena[:a0], false
 			wk.again = wk.again[:min(n0, len(wk.again))]
 			for sh := range wk.shard {
 				s := wk.shard[sh]
@@ -605,7 +607,7 @@ func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) []item {
 				key := wk.keyAt(j)
 				x.st.Put(&wk.region, next, key, from)
 				fs.ids[base+j] = int32(next)
-				if holds, ok := fr.HoldsAfter(int(wk.acts[j]), key, x.invs); !holds || !ok {
+				if holds, ok := fr.HoldsAfterRow(int(wk.acts[j]), int64(wk.rows[j]), key, x.invs); !holds || !ok {
 					wk.suspects = append(wk.suspects, next)
 				}
 				next++

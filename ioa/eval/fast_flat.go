@@ -32,10 +32,13 @@ import (
 // safe for concurrent use; each goroutine runs it through its own
 // FlatRunner.
 type Flat struct {
-	m      *Machine
-	vars   []flatVar
-	acts   []*flatAction
-	invs   []sfn // by index in Automaton.Invariants
+	m    *Machine
+	vars []flatVar
+	acts []*flatAction
+	invs []sfn // by index in Automaton.Invariants
+	// rows[k] is invariant k compiled for the row frame, or nil
+	// (fast_flat_frame.go)
+	rows   []*rowBody
 	nats   []int // the variables with Nats in their layout
 	nslots int
 	nregs  int
@@ -75,6 +78,11 @@ type flatAction struct {
 	stale []bool
 	// natVars are the variables with Nats that the step can assign
 	natVars []int
+	// rowParam is the parameter at whose row the step assigns tables
+	// (-1: none), and rowFramed[k] whether invariant k then needs its
+	// body at that row alone (HoldsAfterRow)
+	rowParam  int
+	rowFramed []bool
 }
 
 // flatParam is a compiled action parameter.
@@ -140,6 +148,7 @@ func NewFlat(m *Machine) (fl *Flat, err error) {
 			return nil, fmt.Errorf("invariant %s: %w", inv.Name, err)
 		}
 		fl.invs = append(fl.invs, f)
+		fl.rows = append(fl.rows, c.rowInvariant(inv.Body))
 	}
 	fl.nslots, fl.nregs = c.nslots, c.nregs
 	for i := range fl.vars {
@@ -151,6 +160,11 @@ func NewFlat(m *Machine) (fl *Flat, err error) {
 		fl.frame(fa)
 	}
 	fl.gates()
+	params, effs := make([][]*expr.Binder, len(fl.acts)), make([][]expr.Stmt, len(fl.acts))
+	for i, act := range m.A.Actions {
+		params[i], effs[i] = act.Params, act.Eff
+	}
+	fl.rowFrames(fl.rows, params, effs)
 	return fl, nil
 }
 
@@ -547,7 +561,7 @@ func (r *FlatRunner) mark(ss []flatStmt) {
 // layout, or an invariant meets a run-time error): the caller then checks
 // the state with Runner.Violated.
 func (r *FlatRunner) Holds(key []byte, invs []int) (holds, ok bool) {
-	return r.holds(nil, key, invs)
+	return r.holds(nil, -1, key, invs)
 }
 
 // HoldsAfter is Holds for a state reached by a step of action act (an
@@ -560,9 +574,35 @@ func (r *FlatRunner) Holds(key []byte, invs []int) (holds, ok bool) {
 // permutation, which preserves the conditions of a symmetric automaton.)
 func (r *FlatRunner) HoldsAfter(act int, key []byte, invs []int) (holds, ok bool) {
 	if act < 0 || act >= len(r.fl.acts) {
-		return r.holds(nil, key, invs)
+		return r.holds(nil, -1, key, invs)
 	}
-	return r.holds(r.fl.acts[act], key, invs)
+	return r.holds(r.fl.acts[act], -1, key, invs)
+}
+
+// RowParam returns, during a call of visit by Successors for a step of
+// action act, the value of the parameter at whose row the step assigns
+// tables (an index in its sort), or -1 when it has none: the value
+// HoldsAfterRow takes.
+func (r *FlatRunner) RowParam(act int) int64 {
+	if act < 0 || act >= len(r.fl.acts) {
+		return -1
+	}
+	if p := r.fl.acts[act].rowParam; p >= 0 {
+		return r.c.params[p]
+	}
+	return -1
+}
+
+// HoldsAfterRow is HoldsAfter for a step of action act whose RowParam
+// was p (-1: unknown, or a post-state that is an image of the step's
+// under a permutation): an invariant `forall x: S. B` that the step can
+// only change at row x = p is checked there alone (fast_flat_frame.go);
+// at the other rows B reads what it read in the pre-state.
+func (r *FlatRunner) HoldsAfterRow(act int, p int64, key []byte, invs []int) (holds, ok bool) {
+	if act < 0 || act >= len(r.fl.acts) {
+		return r.holds(nil, -1, key, invs)
+	}
+	return r.holds(r.fl.acts[act], p, key, invs)
 }
 
 // natsHold reports whether the Nats of variable i (one of Flat.nats) of
@@ -584,8 +624,9 @@ func (fl *Flat) natsHold(key []byte, offs []int, i int) bool {
 	return true
 }
 
-// holds is Holds, or HoldsAfter a step of a when a is not nil.
-func (r *FlatRunner) holds(a *flatAction, key []byte, invs []int) (holds, ok bool) {
+// holds is Holds, or HoldsAfterRow a step of a, with RowParam p, when a
+// is not nil.
+func (r *FlatRunner) holds(a *flatAction, p int64, key []byte, invs []int) (holds, ok bool) {
 	defer giveUpOnPanic(&ok)
 	fl, c := r.fl, &r.c
 	if !fl.scan(key, c.offs) {
@@ -611,6 +652,14 @@ func (r *FlatRunner) holds(a *flatAction, key []byte, invs []int) (holds, ok boo
 			k = invs[j]
 		}
 		if a != nil && !a.stale[k] {
+			continue
+		}
+		if p >= 0 && a.rowFramed != nil && a.rowFramed[k] {
+			rb := fl.rows[k]
+			c.slots[rb.slot] = p
+			if rb.body(c) == 0 || c.bad {
+				return false, !c.bad
+			}
 			continue
 		}
 		if fl.invs[k](c) == 0 || c.bad {

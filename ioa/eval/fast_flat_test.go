@@ -88,8 +88,11 @@ func TestFlatAgrees(t *testing.T) {
 					t.Skipf("no flat machine: %v", err)
 				}
 				compiled++
-				states, gaveUp := compareFlat(t, m, fl, maxStates)
-				t.Logf("%d states compared, Flat gave up on %d", states, gaveUp)
+				states, gaveUp, framed := compareFlatRows(t, m, fl, maxStates)
+				t.Logf("%d states compared, Flat gave up on %d, %d steps checked by row", states, gaveUp, framed)
+				if a.Name == "TMS2" && framed == 0 {
+					t.Error("no step of TMS2 was checked by row (HoldsAfterRow)")
+				}
 				if fc.covered && gaveUp > 0 {
 					t.Errorf("Flat gave up on %d states of %s", gaveUp, a.Name)
 				}
@@ -108,6 +111,13 @@ func TestFlatAgrees(t *testing.T) {
 // every state found; it returns the states compared and those on which
 // Flat gave up.
 func compareFlat(t *testing.T, m *Machine, fl *Flat, max int) (states, gaveUp int) {
+	states, gaveUp, _ = compareFlatRows(t, m, fl, max)
+	return states, gaveUp
+}
+
+// compareFlatRows is compareFlat, and also returns the steps checked
+// with a row parameter (HoldsAfterRow).
+func compareFlatRows(t *testing.T, m *Machine, fl *Flat, max int) (states, gaveUp, framedSteps int) {
 	t.Helper()
 	inits, err := m.Init()
 	if err != nil {
@@ -142,8 +152,10 @@ func compareFlat(t *testing.T, m *Machine, fl *Flat, max int) (states, gaveUp in
 			return true
 		})
 		var got []succ
+		var rowPs []int64 // RowParam of each of got
 		ok := fr.Successors(key, func(act int, post []byte) bool {
 			got = append(got, succ{act, string(post)})
+			rowPs = append(rowPs, fr.RowParam(act))
 			return true
 		})
 		if rerr != nil && ok {
@@ -163,12 +175,22 @@ func compareFlat(t *testing.T, m *Machine, fl *Flat, max int) (states, gaveUp in
 			continue // not expanded further, as the explorer would stop here
 		}
 		// s satisfies every condition: a successor's conditions after the
-		// step (HoldsAfter) are its conditions (Holds)
-		for _, w := range want {
+		// step (HoldsAfter, and HoldsAfterRow with the step's RowParam)
+		// are its conditions (Holds)
+		for i, w := range want {
 			h1, ok1 := fr.Holds([]byte(w.key), nil)
 			h2, ok2 := fr.HoldsAfter(w.act, []byte(w.key), nil)
 			if ok1 && (!ok2 || h1 != h2) {
 				t.Fatalf("state %s, step %s: Holds says %v, HoldsAfter %v (ok %v)", s.Format(m.A), m.A.Actions[w.act].Name, h1, h2, ok2)
+			}
+			if ok {
+				h3, ok3 := fr.HoldsAfterRow(w.act, rowPs[i], []byte(w.key), nil)
+				if ok1 && (!ok3 || h1 != h3) {
+					t.Fatalf("state %s, step %s (row %d): Holds says %v, HoldsAfterRow %v (ok %v)", s.Format(m.A), m.A.Actions[w.act].Name, rowPs[i], h1, h3, ok3)
+				}
+				if rowPs[i] >= 0 {
+					framedSteps++
+				}
 			}
 		}
 		for _, w := range want {
@@ -178,7 +200,7 @@ func compareFlat(t *testing.T, m *Machine, fl *Flat, max int) (states, gaveUp in
 			}
 		}
 	}
-	return states, gaveUp
+	return states, gaveUp, framedSteps
 }
 
 func describe[S any](m *Machine, ss []S) string {
@@ -475,5 +497,105 @@ invariants:
 		if full, ok := fr.Holds(key(c.x, c.y, c.z), nil); !ok || full != (c.x < 3 && c.y < 3 && c.z >= 0) {
 			t.Errorf("Holds(x=%d y=%d z=%d) = %v (ok %v)", c.x, c.y, c.z, full, ok)
 		}
+	}
+}
+
+// TestFlatHoldsAfterRow checks the row frame (fast_flat_frame.go): after
+// a step that assigns tables at the row of its parameter t only, an
+// invariant `forall x: T. B` that reads them at row x only is evaluated
+// at row t alone; one that reads a table elsewhere, or a variable the
+// step assigns whole, is evaluated at every row. As in
+// TestFlatHoldsAfter, the states given break the contract (a pre-state
+// where everything held) to show what is evaluated.
+func TestFlatHoldsAfterRow(t *testing.T) {
+	a := loadInline(t, `
+automaton: Rows
+sorts:
+  T: param
+state:
+  c: {sort: "Map[T, Int]", init: const(0)}
+  d: {sort: "Map[T, Int]", init: const(0)}
+  g: {sort: Int, init: 0}
+actions:
+  Inc:
+    kind: internal
+    params: {t: T}
+    eff: c[t] := c[t] + 1
+  IncAll:
+    kind: internal
+    params: {t: T}
+    eff: |
+      c[t] := c[t] + 1
+      g := g + 1
+  IncTwo:
+    kind: internal
+    params: {t: T, u: T}
+    eff: |
+      c[t] := c[t] + 1
+      d[u] := d[u] + 1
+invariants:
+  own:   {body: "forall x: T. c[x] < 3"}
+  other: {body: "forall x: T. c[x] <= c[T#0] + 5"}
+  glob:  {body: "forall x: T. c[x] <= g + 5"}
+`)
+	m, err := NewMachine(a, &Instance{Sizes: map[string]int{"T": 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl, err := NewFlat(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	act := func(name string) int {
+		for i, ac := range a.Actions {
+			if ac.Name == name {
+				return i
+			}
+		}
+		t.Fatalf("no action %s", name)
+		return -1
+	}
+	// the analysis
+	framed := func(action string) []bool { return fl.acts[act(action)].rowFramed }
+	if got := fmt.Sprint(fl.acts[act("Inc")].rowParam, framed("Inc")); got != "0 [true false true]" {
+		t.Errorf("Inc: row parameter and framed invariants %s, want 0 [true false true]", got)
+	}
+	if got := fmt.Sprint(fl.acts[act("IncAll")].rowParam, framed("IncAll")); got != "0 [true false false]" {
+		t.Errorf("IncAll: %s, want 0 [true false false]", got)
+	}
+	if p := fl.acts[act("IncTwo")].rowParam; p != -1 {
+		t.Errorf("IncTwo assigns rows of two parameters: row parameter %d, want -1", p)
+	}
+	// the evaluation: c = [c0, c1], d = [0, 0], g = 0
+	fr := fl.NewRunner()
+	key := func(c0, c1 int64) []byte {
+		return m.AppendState(nil, State{Record(Int(c0), Int(c1)), Record(Int(0), Int(0)), Int(0)})
+	}
+	own := []int{0}
+	cases := []struct {
+		act    string
+		p      int64
+		c0, c1 int64
+		want   bool
+	}{
+		{"Inc", 0, 1, 7, true},     // row 1 is left alone: own holds at row 0
+		{"Inc", 0, 3, 0, false},    // own fails at row 0
+		{"Inc", 1, 3, 0, true},     // ... which a step at row 1 leaves alone
+		{"Inc", -1, 1, 7, false},   // no row: every row is evaluated
+		{"IncAll", 0, 1, 7, true},  // own is framed for IncAll too
+		{"IncTwo", 0, 1, 7, false}, // no row parameter: every row
+	}
+	for _, c := range cases {
+		got, ok := fr.HoldsAfterRow(act(c.act), c.p, key(c.c0, c.c1), own)
+		if !ok || got != c.want {
+			t.Errorf("HoldsAfterRow(%s, %d, c=[%d %d]) = %v (ok %v), want %v", c.act, c.p, c.c0, c.c1, got, ok, c.want)
+		}
+	}
+	// glob reads g, which IncAll assigns: every row is evaluated
+	if got, ok := fr.HoldsAfterRow(act("IncAll"), 0, key(0, 6), []int{2}); !ok || got {
+		t.Errorf("HoldsAfterRow(IncAll, 0, c=[0 6]) of glob = %v (ok %v), want false", got, ok)
+	}
+	if got, ok := fr.HoldsAfterRow(act("Inc"), 0, key(0, 6), []int{2}); !ok || !got {
+		t.Errorf("HoldsAfterRow(Inc, 0, c=[0 6]) of glob = %v (ok %v), want true", got, ok)
 	}
 }
