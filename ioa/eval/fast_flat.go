@@ -40,6 +40,7 @@ type Flat struct {
 	// (fast_flat_frame.go)
 	rows   []*rowBody
 	nats   []int // the variables with Nats in their layout
+	plan   []scanStep
 	nslots int
 	nregs  int
 	// Actions whose first parameter's values are gated by one table
@@ -160,6 +161,7 @@ func NewFlat(m *Machine) (fl *Flat, err error) {
 		fl.frame(fa)
 	}
 	fl.gates()
+	fl.plan = fl.scanPlan()
 	params, effs := make([][]*expr.Binder, len(fl.acts)), make([][]expr.Stmt, len(fl.acts))
 	for i, act := range m.A.Actions {
 		params[i], effs[i] = act.Params, act.Eff
@@ -343,10 +345,91 @@ func (fl *Flat) NewRunner() *FlatRunner {
 // offs[n] to len(key), and reports whether key is in the flat layout.
 func (fl *Flat) Offsets(key []byte, offs []int) bool { return fl.scan(key, offs) }
 
+// scanStep is a step of Flat.scan: a sequence variable v, or a run of
+// variables v… of fixed sizes, at offsets rel from the run's start, size
+// bytes in all, with integers at offsets ints.
+type scanStep struct {
+	seq  bool
+	v    int
+	rel  []int
+	size int
+	ints []int // of an element, for a sequence
+}
+
+// scanPlan returns the steps of scan for fl's variables.
+func (fl *Flat) scanPlan() []scanStep {
+	var plan []scanStep
+	var run *scanStep
+	for i := range fl.vars {
+		v := &fl.vars[i]
+		if v.seq {
+			plan = append(plan, scanStep{seq: true, v: i, size: v.size, ints: v.ints})
+			run = nil
+			continue
+		}
+		if run == nil {
+			plan = append(plan, scanStep{v: i})
+			run = &plan[len(plan)-1]
+		}
+		run.rel = append(run.rel, run.size)
+		for _, o := range v.ints {
+			run.ints = append(run.ints, run.size+o)
+		}
+		run.size += v.size
+	}
+	return plan
+}
+
 // scan sets offs to the offsets of the variables of the state encoded as
 // key and reports whether it is in the flat layout: every sequence shorter
 // than 128 and every integer one byte.
 func (fl *Flat) scan(key []byte, offs []int) bool {
+	if fl.plan == nil {
+		return fl.scanVars(key, offs)
+	}
+	p := 0
+	for i := range fl.plan {
+		st := &fl.plan[i]
+		if !st.seq {
+			if p+st.size > len(key) {
+				return false
+			}
+			for j, r := range st.rel {
+				offs[st.v+j] = p + r
+			}
+			for _, o := range st.ints {
+				if key[p+o] >= 0x80 {
+					return false
+				}
+			}
+			p += st.size
+			continue
+		}
+		offs[st.v] = p
+		if p >= len(key) || key[p] >= 0x80 {
+			return false
+		}
+		end := p + 1 + int(key[p])*st.size
+		if end > len(key) {
+			return false
+		}
+		if len(st.ints) > 0 {
+			for e := p + 1; e < end; e += st.size {
+				for _, o := range st.ints {
+					if key[e+o] >= 0x80 {
+						return false
+					}
+				}
+			}
+		}
+		p = end
+	}
+	offs[len(fl.vars)] = p
+	return p == len(key)
+}
+
+// scanVars is scan variable by variable, for a Flat without a plan.
+func (fl *Flat) scanVars(key []byte, offs []int) bool {
 	p := 0
 	for i := range fl.vars {
 		v := &fl.vars[i]
