@@ -223,16 +223,19 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 		})
 		// phase 3
 		fs.ids = grow(fs.ids, n)
-		for i := range fs.ids {
-			fs.ids[i] = -1
-		}
 		x.eachPart(fs, func(_, k int) { x.classify(fs, k) })
-		var fresh []item
+		var fresh []item // the new states storeBatch stored
+		var lo, hi int   // or those of storeParallel
 		var stopErr error
 		parallelStore := x.storable(fs)
 		if parallelStore {
-			fresh = x.storeParallel(fs, batch, depth)
+			// every first occurrence gets an id
+			lo, hi = x.storeParallel(fs, batch, depth)
 		} else {
+			// those storeBatch does not store keep -1
+			for i := range fs.ids {
+				fs.ids[i] = -1
+			}
 			fresh, stopErr = x.storeBatch(fs, batch)
 		}
 		// phase 4
@@ -244,7 +247,7 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 			}
 		})
 		if stopErr != nil || x.res.Violation != nil {
-			return appendIDs(next, fresh), stopErr
+			return appendRange(appendIDs(next, fresh), lo, hi), stopErr
 		}
 		if parallelStore {
 			stopErr = x.suspects(fs)
@@ -256,15 +259,23 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 			stopErr = x.checkFresh(runners, flats, fresh, depth)
 		}
 		if stopErr != nil || x.res.Violation != nil {
-			return appendIDs(next, fresh), stopErr
+			return appendRange(appendIDs(next, fresh), lo, hi), stopErr
 		}
-		next = appendIDs(next, fresh)
+		next = appendRange(appendIDs(next, fresh), lo, hi)
 		if x.res.Limit != "" {
 			return next, nil
 		}
 		x.progress(len(cur)-lo-len(batch)+len(next), depth)
 	}
 	return next, nil
+}
+
+// appendRange appends the ids lo…hi-1 to ids.
+func appendRange(ids []int32, lo, hi int) []int32 {
+	for id := lo; id < hi; id++ {
+		ids = append(ids, int32(id))
+	}
+	return ids
 }
 
 // parallel runs f(0), …, f(w-1) on w goroutines and waits for them.
@@ -580,9 +591,9 @@ func (x *explorer) storable(fs *flatSet) bool {
 
 // storeParallel stores a batch's new states, part by part on the
 // workers, each part's in batch order, with the ids a sequential search
-// gives them, and checks them; it returns them.
-func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) []item {
-	first := x.st.Len()
+// gives them, and checks them; it returns their ids, first…end-1.
+func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) (first, end int) {
+	first = x.st.Len()
 	id := first
 	for _, wk := range fs.parts {
 		wk.firstID = id
@@ -621,14 +632,7 @@ func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) []item {
 	if id > first && depth > x.res.MaxDepth {
 		x.res.MaxDepth = depth
 	}
-	fresh := fs.fresh[:0]
-	for k, wk := range fs.parts {
-		for i := wk.firstID; i < wk.firstID+wk.nnew; i++ {
-			fresh = append(fresh, item{id: i, k: k % len(fs.ws)})
-		}
-	}
-	fs.fresh = fresh[:0]
-	return fresh
+	return first, id
 }
 
 // suspects checks again, with the Runner, the new states of a batch whose
