@@ -428,6 +428,18 @@ func TestFlatLanguage(t *testing.T) {
 	}
 }
 
+// actionIndex returns the index of a's action called name.
+func actionIndex(t *testing.T, a *ioa.Automaton, name string) int {
+	t.Helper()
+	for i, ac := range a.Actions {
+		if ac.Name == name {
+			return i
+		}
+	}
+	t.Fatalf("no action %s", name)
+	return -1
+}
+
 // TestFlatHoldsAfter checks what HoldsAfter evaluates after a step: the
 // invariants that read a variable the action assigns, on any branch of its
 // effect, and the Nat conditions of those variables, and nothing else. Its
@@ -467,15 +479,7 @@ invariants:
 	key := func(x, y, z int64) []byte {
 		return m.AppendState(nil, State{Int(x), Int(y), Int(z)})
 	}
-	act := func(name string) int {
-		for i, ac := range a.Actions {
-			if ac.Name == name {
-				return i
-			}
-		}
-		t.Fatalf("no action %s", name)
-		return -1
-	}
+	act := func(name string) int { return actionIndex(t, a, name) }
 	cases := []struct {
 		act     string
 		x, y, z int64
@@ -546,15 +550,7 @@ invariants:
 	if err != nil {
 		t.Fatal(err)
 	}
-	act := func(name string) int {
-		for i, ac := range a.Actions {
-			if ac.Name == name {
-				return i
-			}
-		}
-		t.Fatalf("no action %s", name)
-		return -1
-	}
+	act := func(name string) int { return actionIndex(t, a, name) }
 	// the analysis
 	framed := func(action string) []bool { return fl.acts[act(action)].rowFramed }
 	if got := fmt.Sprint(fl.acts[act("Inc")].rowParam, framed("Inc")); got != "0 [true false true]" {
