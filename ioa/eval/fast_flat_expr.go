@@ -1658,6 +1658,9 @@ func (c *flatCompiler) assign(s *expr.Assign) (*flatAssign, error) {
 	} else {
 		_, nats = c.fl.intOffsets(ts, 0, nil, nil)
 	}
+	if a := c.constEntry(s, sels, put, nats, v); a != nil {
+		return a, nil
+	}
 	return &flatAssign{v: v, write: func(f *flatCtx, out []byte) []byte {
 		start := len(out)
 		out = append(out, f.st[f.offs[v]:f.offs[v+1]]...)
@@ -1688,6 +1691,52 @@ func (c *flatCompiler) assign(s *expr.Assign) (*flatAssign, error) {
 		}
 		return out
 	}}, nil
+}
+
+// constEntry returns the assignment s, `v[p] := e` for a parameter p and
+// a closed e, as a copy of v with e's bytes, computed once, at row p, or
+// nil when s has another form (sels and put are its target's selectors
+// and its value's writer, as assign compiled them). Every action of a TM
+// automaton sets its transaction's pc so.
+func (c *flatCompiler) constEntry(s *expr.Assign, sels []flatSel, put func(*flatCtx, []byte), nats []int, v int) *flatAssign {
+	ix, ok := s.Target.(*expr.Index)
+	if !ok || len(sels) != 1 || sels[0].seq || sels[0].k == nil || !c.isClosed(s.Value) {
+		return nil
+	}
+	p, ok := ix.Index.(*expr.Ident)
+	if !ok || p.Obj == nil || p.Obj.Kind != expr.ObjParam {
+		return nil
+	}
+	bs, ok := constBytes(put, sels[0].size)
+	if !ok || len(nats) > 0 && !natsOK(bs, nats) {
+		return nil
+	}
+	pi, n, size := p.Obj.Index, sels[0].n, sels[0].size
+	return &flatAssign{v: v, write: func(f *flatCtx, out []byte) []byte {
+		start := len(out)
+		out = append(out, f.st[f.offs[v]:f.offs[v+1]]...)
+		k := f.params[pi]
+		if k < 0 || k >= n {
+			f.bad = true
+			return out
+		}
+		copy(out[start+int(k)*size:], bs)
+		return out
+	}}
+}
+
+// constBytes returns the size bytes that put writes for a closed value,
+// or false when it cannot tell.
+func constBytes(put func(*flatCtx, []byte), size int) (bs []byte, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	bs = make([]byte, size)
+	f := &flatCtx{}
+	put(f, bs)
+	return bs, !f.bad
 }
 
 // natsOK reports whether the integers at the offsets nats of b are >= 0.
