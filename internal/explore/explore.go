@@ -297,6 +297,8 @@ type explorer struct {
 	// ids is an empty slice whose memory the next level's ids reuse (a
 	// level's ids take the slice of the level before the last)
 	ids []int32
+	// groupEnds is flatGroup's: the end of each state's successors
+	groupEnds []int
 	// buffers of levelSequential
 	succs []pending
 	kbuf  []byte
@@ -655,41 +657,34 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 		}
 		return true
 	}
-	gaveUp := false
-	collectFlat := func(act int, post []byte) bool {
-		k0 := len(kbuf)
-		kbuf = append(kbuf, post...)
-		var orbit int32
-		var ok bool
-		if kbuf, orbit, ok = x.canonical(kbuf, k0, x.offs); !ok {
-			gaveUp = true
-			return false
+	fallback := false // Flat gave up on cur[k]
+	reported := 0
+	for k := 0; k < len(cur); {
+		if k-reported >= 1024 {
+			x.progress(len(cur)-k+len(next), depth)
+			reported = k
 		}
-		succs = append(succs, pending{act: act, k0: k0, k1: len(kbuf), orbit: orbit, row: x.rowParam(x.fr, act)})
-		if len(succs)&63 == 0 && x.meter.Over() {
-			over = true
-			return false
+		if x.fr != nil && !fallback {
+			n, err := x.flatGroup(r, cur[k:], depth, &next)
+			if err != nil || n < 0 {
+				return next, err
+			}
+			k += n
+			fallback = k < len(cur) && n < flatGroup
+			continue
 		}
-		return true
-	}
-	for k, it := range cur {
-		from := int(it)
+		// the Runner expands the state: Flat gave up on it, or there is
+		// no Flat
+		fallback = false
+		from := int(cur[k])
 		r.Release()
 		succs, kbuf, pbuf, hs = succs[:0], kbuf[:0], pbuf[:0], hs[:0]
-		var pre eval.State
-		gaveUp = false
-		flat := x.fr != nil && x.fr.Successors(x.st.Key(from), collectFlat) && !gaveUp
-		if !flat {
-			// Flat gave up on this state (or there is none): what it
-			// collected is discarded
-			succs, kbuf, over = succs[:0], kbuf[:0], false
-			var err error
-			if pre, err = r.Decode(x.st.Key(from)); err != nil {
-				return nil, err
-			}
-			if err := r.Successors(pre, collect); err != nil {
-				return nil, err
-			}
+		pre, err := r.Decode(x.st.Key(from))
+		if err != nil {
+			return nil, err
+		}
+		if err := r.Successors(pre, collect); err != nil {
+			return nil, err
 		}
 		if over {
 			// the successors of this state are incomplete: stop
@@ -698,12 +693,6 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 		}
 		if len(succs) == 0 {
 			x.res.Deadlocks++
-			if pre == nil && x.m.HasFinal() {
-				var err error
-				if pre, err = r.Decode(x.st.Key(from)); err != nil {
-					return nil, err
-				}
-			}
 			if stop, err := x.deadlock(r, from, pre); stop || err != nil {
 				return next, err
 			}
@@ -727,14 +716,7 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 			if isNew {
 				x.represented += int64(s.orbit)
 				next = append(next, int32(id))
-				var stop bool
-				var err error
-				if flat {
-					stop, err = x.foundFlat(x.fr, r, id, depth, s.act, s.row, kbuf[s.k0:s.k1])
-				} else {
-					stop, err = x.found(r, id, depth, pre, s.post)
-				}
-				if stop || err != nil {
+				if stop, err := x.found(r, id, depth, pre, s.post); stop || err != nil {
 					return next, err
 				}
 			}
@@ -742,11 +724,112 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 				return nil, err
 			}
 		}
-		if k&1023 == 0 {
-			x.progress(len(cur)-k+len(next), depth)
-		}
+		k++
 	}
 	return next, nil
+}
+
+// flatGroup is the group size of flatGroup: the successors of that many
+// states are looked up together.
+const flatGroup = 8
+
+// flatGroup expands with Flat up to flatGroup states of cur, from the
+// first, stopping before one that Flat gives up on, then looks up the
+// successors of all of them together (their cache misses overlap across
+// states, not only within one), and inserts them state by state in
+// order, as levelSequential does one state at a time. It returns the
+// states it handled (0 when Flat gives up on the first), or -1 when the
+// search stops; new states are appended to *next.
+func (x *explorer) flatGroup(r *eval.Runner, cur []int32, depth int, next *[]int32) (int, error) {
+	succs, kbuf, hs := x.succs[:0], x.kbuf[:0], x.hs[:0]
+	defer func() { x.succs, x.kbuf, x.hs = succs, kbuf, hs }()
+	ends := x.groupEnds[:0]
+	defer func() { x.groupEnds = ends }()
+	over, gaveUp := false, false
+	collect := func(act int, post []byte) bool {
+		k0 := len(kbuf)
+		kbuf = append(kbuf, post...)
+		var orbit int32
+		var ok bool
+		if kbuf, orbit, ok = x.canonical(kbuf, k0, x.offs); !ok {
+			gaveUp = true
+			return false
+		}
+		succs = append(succs, pending{act: act, k0: k0, k1: len(kbuf), orbit: orbit, row: x.rowParam(x.fr, act)})
+		if len(succs)&63 == 0 && x.meter.Over() {
+			over = true
+			return false
+		}
+		return true
+	}
+	n := 0
+	for n < flatGroup && n < len(cur) && !over {
+		s0, b0 := len(succs), len(kbuf)
+		gaveUp = false
+		if !x.fr.Successors(x.st.Key(int(cur[n])), collect) || gaveUp {
+			// the Runner expands this one
+			succs, kbuf, over = succs[:s0], kbuf[:b0], false
+			break
+		}
+		ends = append(ends, len(succs))
+		n++
+	}
+	complete := n
+	if over {
+		complete-- // the successors of the last state are incomplete
+	}
+	m := 0 // the successors of the complete states
+	if complete > 0 {
+		m = ends[complete-1]
+	}
+	for i := range succs[:m] {
+		s := &succs[i]
+		s.hash = x.st.Hash(kbuf[s.k0:s.k1])
+		hs = append(hs, s.hash)
+	}
+	x.st.Prefetch(hs)
+	i := 0
+	for g := 0; g < complete; g++ {
+		from := int(cur[g])
+		if i == ends[g] {
+			x.res.Deadlocks++
+			var pre eval.State
+			if x.m.HasFinal() {
+				r.Release()
+				var err error
+				if pre, err = r.Decode(x.st.Key(from)); err != nil {
+					return -1, err
+				}
+			}
+			if stop, err := x.deadlock(r, from, pre); stop || err != nil {
+				return -1, err
+			}
+		}
+		for ; i < ends[g]; i++ {
+			s := &succs[i]
+			if x.full() {
+				return -1, nil
+			}
+			x.res.Transitions++
+			id, isNew, err := x.insert(kbuf[s.k0:s.k1], s.hash, from)
+			if err != nil {
+				return -1, err
+			}
+			if isNew {
+				x.represented += int64(s.orbit)
+				*next = append(*next, int32(id))
+				if stop, err := x.foundFlat(x.fr, r, id, depth, s.act, s.row, kbuf[s.k0:s.k1]); stop || err != nil {
+					return -1, err
+				}
+			}
+		}
+	}
+	if over {
+		// the successors of a state are incomplete: stop
+		x.res.Limit, x.res.Exhausted = x.meter.Stop(), true
+		return -1, nil
+	}
+	return n, nil
 }
 
 // insert stores the successor with key and hash, reached from state from,
