@@ -42,11 +42,17 @@
 //     its key, with no decoding; with symmetry reduction, a successor's
 //     canonical key is computed from its bytes (eval.Symmetry.LeastEncoded)
 //     when the group's byte programs cover every permuted variable. The
-//     Runner expands and checks a state Flat gives up on.
+//     Runner expands and checks a state Flat gives up on. A sequential
+//     search expands a group of states (flatGroup) before it looks up
+//     their successors together. A new state's invariants are checked by
+//     eval.FlatRunner.HoldsAfterRow: only those the step can change, and
+//     those of the form forall x. B that it can change only at its
+//     parameter's row, at that row alone.
 //     Such a search on several workers is parallel_flat.go: the store's
-//     table is sharded by hash, and the workers expand contiguous parts of
-//     a batch, look the successors up shard by shard, store and check the
-//     new states, with the ids of a sequential search.
+//     table is sharded by hash, and the workers take contiguous parts of
+//     a batch in turn, expand them, set aside the successors a part
+//     repeats, look the others up shard by shard, store and check the new
+//     states, with the ids of a sequential search.
 //   - With Config.Symmetry, each new state adds the size of its orbit to
 //     Symmetry.Represented: the state count without reduction when the
 //     start states are closed under the permutations.
