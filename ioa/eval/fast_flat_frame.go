@@ -9,9 +9,11 @@
 // every variable B reads other than at row x (v itself, v[e] for another
 // e, or through a definition) is assigned by α not at all. Then for
 // x ≠ t₀ every value B reads at x is the pre-state's, so B(x) is as it
-// was, true; only B(t₀) is evaluated. Anything the analysis does not
-// recognise (a definition, a whole state, a quantifier over several
-// binders or a range) leaves the invariant to be evaluated whole.
+// was, true; only B(t₀) is evaluated. What a definition reads counts as
+// read other than at row x; anything else the analysis does not
+// recognise (a whole state, a quantifier over several binders or over a
+// range, an assignment target it cannot follow) leaves the invariant to
+// be evaluated whole.
 
 package eval
 
