@@ -538,8 +538,9 @@ func (x *explorer) canonical(buf []byte, k0 int, offs []int) ([]byte, int32, boo
 
 // foundFlat is found for a new state that Flat computed, with key, by a
 // step of action act from a stored state: Flat checks the conditions the
-// step can change (FlatRunner.HoldsAfter: the stored state satisfies
-// them all), and when it cannot tell or finds one violated, the Runner
+// step can change (FlatRunner.HoldsAfterRow, with row the step's
+// RowParam: the stored state satisfies them all), and when it cannot
+// tell or finds one violated, the Runner
 // checks them all again on the decoded state, and names the violated one.
 func (x *explorer) foundFlat(fr *eval.FlatRunner, r *eval.Runner, id, depth, act int, row int64, key []byte) (bool, error) {
 	if depth > x.res.MaxDepth {

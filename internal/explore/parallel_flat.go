@@ -374,16 +374,9 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 		n0, a0 := len(wk.ends), len(wk.arena)
 		gaveUp = false
 		if !wr.fr.Successors(key, visitFlat) || gaveUp {
-			// the Runner expands the state
-			wk.ends, wk.hs, wk.orbits, wk.acts, wk.rows, wk.arena, over = wk.ends[:n0], wk.hs[:n0], wk.orbits[:n0], wk.acts[:n0], wk.rows[:n0], wk.arena[:a0], false
-			wk.again = wk.again[:min(n0, len(wk.again))]
-			for sh := range wk.shard {
-				s := wk.shard[sh]
-				for len(s) > 0 && int(s[len(s)-1]) >= n0 {
-					s = s[:len(s)-1]
-				}
-				wk.shard[sh] = s
-			}
+			// the Runner expands the state; what Flat noted of it is
+			// dropped (its hashes, repeats and shards are noted below)
+			wk.ends, wk.orbits, wk.acts, wk.rows, wk.arena, over = wk.ends[:n0], wk.orbits[:n0], wk.acts[:n0], wk.rows[:n0], wk.arena[:a0], false
 			wr.r.Release()
 			pre, err := wr.r.Decode(key)
 			if err == nil {

@@ -162,11 +162,7 @@ func NewFlat(m *Machine) (fl *Flat, err error) {
 	}
 	fl.gates()
 	fl.plan = fl.scanPlan()
-	params, effs := make([][]*expr.Binder, len(fl.acts)), make([][]expr.Stmt, len(fl.acts))
-	for i, act := range m.A.Actions {
-		params[i], effs[i] = act.Params, act.Eff
-	}
-	fl.rowFrames(fl.rows, params, effs)
+	fl.rowFrames()
 	return fl, nil
 }
 
@@ -383,10 +379,8 @@ func (fl *Flat) scanPlan() []scanStep {
 // scan sets offs to the offsets of the variables of the state encoded as
 // key and reports whether it is in the flat layout: every sequence shorter
 // than 128 and every integer one byte.
+// It follows fl.plan, which every Flat gets from scanPlan.
 func (fl *Flat) scan(key []byte, offs []int) bool {
-	if fl.plan == nil {
-		return fl.scanVars(key, offs)
-	}
 	p := 0
 	for i := range fl.plan {
 		st := &fl.plan[i]
@@ -423,36 +417,6 @@ func (fl *Flat) scan(key []byte, offs []int) bool {
 			}
 		}
 		p = end
-	}
-	offs[len(fl.vars)] = p
-	return p == len(key)
-}
-
-// scanVars is scan variable by variable, for a Flat without a plan.
-func (fl *Flat) scanVars(key []byte, offs []int) bool {
-	p := 0
-	for i := range fl.vars {
-		v := &fl.vars[i]
-		offs[i] = p
-		n := 1
-		if v.seq {
-			if p >= len(key) || key[p] >= 0x80 {
-				return false
-			}
-			n = int(key[p])
-			p++
-		}
-		for e := 0; e < n; e++ {
-			if p+v.size > len(key) {
-				return false
-			}
-			for _, o := range v.ints {
-				if key[p+o] >= 0x80 {
-					return false
-				}
-			}
-			p += v.size
-		}
 	}
 	offs[len(fl.vars)] = p
 	return p == len(key)
@@ -656,10 +620,7 @@ func (r *FlatRunner) Holds(key []byte, invs []int) (holds, ok bool) {
 // reduction the state is an image of the step's post-state under a
 // permutation, which preserves the conditions of a symmetric automaton.)
 func (r *FlatRunner) HoldsAfter(act int, key []byte, invs []int) (holds, ok bool) {
-	if act < 0 || act >= len(r.fl.acts) {
-		return r.holds(nil, -1, key, invs)
-	}
-	return r.holds(r.fl.acts[act], -1, key, invs)
+	return r.HoldsAfterRow(act, -1, key, invs)
 }
 
 // RowParam returns, during a call of visit by Successors for a step of

@@ -158,6 +158,7 @@ func (c *flatCompiler) inLayout(s *expr.Sort, b []byte) bool {
 		return false
 	}
 	fl := &Flat{m: c.m, vars: []flatVar{fv}}
+	fl.plan = fl.scanPlan()
 	return fl.scan(b, make([]int, 2))
 }
 

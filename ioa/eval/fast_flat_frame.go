@@ -106,12 +106,12 @@ func (c *flatCompiler) rowInvariant(inv expr.Expr) *rowBody {
 	return rb
 }
 
-// rowWrites returns the parameter whose row act's effect assigns (the
+// rowWrites returns the parameter whose row the effect eff assigns (the
 // index of p when every assignment's target is v[p]… or a whole
 // variable), the variables assigned at that row, and those assigned
 // whole; param is -1 when no assignment is at a parameter's row or two
 // are at different ones.
-func rowWrites(params []*expr.Binder, eff []expr.Stmt, n int) (param int, rows, whole []bool) {
+func rowWrites(eff []expr.Stmt, n int) (param int, rows, whole []bool) {
 	param, rows, whole = -1, make([]bool, n), make([]bool, n)
 	ok := true
 	var walk func(ss []expr.Stmt)
@@ -140,7 +140,7 @@ func rowWrites(params []*expr.Binder, eff []expr.Stmt, n int) (param int, rows, 
 		}
 	}
 	walk(eff)
-	if !ok || param < 0 || param >= len(params) {
+	if !ok {
 		return -1, rows, whole
 	}
 	return param, rows, whole
@@ -173,18 +173,19 @@ func rowTarget(t expr.Expr) (v, p int) {
 // rowFrames sets, for each action, the invariants whose body alone, at
 // the row of its frame parameter, stands for the invariant after its
 // step (flatAction.rowFramed).
-func (fl *Flat) rowFrames(bodies []*rowBody, params [][]*expr.Binder, effs [][]expr.Stmt) {
+func (fl *Flat) rowFrames() {
 	n := len(fl.vars)
 	for i, fa := range fl.acts {
-		p, rows, whole := rowWrites(params[i], effs[i], n)
+		act := fl.m.A.Actions[i]
+		p, rows, whole := rowWrites(act.Eff, n)
 		fa.rowParam = -1
-		if p < 0 {
+		if p < 0 || p >= len(act.Params) {
 			continue
 		}
 		fa.rowParam = p
-		fa.rowFramed = make([]bool, len(bodies))
-		for k, rb := range bodies {
-			if rb == nil || params[i][p].Var.Sort.String() != rb.sort.String() {
+		fa.rowFramed = make([]bool, len(fl.rows))
+		for k, rb := range fl.rows {
+			if rb == nil || act.Params[p].Var.Sort.String() != rb.sort.String() {
 				continue
 			}
 			framed := true
