@@ -77,6 +77,8 @@ func TestProofFixtures(t *testing.T) {
 		// Forward simulations.
 		{"chan/bad_fwd_start.yaml", "Relay→Queue1 › forward › start › init", "", 0, "start › init", 0, "", "not a start state of Queue1"},
 		{"chan/bad_fwd_rel.yaml", "Relay→Queue1 › forward › Move › relation(inEmpty)", "Move", 1, "relation(inEmpty)", 2, "Move", "inEmpty(cpost, u0) is false"},
+		{"chan/bad_fwd_assume.yaml", "Relay→Queue1 › forward › assume Relay.outEmpty", "", 0, "assume Relay.outEmpty", 2, "Move", "the last state violates outEmpty"},
+		{"chan/bad_fwd_assume_abstract.yaml", "Relay→Queue1Inv › forward › assume Queue1Inv.bufEmpty", "", 0, "assume Queue1Inv.bufEmpty", 1, "Send(V#0)", "violates the invariant bufEmpty of Queue1Inv"},
 		// Backward simulations.
 		{"choice/bad_bwd_pre.yaml", "Late→Early › backward › Out › pre(Out)", "Out", 1, "pre(Out)", 2, "Out(V#1)", "false: v = val"},
 		{"choice/bad_bwd_total.yaml", "Late→Early › backward › totality › st", "", 0, "totality › st", 1, "Go", "st(c, τ(c)) is false"},

@@ -30,18 +30,39 @@ func (x *checker) forward() error {
 	// The assumed invariants of a pair's states are checked the first time
 	// the states are met; a state is remembered once they hold in it, so
 	// that a failure found at a representative is checked again at the
-	// real pair the replay reaches (search.nodeFailed).
+	// real pair the replay reaches (search.nodeFailed). A worker evaluates
+	// them for the states of the successor pairs it computes (s.assumed),
+	// and the node check takes its verdict when it has one.
 	seenC, seenA := nodestore.New(), nodestore.New()
-	assumed := func(seen *nodestore.Store, key []byte, abstract bool, st eval.State, id int) error {
-		h := seen.Hash(key)
-		if seen.Find(key, h) >= 0 {
+	s.assumed = func(w *checker, abstract bool, key []byte, st eval.State) (bool, bool, string, error) {
+		seen := seenC
+		if abstract {
+			seen = seenA
+		}
+		if seen.Find(key, seen.Hash(key)) >= 0 {
+			return true, false, "", nil
+		}
+		name, err := w.violated(abstract, st)
+		return false, err == nil, name, err
+	}
+	// assumed is the node check of one state: held and done (and name)
+	// are what a worker found (s.assumed).
+	assumed := func(seen *nodestore.Store, key []byte, abstract bool, st eval.State, id int, held, done bool, name string) error {
+		if held {
 			return nil
 		}
-		name, err := x.violated(abstract, st)
-		if err != nil {
-			return err
+		h := seen.Hash(key)
+		if !done {
+			if seen.Find(key, h) >= 0 {
+				return nil
+			}
+			var err error
+			if name, err = x.violated(abstract, st); err != nil {
+				return err
+			}
 		}
 		if name != "" {
+			// a state is remembered only once they hold in it
 			if abstract {
 				return x.assumeFailure(id, p.Abstract, name, "a", st)
 			}
@@ -50,7 +71,7 @@ func (x *checker) forward() error {
 		seen.Insert(key, h, -1)
 		return nil
 	}
-	s.node = func(id int, _ bool, _ nodeFacts, c, a eval.State) error {
+	s.node = func(id int, _ bool, f nodeFacts, c, a eval.State) error {
 		ck, ak, err := splitPair(s.st.Key(id))
 		if err != nil {
 			return err
@@ -59,10 +80,10 @@ func (x *checker) forward() error {
 		if err := x.checkDeadRel(c, a); err != nil {
 			return err
 		}
-		if err := assumed(seenC, ck, false, c, id); err != nil {
+		if err := assumed(seenC, ck, false, c, id, f.cHeld, f.cDone, f.cInv); err != nil {
 			return err
 		}
-		return assumed(seenA, ak, true, a, id)
+		return assumed(seenA, ak, true, a, id, f.aHeld, f.aDone, f.aInv)
 	}
 	inits, err := x.mC.Init()
 	if err != nil {

@@ -76,6 +76,16 @@ type search struct {
 	// of the explored automaton in a state on a copy of the checker: the
 	// workers do it for a successor not yet stored (nodeFacts).
 	inv func(w *checker, s eval.State) (string, error)
+	// assumed, if set (searches of pairs), evaluates on a copy of the
+	// checker the assumed invariants of a successor pair's concrete state
+	// c (abstract false) or abstract state a (abstract true) unless the
+	// node check found them to hold before the batch (it reads the
+	// store of the states it found them in, which only the searching
+	// goroutine writes, between batches): it returns whether the node
+	// check found them to hold, whether it evaluated them, and the first
+	// violated one or "". The workers do it for each state once per
+	// batch (nodeFacts).
+	assumed func(w *checker, abstract bool, key []byte, st eval.State) (held, done bool, name string, err error)
 	// step, if set, is the step check of a search of states: workers run
 	// the same callback of their copies of the checker (see capture), and
 	// this one runs again on the searching goroutine for a failure.
@@ -105,6 +115,9 @@ type searchWorker struct {
 	curS, curA eval.State
 	pend       pendingKey
 	checked    map[string]struct{}
+	// the concrete and abstract states whose assumed invariants the
+	// worker evaluated in this batch (search.assumed)
+	seenC, seenA map[string]struct{}
 }
 
 // pendingKey is the key of a pair (c, a) computed by searchWorker.related
@@ -143,6 +156,13 @@ type nodeFacts struct {
 	// (search.inv), and inv is the first violated one, or ""
 	invDone bool
 	inv     string
+	// pairs: the node check found the assumed invariants of the concrete
+	// state (c) or the abstract state (a) to hold before the batch, or
+	// they were evaluated (search.assumed), and cInv, aInv are the first
+	// violated ones, or ""
+	cHeld, aHeld bool
+	cDone, aDone bool
+	cInv, aInv   string
 }
 
 // expanded is what a worker computed for one node of a batch.
@@ -264,7 +284,8 @@ func (s *search) run() error {
 	w := s.numWorkers()
 	s.workers = make([]*searchWorker, w)
 	for k := range s.workers {
-		sw := &searchWorker{r: s.m.NewRunner(), enc: x.newEncoder(s.m, s.pair), checked: map[string]struct{}{}}
+		sw := &searchWorker{r: s.m.NewRunner(), enc: x.newEncoder(s.m, s.pair), checked: map[string]struct{}{},
+			seenC: map[string]struct{}{}, seenA: map[string]struct{}{}}
 		sw.r.SetScratch(true)
 		if s.pair {
 			sw.rA = x.mA.NewRunner()
@@ -352,6 +373,8 @@ func (s *search) expand(lo, hi int) ([]expanded, error) {
 		}
 		sw.arena, sw.pbuf, sw.kbuf, sw.trans, sw.err = sw.arena[:0], sw.pbuf[:0], sw.kbuf[:0], sw.trans[:0], nil
 		clear(sw.checked)
+		clear(sw.seenC)
+		clear(sw.seenA)
 		for {
 			from := lo + int(taken.Add(int64(chunk))) - chunk
 			if from >= hi {
@@ -493,6 +516,9 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 				t.facts.invDone = t.err == nil
 			}
 		}
+		if s.assumed != nil && sw.x != nil && t.err == nil && !t.fail {
+			t.err = s.assumedFacts(sw, &t, post, a)
+		}
 		sw.trans = append(sw.trans, t)
 		if len(sw.trans)&63 == 0 && s.meter.Over() {
 			over = true
@@ -508,6 +534,27 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 	}
 	e.t1 = len(sw.trans)
 	return nil
+}
+
+// assumedFacts evaluates, for the node check, the assumed invariants of
+// the states of the successor pair (post, a) of t that sw has not met in
+// this batch (search.assumed).
+func (s *search) assumedFacts(sw *searchWorker, t *trans, post, a eval.State) error {
+	ck, ak, err := splitPair(sw.arena[t.k0:t.k1])
+	if err != nil {
+		return err
+	}
+	if _, seen := sw.seenC[string(ck)]; !seen {
+		sw.seenC[string(ck)] = struct{}{}
+		if t.facts.cHeld, t.facts.cDone, t.facts.cInv, err = s.assumed(sw.x, false, ck, post); err != nil {
+			return err
+		}
+	}
+	if _, seen := sw.seenA[string(ak)]; !seen {
+		sw.seenA[string(ak)] = struct{}{}
+		t.facts.aHeld, t.facts.aDone, t.facts.aInv, err = s.assumed(sw.x, true, ak, a)
+	}
+	return err
 }
 
 // related reports whether the relation is known to hold at the pair
