@@ -92,9 +92,11 @@
 // first reached from and nothing else; a shortest execution is rebuilt on
 // failure by replaying that path. Workers (Config.Workers) decode a batch
 // of nodes, compute their successors and run the step checks on copies of
-// the checker; the searching goroutine merges the batch in node order,
-// stores the new nodes, runs the per-node checks and stops at the first
-// failure in that order, which it builds again itself. The result does not
+// the checker, and evaluate the assumed invariants of the successors
+// that the per-node check has not yet met; the searching goroutine merges
+// the batch in node order, stores the new nodes, runs the per-node checks
+// with the workers' verdicts and stops at the first failure in that
+// order, which it builds again itself. The result does not
 // depend on the number of workers. Trace inclusion keeps its states, sets
 // and pairs encoded in the same kind of store, on one goroutine. Whatever
 // a Failure keeps is cloned.

@@ -16,9 +16,10 @@
 // of a batch, compute their successors and the keys of the successor
 // nodes, and (forward) run the step check of every transition on a copy of
 // the checker; the searching goroutine then merges the batch in node
-// order: it counts, inserts the new nodes, runs the per-node checks (in
-// a search of states, with the verdict on the assumed invariants a worker
-// computed for a successor not yet stored: nodeFacts) and the sequential
+// order: it counts, inserts the new nodes, runs the per-node checks (with
+// the verdict on the assumed invariants a worker computed for a successor
+// state not yet stored or, in a search of pairs, for a concrete or
+// abstract state not yet met by the node check: nodeFacts) and the sequential
 // step checks, and stops at the first failure in that order. A step
 // check that fails in a worker is run again on the searching goroutine,
 // which builds the failure report. The result, counts and the
