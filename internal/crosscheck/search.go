@@ -577,7 +577,7 @@ func (s *search) related(sw *searchWorker, c, a eval.State) bool {
 		sw.arena = sw.arena[:pk.k0]
 	}
 	k0 := len(sw.arena)
-	sw.arena = sw.enc.append(sw.arena, c, a)
+	sw.arena = sw.enc.appendWith(sw.arena, c, a, sw.r, sw.rA)
 	key := sw.arena[k0:]
 	h := s.st.Hash(key)
 	_, known := sw.checked[string(key)]

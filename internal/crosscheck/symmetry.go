@@ -260,6 +260,7 @@ type encoder struct {
 	tmp  []byte
 	best []byte
 	ties []int
+	offs []int // scratch of appendWith
 }
 
 // newEncoder returns an encoder of the nodes of x's search: states of m, or
@@ -313,6 +314,45 @@ func (e *encoder) append(buf []byte, s, a eval.State) []byte {
 	e.best = e.gA.AppendPermuted(e.best[:0], a, e.ties[0])
 	for _, g := range e.ties[1:] {
 		e.tmp = e.gA.AppendPermuted(e.tmp[:0], a, g)
+		if string(e.tmp) < string(e.best) {
+			e.best = append(e.best[:0], e.tmp...)
+		}
+	}
+	return append(buf, e.best...)
+}
+
+// appendWith is append for a pair (c, a) whose states share most of their
+// values with the states the runners rC and rA last decoded, from their
+// encodings in a node's key (a step's successor pair): the encodings of
+// the variables they share are copied from those keys
+// (eval.Runner.EncodeOffs), and the abstract state's image is rearranged
+// from its encoding where it can be (eval.Symmetry.EncodePermuted). The
+// key is append's.
+func (e *encoder) appendWith(buf []byte, c, a eval.State, rC, rA *eval.Runner) []byte {
+	if e.mA == nil {
+		return e.append(buf, c, a)
+	}
+	if e.g == nil {
+		e.tmp = rC.Encode(e.tmp[:0], c)
+		buf = binary.AppendUvarint(buf, uint64(len(e.tmp)))
+		buf = append(buf, e.tmp...)
+		if e.dA != nil {
+			if n := len(a) + 1; len(e.offs) < n {
+				e.offs = make([]int, n)
+			}
+			return rA.EncodeOffs(buf, a, e.dA, e.offs)
+		}
+		return rA.Encode(buf, a)
+	}
+	e.best, e.ties = e.g.EncodeLeast(rC, e.best[:0], c, e.ties)
+	buf = binary.AppendUvarint(buf, uint64(len(e.best)))
+	buf = append(buf, e.best...)
+	if len(e.ties) == 1 {
+		return e.gA.EncodePermuted(rA, buf, a, e.ties[0])
+	}
+	e.best = e.gA.EncodePermuted(rA, e.best[:0], a, e.ties[0])
+	for _, g := range e.ties[1:] {
+		e.tmp = e.gA.EncodePermuted(rA, e.tmp[:0], a, g)
 		if string(e.tmp) < string(e.best) {
 			e.best = append(e.best[:0], e.tmp...)
 		}

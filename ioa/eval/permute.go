@@ -499,6 +499,60 @@ func (sy *Symmetry) EncodeCanonical(r *Runner, buf []byte, s State) ([]byte, int
 	return buf, n
 }
 
+// EncodeLeast is EncodeCanonical that also returns the permutations that
+// give the least encoding, as AppendLeast (reusing the memory of ties).
+func (sy *Symmetry) EncodeLeast(r *Runner, buf []byte, s State, ties []int) ([]byte, []int) {
+	var offs0 [33]int
+	offs := offs0[:]
+	if n := len(sy.m.vars) + 1; n > len(offs) {
+		offs = make([]int, n)
+	}
+	start := len(buf)
+	buf = r.EncodeOffs(buf, s, sy.dead, offs)
+	ties = append(ties[:0], 0)
+	buf, _, _ = sy.least(buf, start, s, offs[:len(sy.m.vars)+1], &ties)
+	return buf, ties
+}
+
+// EncodePermuted appends the encoding of π_g(s), as AppendPermuted,
+// encoding s with r as EncodeCanonical does and rearranging the encoding
+// of each variable that has a byte program (permute_bytes.go) rather than
+// encoding its permuted value.
+func (sy *Symmetry) EncodePermuted(r *Runner, buf []byte, s State, g int) []byte {
+	var offs0 [33]int
+	offs := offs0[:]
+	if n := len(sy.m.vars) + 1; n > len(offs) {
+		offs = make([]int, n)
+	}
+	if g == 0 {
+		return r.EncodeOffs(buf, s, sy.dead, offs)
+	}
+	if sy.dead != nil {
+		return sy.AppendPermuted(buf, s, g)
+	}
+	start := len(buf)
+	buf = r.EncodeOffs(buf, s, nil, offs)
+	img := len(buf)
+	for i, e := range sy.encs {
+		enc := buf[start+offs[i] : start+offs[i+1]]
+		if e == nil {
+			buf = append(buf, enc...)
+			continue
+		}
+		if bp := sy.progs[i]; bp != nil {
+			at := len(buf)
+			var ok bool
+			if buf, ok = bp.appendImage(buf, enc, g, sy.maps[g]); ok {
+				continue
+			}
+			buf = buf[:at]
+		}
+		buf = e(buf, s[i], &sy.perms[g])
+	}
+	n := copy(buf[start:], buf[img:])
+	return buf[:start+n]
+}
+
 // BytesOnly reports whether LeastEncoded can canonicalize the group's
 // encodings from their bytes alone: every variable whose sort holds a
 // permuted sort has a byte program, and no dead-register reduction.

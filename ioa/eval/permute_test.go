@@ -175,6 +175,15 @@ func TestPermutedEncoding(t *testing.T) {
 			if got, n := sy.EncodeCanonical(r, []byte{9}, mixed); !bytes.Equal(got, append([]byte{9}, mc...)) || n != mties {
 				t.Fatalf("%v: EncodeCanonical = %x (%d ties), want %x (%d)", sorts, got, n, mc, mties)
 			}
+			ml, mtl := sy.AppendLeast(nil, mixed, nil)
+			if got, gs := sy.EncodeLeast(r, []byte{9}, mixed, []int{5, 5}); !bytes.Equal(got, append([]byte{9}, ml...)) || fmt.Sprint(gs) != fmt.Sprint(mtl) {
+				t.Fatalf("%v: EncodeLeast = %x with %v, want %x with %v", sorts, got, gs, ml, mtl)
+			}
+			for g := 0; g < sy.Order(); g++ {
+				if got, want := sy.EncodePermuted(r, []byte{9}, mixed, g), sy.AppendPermuted([]byte{9}, mixed, g); !bytes.Equal(got, want) {
+					t.Fatalf("%v: permutation %d: EncodePermuted = %x, want %x", sorts, g, got, want)
+				}
+			}
 			least, n := []byte(nil), 0
 			var tieList []int
 			for g := 0; g < sy.Order(); g++ {
