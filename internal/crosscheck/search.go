@@ -598,7 +598,7 @@ func (s *search) nodeOf(sw *searchWorker, c eval.State, key []byte) (int, []int,
 	}
 	k0 := len(sw.arena)
 	var ties []int
-	sw.arena, ties = sw.enc.appendTies(sw.arena, c)
+	sw.arena, ties = sw.enc.appendTiesWith(sw.arena, c, sw.r)
 	k := sw.arena[k0:]
 	h := s.st.Hash(k)
 	id := s.st.Find(k, h)

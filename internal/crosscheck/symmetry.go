@@ -373,6 +373,19 @@ func (e *encoder) appendTies(buf []byte, s eval.State) ([]byte, []int) {
 	return buf, e.ties
 }
 
+// appendTiesWith is appendTies for a state s that shares most of its
+// values with the state the runner r last decoded, from its encoding in a
+// node's key (a step's successor): the encodings of the variables they
+// share are copied from that key (eval.Symmetry.EncodeLeast).
+func (e *encoder) appendTiesWith(buf []byte, s eval.State, r *eval.Runner) ([]byte, []int) {
+	if e.g == nil {
+		e.ties = append(e.ties[:0], 0)
+		return r.Encode(buf, s), e.ties
+	}
+	buf, e.ties = e.g.EncodeLeast(r, buf, s, e.ties)
+	return buf, e.ties
+}
+
 // splitPair returns the concrete and abstract encodings of a pair's key
 // (without symmetry; with it, of its representative).
 func splitPair(key []byte) (c, a []byte, err error) {
