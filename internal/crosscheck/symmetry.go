@@ -360,23 +360,13 @@ func (e *encoder) appendWith(buf []byte, c, a eval.State, rC, rA *eval.Runner) [
 	return append(buf, e.best...)
 }
 
-// appendTies appends the key of the state s (a search of states) and
+// appendTiesWith appends the key of the state s (a search of states) and
 // returns the permutations that map s to the key's state, in increasing
 // order: [0] without symmetry. The slice is the encoder's, reused by its
-// next call.
-func (e *encoder) appendTies(buf []byte, s eval.State) ([]byte, []int) {
-	if e.g == nil {
-		e.ties = append(e.ties[:0], 0)
-		return e.m.AppendState(buf, s), e.ties
-	}
-	buf, e.ties = e.g.AppendLeast(buf, s, e.ties)
-	return buf, e.ties
-}
-
-// appendTiesWith is appendTies for a state s that shares most of its
-// values with the state the runner r last decoded, from its encoding in a
-// node's key (a step's successor): the encodings of the variables they
-// share are copied from that key (eval.Symmetry.EncodeLeast).
+// next call. s shares most of its values with the state the runner r last
+// decoded, from its encoding in a node's key (a step's successor): the
+// encodings of the variables they share are copied from that key
+// (eval.Symmetry.EncodeLeast).
 func (e *encoder) appendTiesWith(buf []byte, s eval.State, r *eval.Runner) ([]byte, []int) {
 	if e.g == nil {
 		e.ties = append(e.ties[:0], 0)
