@@ -488,6 +488,11 @@ func (sy *Symmetry) appendLeast(buf []byte, s State, ties *[]int) ([]byte, int) 
 // decoded from its own encoding, reduced for a group WithDead), and
 // returns the number of permutations that give it.
 func (sy *Symmetry) EncodeCanonical(r *Runner, buf []byte, s State) ([]byte, int) {
+	return sy.encodeLeast(r, buf, s, nil)
+}
+
+// encodeLeast is EncodeCanonical, which also sets ties as least does.
+func (sy *Symmetry) encodeLeast(r *Runner, buf []byte, s State, ties *[]int) ([]byte, int) {
 	var offs0 [33]int
 	offs := offs0[:]
 	if n := len(sy.m.vars) + 1; n > len(offs) {
@@ -495,22 +500,15 @@ func (sy *Symmetry) EncodeCanonical(r *Runner, buf []byte, s State) ([]byte, int
 	}
 	start := len(buf)
 	buf = r.EncodeOffs(buf, s, sy.dead, offs)
-	buf, n, _ := sy.least(buf, start, s, offs[:len(sy.m.vars)+1], nil)
+	buf, n, _ := sy.least(buf, start, s, offs[:len(sy.m.vars)+1], ties)
 	return buf, n
 }
 
 // EncodeLeast is EncodeCanonical that also returns the permutations that
 // give the least encoding, as AppendLeast (reusing the memory of ties).
 func (sy *Symmetry) EncodeLeast(r *Runner, buf []byte, s State, ties []int) ([]byte, []int) {
-	var offs0 [33]int
-	offs := offs0[:]
-	if n := len(sy.m.vars) + 1; n > len(offs) {
-		offs = make([]int, n)
-	}
-	start := len(buf)
-	buf = r.EncodeOffs(buf, s, sy.dead, offs)
 	ties = append(ties[:0], 0)
-	buf, _, _ = sy.least(buf, start, s, offs[:len(sy.m.vars)+1], &ties)
+	buf, _ = sy.encodeLeast(r, buf, s, &ties)
 	return buf, ties
 }
 
