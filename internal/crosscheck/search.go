@@ -480,9 +480,11 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 			}
 		}
 		t.a = a
+		known := false // pairs: the successor pair is stored, or met before in this batch
 		if pk := sw.pend; pk.c != nil && int(pk.k1) == len(sw.arena) {
 			if (!s.pair || !t.fail && t.err == nil) && sameState(pk.c, post) && (!s.pair || sameState(pk.a, a)) {
 				t.k0, t.k1, t.hash = pk.k0, pk.k1, pk.hash
+				known = s.pair && pk.known
 				if s.pair && !pk.known {
 					// every goal held, R(post, a) among them
 					sw.checked[string(sw.arena[pk.k0:pk.k1])] = struct{}{}
@@ -517,7 +519,8 @@ func (s *search) expandNode(sw *searchWorker, i int, e *expanded) error {
 				t.facts.invDone = t.err == nil
 			}
 		}
-		if s.assumed != nil && sw.x != nil && t.err == nil && !t.fail {
+		if s.assumed != nil && sw.x != nil && t.err == nil && !t.fail && !known {
+			// a pair met before is not a new node: no node check
 			t.err = s.assumedFacts(sw, &t, post, a)
 		}
 		sw.trans = append(sw.trans, t)
