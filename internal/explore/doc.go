@@ -50,9 +50,9 @@
 //     parameter's row, at that row alone.
 //     Such a search on several workers is parallel_flat.go: the store's
 //     table is sharded by hash, and the workers take contiguous parts of
-//     a batch in turn, expand them, set aside the successors a part
-//     repeats, look the others up shard by shard, store and check the new
-//     states, with the ids of a sequential search.
+//     a batch (their own first, then those left), expand them, set aside
+//     the successors a part repeats, look the others up shard by shard,
+//     store and check the new states, with the ids of a sequential search.
 //   - With Config.Symmetry, each new state adds the size of its orbit to
 //     Symmetry.Represented: the state count without reduction when the
 //     start states are closed under the permutations.

@@ -6,7 +6,8 @@
 // phases:
 //
 //  1. the workers expand contiguous parts of the batch, several per
-//     worker, each taking the next part when it is done with one, reading
+//     worker, each taking the next of its own parts when it is done with
+//     one, and then those the others have left (eachPart), reading
 //     the states from the store (which nothing changes meanwhile), and
 //     note each successor's encoding, hash and shard, and whether it
 //     repeats an earlier successor of its part (flatPart.repeated; such a
@@ -48,8 +49,9 @@ import (
 
 // flatBatch is the number of states a parallel level with Flat expands
 // between insertions, and partsPerWorker the parts of a batch per worker.
-// The workers take the parts in turn, so that one that meets costlier
-// states does not keep the others waiting; a part of flatBatch /
+// A worker that is done with its own parts takes those the others have
+// left, so that one that meets costlier states does not keep the others
+// waiting; a part of flatBatch /
 // (partsPerWorker × workers) states, 8192 on two workers, has room for
 // most of the repeats among its successors (flatPart.repeated).
 const (
@@ -292,18 +294,34 @@ func (x *explorer) parallel(w int, f func(g int)) {
 }
 
 // eachPart runs f(g, k) for every part k of a batch, in parallel on the
-// workers g, which take the parts in turn, and waits for them.
+// workers g, and waits for them. Worker g takes the parts of its own run
+// (g·n/w to (g+1)·n/w) in order, then those left in the other runs, so
+// that a part is usually handled by the same worker in every phase and
+// batch (its buffers stay in that core's cache) while a worker that meets
+// costlier states does not keep the others waiting.
 func (x *explorer) eachPart(fs *flatSet, f func(g, k int)) {
-	var taken atomic.Int64
-	x.parallel(len(fs.ws), func(g int) {
-		for {
-			k := int(taken.Add(1)) - 1
-			if k >= len(fs.parts) {
-				return
+	w, n := len(fs.ws), len(fs.parts)
+	taken := make([]paddedCounter, w)
+	x.parallel(w, func(g int) {
+		for i := 0; i < w; i++ {
+			r := (g + i) % w
+			lo, hi := r*n/w, (r+1)*n/w
+			for {
+				k := lo + int(taken[r].n.Add(1)) - 1
+				if k >= hi {
+					break
+				}
+				f(g, k)
 			}
-			f(g, k)
 		}
 	})
+}
+
+// paddedCounter is an atomic counter alone on its cache lines.
+type paddedCounter struct {
+	_ [64]byte
+	n atomic.Int64
+	_ [64]byte
 }
 
 // room returns s emptied, with room for twice its elements.
