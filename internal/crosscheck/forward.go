@@ -34,25 +34,26 @@ func (x *checker) forward() error {
 	// them for the states of the successor pairs it computes (s.assumed),
 	// and the node check takes its verdict when it has one.
 	seenC, seenA := nodestore.New(), nodestore.New()
-	s.assumed = func(w *checker, abstract bool, key []byte, st eval.State) (bool, bool, string, error) {
+	s.assumed = func(w *checker, abstract bool, key []byte, st eval.State) (stateFacts, error) {
 		seen := seenC
 		if abstract {
 			seen = seenA
 		}
 		if seen.Find(key, seen.Hash(key)) >= 0 {
-			return true, false, "", nil
+			return stateFacts{held: true}, nil
 		}
 		name, err := w.violated(abstract, st)
-		return false, err == nil, name, err
+		return stateFacts{done: err == nil, inv: name}, err
 	}
-	// assumed is the node check of one state: held and done (and name)
-	// are what a worker found (s.assumed).
-	assumed := func(seen *nodestore.Store, key []byte, abstract bool, st eval.State, id int, held, done bool, name string) error {
-		if held {
+	// assumed is the node check of one state, given what a worker found
+	// (s.assumed).
+	assumed := func(seen *nodestore.Store, key []byte, abstract bool, st eval.State, id int, f stateFacts) error {
+		if f.held {
 			return nil
 		}
 		h := seen.Hash(key)
-		if !done {
+		name := f.inv
+		if !f.done {
 			if seen.Find(key, h) >= 0 {
 				return nil
 			}
@@ -80,10 +81,10 @@ func (x *checker) forward() error {
 		if err := x.checkDeadRel(c, a); err != nil {
 			return err
 		}
-		if err := assumed(seenC, ck, false, c, id, f.cHeld, f.cDone, f.cInv); err != nil {
+		if err := assumed(seenC, ck, false, c, id, f.c); err != nil {
 			return err
 		}
-		return assumed(seenA, ak, true, a, id, f.aHeld, f.aDone, f.aInv)
+		return assumed(seenA, ak, true, a, id, f.a)
 	}
 	inits, err := x.mC.Init()
 	if err != nil {

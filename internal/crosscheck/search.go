@@ -82,11 +82,9 @@ type search struct {
 	// c (abstract false) or abstract state a (abstract true) unless the
 	// node check found them to hold before the batch (it reads the
 	// store of the states it found them in, which only the searching
-	// goroutine writes, between batches): it returns whether the node
-	// check found them to hold, whether it evaluated them, and the first
-	// violated one or "". The workers do it for each state once per
-	// batch (nodeFacts).
-	assumed func(w *checker, abstract bool, key []byte, st eval.State) (held, done bool, name string, err error)
+	// goroutine writes, between batches). The workers do it for each
+	// state once per batch (nodeFacts).
+	assumed func(w *checker, abstract bool, key []byte, st eval.State) (stateFacts, error)
 	// step, if set, is the step check of a search of states: workers run
 	// the same callback of their copies of the checker (see capture), and
 	// this one runs again on the searching goroutine for a failure.
@@ -157,13 +155,18 @@ type nodeFacts struct {
 	// (search.inv), and inv is the first violated one, or ""
 	invDone bool
 	inv     string
-	// pairs: the node check found the assumed invariants of the concrete
-	// state (c) or the abstract state (a) to hold before the batch, or
-	// they were evaluated (search.assumed), and cInv, aInv are the first
-	// violated ones, or ""
-	cHeld, aHeld bool
-	cDone, aDone bool
-	cInv, aInv   string
+	// pairs: what a worker found of the assumed invariants of the
+	// concrete state (c) and the abstract state (a) (search.assumed)
+	c, a stateFacts
+}
+
+// stateFacts is what a worker found of the assumed invariants of a state
+// of a pair (search.assumed): the node check found them to hold before
+// the batch (held), or they were evaluated (done) and inv is the first
+// violated one, or "". Neither: the node check evaluates them.
+type stateFacts struct {
+	held, done bool
+	inv        string
 }
 
 // expanded is what a worker computed for one node of a batch.
@@ -550,13 +553,13 @@ func (s *search) assumedFacts(sw *searchWorker, t *trans, post, a eval.State) er
 	}
 	if _, seen := sw.seenC[string(ck)]; !seen {
 		sw.seenC[string(ck)] = struct{}{}
-		if t.facts.cHeld, t.facts.cDone, t.facts.cInv, err = s.assumed(sw.x, false, ck, post); err != nil {
+		if t.facts.c, err = s.assumed(sw.x, false, ck, post); err != nil {
 			return err
 		}
 	}
 	if _, seen := sw.seenA[string(ak)]; !seen {
 		sw.seenA[string(ak)] = struct{}{}
-		t.facts.aHeld, t.facts.aDone, t.facts.aInv, err = s.assumed(sw.x, true, ak, a)
+		t.facts.a, err = s.assumed(sw.x, true, ak, a)
 	}
 	return err
 }

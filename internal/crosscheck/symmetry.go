@@ -308,12 +308,19 @@ func (e *encoder) append(buf []byte, s, a eval.State) []byte {
 	e.best, e.ties = e.g.AppendLeast(e.best[:0], s, e.ties)
 	buf = binary.AppendUvarint(buf, uint64(len(e.best)))
 	buf = append(buf, e.best...)
+	return e.appendLeastImage(buf, func(buf []byte, g int) []byte { return e.gA.AppendPermuted(buf, a, g) })
+}
+
+// appendLeastImage appends the least of the abstract state's images
+// image(g) under the permutations g of e.ties, which give the concrete
+// state's least image (a pair's permutation is applied to both states).
+func (e *encoder) appendLeastImage(buf []byte, image func(buf []byte, g int) []byte) []byte {
 	if len(e.ties) == 1 {
-		return e.gA.AppendPermuted(buf, a, e.ties[0])
+		return image(buf, e.ties[0])
 	}
-	e.best = e.gA.AppendPermuted(e.best[:0], a, e.ties[0])
+	e.best = image(e.best[:0], e.ties[0])
 	for _, g := range e.ties[1:] {
-		e.tmp = e.gA.AppendPermuted(e.tmp[:0], a, g)
+		e.tmp = image(e.tmp[:0], g)
 		if string(e.tmp) < string(e.best) {
 			e.best = append(e.best[:0], e.tmp...)
 		}
@@ -321,7 +328,8 @@ func (e *encoder) append(buf []byte, s, a eval.State) []byte {
 	return append(buf, e.best...)
 }
 
-// appendWith is append for a pair (c, a) whose states share most of their
+// appendWith is append for a pair (c, a) (the encoder's nodes must be
+// pairs) whose states share most of their
 // values with the states the runners rC and rA last decoded, from their
 // encodings in a node's key (a step's successor pair): the encodings of
 // the variables they share are copied from those keys
@@ -329,9 +337,6 @@ func (e *encoder) append(buf []byte, s, a eval.State) []byte {
 // from its encoding where it can be (eval.Symmetry.EncodePermuted). The
 // key is append's.
 func (e *encoder) appendWith(buf []byte, c, a eval.State, rC, rA *eval.Runner) []byte {
-	if e.mA == nil {
-		return e.append(buf, c, a)
-	}
 	if e.g == nil {
 		e.tmp = rC.Encode(e.tmp[:0], c)
 		buf = binary.AppendUvarint(buf, uint64(len(e.tmp)))
@@ -347,17 +352,7 @@ func (e *encoder) appendWith(buf []byte, c, a eval.State, rC, rA *eval.Runner) [
 	e.best, e.ties = e.g.EncodeLeast(rC, e.best[:0], c, e.ties)
 	buf = binary.AppendUvarint(buf, uint64(len(e.best)))
 	buf = append(buf, e.best...)
-	if len(e.ties) == 1 {
-		return e.gA.EncodePermuted(rA, buf, a, e.ties[0])
-	}
-	e.best = e.gA.EncodePermuted(rA, e.best[:0], a, e.ties[0])
-	for _, g := range e.ties[1:] {
-		e.tmp = e.gA.EncodePermuted(rA, e.tmp[:0], a, g)
-		if string(e.tmp) < string(e.best) {
-			e.best = append(e.best[:0], e.tmp...)
-		}
-	}
-	return append(buf, e.best...)
+	return e.appendLeastImage(buf, func(buf []byte, g int) []byte { return e.gA.EncodePermuted(rA, buf, a, g) })
 }
 
 // appendTiesWith appends the key of the state s (a search of states) and

@@ -531,21 +531,11 @@ func (sy *Symmetry) EncodePermuted(r *Runner, buf []byte, s State, g int) []byte
 	start := len(buf)
 	buf = r.EncodeOffs(buf, s, nil, offs)
 	img := len(buf)
-	for i, e := range sy.encs {
-		enc := buf[start+offs[i] : start+offs[i+1]]
-		if e == nil {
-			buf = append(buf, enc...)
-			continue
+	for i := range sy.encs {
+		var ok bool
+		if buf, ok = sy.AppendPermutedVarBytes(buf, buf[start+offs[i]:start+offs[i+1]], g, i); !ok {
+			buf = sy.AppendPermutedVar(buf, s, g, i)
 		}
-		if bp := sy.progs[i]; bp != nil {
-			at := len(buf)
-			var ok bool
-			if buf, ok = bp.appendImage(buf, enc, g, sy.maps[g]); ok {
-				continue
-			}
-			buf = buf[:at]
-		}
-		buf = e(buf, s[i], &sy.perms[g])
 	}
 	n := copy(buf[start:], buf[img:])
 	return buf[:start+n]
