@@ -39,7 +39,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"sync/atomic"
 
@@ -75,21 +74,23 @@ type flatWorker struct {
 type flatPart struct {
 	_      [128]byte // padding: see the file comment
 	lo, hi int       // its states in the batch
-	arena  []byte    // the successors' encodings
-	ends   []int     // where each ends in the arena
-	orbits []int32   // the size of each one's orbit (1 without symmetry)
-	acts   []int32   // the action of each one's step
-	rows   []int32   // Flat's RowParam of each one's step, or -1
-	offs   []int     // scratch: a key's variables' offsets
-	maxKey int       // the length of the longest encoding
+	// the lists hold the successors of the part's states but those that
+	// repeat an earlier one of the part (repeated): such a successor is
+	// not new, and is counted and dropped
+	arena  []byte  // the successors' encodings
+	ends   []int   // where each ends in the arena
+	orbits []int32 // the size of each one's orbit (1 without symmetry)
+	acts   []int32 // the action of each one's step
+	rows   []int32 // Flat's RowParam of each one's step, or -1
+	offs   []int   // scratch: a key's variables' offsets
+	maxKey int     // the length of the longest encoding
 	hs     []uint64
-	// again[j] is whether successor j repeats an earlier successor of
-	// the part, which seen finds (repeated): such a successor is not
-	// looked up in the store, and is not new
-	again  []bool
+	pos    []int32 // the place of each among its state's successors
 	seen   []int32 // an open-addressing set of the part's successors, by index+1
 	nseen  int
 	counts []int32 // successors per state of the part
+	kept   []int32 // of which in the lists (not repeats), per state
+	total  int64   // the successors of the part's states
 	dead   []bool  // no successor and not final, per state of the part
 	shard  [][]int32
 	err    error
@@ -349,10 +350,11 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 	// the lists keep twice the room the part's last batch took, so that
 	// they rarely grow (growing one copies it)
 	wk.arena = room(wk.arena)
-	wk.ends, wk.hs, wk.orbits, wk.acts, wk.rows, wk.again = room(wk.ends), room(wk.hs), room(wk.orbits), room(wk.acts), room(wk.rows), room(wk.again)
-	wk.err, wk.maxKey = nil, 0
+	wk.ends, wk.hs, wk.orbits, wk.acts, wk.rows, wk.pos = room(wk.ends), room(wk.hs), room(wk.orbits), room(wk.acts), room(wk.rows), room(wk.pos)
+	wk.err, wk.maxKey, wk.total = nil, 0, 0
 	wk.resetSeen()
 	wk.counts = grow(wk.counts, wk.hi-wk.lo)
+	wk.kept = grow(wk.kept, wk.hi-wk.lo)
 	wk.dead = grow(wk.dead, wk.hi-wk.lo)
 	for sh := range wk.shard {
 		wk.shard[sh] = wk.shard[sh][:0]
@@ -409,19 +411,29 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 			wk.err = errOverBudget
 			return
 		}
+		// the state's successors that repeat an earlier one of the part
+		// are counted and dropped; the others are moved down over them
+		w, b := n0, a0 // the next kept successor's index and bytes
 		for j, k0 := n0, a0; j < len(wk.ends); j++ {
-			wk.maxKey = max(wk.maxKey, wk.ends[j]-k0)
-			h := x.st.Hash(wk.arena[k0:wk.ends[j]])
-			wk.hs = append(wk.hs, h)
-			again := wk.repeated(j, h)
-			wk.again = append(wk.again, again)
-			if !again {
-				sh := x.st.ShardOf(h)
-				wk.shard[sh] = append(wk.shard[sh], int32(j))
-			}
+			key := wk.arena[k0:wk.ends[j]]
 			k0 = wk.ends[j]
+			h := x.st.Hash(key)
+			if wk.repeated(key, h, w) {
+				continue
+			}
+			wk.maxKey = max(wk.maxKey, len(key))
+			b += copy(wk.arena[b:], key)
+			wk.ends[w], wk.orbits[w], wk.acts[w], wk.rows[w] = b, wk.orbits[j], wk.acts[j], wk.rows[j]
+			wk.hs = append(wk.hs, h)
+			wk.pos = append(wk.pos, int32(j-n0))
+			sh := x.st.ShardOf(h)
+			wk.shard[sh] = append(wk.shard[sh], int32(w))
+			w++
 		}
 		wk.counts[i-wk.lo] = int32(len(wk.ends) - n0)
+		wk.kept[i-wk.lo] = int32(w - n0)
+		wk.total += int64(len(wk.ends) - n0)
+		wk.ends, wk.orbits, wk.acts, wk.rows, wk.arena = wk.ends[:w], wk.orbits[:w], wk.acts[:w], wk.rows[:w], wk.arena[:b]
 		wk.dead[i-wk.lo] = false
 		if len(wk.ends) == n0 && x.m.HasFinal() {
 			wr.r.Release()
@@ -438,11 +450,6 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 		}
 	}
 }
-
-// repeat is the lookup result (flatPart.rs) of a successor that repeats
-// an earlier one of its part: a state that is not new, whose id nothing
-// reads.
-const repeat = math.MinInt64
 
 // resetSeen empties the part's set of successors.
 func (wk *flatPart) resetSeen() {
@@ -462,14 +469,15 @@ func (wk *flatPart) keyAt(j int) []byte {
 	return wk.arena[k0:wk.ends[j]]
 }
 
-// repeated reports whether successor j, with hash h, has the encoding of
-// an earlier successor of the part, and adds it to the set when
-// it has not. Siblings in a breadth-first level share many successors
-// (two steps of different transactions, taken in either order, reach one
-// state), and most of them meet in one part: they are recognised
-// here, in memory that stays in the core's cache, rather than each looked
-// up in the store. The set compares whole encodings, as the store does.
-func (wk *flatPart) repeated(j int, h uint64) bool {
+// repeated reports whether key, with hash h, is the encoding of a
+// successor the part keeps, and adds it to the set as successor j
+// (the next the part keeps) when it is not. Siblings in a breadth-first
+// level share many successors (two steps of different transactions, taken
+// in either order, reach one state), and most of them meet in one part:
+// they are recognised here, in memory that stays in the core's cache,
+// rather than each kept, looked up in the store and classified. The set
+// compares whole encodings, as the store does.
+func (wk *flatPart) repeated(key []byte, h uint64, j int) bool {
 	if 2*(wk.nseen+1) > len(wk.seen) {
 		old := wk.seen
 		wk.seen = make([]int32, 2*len(old))
@@ -486,7 +494,6 @@ func (wk *flatPart) repeated(j int, h uint64) bool {
 		}
 	}
 	mask := uint64(len(wk.seen) - 1)
-	key := wk.keyAt(j)
 	for pos := h >> 32 & mask; ; pos = (pos + 1) & mask {
 		e := wk.seen[pos]
 		if e == 0 {
@@ -517,7 +524,17 @@ func (x *explorer) storeBatch(fs *flatSet, batch []int32) ([]item, error) {
 				}
 			}
 			from := batch[s]
-			for c := int32(0); c < wk.counts[s-wk.lo]; c, i = c+1, i+1 {
+			// the successors expandFlat dropped (repeats) are counted in
+			// their places among those it kept
+			c := int32(0)
+			for kk := int32(0); kk < wk.kept[s-wk.lo]; kk, i = kk+1, i+1 {
+				for p := wk.pos[i-fs.base[k]]; c < p; c++ {
+					if x.full() {
+						return fresh, nil
+					}
+					x.res.Transitions++
+				}
+				c++
 				if x.full() {
 					return fresh, nil
 				}
@@ -534,6 +551,12 @@ func (x *explorer) storeBatch(fs *flatSet, batch []int32) ([]item, error) {
 				x.represented += int64(wk.orbits[i-fs.base[k]])
 				// checkFresh checks it on a worker
 				fresh = append(fresh, item{id: id, k: k % len(fs.ws)})
+			}
+			for ; c < wk.counts[s-wk.lo]; c++ {
+				if x.full() {
+					return fresh, nil
+				}
+				x.res.Transitions++
 			}
 		}
 	}
@@ -557,10 +580,6 @@ func (x *explorer) classify(fs *flatSet, k int) {
 	wk.nnew, wk.bytes, wk.anyDead, wk.nzero, wk.orbit = 0, 0, false, 0, 0
 	base := fs.base[k]
 	for j, h := range wk.hs {
-		if wk.again[j] {
-			wk.rs[j] = repeat
-			continue
-		}
 		sh := x.st.ShardOf(h)
 		at := fs.shardAt[sh]
 		r := fs.ws[at.g].res[cursor[sh]]
@@ -610,7 +629,7 @@ func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) (first, 
 		wk.firstID = id
 		id += wk.nnew
 		wk.region = x.st.Reserve(wk.bytes)
-		x.res.Transitions += int64(len(wk.ends))
+		x.res.Transitions += wk.total
 		x.res.Deadlocks += wk.nzero
 	}
 	x.st.Extend(id)
@@ -622,7 +641,7 @@ func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) (first, 
 		j := 0
 		for s := wk.lo; s < wk.hi; s++ {
 			from := batch[s]
-			for c := int32(0); c < wk.counts[s-wk.lo]; c, j = c+1, j+1 {
+			for c := int32(0); c < wk.kept[s-wk.lo]; c, j = c+1, j+1 {
 				if wk.rs[j] != -int64(base+j)-1 {
 					continue
 				}

@@ -204,7 +204,8 @@ func TestFlatSymmetry(t *testing.T) {
 // TestRepeated feeds a part's set of successors (flatPart.repeated)
 // encodings with repeats, under a hash that gives many encodings one
 // value, and enough of them that the set grows: a successor is a repeat
-// exactly when an earlier one has its encoding.
+// exactly when an earlier one has its encoding, and only the others are
+// kept.
 func TestRepeated(t *testing.T) {
 	wk := &flatPart{}
 	wk.resetSeen()
@@ -216,19 +217,23 @@ func TestRepeated(t *testing.T) {
 		if n%2 == 0 {
 			h = uint64(n) << 32
 		}
-		wk.arena = append(wk.arena, key...)
-		wk.ends = append(wk.ends, len(wk.arena))
-		wk.hs = append(wk.hs, h)
-		if got := wk.repeated(j, h); got != seen[key] {
+		if got := wk.repeated([]byte(key), h, len(wk.ends)); got != seen[key] {
 			t.Fatalf("successor %d (%q, hash %#x): repeated = %v, want %v", j, key, h, got, seen[key])
+		} else if !got {
+			wk.arena = append(wk.arena, key...)
+			wk.ends = append(wk.ends, len(wk.arena))
+			wk.hs = append(wk.hs, h)
 		}
 		seen[key] = true
+	}
+	if len(wk.ends) != len(seen) {
+		t.Fatalf("%d successors kept, want the %d encodings", len(wk.ends), len(seen))
 	}
 	if len(wk.seen) <= 1<<12 {
 		t.Fatalf("the set did not grow: %d slots", len(wk.seen))
 	}
 	wk.resetSeen()
-	if wk.nseen != 0 || wk.repeated(0, wk.hs[0]) {
+	if wk.nseen != 0 || wk.repeated(wk.keyAt(0), wk.hs[0], len(wk.ends)) {
 		t.Fatal("a reset set still holds successors")
 	}
 }
