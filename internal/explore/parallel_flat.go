@@ -8,10 +8,10 @@
 //  1. the workers expand contiguous parts of the batch, several per
 //     worker, each taking the next of its own parts when it is done with
 //     one, and then those the others have left (eachPart), reading
-//     the states from the store (which nothing changes meanwhile), and
-//     note each successor's encoding, hash and shard, and whether it
-//     repeats an earlier successor of its part (flatPart.repeated; such a
-//     successor is not new, and is not looked up);
+//     the states from the store (which nothing changes meanwhile); a
+//     successor that repeats an earlier one of its part
+//     (flatPart.repeated) is not new: it is counted and dropped at once,
+//     and of the others they note the encoding, hash and shard;
 //  2. the workers look the successors up, shard by shard, in batch order
 //     (nodestore.LookupBatch), which leaves a pending slot for each first
 //     occurrence of a state the store does not hold;
