@@ -65,6 +65,7 @@ type flatWorker struct {
 	fr  *eval.FlatRunner
 	r   *eval.Runner // for the states Flat gives up on, and final checks
 	res []int64      // phase 2: the results of the shards it looked up
+	at  []uint64     // phase 2: where their pending slots are
 	idx []int32      // phase 2: the batch indexes of those shards
 	_   [128]byte
 }
@@ -218,10 +219,10 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 					}
 				}
 			}
-			wk.res = grow(wk.res, len(wk.idx))
+			wk.res, wk.at = grow(wk.res, len(wk.idx)), grow(wk.at, len(wk.idx))
 			for sh := g; sh < x.st.Shards(); sh += w {
 				start, end := fs.shardRange(sh, wk)
-				x.st.LookupBatch(sh, wk.idx[start:end], fs.key, fs.hash, wk.res[start:end])
+				x.st.LookupBatch(sh, wk.idx[start:end], fs.key, fs.hash, wk.res[start:end], wk.at[start:end])
 			}
 		})
 		// phase 3
@@ -246,7 +247,7 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 			wk := fs.ws[g]
 			for sh := g; sh < x.st.Shards(); sh += w {
 				start, end := fs.shardRange(sh, wk)
-				x.st.ResolveBatch(sh, wk.idx[start:end], fs.hash, wk.res[start:end], fs.ids)
+				x.st.ResolveBatch(sh, wk.idx[start:end], fs.hash, wk.res[start:end], wk.at[start:end], fs.ids)
 			}
 		})
 		if stopErr != nil || x.res.Violation != nil {

@@ -25,9 +25,10 @@ const deadField = pendingBit | (pendingBit - 1)
 // i's encoding is key(i)), and sets res[j], for i = idx[j], to the node's
 // id when the store holds it, or else to -(p+1) for p the first index of
 // the batch with the same encoding (p = i for the first, which gets a
-// pending slot). Goroutines may look up different shards at once when
-// nothing else uses the store; each writes only its own res.
-func (st *Store) LookupBatch(sh int, idx []int32, key func(i int) []byte, hash func(i int) uint64, res []int64) {
+// pending slot, whose place in the shard's table it writes to at[j], for
+// ResolveBatch). Goroutines may look up different shards at once when
+// nothing else uses the store; each writes only its own res and at.
+func (st *Store) LookupBatch(sh int, idx []int32, key func(i int) []byte, hash func(i int) uint64, res []int64, at []uint64) {
 	t := &st.tabs[sh]
 	pendingHash := func(p int) uint64 {
 		if p < pendingBit-2 {
@@ -61,6 +62,7 @@ func (st *Store) LookupBatch(sh int, idx []int32, key func(i int) []byte, hash f
 			s := t.slots[pos]
 			if s == 0 {
 				t.slots[pos] = frag<<fragShift | (pendingBit | uint64(i)) + 1
+				at[j] = pos
 				t.n++
 				if 4*t.n > 3*len(t.slots) {
 					st.growWith(t, pendingHash)
@@ -96,30 +98,32 @@ func (st *Store) AppendNode(key []byte, parent int32) int {
 // ResolveBatch points the pending slot of each first occurrence i =
 // idx[j] (res[j] == -(i+1)), in shard sh, at the record of node ids[i],
 // or, when ids[i] < 0 (the node was not stored), makes it a slot that
-// matches nothing. Goroutines may resolve different shards at once.
-func (st *Store) ResolveBatch(sh int, idx []int32, hash func(i int) uint64, res []int64, ids []int32) {
+// matches nothing. The slot is at at[j], where LookupBatch put it, unless
+// the shard grew after that: it is then looked for from its hash.
+// Goroutines may resolve different shards at once.
+func (st *Store) ResolveBatch(sh int, idx []int32, hash func(i int) uint64, res []int64, at []uint64, ids []int32) {
 	t := &st.tabs[sh]
 	const ahead = 16
 	for j, i32 := range idx {
 		if q := j + ahead; q < len(idx) && res[q] == -int64(idx[q])-1 {
-			memhint.At(t.slots, int(hash(int(idx[q]))&t.mask))
+			memhint.At(t.slots, int(at[q]&t.mask))
 		}
 		i := int(i32)
 		if res[j] != -int64(i)-1 {
 			continue
 		}
 		want := (pendingBit | uint64(i)) + 1
-		for pos := hash(i) & t.mask; ; pos = (pos + 1) & t.mask {
-			s := t.slots[pos]
-			if s&locMask != want {
-				continue
+		pos := at[j] & t.mask
+		if t.slots[pos]&locMask != want {
+			// the slot moved when the shard grew
+			for pos = hash(i) & t.mask; t.slots[pos]&locMask != want; pos = (pos + 1) & t.mask {
 			}
-			if id := ids[i]; id >= 0 {
-				t.slots[pos] = s&^locMask | (st.loc(int(id)) + 1)
-			} else {
-				t.slots[pos] = s&^locMask | deadField
-			}
-			break
+		}
+		s := t.slots[pos]
+		if id := ids[i]; id >= 0 {
+			t.slots[pos] = s&^locMask | (st.loc(int(id)) + 1)
+		} else {
+			t.slots[pos] = s&^locMask | deadField
 		}
 	}
 }

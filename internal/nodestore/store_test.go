@@ -56,7 +56,8 @@ func TestStore(t *testing.T) {
 // within a batch and the lookups afterwards equal those of a store filled
 // by Insert in the same order; the last batch stops half way, and its
 // unstored nodes are not found afterwards, nor confused with a later
-// batch's nodes.
+// batch's nodes. The shards grow within batches, so that ResolveBatch
+// meets pending slots that moved after LookupBatch placed them.
 func TestBatch(t *testing.T) {
 	seq, par := New(), NewSharded(4)
 	if par.Shards() != 4 {
@@ -74,11 +75,11 @@ func TestBatch(t *testing.T) {
 			sh := par.ShardOf(hs[i])
 			idx[sh] = append(idx[sh], int32(i))
 		}
-		res := make([][]int64, par.Shards())
+		res, at := make([][]int64, par.Shards()), make([][]uint64, par.Shards())
 		hash := func(i int) uint64 { return hs[i] }
 		for sh := range idx {
-			res[sh] = make([]int64, len(idx[sh]))
-			par.LookupBatch(sh, idx[sh], func(i int) []byte { return keys[i] }, hash, res[sh])
+			res[sh], at[sh] = make([]int64, len(idx[sh])), make([]uint64, len(idx[sh]))
+			par.LookupBatch(sh, idx[sh], func(i int) []byte { return keys[i] }, hash, res[sh], at[sh])
 		}
 		ids := make([]int32, len(batch))
 		cur := make([]int, par.Shards())
@@ -107,7 +108,7 @@ func TestBatch(t *testing.T) {
 			}
 		}
 		for sh := range idx {
-			par.ResolveBatch(sh, idx[sh], hash, res[sh], ids)
+			par.ResolveBatch(sh, idx[sh], hash, res[sh], at[sh], ids)
 		}
 		next++
 	}
