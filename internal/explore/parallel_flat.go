@@ -361,13 +361,30 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 		wk.shard[sh] = wk.shard[sh][:0]
 	}
 	over, gaveUp := false, false
-	// note records the successor whose key the arena holds from k0 on
-	note := func(k0 int, orbit int32, act int, row int64) bool {
-		wk.ends = append(wk.ends, len(wk.arena))
-		wk.orbits = append(wk.orbits, orbit)
-		wk.acts = append(wk.acts, int32(act))
-		wk.rows = append(wk.rows, int32(row))
-		if len(wk.ends)&63 == 0 && x.meter.Over() {
+	n0, c := 0, int32(0) // the state's first kept successor, and its successors so far
+	// keep notes the state's successor with key, hash h, orbit, action and
+	// row, unless it repeats an earlier one of the part; a kept key is in
+	// the arena from k0 on when inArena, else it is copied there
+	keep := func(key []byte, inArena bool, k0 int, orbit int32, act int, row int64) bool {
+		c++
+		h := x.st.Hash(key)
+		if wk.repeated(key, h, len(wk.ends)) {
+			wk.arena = wk.arena[:k0]
+		} else {
+			if !inArena {
+				wk.arena = append(wk.arena, key...)
+			}
+			wk.maxKey = max(wk.maxKey, len(key))
+			wk.ends = append(wk.ends, len(wk.arena))
+			wk.orbits = append(wk.orbits, orbit)
+			wk.acts = append(wk.acts, int32(act))
+			wk.rows = append(wk.rows, int32(row))
+			wk.hs = append(wk.hs, h)
+			wk.pos = append(wk.pos, c-1)
+			sh := x.st.ShardOf(h)
+			wk.shard[sh] = append(wk.shard[sh], int32(len(wk.ends)-1))
+		}
+		if c&63 == 0 && x.meter.Over() {
 			over = true
 			return false
 		}
@@ -375,6 +392,9 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 	}
 	visitFlat := func(act int, post []byte) bool {
 		k0 := len(wk.arena)
+		if x.sym == nil {
+			return keep(post, false, k0, 1, act, x.rowParam(wr.fr, act))
+		}
 		wk.arena = append(wk.arena, post...)
 		var orbit int32
 		var ok bool
@@ -382,22 +402,24 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 			gaveUp = true
 			return false
 		}
-		return note(k0, orbit, act, x.rowParam(wr.fr, act))
+		return keep(wk.arena[k0:], true, k0, orbit, act, -1)
 	}
 	visit := func(act int, _ []eval.Value, post eval.State) bool {
 		k0 := len(wk.arena)
 		var orbit int32
 		wk.arena, orbit = x.encode(wr.r, wk.arena, post)
-		return note(k0, orbit, act, -1)
+		return keep(wk.arena[k0:], true, k0, orbit, act, -1)
 	}
 	for i := wk.lo; i < wk.hi; i++ {
 		key := x.st.Key(int(batch[i]))
-		n0, a0 := len(wk.ends), len(wk.arena)
+		a0, size := len(wk.arena), len(wk.seen)
+		n0, c = len(wk.ends), 0
 		gaveUp = false
 		if !wr.fr.Successors(key, visitFlat) || gaveUp {
 			// the Runner expands the state; what Flat noted of it is
-			// dropped (its hashes, repeats and shards are noted below)
-			wk.ends, wk.orbits, wk.acts, wk.rows, wk.arena, over = wk.ends[:n0], wk.orbits[:n0], wk.acts[:n0], wk.rows[:n0], wk.arena[:a0], false
+			// dropped
+			wk.drop(n0, size)
+			wk.arena, c, over = wk.arena[:a0], 0, false
 			wr.r.Release()
 			pre, err := wr.r.Decode(key)
 			if err == nil {
@@ -412,31 +434,11 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 			wk.err = errOverBudget
 			return
 		}
-		// the state's successors that repeat an earlier one of the part
-		// are counted and dropped; the others are moved down over them
-		w, b := n0, a0 // the next kept successor's index and bytes
-		for j, k0 := n0, a0; j < len(wk.ends); j++ {
-			key := wk.arena[k0:wk.ends[j]]
-			k0 = wk.ends[j]
-			h := x.st.Hash(key)
-			if wk.repeated(key, h, w) {
-				continue
-			}
-			wk.maxKey = max(wk.maxKey, len(key))
-			b += copy(wk.arena[b:], key)
-			wk.ends[w], wk.orbits[w], wk.acts[w], wk.rows[w] = b, wk.orbits[j], wk.acts[j], wk.rows[j]
-			wk.hs = append(wk.hs, h)
-			wk.pos = append(wk.pos, int32(j-n0))
-			sh := x.st.ShardOf(h)
-			wk.shard[sh] = append(wk.shard[sh], int32(w))
-			w++
-		}
-		wk.counts[i-wk.lo] = int32(len(wk.ends) - n0)
-		wk.kept[i-wk.lo] = int32(w - n0)
-		wk.total += int64(len(wk.ends) - n0)
-		wk.ends, wk.orbits, wk.acts, wk.rows, wk.arena = wk.ends[:w], wk.orbits[:w], wk.acts[:w], wk.rows[:w], wk.arena[:b]
+		wk.counts[i-wk.lo] = c
+		wk.kept[i-wk.lo] = int32(len(wk.ends) - n0)
+		wk.total += int64(c)
 		wk.dead[i-wk.lo] = false
-		if len(wk.ends) == n0 && x.m.HasFinal() {
+		if c == 0 && x.m.HasFinal() {
 			wr.r.Release()
 			pre, err := wr.r.Decode(key)
 			var ok bool
@@ -459,6 +461,42 @@ func (wk *flatPart) resetSeen() {
 	}
 	clear(wk.seen)
 	wk.nseen = 0
+}
+
+// drop removes the successors from n0 on, which the part's set got after
+// it had size slots, from the lists and from the set. Entries of an
+// open-addressing set added after all the others lie on none of the
+// others' probe paths, so they are emptied, unless the set grew since:
+// then it is built again from the successors before n0.
+func (wk *flatPart) drop(n0, size int) {
+	if len(wk.seen) == size {
+		mask := uint64(len(wk.seen) - 1)
+		var at []uint64
+		for j := n0; j < len(wk.ends); j++ {
+			pos := wk.hs[j] >> 32 & mask
+			for wk.seen[pos] != int32(j+1) {
+				pos = (pos + 1) & mask
+			}
+			at = append(at, pos)
+		}
+		for _, pos := range at {
+			wk.seen[pos] = 0
+		}
+		wk.nseen -= len(at)
+	} else {
+		clear(wk.seen)
+		wk.nseen = 0
+		for j := range n0 {
+			wk.repeated(wk.keyAt(j), wk.hs[j], j)
+		}
+	}
+	wk.ends, wk.orbits, wk.acts, wk.rows, wk.hs, wk.pos = wk.ends[:n0], wk.orbits[:n0], wk.acts[:n0], wk.rows[:n0], wk.hs[:n0], wk.pos[:n0]
+	for sh, l := range wk.shard {
+		for len(l) > 0 && int(l[len(l)-1]) >= n0 {
+			l = l[:len(l)-1]
+		}
+		wk.shard[sh] = l
+	}
 }
 
 // keyAt returns the encoding of the part's successor j.

@@ -237,3 +237,109 @@ func TestRepeated(t *testing.T) {
 		t.Fatal("a reset set still holds successors")
 	}
 }
+
+// TestDrop adds successors to a part, drops those of the last state (as
+// expandFlat does when Flat gives up on it), with and without the set
+// growing meanwhile, and checks that the set then holds exactly the
+// successors kept before, under a hash that makes probe paths long.
+func TestDrop(t *testing.T) {
+	for _, later := range []int{3, 3000} { // the second grows the set
+		wk := &flatPart{shard: make([][]int32, 2)}
+		wk.resetSeen()
+		add := func(n int) bool {
+			key := fmt.Sprintf("k%d", n)
+			h := uint64(n%7) << 32 // seven probe paths
+			if wk.repeated([]byte(key), h, len(wk.ends)) {
+				return true
+			}
+			wk.arena = append(wk.arena, key...)
+			wk.ends = append(wk.ends, len(wk.arena))
+			wk.hs = append(wk.hs, h)
+			wk.orbits, wk.acts, wk.rows, wk.pos = append(wk.orbits, 1), append(wk.acts, 0), append(wk.rows, -1), append(wk.pos, 0)
+			wk.shard[n%2] = append(wk.shard[n%2], int32(len(wk.ends)-1))
+			return false
+		}
+		for n := 0; n < 1000; n++ {
+			add(n)
+		}
+		n0, size := len(wk.ends), len(wk.seen)
+		for n := 1000; n < 1000+later; n++ {
+			add(n)
+		}
+		if grew := len(wk.seen) != size; grew != (later > 1000) {
+			t.Fatalf("%d later successors: the set grew %v", later, grew)
+		}
+		wk.drop(n0, size)
+		if len(wk.ends) != n0 || wk.nseen != n0 || len(wk.shard[0])+len(wk.shard[1]) != n0 {
+			t.Fatalf("%d later successors: %d kept, %d in the set, %d in shards; want %d", later, len(wk.ends), wk.nseen, len(wk.shard[0])+len(wk.shard[1]), n0)
+		}
+		wk.arena = wk.arena[:wk.ends[n0-1]]
+		for n := 0; n < 1000+later; n++ {
+			if got := add(n); got != (n < 1000) {
+				t.Fatalf("%d later successors: successor %d repeated = %v after the drop", later, n, got)
+			}
+		}
+	}
+}
+
+// climbFixture: counters that climb from 50 past 63, where Flat's
+// one-byte integers end, so that Flat gives up on some states half way
+// through their successors (Inc of one counter is computed, Inc of
+// another leaves the layout) and on every state with a counter above 63;
+// with T=3 most levels hold more than 64 states, which a parallel search
+// expands with Flat on its workers (levelFlat).
+const climbFixture = `
+automaton: Climb
+sorts:
+  T: param
+state:
+  c: {sort: "Map[T, Int]", init: const(50)}
+actions:
+  Inc:
+    kind: internal
+    params: {t: T}
+    pre: c[t] < 70
+    eff: c[t] := c[t] + 1
+  Back:
+    kind: internal
+    params: {t: T}
+    pre: c[t] > 60
+    eff: c[t] := c[t] - 3
+invariants:
+  bounded: c[T#0] <= 70
+`
+
+// TestFlatParallelGivesUp checks that a parallel search with Flat, whose
+// workers drop what Flat noted of a state it gives up on and expand it
+// with the Runner, gives the counts of a search with the Runner alone.
+func TestFlatParallelGivesUp(t *testing.T) {
+	fixtures["climb.yaml"] = climbFixture
+	a := loadFixture(t, "climb.yaml", "Climb")
+	var want *Result
+	for _, c := range []Config{
+		{Workers: 1, NoFlat: true},
+		{Workers: 1},
+		{Workers: 2, batch: 50},
+		{Workers: 3, batch: 1000},
+	} {
+		c.Instance = bounds(t, "T=3")
+		res, err := Explore(a, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Flat == c.NoFlat {
+			t.Errorf("%+v: Flat used %v", c, res.Flat)
+		}
+		if want == nil {
+			want = res
+			if res.States != 21*21*21 || !res.Complete {
+				t.Fatalf("%d states, complete %v", res.States, res.Complete)
+			}
+			continue
+		}
+		if res.States != want.States || res.Transitions != want.Transitions || res.Deadlocks != want.Deadlocks || res.MaxDepth != want.MaxDepth {
+			t.Errorf("%+v: %d states, %d transitions, %d deadlocks, depth %d; want %d %d %d %d", c,
+				res.States, res.Transitions, res.Deadlocks, res.MaxDepth, want.States, want.Transitions, want.Deadlocks, want.MaxDepth)
+		}
+	}
+}
