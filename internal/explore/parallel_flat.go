@@ -363,14 +363,19 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 	over, gaveUp := false, false
 	n0, c := 0, int32(0) // the state's first kept successor, and its successors so far
 	// keep notes the state's successor with key, hash h, orbit, action and
-	// row, unless it repeats an earlier one of the part; a kept key is in
-	// the arena from k0 on when inArena, else it is copied there
-	keep := func(key []byte, inArena bool, k0 int, orbit int32, act int, row int64) bool {
+	// row (flat: Flat's RowParam), unless it repeats an earlier one of the
+	// part; a kept key is in the arena from k0 on when inArena, else it is
+	// copied there
+	keep := func(key []byte, inArena bool, k0 int, orbit int32, act int, flat bool) bool {
 		c++
 		h := x.st.Hash(key)
 		if wk.repeated(key, h, len(wk.ends)) {
 			wk.arena = wk.arena[:k0]
 		} else {
+			row := int64(-1)
+			if flat {
+				row = x.rowParam(wr.fr, act)
+			}
 			if !inArena {
 				wk.arena = append(wk.arena, key...)
 			}
@@ -393,7 +398,7 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 	visitFlat := func(act int, post []byte) bool {
 		k0 := len(wk.arena)
 		if x.sym == nil {
-			return keep(post, false, k0, 1, act, x.rowParam(wr.fr, act))
+			return keep(post, false, k0, 1, act, true)
 		}
 		wk.arena = append(wk.arena, post...)
 		var orbit int32
@@ -402,13 +407,13 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 			gaveUp = true
 			return false
 		}
-		return keep(wk.arena[k0:], true, k0, orbit, act, -1)
+		return keep(wk.arena[k0:], true, k0, orbit, act, true)
 	}
 	visit := func(act int, _ []eval.Value, post eval.State) bool {
 		k0 := len(wk.arena)
 		var orbit int32
 		wk.arena, orbit = x.encode(wr.r, wk.arena, post)
-		return keep(wk.arena[k0:], true, k0, orbit, act, -1)
+		return keep(wk.arena[k0:], true, k0, orbit, act, false)
 	}
 	for i := wk.lo; i < wk.hi; i++ {
 		key := x.st.Key(int(batch[i]))
