@@ -35,7 +35,8 @@
 # reduction, docs/cli.md "How the explorer runs an automaton").
 #
 # The machine's speed varies from minute to minute (other virtual machines
-# share its cores), so the three runs the ratios compare (ladder on one
+# share its cores: a run of pan can take nearly twice as long as the one
+# before it), so the three runs the ratios compare (ladder on one
 # worker, ladder on every core, pan) are made REPEAT times, interleaved,
 # and each is reported by its median run, with the seconds of all its runs
 # in "runs_seconds": the ratios compare medians of runs made side by side.
@@ -48,7 +49,7 @@
 #
 # Usage: scripts/bench-spin.sh [LADDER_BINARY]
 # Environment: INSTANCES (default "T=2,L=2,V=2 T=3,L=1,V=2"), REPEAT (the
-# runs of each compared configuration, default 3), SYMMETRY (the
+# runs of each compared configuration, default 5), SYMMETRY (the
 # sorts of ladder's reduced run, default T,L,V), COUNTED (the sorts of the
 # runs whose orbits are counted, default T,V), LARGE (the instance of the
 # last line; empty: none), TIMEOUT (seconds per run, default 600), MEMLIMIT
@@ -63,7 +64,7 @@ symmetry=${SYMMETRY:-T,L,V}
 counted=${COUNTED:-T,V}
 large=${LARGE-T=3,L=2,V=2}
 timeout=${TIMEOUT:-600}
-repeat=${REPEAT:-3}
+repeat=${REPEAT:-5}
 memlimit=${MEMLIMIT:-8000000}
 
 for tool in spin cc; do
