@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"ladder/ioa"
 )
 
 // setsFixture: processes set their flag one at a time, at most five of
@@ -41,43 +43,15 @@ invariants:
 // batch after storing them all, as levelParallel does).
 func TestFlatParallel(t *testing.T) {
 	if a := loadTMS2(t); a != nil {
-		var want *Result
-		for _, c := range []Config{
+		first := exploreAlike(t, a, "T=2,L=1,V=2", []Config{
 			{Workers: 1, NoFlat: true},
 			{Workers: 1},
 			{Workers: 2, batch: 100},
 			{Workers: 3, batch: 1000},
 			{Workers: 2, batch: 7, MaxStates: 5000},
-		} {
-			c.Instance = bounds(t, "T=2,L=1,V=2")
-			if c.MaxStates > 0 {
-				// compared with a sequential search with the same limit
-				seq, err := Explore(a, Config{Instance: c.Instance, Workers: 1, MaxStates: c.MaxStates})
-				if err != nil {
-					t.Fatal(err)
-				}
-				want = seq
-			}
-			res, err := Explore(a, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Flat == c.NoFlat {
-				t.Errorf("%+v: Flat used %v", c, res.Flat)
-			}
-			if want == nil {
-				want = res
-				if res.States < 1000 || !res.Complete {
-					t.Fatalf("TMS2: %d states, complete %v", res.States, res.Complete)
-				}
-				continue
-			}
-			if res.States != want.States || res.Transitions != want.Transitions || res.Deadlocks != want.Deadlocks ||
-				res.MaxDepth != want.MaxDepth || res.Complete != want.Complete || res.Limit != want.Limit {
-				t.Errorf("TMS2 %+v: %d states, %d transitions, %d deadlocks, depth %d, complete %v %q; want %d %d %d %d %v %q",
-					c, res.States, res.Transitions, res.Deadlocks, res.MaxDepth, res.Complete, res.Limit,
-					want.States, want.Transitions, want.Deadlocks, want.MaxDepth, want.Complete, want.Limit)
-			}
+		})
+		if first.States < 1000 || !first.Complete {
+			t.Fatalf("TMS2: %d states, complete %v", first.States, first.Complete)
 		}
 	}
 
@@ -315,31 +289,52 @@ invariants:
 func TestFlatParallelGivesUp(t *testing.T) {
 	fixtures["climb.yaml"] = climbFixture
 	a := loadFixture(t, "climb.yaml", "Climb")
-	var want *Result
-	for _, c := range []Config{
+	first := exploreAlike(t, a, "T=3", []Config{
 		{Workers: 1, NoFlat: true},
 		{Workers: 1},
 		{Workers: 2, batch: 50},
 		{Workers: 3, batch: 1000},
-	} {
-		c.Instance = bounds(t, "T=3")
+	})
+	if first.States != 21*21*21 || !first.Complete {
+		t.Fatalf("%d states, complete %v", first.States, first.Complete)
+	}
+}
+
+// exploreAlike explores a at instance with each of configs and checks
+// that Flat runs unless NoFlat, and that every result has the counts, the
+// depth, the completeness and the limit of the first, or, for a config
+// with a state limit, of a sequential search with that limit. It returns
+// the first result.
+func exploreAlike(t *testing.T, a *ioa.Automaton, instance string, configs []Config) *Result {
+	t.Helper()
+	var first *Result
+	for _, c := range configs {
+		c.Instance = bounds(t, instance)
+		want := first
+		if c.MaxStates > 0 {
+			seq, err := Explore(a, Config{Instance: c.Instance, Workers: 1, MaxStates: c.MaxStates})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = seq
+		}
 		res, err := Explore(a, c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if res.Flat == c.NoFlat {
-			t.Errorf("%+v: Flat used %v", c, res.Flat)
+			t.Errorf("%s %+v: Flat used %v", a.Name, c, res.Flat)
 		}
-		if want == nil {
-			want = res
-			if res.States != 21*21*21 || !res.Complete {
-				t.Fatalf("%d states, complete %v", res.States, res.Complete)
-			}
+		if first == nil {
+			first = res
 			continue
 		}
-		if res.States != want.States || res.Transitions != want.Transitions || res.Deadlocks != want.Deadlocks || res.MaxDepth != want.MaxDepth {
-			t.Errorf("%+v: %d states, %d transitions, %d deadlocks, depth %d; want %d %d %d %d", c,
-				res.States, res.Transitions, res.Deadlocks, res.MaxDepth, want.States, want.Transitions, want.Deadlocks, want.MaxDepth)
+		if res.States != want.States || res.Transitions != want.Transitions || res.Deadlocks != want.Deadlocks ||
+			res.MaxDepth != want.MaxDepth || res.Complete != want.Complete || res.Limit != want.Limit {
+			t.Errorf("%s %+v: %d states, %d transitions, %d deadlocks, depth %d, complete %v %q; want %d %d %d %d %v %q",
+				a.Name, c, res.States, res.Transitions, res.Deadlocks, res.MaxDepth, res.Complete, res.Limit,
+				want.States, want.Transitions, want.Deadlocks, want.MaxDepth, want.Complete, want.Limit)
 		}
 	}
+	return first
 }
