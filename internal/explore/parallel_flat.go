@@ -361,7 +361,7 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 		wk.shard[sh] = wk.shard[sh][:0]
 	}
 	over, gaveUp := false, false
-	n0, c := 0, int32(0) // the state's first kept successor, and its successors so far
+	c := int32(0) // the successors of the state being expanded, so far
 	// keep notes the state's successor with key, hash h, orbit, action and
 	// row (flat: Flat's RowParam), unless it repeats an earlier one of the
 	// part; a kept key is in the arena from k0 on when inArena, else it is
@@ -417,8 +417,8 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 	}
 	for i := wk.lo; i < wk.hi; i++ {
 		key := x.st.Key(int(batch[i]))
-		a0, size := len(wk.arena), len(wk.seen)
-		n0, c = len(wk.ends), 0
+		n0, a0, size := len(wk.ends), len(wk.arena), len(wk.seen)
+		c = 0
 		gaveUp = false
 		if !wr.fr.Successors(key, visitFlat) || gaveUp {
 			// the Runner expands the state; what Flat noted of it is
@@ -568,39 +568,31 @@ func (x *explorer) storeBatch(fs *flatSet, batch []int32) ([]item, error) {
 				}
 			}
 			from := batch[s]
-			// the successors expandFlat dropped (repeats) are counted in
-			// their places among those it kept
-			c := int32(0)
-			for kk := int32(0); kk < wk.kept[s-wk.lo]; kk, i = kk+1, i+1 {
-				for p := wk.pos[i-fs.base[k]]; c < p; c++ {
-					if x.full() {
-						return fresh, nil
-					}
-					x.res.Transitions++
-				}
-				c++
+			// every successor is a transition; those expandFlat kept
+			// (not repeats) are at their places pos among them
+			end := i + int(wk.kept[s-wk.lo])
+			for c := int32(0); c < wk.counts[s-wk.lo]; c++ {
 				if x.full() {
 					return fresh, nil
 				}
 				x.res.Transitions++
-				if wk.rs[i-fs.base[k]] != -int64(i)-1 {
+				b, j := i, i-fs.base[k] // the next kept successor, in the batch and in the part
+				if b == end || wk.pos[j] != c {
+					continue // a repeat
+				}
+				i++
+				if wk.rs[j] != -int64(b)-1 {
 					continue // a state found before, or earlier in the batch
 				}
-				key := wk.keyAt(i - fs.base[k])
+				key := wk.keyAt(j)
 				if len(key) > nodestore.MaxKey {
 					return fresh, fmt.Errorf("a state of %s encodes in %d bytes, more than the %d the explorer can store", x.m.A.Name, len(key), nodestore.MaxKey)
 				}
 				id := x.st.AppendNode(key, from)
-				fs.ids[i] = int32(id)
-				x.represented += int64(wk.orbits[i-fs.base[k]])
+				fs.ids[b] = int32(id)
+				x.represented += int64(wk.orbits[j])
 				// checkFresh checks it on a worker
 				fresh = append(fresh, item{id: id, k: k % len(fs.ws)})
-			}
-			for ; c < wk.counts[s-wk.lo]; c++ {
-				if x.full() {
-					return fresh, nil
-				}
-				x.res.Transitions++
 			}
 		}
 	}

@@ -494,14 +494,21 @@ func (sy *Symmetry) EncodeCanonical(r *Runner, buf []byte, s State) ([]byte, int
 // encodeLeast is EncodeCanonical, which also sets ties as least does.
 func (sy *Symmetry) encodeLeast(r *Runner, buf []byte, s State, ties *[]int) ([]byte, int) {
 	var offs0 [33]int
-	offs := offs0[:]
-	if n := len(sy.m.vars) + 1; n > len(offs) {
-		offs = make([]int, n)
-	}
+	offs := sy.varOffsets(offs0[:])
 	start := len(buf)
 	buf = r.EncodeOffs(buf, s, sy.dead, offs)
-	buf, n, _ := sy.least(buf, start, s, offs[:len(sy.m.vars)+1], ties)
+	buf, n, _ := sy.least(buf, start, s, offs, ties)
 	return buf, n
+}
+
+// varOffsets returns room for the offsets of the state variables'
+// encodings and their end (len(vars)+1 entries): small, when it is long
+// enough.
+func (sy *Symmetry) varOffsets(small []int) []int {
+	if n := len(sy.m.vars) + 1; n <= len(small) {
+		return small[:n]
+	}
+	return make([]int, len(sy.m.vars)+1)
 }
 
 // EncodeLeast is EncodeCanonical that also returns the permutations that
@@ -518,10 +525,7 @@ func (sy *Symmetry) EncodeLeast(r *Runner, buf []byte, s State, ties []int) ([]b
 // encoding its permuted value.
 func (sy *Symmetry) EncodePermuted(r *Runner, buf []byte, s State, g int) []byte {
 	var offs0 [33]int
-	offs := offs0[:]
-	if n := len(sy.m.vars) + 1; n > len(offs) {
-		offs = make([]int, n)
-	}
+	offs := sy.varOffsets(offs0[:])
 	if g == 0 {
 		return r.EncodeOffs(buf, s, sy.dead, offs)
 	}
