@@ -14,7 +14,8 @@
 //     and of the others they note the encoding, hash and shard;
 //  2. the workers look the successors up, shard by shard, in batch order
 //     (nodestore.LookupBatch), which leaves a pending slot for each first
-//     occurrence of a state the store does not hold;
+//     occurrence of a state the store does not hold, after growing the
+//     shard first when those successors might fill it (nodestore.Room);
 //  3. the workers classify the parts' successors, and store their new states
 //     in batch order, each into a region of the arena reserved for it,
 //     with the ids a sequential search gives them (nodestore.Reserve,
@@ -222,6 +223,10 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 			wk.res, wk.at = grow(wk.res, len(wk.idx)), grow(wk.at, len(wk.idx))
 			for sh := g; sh < x.st.Shards(); sh += w {
 				start, end := fs.shardRange(sh, wk)
+				// (every worker grows its shards here, at about the
+				// same batch, rather than one in its lookups while the
+				// others wait for it)
+				x.st.Room(sh, end-start)
 				x.st.LookupBatch(sh, wk.idx[start:end], fs.key, fs.hash, wk.res[start:end], wk.at[start:end])
 			}
 		})

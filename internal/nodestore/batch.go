@@ -89,6 +89,21 @@ func (st *Store) LookupBatch(sh int, idx []int32, key func(i int) []byte, hash f
 	}
 }
 
+// Room grows shard sh, when need be, so that n more nodes fit it without
+// its growing: LookupBatch of a batch with n nodes in the shard then does
+// not grow it. The shards of a store fill alike (the hash spreads the
+// nodes evenly), so the goroutines that make room for their shards of a
+// batch grow them at about the same batch, side by side, rather than one
+// of them growing its own while the others wait for it.
+func (st *Store) Room(sh, n int) {
+	t := &st.tabs[sh]
+	for 4*(t.n+n) > 3*len(t.slots) {
+		// no slot is pending between batches; a dead one (a search that
+		// stopped within a batch) may go anywhere
+		st.growWith(t, func(int) uint64 { return 0 })
+	}
+}
+
 // AppendNode stores node key, reached from parent, with the next id, and
 // returns the id; its table slot is set by ResolveBatch.
 func (st *Store) AppendNode(key []byte, parent int32) int {

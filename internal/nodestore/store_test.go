@@ -57,7 +57,10 @@ func TestStore(t *testing.T) {
 // by Insert in the same order; the last batch stops half way, and its
 // unstored nodes are not found afterwards, nor confused with a later
 // batch's nodes. The shards grow within batches, so that ResolveBatch
-// meets pending slots that moved after LookupBatch placed them.
+// meets pending slots that moved after LookupBatch placed them, but for
+// every other batch, whose shards make room for it first (Room), and do
+// not grow in LookupBatch; after the stopped batch every shard grows
+// (Room) with its dead slots.
 func TestBatch(t *testing.T) {
 	seq, par := New(), NewSharded(4)
 	if par.Shards() != 4 {
@@ -65,7 +68,7 @@ func TestBatch(t *testing.T) {
 	}
 	key := func(i int) []byte { return []byte(fmt.Sprintf("n%d", i)) }
 	next := 0
-	run := func(batch []int, stop int) {
+	run := func(batch []int, stop int, room bool) {
 		keys := make([][]byte, len(batch))
 		hs := make([]uint64, len(batch))
 		idx := make([][]int32, par.Shards())
@@ -79,7 +82,14 @@ func TestBatch(t *testing.T) {
 		hash := func(i int) uint64 { return hs[i] }
 		for sh := range idx {
 			res[sh], at[sh] = make([]int64, len(idx[sh])), make([]uint64, len(idx[sh]))
+			if room {
+				par.Room(sh, len(idx[sh]))
+			}
+			size := len(par.tabs[sh].slots)
 			par.LookupBatch(sh, idx[sh], func(i int) []byte { return keys[i] }, hash, res[sh], at[sh])
+			if room && len(par.tabs[sh].slots) != size {
+				t.Fatalf("shard %d grew in LookupBatch after Room", sh)
+			}
 		}
 		ids := make([]int32, len(batch))
 		cur := make([]int, par.Shards())
@@ -113,14 +123,23 @@ func TestBatch(t *testing.T) {
 		next++
 	}
 	var batch []int
+	grown := 0 // the shards' slots, to tell that the table grew
 	for i := 0; i < 30000; i++ {
 		batch = append(batch, i, i/2, i%100) // new, repeated, and repeated within the batch
 		if len(batch) >= 3000 {
-			run(batch, len(batch))
+			run(batch, len(batch), i%2 == 0)
 			batch = batch[:0]
 		}
 	}
-	run([]int{40000, 40001, 40002, 40003}, 2) // 40002 and 40003 are not stored
+	run([]int{40000, 40001, 40002, 40003}, 2, false) // 40002 and 40003 are not stored
+	for sh := range par.tabs {
+		grown -= len(par.tabs[sh].slots)
+		par.Room(sh, 1<<16)
+		grown += len(par.tabs[sh].slots)
+	}
+	if grown == 0 {
+		t.Fatal("Room(1<<16) grew no shard")
+	}
 	for _, n := range []int{0, 5, 29999, 40000, 40001} {
 		if id, want := par.Find(key(n), par.Hash(key(n))), seq.Find(key(n), seq.Hash(key(n))); id != want || id < 0 {
 			t.Fatalf("find %d: %d, sequential %d", n, id, want)
@@ -131,7 +150,7 @@ func TestBatch(t *testing.T) {
 			t.Fatalf("find unstored %d: %d", n, id)
 		}
 	}
-	run([]int{40003, 40002, 7}, 3)
+	run([]int{40003, 40002, 7}, 3, true)
 	if par.Len() != seq.Len() {
 		t.Fatalf("%d nodes, sequential %d", par.Len(), seq.Len())
 	}
