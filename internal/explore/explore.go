@@ -379,6 +379,8 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 			x.offs = make([]int, len(a.Vars)+1)
 			if w := x.workers(); w > 1 {
 				// levelFlat inserts in parallel, a shard per worker
+				// (two and four per worker, taken as parts are, were
+				// slower on two workers)
 				x.st = nodestore.NewSharded(w)
 			}
 		}
@@ -462,6 +464,10 @@ func (x *explorer) run() error {
 	}
 	return x.finish(nil)
 }
+
+// shardsPerWorker is the shards of the store's table per worker of a
+// parallel search with Flat (levelFlat).
+const shardsPerWorker = 4
 
 // maxStore is the most states a search can hold (ids are int32).
 const maxStore = 1<<31 - 2

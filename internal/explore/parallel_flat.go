@@ -7,12 +7,13 @@
 //
 //  1. the workers expand contiguous parts of the batch, several per
 //     worker, each taking the next of its own parts when it is done with
-//     one, and then those the others have left (eachPart), reading
+//     one, and then those the others have left (each), reading
 //     the states from the store (which nothing changes meanwhile); a
 //     successor that repeats an earlier one of its part
 //     (flatPart.repeated) is not new: it is counted and dropped at once,
 //     and of the others they note the encoding, hash and shard;
-//  2. the workers look the successors up, shard by shard, in batch order
+//  2. the workers look the successors up, shard by shard (taking the
+//     shards as they take the parts), in batch order within a shard
 //     (nodestore.LookupBatch), which leaves a pending slot for each first
 //     occurrence of a state the store does not hold, after growing the
 //     shard first when those successors might fill it (nodestore.Room);
@@ -59,15 +60,20 @@ const (
 	partsPerWorker = 4
 )
 
-// flatWorker is one worker of levelFlat: its runners, and what it
-// computed for the shards it looked up.
+// flatWorker is one worker of levelFlat: its runners.
 type flatWorker struct {
+	_  [128]byte // padding: see the file comment
+	fr *eval.FlatRunner
+	r  *eval.Runner // for the states Flat gives up on, and final checks
+	_  [128]byte
+}
+
+// flatShard is what phase 2 computed for a shard of the store's table.
+type flatShard struct {
 	_   [128]byte // padding: see the file comment
-	fr  *eval.FlatRunner
-	r   *eval.Runner // for the states Flat gives up on, and final checks
-	res []int64      // phase 2: the results of the shards it looked up
-	at  []uint64     // phase 2: where their pending slots are
-	idx []int32      // phase 2: the batch indexes of those shards
+	idx []int32   // the batch indexes of the successors in the shard
+	res []int64   // their lookup results
+	at  []uint64  // where their pending slots are
 	_   [128]byte
 }
 
@@ -113,23 +119,22 @@ type flatPart struct {
 	_        [128]byte
 }
 
-// flatSet is the workers and parts of levelFlat.
+// flatSet is the workers, parts and shards of levelFlat.
 type flatSet struct {
-	ws    []*flatWorker
-	parts []*flatPart
-	base  []int // the batch index of each part's first successor
-	ids   []int32
-	fresh []item
-	// per shard, the worker that looked it up and where its results
-	// start in that worker's res
-	shardAt []shardPos
+	ws     []*flatWorker
+	parts  []*flatPart
+	shards []*flatShard
+	base   []int // the batch index of each part's first successor
+	ids    []int32
+	fresh  []item
 }
-
-type shardPos struct{ g, start int }
 
 func (x *explorer) newFlatSet(w int) *flatSet {
 	n := w * partsPerWorker
-	fs := &flatSet{ws: make([]*flatWorker, w), parts: make([]*flatPart, n), base: make([]int, n+1), shardAt: make([]shardPos, x.st.Shards())}
+	fs := &flatSet{ws: make([]*flatWorker, w), parts: make([]*flatPart, n), shards: make([]*flatShard, x.st.Shards()), base: make([]int, n+1)}
+	for sh := range fs.shards {
+		fs.shards[sh] = &flatShard{}
+	}
 	for g := range fs.ws {
 		r := x.m.NewRunner()
 		r.SetScratch(true)
@@ -149,17 +154,6 @@ func (fs *flatSet) at(i int) (*flatPart, int) {
 		k++
 	}
 	return fs.parts[k], i - fs.base[k]
-}
-
-// shardRange returns where the successors of shard sh are in wk.idx and
-// wk.res, for wk, the worker that looks up shards sh, sh+w, … (w
-// workers).
-func (fs *flatSet) shardRange(sh int, wk *flatWorker) (start, end int) {
-	start, end = fs.shardAt[sh].start, len(wk.idx)
-	if next := sh + len(fs.ws); next < len(fs.shardAt) {
-		end = fs.shardAt[next].start
-	}
-	return start, end
 }
 
 func (fs *flatSet) key(i int) []byte {
@@ -192,7 +186,7 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 		for k, pt := range fs.parts {
 			pt.lo, pt.hi = k*len(batch)/np, (k+1)*len(batch)/np
 		}
-		x.eachPart(fs, func(g, k int) { x.expandFlat(fs.parts[k], fs.ws[g], batch) })
+		x.each(w, np, func(g, k int) { x.expandFlat(fs.parts[k], fs.ws[g], batch) })
 		for _, pt := range fs.parts {
 			if errors.Is(pt.err, errOverBudget) {
 				x.res.Limit, x.res.Exhausted = x.meter.Stop(), true
@@ -208,31 +202,24 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 			fs.base[k+1] = fs.base[k] + len(pt.ends)
 		}
 		n := fs.base[np]
-		// phase 2: worker g looks up shards g, g+w, …
-		x.parallel(w, func(g int) {
-			wk := fs.ws[g]
-			wk.idx = wk.idx[:0]
-			for sh := g; sh < x.st.Shards(); sh += w {
-				fs.shardAt[sh] = shardPos{g, len(wk.idx)}
-				for k, o := range fs.parts {
-					for _, j := range o.shard[sh] {
-						wk.idx = append(wk.idx, int32(fs.base[k])+j)
-					}
+		// phase 2
+		x.each(w, len(fs.shards), func(_, sh int) {
+			o := fs.shards[sh]
+			o.idx = o.idx[:0]
+			for k, pt := range fs.parts {
+				for _, j := range pt.shard[sh] {
+					o.idx = append(o.idx, int32(fs.base[k])+j)
 				}
 			}
-			wk.res, wk.at = grow(wk.res, len(wk.idx)), grow(wk.at, len(wk.idx))
-			for sh := g; sh < x.st.Shards(); sh += w {
-				start, end := fs.shardRange(sh, wk)
-				// (every worker grows its shards here, at about the
-				// same batch, rather than one in its lookups while the
-				// others wait for it)
-				x.st.Room(sh, end-start)
-				x.st.LookupBatch(sh, wk.idx[start:end], fs.key, fs.hash, wk.res[start:end], wk.at[start:end])
-			}
+			o.res, o.at = grow(o.res, len(o.idx)), grow(o.at, len(o.idx))
+			// (the shards grow here, at about the same batch, rather
+			// than one in its lookups while the others wait for it)
+			x.st.Room(sh, len(o.idx))
+			x.st.LookupBatch(sh, o.idx, fs.key, fs.hash, o.res, o.at)
 		})
 		// phase 3
 		fs.ids = grow(fs.ids, n)
-		x.eachPart(fs, func(_, k int) { x.classify(fs, k) })
+		x.each(w, np, func(_, k int) { x.classify(fs, k) })
 		var fresh []item // the new states storeBatch stored
 		var lo, hi int   // or those of storeParallel
 		var stopErr error
@@ -248,12 +235,9 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 			fresh, stopErr = x.storeBatch(fs, batch)
 		}
 		// phase 4
-		x.parallel(w, func(g int) {
-			wk := fs.ws[g]
-			for sh := g; sh < x.st.Shards(); sh += w {
-				start, end := fs.shardRange(sh, wk)
-				x.st.ResolveBatch(sh, wk.idx[start:end], fs.hash, wk.res[start:end], wk.at[start:end], fs.ids)
-			}
+		x.each(w, len(fs.shards), func(_, sh int) {
+			o := fs.shards[sh]
+			x.st.ResolveBatch(sh, o.idx, fs.hash, o.res, o.at, fs.ids)
 		})
 		if stopErr != nil || x.res.Violation != nil {
 			return appendRange(appendIDs(next, fresh), lo, hi), stopErr
@@ -300,14 +284,15 @@ func (x *explorer) parallel(w int, f func(g int)) {
 	wg.Wait()
 }
 
-// eachPart runs f(g, k) for every part k of a batch, in parallel on the
-// workers g, and waits for them. Worker g takes the parts of its own run
-// (g·n/w to (g+1)·n/w) in order, then those left in the other runs, so
-// that a part is usually handled by the same worker in every phase and
-// batch (its buffers stay in that core's cache) while a worker that meets
-// costlier states does not keep the others waiting.
-func (x *explorer) eachPart(fs *flatSet, f func(g, k int)) {
-	w, n := len(fs.ws), len(fs.parts)
+// each runs f(g, k) for k = 0, …, n-1 (the parts or the shards of a
+// batch), in parallel on the workers g = 0, …, w-1, and waits for them.
+// Worker g takes the ks of its own run (g·n/w to (g+1)·n/w) in order,
+// then those left in the other runs, so that a part or shard is usually
+// handled by the same worker in every phase and batch (its buffers stay
+// in that core's cache) while a worker that meets costlier states, or
+// whose core the machine gives to another program for a while, does not
+// keep the others waiting.
+func (x *explorer) each(w, n int, f func(g, k int)) {
 	taken := make([]paddedCounter, w)
 	x.parallel(w, func(g int) {
 		for i := 0; i < w; i++ {
@@ -612,7 +597,6 @@ func (x *explorer) classify(fs *flatSet, k int) {
 	// where part k's successors start in each shard's list
 	cursor := make([]int, x.st.Shards())
 	for sh := range cursor {
-		cursor[sh] = fs.shardAt[sh].start
 		for _, o := range fs.parts[:k] {
 			cursor[sh] += len(o.shard[sh])
 		}
@@ -622,8 +606,7 @@ func (x *explorer) classify(fs *flatSet, k int) {
 	base := fs.base[k]
 	for j, h := range wk.hs {
 		sh := x.st.ShardOf(h)
-		at := fs.shardAt[sh]
-		r := fs.ws[at.g].res[cursor[sh]]
+		r := fs.shards[sh].res[cursor[sh]]
 		cursor[sh]++
 		wk.rs[j] = r
 		if r == -int64(base+j)-1 {
@@ -674,7 +657,7 @@ func (x *explorer) storeParallel(fs *flatSet, batch []int32, depth int) (first, 
 		x.res.Deadlocks += wk.nzero
 	}
 	x.st.Extend(id)
-	x.eachPart(fs, func(g, k int) {
+	x.each(len(fs.ws), len(fs.parts), func(g, k int) {
 		wk, fr := fs.parts[k], fs.ws[g].fr
 		wk.suspects = wk.suspects[:0]
 		next := wk.firstID
