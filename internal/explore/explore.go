@@ -465,10 +465,6 @@ func (x *explorer) run() error {
 	return x.finish(nil)
 }
 
-// shardsPerWorker is the shards of the store's table per worker of a
-// parallel search with Flat (levelFlat).
-const shardsPerWorker = 4
-
 // maxStore is the most states a search can hold (ids are int32).
 const maxStore = 1<<31 - 2
 
