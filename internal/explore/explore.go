@@ -378,10 +378,13 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 			x.flat, x.fr = fl, fl.NewRunner()
 			x.offs = make([]int, len(a.Vars)+1)
 			if w := x.workers(); w > 1 {
-				// levelFlat inserts in parallel, a shard per worker
-				// (two and four per worker, taken as parts are, were
-				// slower on two workers)
-				x.st = nodestore.NewSharded(w)
+				// levelFlat inserts in parallel, two shards per
+				// worker, which the workers take as they take parts:
+				// one whose core the machine slows for a while leaves
+				// a shard to the others (one shard per worker was as
+				// fast on a quiet machine and slower on a busy one;
+				// four were slower)
+				x.st = nodestore.NewSharded(2 * w)
 			}
 		}
 	}
