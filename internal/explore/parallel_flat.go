@@ -44,6 +44,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"ladder/internal/memhint"
 	"ladder/internal/nodestore"
 	"ladder/ioa/eval"
 )
@@ -352,33 +353,51 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 	}
 	over, gaveUp := false, false
 	c := int32(0) // the successors of the state being expanded, so far
-	// keep notes the state's successor with key, hash h, orbit, action and
-	// row (flat: Flat's RowParam), unless it repeats an earlier one of the
-	// part; a kept key is in the arena from k0 on when inArena, else it is
-	// copied there
+	// A successor is checked against the part's set (repeated) when the
+	// next one is handed over, or when its state is done: meanwhile, its
+	// slot in the set, asked for at once, comes into the cache while
+	// Flat computes the next successor. Until then it is pending: in the
+	// lists, not in the set nor in its shard's list.
+	pending := false
+	resolve := func() {
+		if !pending {
+			return
+		}
+		pending = false
+		j := len(wk.ends) - 1
+		key, h := wk.keyAt(j), wk.hs[j]
+		if wk.repeated(key, h, j) {
+			wk.arena = wk.arena[:len(wk.arena)-len(key)]
+			wk.ends, wk.orbits, wk.acts, wk.rows, wk.hs, wk.pos = wk.ends[:j], wk.orbits[:j], wk.acts[:j], wk.rows[:j], wk.hs[:j], wk.pos[:j]
+			return
+		}
+		wk.maxKey = max(wk.maxKey, len(key))
+		sh := x.st.ShardOf(h)
+		wk.shard[sh] = append(wk.shard[sh], int32(j))
+	}
+	// keep notes the state's successor with key, orbit, action and row
+	// (flat: Flat's RowParam), pending; its key is in the arena from k0
+	// on when inArena, else it is copied there. The pending successor
+	// before it is resolved first, by the visitors, before they write to
+	// the arena.
 	keep := func(key []byte, inArena bool, k0 int, orbit int32, act int, flat bool) bool {
 		c++
 		h := x.st.Hash(key)
-		if wk.repeated(key, h, len(wk.ends)) {
-			wk.arena = wk.arena[:k0]
-		} else {
-			row := int64(-1)
-			if flat {
-				row = x.rowParam(wr.fr, act)
-			}
-			if !inArena {
-				wk.arena = append(wk.arena, key...)
-			}
-			wk.maxKey = max(wk.maxKey, len(key))
-			wk.ends = append(wk.ends, len(wk.arena))
-			wk.orbits = append(wk.orbits, orbit)
-			wk.acts = append(wk.acts, int32(act))
-			wk.rows = append(wk.rows, int32(row))
-			wk.hs = append(wk.hs, h)
-			wk.pos = append(wk.pos, c-1)
-			sh := x.st.ShardOf(h)
-			wk.shard[sh] = append(wk.shard[sh], int32(len(wk.ends)-1))
+		wk.prefetchSeen(h)
+		row := int64(-1)
+		if flat {
+			row = x.rowParam(wr.fr, act)
 		}
+		if !inArena {
+			wk.arena = append(wk.arena, key...)
+		}
+		wk.ends = append(wk.ends, len(wk.arena))
+		wk.orbits = append(wk.orbits, orbit)
+		wk.acts = append(wk.acts, int32(act))
+		wk.rows = append(wk.rows, int32(row))
+		wk.hs = append(wk.hs, h)
+		wk.pos = append(wk.pos, c-1)
+		pending = true
 		if c&63 == 0 && x.meter.Over() {
 			over = true
 			return false
@@ -386,6 +405,7 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 		return true
 	}
 	visitFlat := func(act int, post []byte) bool {
+		resolve()
 		k0 := len(wk.arena)
 		if x.sym == nil {
 			return keep(post, false, k0, 1, act, true)
@@ -400,6 +420,7 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 		return keep(wk.arena[k0:], true, k0, orbit, act, true)
 	}
 	visit := func(act int, _ []eval.Value, post eval.State) bool {
+		resolve()
 		k0 := len(wk.arena)
 		var orbit int32
 		wk.arena, orbit = x.encode(wr.r, wk.arena, post)
@@ -412,7 +433,9 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 		gaveUp = false
 		if !wr.fr.Successors(key, visitFlat) || gaveUp {
 			// the Runner expands the state; what Flat noted of it is
-			// dropped
+			// dropped (its pending successor first goes to the set, as
+			// drop expects)
+			resolve()
 			wk.drop(n0, size)
 			wk.arena, c, over = wk.arena[:a0], 0, false
 			wr.r.Release()
@@ -425,6 +448,7 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 				return
 			}
 		}
+		resolve()
 		if over {
 			wk.err = errOverBudget
 			return
@@ -501,6 +525,12 @@ func (wk *flatPart) keyAt(j int) []byte {
 		k0 = wk.ends[j-1]
 	}
 	return wk.arena[k0:wk.ends[j]]
+}
+
+// prefetchSeen asks for the slot of the part's set where a lookup of
+// hash h starts (repeated).
+func (wk *flatPart) prefetchSeen(h uint64) {
+	memhint.At(wk.seen, int(h>>32&uint64(len(wk.seen)-1)))
 }
 
 // repeated reports whether key, with hash h, is the encoding of a
