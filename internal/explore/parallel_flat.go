@@ -376,11 +376,10 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 		wk.shard[sh] = append(wk.shard[sh], int32(j))
 	}
 	// keep notes the state's successor with key, orbit, action and row
-	// (flat: Flat's RowParam), pending; its key is in the arena from k0
-	// on when inArena, else it is copied there. The pending successor
-	// before it is resolved first, by the visitors, before they write to
-	// the arena.
-	keep := func(key []byte, inArena bool, k0 int, orbit int32, act int, flat bool) bool {
+	// (flat: Flat's RowParam), pending; its key ends the arena when
+	// inArena, else it is copied there. The pending successor before it
+	// is resolved first, by the visitors, before they write to the arena.
+	keep := func(key []byte, inArena bool, orbit int32, act int, flat bool) bool {
 		c++
 		h := x.st.Hash(key)
 		wk.prefetchSeen(h)
@@ -406,10 +405,10 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 	}
 	visitFlat := func(act int, post []byte) bool {
 		resolve()
-		k0 := len(wk.arena)
 		if x.sym == nil {
-			return keep(post, false, k0, 1, act, true)
+			return keep(post, false, 1, act, true)
 		}
+		k0 := len(wk.arena)
 		wk.arena = append(wk.arena, post...)
 		var orbit int32
 		var ok bool
@@ -417,14 +416,14 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 			gaveUp = true
 			return false
 		}
-		return keep(wk.arena[k0:], true, k0, orbit, act, true)
+		return keep(wk.arena[k0:], true, orbit, act, true)
 	}
 	visit := func(act int, _ []eval.Value, post eval.State) bool {
 		resolve()
 		k0 := len(wk.arena)
 		var orbit int32
 		wk.arena, orbit = x.encode(wr.r, wk.arena, post)
-		return keep(wk.arena[k0:], true, k0, orbit, act, false)
+		return keep(wk.arena[k0:], true, orbit, act, false)
 	}
 	for i := wk.lo; i < wk.hi; i++ {
 		key := x.st.Key(int(batch[i]))

@@ -505,10 +505,11 @@ func (sy *Symmetry) encodeLeast(r *Runner, buf []byte, s State, ties *[]int) ([]
 // encodings and their end (len(vars)+1 entries): small, when it is long
 // enough.
 func (sy *Symmetry) varOffsets(small []int) []int {
-	if n := len(sy.m.vars) + 1; n <= len(small) {
+	n := len(sy.m.vars) + 1
+	if n <= len(small) {
 		return small[:n]
 	}
-	return make([]int, len(sy.m.vars)+1)
+	return make([]int, n)
 }
 
 // EncodeLeast is EncodeCanonical that also returns the permutations that
