@@ -54,7 +54,11 @@ type fastEval struct {
 	relOK      bool
 	relAsked   bool
 
-	slab    []eval.Value     // the fresh memory values hands out
+	slab []eval.Value // the fresh memory values hands out
+	// ar, when set (PointChecker.UseScratch), holds the states and
+	// values computed at the point instead of slab and the heap; reset
+	// makes its memory available again.
+	ar      *eval.Arena
 	args    []eval.Value     // scratch: the arguments of a compiled expression
 	scratch eval.StepScratch // scratch: the frame of the steps conWorld.step runs
 
@@ -152,6 +156,9 @@ func newFastEval(inst *eval.Instance, objs []*expr.Object) *fastEval {
 }
 
 func (f *fastEval) reset() {
+	if f.ar != nil {
+		f.ar.Release()
+	}
 	f.envNext = 0
 	f.last = [4]lastStep{}
 	f.pairKnown, f.relAsked = false, false
@@ -219,7 +226,7 @@ func (f *fastEval) eval(x expr.Expr, env *wenv[eval.State, eval.Value]) (eval.Va
 		args = append(args, s.AsValue())
 	}
 	f.args = args
-	return fn.Eval(nil, env.params, args...)
+	return fn.EvalIn(f.ar, nil, env.params, args...)
 }
 
 // entryPlan is how the concrete world computes one variable of a state
@@ -263,7 +270,7 @@ func (f *fastEval) invariant(x expr.Expr, s eval.State) (bool, error) {
 		}
 		f.invs[x] = fn
 	}
-	v, err := fn.Eval(s, nil)
+	v, err := fn.EvalIn(f.ar, s, nil)
 	return v.Bool(), err
 }
 
@@ -289,6 +296,9 @@ const slabValues = 256
 func (f *fastEval) values(n int) []eval.Value {
 	if n == 0 {
 		return []eval.Value{} // not nil, as make gives
+	}
+	if f.ar != nil {
+		return f.ar.Values(n)
 	}
 	if n > len(f.slab) {
 		if n > slabValues/8 {

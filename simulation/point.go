@@ -244,7 +244,25 @@ func (v *Verdict) State(name string) eval.State {
 // conditions of the point's pair (c, a) alone, are also remembered by the
 // content of c and a; those are checked against the new point's states
 // before they are used.)
+//
+// With scratch memory (UseScratch), Reset also makes the memory of every
+// state and value computed since the last Reset available again.
 func (pc *PointChecker) Reset() { pc.w.fast.reset() }
+
+// UseScratch makes pc compute the states and values of a point (the
+// states the rules map and step to, the values they evaluate) in scratch
+// memory that the next Reset reuses, instead of allocating them: no state
+// that a Verdict or StepResult returned before a Reset holds may be used
+// after it (Clone one to keep it). Values memoized across points (a
+// mapped state, the pair's conditions) are kept as copies or verdicts, so
+// they do not refer to the scratch memory.
+func (pc *PointChecker) UseScratch() {
+	f := pc.w.fast
+	if f.ar == nil {
+		f.ar = eval.NewArena()
+		f.scratch.Arena = f.ar
+	}
+}
 
 // Eval evaluates plan pl at pt. The hypotheses that assume invariants and
 // Nat conditions of the point's given states are taken as true: the
@@ -392,8 +410,12 @@ var errVacuous = errors.New("a hypothesis is false")
 // own.
 func (pc *PointChecker) Clone() *PointChecker {
 	w := pc.w
-	return &PointChecker{proof: pc.proof, plans: pc.plans, byAction: pc.byAction, start: pc.start, all: pc.all, goals: pc.goals,
+	out := &PointChecker{proof: pc.proof, plans: pc.plans, byAction: pc.byAction, start: pc.start, all: pc.all, goals: pc.goals,
 		w: &conWorld{inst: w.inst, states: map[string]eval.State{}, params: map[string][]eval.Value{"p": nil},
 			autos: map[*ioa.Automaton]*eval.Machine{}, owner: w.owner, concrete: w.concrete,
 			fast: newFastEval(w.fast.inst, w.fast.objs)}}
+	if w.fast.ar != nil {
+		out.UseScratch()
+	}
+	return out
 }

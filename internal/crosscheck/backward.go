@@ -1186,6 +1186,10 @@ func (x *checker) backward() error {
 		return err
 	}
 	x.totality = x.plansOf(simulation.ClauseTotality)
+	// Every verdict is read before the next point starts, and a failure
+	// copies the states it shows (named): the rules may compute in
+	// scratch memory that each point reuses.
+	x.rules.UseScratch()
 	if !x.cfg.evalRelation {
 		// the pairs each names (a step's post-state and a candidate)
 		x.related = func(c, a eval.State) bool {

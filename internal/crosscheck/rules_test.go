@@ -1,6 +1,7 @@
 package crosscheck
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,6 +74,71 @@ func TestEvalStepAgreesWithEval(t *testing.T) {
 			// the invariants the points take as true do not hold)
 			if strings.Contains(file, "bad_") && failures == 0 {
 				t.Errorf("no failing point")
+			}
+		})
+	}
+}
+
+// TestEvalStepScratch checks that the rules computing in scratch memory
+// (simulation.PointChecker.UseScratch, reused from one point to the next)
+// give what they give allocating: the failing obligation, the case, the
+// states of a failing verdict and the final abstract state u_m, at every
+// point of a correct and a wrong proof of each kind; and that they do
+// reuse the memory (some u_m is where an earlier point's was).
+func TestEvalStepScratch(t *testing.T) {
+	files := []string{
+		"chan/ok_refinement.yaml", "chan/ok_forward.yaml", "choice/ok_backward.yaml",
+		"chan/bad_ref_post.yaml", "chan/bad_fwd_rel.yaml", "choice/bad_bwd_pre.yaml", "choice/bad_bwd_rel.yaml",
+	}
+	for _, file := range files {
+		t.Run(file, func(t *testing.T) {
+			x := pointChecker(t, file)
+			scratch := x.rules.Clone()
+			scratch.UseScratch()
+			points, lasts, reused := 0, 0, 0
+			seen := map[*eval.Value]bool{}
+			eachPoint(t, x, func(action *ioa.Action, c, a eval.State, ps []eval.Value) {
+				pt := &simulation.Point{States: map[string]eval.State{"c": c, "a": a}, Params: ps}
+				x.rules.Reset()
+				want, err := x.rules.EvalStep(action, pt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				scratch.Reset()
+				got, err := scratch.EvalStep(action, pt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				at := fmt.Sprintf("%s at c = %v, a = %v, p = %v", action.Name, c, a, ps)
+				if got.Case != want.Case || (got.Failed == nil) != (want.Failed == nil) || (got.Last == nil) != (want.Last == nil) {
+					t.Fatalf("%s: in scratch memory case %d, failed %v, u_m %v; allocating %d, %v, %v", at, got.Case, got.Failed, got.Last, want.Case, want.Failed, want.Last)
+				}
+				if want.Last != nil {
+					lasts++
+					if !got.Last.Equal(want.Last) {
+						t.Fatalf("%s: u_m %v in scratch memory, %v allocating", at, got.Last, want.Last)
+					}
+					if seen[&got.Last[0]] {
+						reused++
+					}
+					seen[&got.Last[0]] = true
+				}
+				if want.Failed != nil {
+					g, w := got.Failed, want.Failed
+					if g.Plan.ID != w.Plan.ID || len(g.States) != len(w.States) {
+						t.Fatalf("%s: fails %s with %d states in scratch memory, %s with %d allocating", at, g.Plan.ID, len(g.States), w.Plan.ID, len(w.States))
+					}
+					for i := range w.States {
+						if g.States[i].Name != w.States[i].Name || !g.States[i].State.Equal(w.States[i].State) {
+							t.Fatalf("%s: state %s = %v in scratch memory, %s = %v allocating", at, g.States[i].Name, g.States[i].State, w.States[i].Name, w.States[i].State)
+						}
+					}
+				}
+				points++
+			})
+			t.Logf("%d points, %d with u_m, %d of them in reused memory", points, lasts, reused)
+			if points == 0 || lasts > 0 && reused == 0 {
+				t.Errorf("%d points, %d with u_m, none in reused memory", points, lasts)
 			}
 		})
 	}

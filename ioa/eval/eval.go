@@ -115,6 +115,12 @@ func (f *Func) Sort() *expr.Sort { return f.sort }
 // Eval evaluates the expression with state s (for state variables), action
 // parameters params, and the values of the free objects given to Compile.
 func (f *Func) Eval(s State, params []Value, args ...Value) (v Value, err error) {
+	return f.EvalIn(nil, s, params, args...)
+}
+
+// EvalIn is Eval with the values the expression builds in ar (nil:
+// allocated); the value it returns is valid until ar's next Release.
+func (f *Func) EvalIn(ar *Arena, s State, params []Value, args ...Value) (v Value, err error) {
 	defer recoverInternal(&err)
 	if len(args) != len(f.free) {
 		return Value{}, fmt.Errorf("expression takes %d free values, not %d", len(f.free), len(args))
@@ -124,6 +130,9 @@ func (f *Func) Eval(s State, params []Value, args ...Value) (v Value, err error)
 		fr = &frame{locals: make([]Value, f.nlocals)}
 	}
 	fr.state, fr.params = s, params
+	if ar != nil {
+		fr.ar = &ar.ar
+	}
 	for i, slot := range f.free {
 		fr.locals[slot] = args[i]
 	}

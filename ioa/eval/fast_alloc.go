@@ -49,6 +49,28 @@ func (a *arena) reset() {
 	a.ci, a.used = 0, 0
 }
 
+// Arena is scratch memory for the values an evaluation builds, for a
+// caller that knows when it no longer uses them: Func.EvalIn and
+// StepEvaluatedWith (with a StepScratch that has the Arena) build their
+// values in it, and Release makes all of it available again. Values built
+// there may share memory with the states and arguments given to the
+// evaluation, never the reverse. An Arena is for one goroutine.
+type Arena struct{ ar arena }
+
+// NewArena returns an empty Arena.
+func NewArena() *Arena { return &Arena{ar: *newArena()} }
+
+// Release makes every value built in a since the last Release invalid, and
+// its memory available again.
+func (a *Arena) Release() { a.ar.reset() }
+
+// Values returns n zero values in a.
+func (a *Arena) Values(n int) []Value {
+	s := a.ar.alloc(n)
+	clear(s)
+	return s
+}
+
 // mk returns n values for the caller to set, from the frame's arena if it
 // has one (they may then hold garbage).
 func (f *frame) mk(n int) []Value {

@@ -665,3 +665,67 @@ func TestScratch(t *testing.T) {
 		t.Errorf("Clone shares memory or differs")
 	}
 }
+
+// TestArenaSteps checks that StepEvaluatedWith with an Arena, released
+// between states, computes the post-states that allocating computes, over
+// the states a few rounds of Swap's steps reach, the memory being reused
+// (one chunk after many Release cycles). (Func.EvalIn is checked through
+// the cross-checker's rules in scratch memory.)
+func TestArenaSteps(t *testing.T) {
+	a := loadMachineFixture(t, "swap.yaml", "Swap")
+	m, err := NewMachine(a, &Instance{Sizes: map[string]int{"T": 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar := NewArena()
+	sc := &StepScratch{Arena: ar}
+	states, _ := m.Init()
+	steps, reused := 0, 0
+	var last *Value
+	for round := 0; round < 4 && len(states) > 0; round++ {
+		var next []State
+		for _, s := range states {
+			ar.Release()
+			first := true
+			err := m.EachParams(a.Actions[1], s, func(params []Value) bool {
+				ps := append([]Value(nil), params...)
+				want, wok, werr := m.StepEvaluated(a.Actions[1], s, ps)
+				got, gok, gerr := m.StepEvaluatedWith(sc, a.Actions[1], s, ps)
+				if wok != gok || (werr == nil) != (gerr == nil) || wok && !want.Equal(got) {
+					t.Fatalf("Branch%v from %s: arena %v %v %v, heap %v %v %v", ps, s.Format(a), got, gok, gerr, want, wok, werr)
+				}
+				if gok {
+					if first {
+						if last != nil && &got[0] == last {
+							reused++ // where the last state's first post-state was
+						}
+						last, first = &got[0], false
+					}
+					next = append(next, want)
+					steps++
+				}
+				return true
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, act := range a.Actions {
+				if act.Name != "Swap" {
+					continue
+				}
+				want, _, _ := m.StepEvaluated(act, s, nil)
+				got, _, err := m.StepEvaluatedWith(sc, act, s, nil)
+				if err != nil || !want.Equal(got) {
+					t.Fatalf("Swap from %s: arena %v (%v), heap %v", s.Format(a), got, err, want)
+				}
+			}
+		}
+		states = next
+	}
+	if steps == 0 || reused == 0 {
+		t.Errorf("%d steps, %d post-states in reused memory", steps, reused)
+	}
+	if n := len(ar.ar.chunks); n != 1 {
+		t.Errorf("the arena has %d chunks after Release cycles, want 1", n)
+	}
+}

@@ -125,13 +125,18 @@ func (m *Machine) StepEvaluated(act *ioa.Action, s State, params []Value) (post 
 // StepScratch is memory that StepEvaluatedWith reuses from one call to the
 // next: the frame's parameters and bound-variable slots, which nothing
 // the step returns refers to. A StepScratch is for one goroutine.
+//
+// With an Arena, the post-state and the values the step builds live in
+// it, and are valid until its next Release; without one they are
+// allocated.
 type StepScratch struct {
+	Arena          *Arena
 	f              frame
 	params, locals []Value
 }
 
 // StepEvaluatedWith is StepEvaluated with its frame in sc (nil: allocated).
-// The post-state is allocated anew either way.
+// The post-state is allocated anew, in sc's Arena if it has one.
 func (m *Machine) StepEvaluatedWith(sc *StepScratch, act *ioa.Action, s State, params []Value) (post State, ok bool, err error) {
 	defer recoverInternal(&err)
 	ac, err := m.actionCode(act)
@@ -155,6 +160,9 @@ func (m *Machine) StepEvaluatedWith(sc *StepScratch, act *ioa.Action, s State, p
 			sc.locals = make([]Value, m.nlocals)
 		}
 		sc.f = frame{state: s, params: sc.params[:len(params)], locals: sc.locals[:m.nlocals]}
+		if sc.Arena != nil {
+			sc.f.ar = &sc.Arena.ar
+		}
 		f = &sc.f
 	}
 	copy(f.params, params)
@@ -187,7 +195,7 @@ func (m *Machine) StepEvaluatedWith(sc *StepScratch, act *ioa.Action, s State, p
 			return nil, false, f.err
 		}
 	}
-	post = make(State, len(s))
+	post = f.mk(len(s))
 	copy(post, s)
 	ac.eff(f, post)
 	if f.err != nil {
