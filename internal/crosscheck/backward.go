@@ -78,7 +78,48 @@ type candidates struct {
 	memoG   []uint16
 	memoTau []int32 // per node, found.tau
 	memoBuf []int32
-	base    eval.State // an abstract state, the scratch states' template
+	// shared is what the workers' lookups found, by node key: the
+	// successors of the nodes two workers expand in a batch are often
+	// the same new nodes, which the memo holds only after the batch.
+	shared relCache
+	base   eval.State // an abstract state, the scratch states' template
+}
+
+// relCache maps node keys to what a lookup of a state of the node found
+// (found, whose slices are not changed once made), for every worker: a
+// few maps, each under its own lock, each emptied when it reaches
+// maxKept entries.
+type relCache struct {
+	shards [relShards]relShard
+}
+
+// relShards is the number of maps of a relCache.
+const relShards = 16
+
+type relShard struct {
+	mu sync.Mutex
+	m  map[string]found
+	_  [48]byte // a shard's lock does not share a cache line with the next
+}
+
+// get returns what the cache holds for key, whose hash is h.
+func (rc *relCache) get(h uint64, key []byte) (found, bool) {
+	sh := &rc.shards[h%relShards]
+	sh.mu.Lock()
+	f, ok := sh.m[string(key)]
+	sh.mu.Unlock()
+	return f, ok
+}
+
+// put records f for key, whose hash is h.
+func (rc *relCache) put(h uint64, key []byte, f found) {
+	sh := &rc.shards[h%relShards]
+	sh.mu.Lock()
+	if sh.m == nil || len(sh.m) >= maxKept {
+		sh.m = make(map[string]found, maxKept)
+	}
+	sh.m[string(key)] = f
+	sh.mu.Unlock()
 }
 
 // compPin is a conjunct `forall t: K. G(c, t) => a.v[t] = E(c, t)` (or
@@ -818,10 +859,10 @@ type lookup struct {
 
 // related returns the entries R relates to concrete state c, for the copy
 // of the checker w: from the memo of c's node if the node is stored (on a
-// worker, which has nodeOf), else from w's own results by the node's key
-// (by c's encoding on the searching goroutine; up to maxKept, then it
-// starts afresh), else by a lookup, whose result w.found keeps for the
-// memo: a post-state is reached by several steps.
+// worker, which has nodeOf), else from the workers' shared results by the
+// node's key (on the searching goroutine, from its own by c's encoding; up
+// to maxKept, then it starts afresh), else by a lookup, whose result
+// w.found keeps for the memo: a post-state is reached by several steps.
 func (cs *candidates) related(w *checker, c eval.State) (lookup, error) {
 	if cs.slots == nil {
 		return lookup{tau: -1}, nil
@@ -838,7 +879,16 @@ func (cs *candidates) related(w *checker, c eval.State) (lookup, error) {
 	} else {
 		w.relKey = cs.x.mC.AppendState(w.relKey[:0], c)
 	}
-	if f, ok := w.relOf[string(w.relKey)]; ok {
+	var h uint64
+	var f found
+	var ok bool
+	if w.nodeOf != nil {
+		h = maphash.Bytes(cs.seed, w.relKey)
+		f, ok = cs.shared.get(h, w.relKey)
+	} else {
+		f, ok = w.relOf[string(w.relKey)]
+	}
+	if ok {
 		if l, ok, err := cs.mapped(w, f, ties); ok || err != nil {
 			w.found = f
 			return l, err
@@ -921,11 +971,15 @@ entries:
 			out = append(out, e)
 		}
 	}
-	if w.relOf == nil || len(w.relOf) >= maxKept {
-		w.relOf = make(map[string]found, 1024)
-	}
 	w.found.rel, w.found.tau, w.found.ok = out, tauAt, true
-	w.relOf[string(w.relKey)] = w.found
+	if w.nodeOf != nil {
+		cs.shared.put(h, w.relKey, w.found)
+	} else {
+		if w.relOf == nil || len(w.relOf) >= maxKept {
+			w.relOf = make(map[string]found, maxKept)
+		}
+		w.relOf[string(w.relKey)] = w.found
+	}
 	return lookup{rel: out, tau: tauAt, tauState: tau}, nil
 }
 

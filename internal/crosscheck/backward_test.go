@@ -2,8 +2,10 @@ package crosscheck
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -420,5 +422,45 @@ func TestMappedWithoutOrbits(t *testing.T) {
 	l, ok, err := cs.mapped(nil, f, []int{2})
 	if !ok || err != nil || !slices.Equal(l.rel, f.rel) || l.tau != 1 {
 		t.Fatalf("the same state: mapped gives %v, %v, %v", l, ok, err)
+	}
+}
+
+// TestRelCache checks the workers' shared cache of lookups: what was put
+// is found under its key only, a shard holds at most maxKept entries
+// (then it starts afresh), and goroutines may use it at once.
+func TestRelCache(t *testing.T) {
+	var rc relCache
+	key := func(i int) []byte { return []byte(fmt.Sprintf("node-%d", i)) }
+	hash := func(i int) uint64 { return uint64(i) * 0x9e3779b97f4a7c15 }
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := g; i < 4000; i += 4 {
+				rc.put(hash(i), key(i), found{rel: []int32{int32(i)}, tau: -1, ok: true})
+				if f, ok := rc.get(hash(i), key(i)); !ok || f.rel[0] != int32(i) {
+					t.Errorf("entry %d: got %v, %v", i, f, ok)
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	if _, ok := rc.get(hash(1), key(2)); ok {
+		t.Errorf("found a key that was not put")
+	}
+	for i := range rc.shards {
+		if n := len(rc.shards[i].m); n > maxKept {
+			t.Errorf("shard %d holds %d entries, more than %d", i, n, maxKept)
+		}
+	}
+	for i := 0; i < relShards*maxKept+1; i++ {
+		rc.put(uint64(i), key(i), found{ok: true})
+	}
+	if _, ok := rc.get(0, key(0)); ok {
+		t.Errorf("a full shard kept its oldest entry")
+	}
+	if _, ok := rc.get(uint64(relShards*maxKept), key(relShards*maxKept)); !ok {
+		t.Errorf("the newest entry is not found")
 	}
 }
