@@ -154,9 +154,14 @@
 // with the post-state's node when the node is new (candidates.remember),
 // as the entries and a permutation that maps the post-state to the
 // node's state; a later step into any state of the orbit maps them
-// instead of looking up again (candidates.memoOf), and each worker keeps
-// the results of its batch by node key, since a state is usually reached
-// by several steps of neighbouring nodes, which one worker expands. A
+// instead of looking up again (candidates.memoOf), and the workers share
+// the results of their batch by node key (relCache), since a new node is
+// usually reached by several steps of its batch, of nodes that both
+// workers expand (at T=3,L=1,V=2, 2.76M lookups for 2.74M nodes; each
+// worker keeping its own made 3.64M). The step check's rules compute the
+// states and values of each step in scratch memory that the next step
+// reuses (simulation.PointChecker.UseScratch), rather than allocating
+// them. A
 // candidate found related is not evaluated against R again in the step
 // check, neither as the hypothesis R(cpost, a) nor, when the pre-state
 // witness apre is one of the candidates related to the node being
