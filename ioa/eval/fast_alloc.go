@@ -1,10 +1,13 @@
 // This file implements scratch allocation: a Runner in scratch mode builds
 // the values of a search step in an arena that it reuses after Release, so
-// that exploring does not allocate per transition. It is a fast path: a
-// frame without an arena (every frame outside a scratch-mode Runner, in
-// particular those of Machine.Step and Eval) allocates with make, so the
-// reference semantics does not depend on the arena; TestScratch and
-// TestFastPathsAgree compare scratch-mode successors with heap ones.
+// that exploring does not allocate per transition, and an Arena does the
+// same for a caller of Func.EvalIn and StepEvaluatedWith (the
+// cross-checker's rules, point by point). It is a fast path: a frame
+// without an arena (those of Machine.Step and Eval, and of EvalIn and
+// StepEvaluatedWith without an Arena) allocates with make, so the
+// reference semantics does not depend on the arena; TestScratch,
+// TestFastPathsAgree and TestArenaSteps compare values built in an arena
+// with heap ones.
 
 package eval
 
