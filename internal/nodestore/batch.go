@@ -64,7 +64,7 @@ func (st *Store) LookupBatch(sh int, idx []int32, key func(i int) []byte, hash f
 				t.slots[pos] = frag<<fragShift | (pendingBit | uint64(i)) + 1
 				at[j] = pos
 				t.n++
-				if 4*t.n > 3*len(t.slots) {
+				if t.full(0) {
 					st.growWith(t, pendingHash)
 				}
 				break
@@ -97,7 +97,7 @@ func (st *Store) LookupBatch(sh int, idx []int32, key func(i int) []byte, hash f
 // of them growing its own while the others wait for it.
 func (st *Store) Room(sh, n int) {
 	t := &st.tabs[sh]
-	for 4*(t.n+n) > 3*len(t.slots) {
+	for t.full(n) {
 		// no slot is pending between batches; a dead one (a search that
 		// stopped within a batch) may go anywhere
 		st.growWith(t, func(int) uint64 { return 0 })

@@ -68,6 +68,10 @@ type table struct {
 	_ [88]byte
 }
 
+// full reports whether the shard must grow to take n more nodes: it
+// doubles when more than three quarters of its slots would be taken.
+func (t *table) full(n int) bool { return 4*(t.n+n) > 3*len(t.slots) }
+
 // New returns an empty store with one shard.
 func New() *Store { return NewSharded(1) }
 
@@ -239,7 +243,7 @@ func (st *Store) Insert(key []byte, h uint64, parent int32) (int, bool) {
 	id := st.add(loc, parent)
 	t.slots[pos] = frag<<fragShift | (loc + 1)
 	t.n++
-	if 4*t.n > 3*len(t.slots) {
+	if t.full(0) {
 		st.grow(t)
 	}
 	return id, true
