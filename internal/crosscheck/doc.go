@@ -157,11 +157,10 @@
 // instead of looking up again (candidates.memoOf), and the workers share
 // the results of their batch by node key (relCache), since a new node is
 // usually reached by several steps of its batch, of nodes that both
-// workers expand (at T=3,L=1,V=2, 2.76M lookups for 2.74M nodes; each
-// worker keeping its own made 3.64M). The step check's rules compute the
-// states and values of each step in scratch memory that the next step
-// reuses (simulation.PointChecker.UseScratch), rather than allocating
-// them. A
+// workers expand: such a node is then usually looked up once, not once
+// per worker that reaches it. The step check's rules compute the states
+// and values of each step in scratch memory that the next step reuses
+// (simulation.PointChecker.UseScratch), rather than allocating them. A
 // candidate found related is not evaluated against R again in the step
 // check, neither as the hypothesis R(cpost, a) nor, when the pre-state
 // witness apre is one of the candidates related to the node being
