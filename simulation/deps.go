@@ -14,9 +14,14 @@ import (
 type deps struct {
 	items map[string]bool
 	seen  map[*expr.Object]bool // definitions and constants already followed
+	// autos are the automata whose items reach the obligation, for its
+	// Sources.
+	autos map[*ioa.Automaton]bool
 }
 
-func newDeps() *deps { return &deps{items: map[string]bool{}, seen: map[*expr.Object]bool{}} }
+func newDeps() *deps {
+	return &deps{items: map[string]bool{}, seen: map[*expr.Object]bool{}, autos: map[*ioa.Automaton]bool{}}
+}
 
 func (d *deps) add(item string) { d.items[item] = true }
 
@@ -36,7 +41,10 @@ func proofItem(p *ioa.Proof, what string) string { return "proof:" + p.Name + "/
 
 // state records that the obligation mentions a state of a: the
 // declarations of its variables and sorts.
-func (d *deps) state(a *ioa.Automaton) { d.add(autoItem(a, "state")) }
+func (d *deps) state(a *ioa.Automaton) {
+	d.add(autoItem(a, "state"))
+	d.autos[a] = true
+}
 
 // init records a's start condition: the variables' inits and `initially`.
 func (d *deps) init(a *ioa.Automaton) {
@@ -108,6 +116,9 @@ func (d *deps) visit(e expr.Expr) bool {
 		return true
 	}
 	owner, _ := obj.Owner.(*ioa.Automaton)
+	if owner != nil {
+		d.autos[owner] = true
+	}
 	switch obj.Kind {
 	case expr.ObjDef:
 		d.seen[obj] = true

@@ -32,6 +32,11 @@ type Config struct {
 	// correspondence obligation and may return a hint (strategy.go); nil
 	// generates the obligations as declared, ignoring strategies.
 	Strategist Strategist
+	// Lazy leaves every obligation's Problem and Replay unbuilt: the
+	// caller builds them with Obligation.Encode when it needs them and may
+	// drop them again with Obligation.Release. An expression the prover
+	// cannot encode is then reported by Encode, not by Generate.
+	Lazy bool
 
 	_ struct{}
 }
@@ -60,7 +65,11 @@ func Generate(h *ioa.Hierarchy, cfg Config) ([]*Obligation, []*Edge, source.Erro
 	for _, p := range h.Proofs {
 		g.edge(p)
 	}
-	g.encodePending()
+	if cfg.Lazy {
+		g.planPending()
+	} else {
+		g.encodePending()
+	}
 	g.finishHints() // strategy.go
 	return g.obls, g.edges, g.errs
 }
@@ -117,6 +126,107 @@ type pendingObligation struct {
 	w      *symWorld
 	prob   *logic.Problem
 	err    error
+	// owners maps every action of the hierarchy to its automaton, for
+	// the replay of a lazily encoded obligation.
+	owners map[*ioa.Action]*ioa.Automaton
+}
+
+// planPending appends the pending obligations to g.obls without encoding
+// them (Config.Lazy): each keeps its plan for Obligation.Encode.
+func (g *generator) planPending() {
+	pend := g.pending
+	g.pending = nil
+	for _, x := range pend {
+		o := x.o
+		o.Deps = x.d.list()
+		o.Sources = x.sources()
+		sort.Strings(o.Assumes)
+		x.owners = g.owners
+		o.lazy = x
+		g.obls = append(g.obls, o)
+	}
+}
+
+// Encode builds the Problem and Replay of an obligation that Generate left
+// unbuilt (Config.Lazy), exactly as Generate builds them otherwise; it
+// does nothing when they are built. An expression the prover cannot
+// encode gives a *source.Error at the YAML it comes from (or at the
+// obligation's position). Encode may run on several obligations at once.
+func (o *Obligation) Encode() error {
+	x := o.lazy
+	if x == nil || o.Problem != nil {
+		return nil
+	}
+	w, prob, _, err := symbolic(x.p, x.shared, x.autos)
+	if err != nil {
+		return encodeError(o, err)
+	}
+	o.Problem = prob
+	r := &replayer{o: o, p: x.p, w: w, autos: x.autos, owners: x.owners}
+	o.Replay = r.replay
+	return nil
+}
+
+// Release drops the Problem and Replay of a lazily generated obligation,
+// which Encode builds again when asked; an obligation generated eagerly
+// keeps them.
+func (o *Obligation) Release() {
+	if o.lazy != nil {
+		o.Problem, o.Replay = nil, nil
+	}
+}
+
+// encodeError is the error reported for an obligation whose problem cannot
+// be built.
+func encodeError(o *Obligation, err error) *source.Error {
+	if se, ok := err.(*source.Error); ok && se.Pos.IsValid() {
+		return &source.Error{Pos: se.Pos, Code: source.ErrModel, Msg: fmt.Sprintf("cannot encode %s: %s", o.ID, se.Msg)}
+	}
+	return &source.Error{Pos: o.Pos, Code: source.ErrModel, Msg: fmt.Sprintf("cannot encode %s: %v", o.ID, err)}
+}
+
+// sources returns the files whose content the obligation's problem is
+// built from (Obligation.Sources).
+func (x *pendingObligation) sources() []string {
+	files := map[string]bool{}
+	auto := func(a *ioa.Automaton) {
+		if a == nil {
+			return
+		}
+		files[a.File] = true
+		if a.Interface != nil {
+			files[a.Interface.File] = true
+		}
+	}
+	proof := func(p *ioa.Proof) {
+		files[p.File] = true
+		auto(p.Concrete)
+		auto(p.Abstract)
+	}
+	for _, a := range x.autos {
+		auto(a)
+	}
+	auto(x.p.auto)
+	if p := x.p.proof; p != nil {
+		proof(p)
+		for _, side := range p.AssumeSides() {
+			for _, r := range side.Refs {
+				auto(r.Source)
+				for _, q := range r.Chain {
+					proof(q)
+				}
+			}
+		}
+	}
+	for a := range x.d.autos {
+		auto(a)
+	}
+	out := make([]string, 0, len(files))
+	for f := range files {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // encodePending encodes the problems of the pending obligations, on up to
@@ -151,15 +261,13 @@ func (g *generator) encodePending() {
 	for _, x := range pend {
 		o := x.o
 		if x.err != nil {
-			if se, ok := x.err.(*source.Error); ok && se.Pos.IsValid() {
-				g.errs.Add(se.Pos, source.ErrModel, "cannot encode %s: %s", o.ID, se.Msg)
-			} else {
-				g.errs.Add(o.Pos, source.ErrModel, "cannot encode %s: %v", o.ID, x.err)
-			}
+			e := encodeError(o, x.err)
+			g.errs.Add(e.Pos, e.Code, "%s", e.Msg)
 			continue
 		}
 		o.Problem = x.prob
 		o.Deps = x.d.list()
+		o.Sources = x.sources()
 		sort.Strings(o.Assumes)
 		r := &replayer{o: o, p: x.p, w: x.w, autos: x.autos, owners: g.owners}
 		o.Replay = r.replay

@@ -67,8 +67,18 @@ type Obligation struct {
 	// Replay decodes a model of Problem and re-checks it with the
 	// reference evaluator; see replay.go.
 	Replay Replayer
+	// Sources are the files, sorted, whose content Problem is built
+	// from: the files of the automata (and their interfaces) and proofs
+	// the obligation's generation reads — for an edge, its proof, both
+	// automata, and the proofs and automata of the chains of the
+	// invariants it assumes by transfer; and every automaton whose
+	// definitions, constants or state its expressions reach. Generation
+	// is deterministic, so an obligation generated again by the same
+	// ladder from files with the same content has the same problem.
+	Sources []string
 
-	automaton *ioa.Automaton // for invariant obligations: the automaton
+	automaton *ioa.Automaton     // for invariant obligations: the automaton
+	lazy      *pendingObligation // Config.Lazy: the plan Encode builds from
 }
 
 // Edge is one proof file's edge C → A and the obligations it consists of.

@@ -240,6 +240,9 @@ func hintDeps(d *deps, o *Obligation, h *Hint, c *hintCase) *deps {
 	for k, v := range d.seen {
 		nd.seen[k] = v
 	}
+	for a := range d.autos {
+		nd.autos[a] = true
+	}
 	if c.keep != nil {
 		for _, k := range o.Assumes {
 			if !c.keep[k] && k != o.Invariant && !strings.HasSuffix(k, ":Nat") {

@@ -168,11 +168,19 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 			fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
 			return exitUsage
 		}
+		in.Sums = inputs.Sums()
 		// SIGINT or SIGTERM stops the run; the verdicts decided so far
 		// are saved in the cache before ladder exits.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		rep, err = p.Prove(ctx, in)
 		stop()
+		var gerr *driver.GenerationError
+		if errors.As(err, &gerr) {
+			p.Close()
+			printErrors(e.stderr, gerr.Errors, false)
+			fmt.Fprintf(e.stderr, "%d %s\n", len(gerr.Errors), plural(len(gerr.Errors), "error", "errors"))
+			return exitUsage
+		}
 		if err == nil {
 			if merr := p.Remember(fp, rep); merr != nil {
 				fmt.Fprintf(e.stderr, "ladder: warning: %v\n", merr)

@@ -119,9 +119,14 @@ type resultRow struct {
 }
 
 type depRow struct {
-	Name  string    `json:"name"`
-	Key   string    `json:"key"`
-	Items []string  `json:"items"`
+	Name  string   `json:"name"`
+	Key   string   `json:"key"`
+	Items []string `json:"items"`
+	// Unit and Query, when set, are the generation record of the
+	// obligation (Generation): the fingerprint of the inputs it was
+	// generated from, and the kernel fingerprint of its text then.
+	Unit  string    `json:"unit,omitempty"`
+	Query string    `json:"query,omitempty"`
 	Date  time.Time `json:"date"`
 }
 
@@ -348,20 +353,61 @@ func (c *Cache) Put(key string, r Result) error {
 // "proof:P/clause:R3"). It replaces any earlier record for name. Items are
 // de-duplicated; empty strings and NUL bytes are rejected.
 func (c *Cache) RecordDeps(name, key string, items []string) error {
+	return c.RecordGeneration(name, Generation{Key: key, Items: items})
+}
+
+// Generation is what the cache records of how an obligation was generated:
+// its key, its source items, and optionally the fingerprint Unit of the
+// inputs it was generated from with the kernel fingerprint Query of its
+// text then. A later run that generates the obligation from inputs with
+// the same Unit fingerprint knows its text without printing it.
+type Generation struct {
+	Key   string
+	Items []string
+	Unit  string // "" when not recorded
+	Query string // "" when not recorded
+}
+
+// RecordGeneration records g for obligation name, replacing any earlier
+// record (RecordDeps without Unit and Query). Unit and Query, when set,
+// must be lowercase hex SHA-256 digests, and are set together.
+func (c *Cache) RecordGeneration(name string, g Generation) error {
 	if c.closed.Load() {
 		return ErrClosed
 	}
 	if err := validName("obligation", name); err != nil {
 		return err
 	}
-	if !validKey(key) {
-		return fmt.Errorf("cache: malformed key %q", key)
+	if !validKey(g.Key) {
+		return fmt.Errorf("cache: malformed key %q", g.Key)
 	}
-	set, err := normalise("item", items)
+	if !validGeneration(g.Unit, g.Query) {
+		return fmt.Errorf("cache: malformed generation record for %q", name)
+	}
+	set, err := normalise("item", g.Items)
 	if err != nil {
 		return err
 	}
-	return c.insert(tableDeps, &depRow{Name: name, Key: key, Items: set, Date: time.Now().Round(0)})
+	return c.insert(tableDeps, &depRow{Name: name, Key: g.Key, Items: set, Unit: g.Unit, Query: g.Query, Date: time.Now().Round(0)})
+}
+
+// validGeneration reports whether unit and query are both empty or both
+// digests.
+func validGeneration(unit, query string) bool {
+	if unit == "" || query == "" {
+		return unit == "" && query == ""
+	}
+	return validKey(unit) && validKey(query)
+}
+
+// Generated returns the generation record of obligation name.
+func (c *Cache) Generated(name string) (Generation, bool) {
+	raw, err := c.db.Txn(false).First(tableDeps, indexID, name)
+	if err != nil || raw == nil {
+		return Generation{}, false
+	}
+	row := raw.(*depRow)
+	return Generation{Key: row.Key, Items: append([]string(nil), row.Items...), Unit: row.Unit, Query: row.Query}, true
 }
 
 // RecordEdge records the obligations a refinement edge (an invariant or a
@@ -433,7 +479,7 @@ func (c *Cache) unchanged(table string, row any) bool {
 	switch r := row.(type) {
 	case *depRow:
 		old := raw.(*depRow)
-		return old.Key == r.Key && slices.Equal(old.Items, r.Items)
+		return old.Key == r.Key && slices.Equal(old.Items, r.Items) && old.Unit == r.Unit && old.Query == r.Query
 	case *edgeRow:
 		return slices.Equal(raw.(*edgeRow).Obligations, r.Obligations)
 	case *theoremRow:

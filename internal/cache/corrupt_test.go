@@ -150,9 +150,11 @@ func TestCorruptSnapshots(t *testing.T) {
 		{"magic only", []byte("ladder-cache \n"), Corrupt, "malformed header"},
 		{"bad version field", []byte("ladder-cache x 1 s\n"), Corrupt, "malformed format version"},
 		{"bad length field", []byte("ladder-cache 2 -1 s\n"), Corrupt, "malformed payload length"},
-		{"future format version", bytes.Replace(good, []byte("ladder-cache 2 "), []byte("ladder-cache 3 "), 1), Mismatch, "format version 3"},
+		{"future format version", bytes.Replace(good, []byte("ladder-cache 3 "), []byte("ladder-cache 4 "), 1), Mismatch, "format version 4"},
 		// Version 1 had no item fingerprints: its snapshot is rebuilt.
-		{"old format version", bytes.Replace(good, []byte("ladder-cache 2 "), []byte("ladder-cache 1 "), 1), Mismatch, "format version 1, expected 2"},
+		{"old format version", bytes.Replace(good, []byte("ladder-cache 3 "), []byte("ladder-cache 1 "), 1), Mismatch, "format version 1, expected 3"},
+		{"unit without query", craft(t, withDep(func(d *depRow) { d.Unit = strings.Repeat("a", 64) })), Corrupt, "dependency record"},
+		{"malformed unit", craft(t, withDep(func(d *depRow) { d.Unit, d.Query = "abc", strings.Repeat("a", 64) })), Corrupt, "dependency record"},
 		{"other solver version", other(SolverID{testSolver.Name, "4.12.6", testSolver.Params}), Mismatch, "version 4.12.6, this run 4.13.0"},
 		{"other solver params", other(SolverID{testSolver.Name, testSolver.Version, CanonicalParams(map[string]string{"seed": "7"})}), Mismatch, "seed"},
 		{"other solver", other(SolverID{"cvc5", "1.1", ""}), Mismatch, "solver cvc5, this run z3; version 1.1, this run 4.13.0"},
@@ -256,6 +258,12 @@ func FuzzDecodeSnapshot(f *testing.F) {
 			txn.Abort()
 		}
 	})
+}
+
+func withDep(f func(*depRow)) *payload {
+	p := validPayload()
+	f(p.Deps[0])
+	return p
 }
 
 func withResult(f func(*resultRow)) *payload {

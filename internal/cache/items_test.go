@@ -1,9 +1,13 @@
 package cache
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -109,5 +113,63 @@ func TestOldSnapshotDiscarded(t *testing.T) {
 	}
 	if s := c.Stats(); s.Results != 0 || s.Items != 0 {
 		t.Errorf("an old snapshot was read: %+v", s)
+	}
+}
+
+// TestGenerationRecords checks that a generation record survives a save and
+// reopen, that a snapshot of format 2 (without them) is read, and that
+// re-recording an equal record leaves the cache clean.
+func TestGenerationRecords(t *testing.T) {
+	dir := t.TempDir()
+	c, _, err := Open(dir, testSolver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Generation{Key: key(1), Items: []string{"automaton:A/state"}, Unit: key(2), Query: key(3)}
+	if err := c.RecordGeneration("ob", g); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RecordGeneration("bad", Generation{Key: key(1), Unit: key(2)}); err == nil {
+		t.Fatal("a unit without a query was recorded")
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	c, warns, err := Open(dir, testSolver)
+	if err != nil || len(warns) > 0 {
+		t.Fatalf("reopen: %v %v", err, warns)
+	}
+	got, ok := c.Generated("ob")
+	if !ok || got.Key != g.Key || got.Unit != g.Unit || got.Query != g.Query || len(got.Items) != 1 {
+		t.Fatalf("Generated = %+v, %v; want %+v", got, ok, g)
+	}
+	if err := c.RecordGeneration("ob", g); err != nil || c.dirty.Load() {
+		t.Fatalf("re-recording an equal record: err %v, dirty %v", err, c.dirty.Load())
+	}
+	c.Close()
+
+	// A version-2 snapshot has no generation records and is read as is.
+	p := validPayload()
+	p.Format = 2
+	body, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := []byte(Magic + " 2 " + strconv.Itoa(len(body)) + " " + testSolver.String() + "\n")
+	data = append(data, body...)
+	sum := sha256.Sum256(body)
+	data = append(data, "\n"+checksumPrefix+hex.EncodeToString(sum[:])+"\n"...)
+	dir2 := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir2, SnapshotFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c2, warns, err := Open(dir2, testSolver)
+	if err != nil || len(warns) > 0 {
+		t.Fatalf("version 2: %v %v", err, warns)
+	}
+	defer c2.Close()
+	if got, ok := c2.Generated("ob"); !ok || got.Unit != "" || got.Key != key(1) {
+		t.Fatalf("version 2 record = %+v, %v", got, ok)
 	}
 }

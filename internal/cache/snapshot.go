@@ -20,8 +20,12 @@ const (
 	Magic = "ladder-cache"
 	// FormatVersion is the snapshot format this package reads and writes.
 	// Version 2 added the items table; a snapshot of version 1 is
-	// discarded like one of another solver configuration.
-	FormatVersion = 2
+	// discarded like one of another solver configuration. Version 3 added
+	// the generation records of the deps table (unit and query); a
+	// snapshot of version 2 is read as one without them.
+	FormatVersion = 3
+	// oldestFormat is the oldest version read.
+	oldestFormat = 2
 
 	checksumPrefix = "sha256:"
 	// trailerLen is len("\n" + "sha256:" + 64 hex digits + "\n").
@@ -167,7 +171,7 @@ func decodeSnapshot(data []byte, solver string) (*payload, *problem) {
 	if err != nil || fields[1] != strconv.Itoa(version) {
 		return nil, corrupt("malformed format version")
 	}
-	if version != FormatVersion {
+	if version < oldestFormat || version > FormatVersion {
 		return nil, &problem{kind: Mismatch, reason: fmt.Sprintf("format version %d, expected %d", version, FormatVersion)}
 	}
 	length, err := strconv.Atoi(fields[2])
@@ -252,7 +256,7 @@ func validatePayload(p *payload) *problem {
 	}
 	clear(seen)
 	for i, d := range p.Deps {
-		if d == nil || validName("obligation", d.Name) != nil || seen[d.Name] || !validKey(d.Key) {
+		if d == nil || validName("obligation", d.Name) != nil || seen[d.Name] || !validKey(d.Key) || !validGeneration(d.Unit, d.Query) {
 			return corrupt("dependency record %d invalid", i)
 		}
 		seen[d.Name] = true

@@ -28,11 +28,12 @@ func Load(paths ...string) (*Input, source.ErrorList) {
 	return Generate(set)
 }
 
-// Generate generates the obligations of a loaded set, as Load does. The
+// Generate generates the obligations of a loaded set, as Load does, each
+// built (simulation.Obligation.Encode) only when Prove needs its problem. The
 // invariants of an automaton loaded only to resolve a name a proof uses
 // (ioa.Hierarchy.Resolved) are proved only when an edge assumes them.
 func Generate(set *load.Set) (*Input, source.ErrorList) {
-	cfg := simulation.Config{Strategist: strategies.For()}
+	cfg := simulation.Config{Strategist: strategies.For(), Lazy: true}
 	h := &set.Hierarchy
 	if names := needed(h); names != nil {
 		cfg.Automata, cfg.NoInvariants = names, len(names) == 0

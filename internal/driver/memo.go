@@ -70,6 +70,18 @@ func (in *Inputs) LoadConfig() load.Config {
 	}
 }
 
+// Sums returns the hex SHA-256 of every file recorded, by name
+// (Input.Sums).
+func (in *Inputs) Sums() map[string]string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	out := make(map[string]string, len(in.sums))
+	for name, sum := range in.sums {
+		out[name] = hex.EncodeToString(sum[:])
+	}
+	return out
+}
+
 // Fingerprint returns the fingerprint of a run over the files recorded in
 // in: the SHA-256 of the running ladder executable (the code that generates
 // and prints obligations), the solver identity and configuration, the
@@ -84,24 +96,14 @@ func (p *Prover) Fingerprint(in *Inputs) string {
 	if len(in.sums) == 0 {
 		return ""
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return ""
-	}
-	eh := sha256.New()
-	_, err = io.Copy(eh, f)
-	f.Close()
-	if err != nil {
+	exe := p.executableHash()
+	if exe == "" {
 		return ""
 	}
 	h := sha256.New()
 	field := func(s string) { io.WriteString(h, strconv.Itoa(len(s))+":"+s) }
 	field("ladder-run/v" + strconv.Itoa(memoFormat))
-	field(hex.EncodeToString(eh.Sum(nil)))
+	field(exe)
 	field(p.solver.String())
 	field(p.cfg.Only)
 	names := make([]string, 0, len(in.sums))

@@ -37,6 +37,10 @@ func (q *Query) ID() string { return q.ob.ID }
 // exactly what the kernel checks and what the cache key is computed from.
 func (q *Query) Text() string { return q.text }
 
+// Fingerprint returns the query's fingerprint: the SHA-256 of its solver
+// identity and canonical text, which a Result of it carries.
+func (q *Query) Fingerprint() string { return q.fingerprint }
+
 // Identity returns the solver identity the query is checked under.
 func (q *Query) Identity() Identity { return q.identity }
 

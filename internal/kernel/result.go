@@ -134,20 +134,9 @@ func (r Result) Encode() ([]byte, error) {
 // which is freshly computed from q's canonical text and solver identity.
 // An admitted Unknown is dumped again, so that it carries its .smt2 file.
 func (k *Kernel) Admit(q *Query, data []byte) (Result, error) {
-	var rec record
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&rec); err != nil {
-		return Result{}, fmt.Errorf("kernel: undecodable record: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return Result{}, errors.New("kernel: data after the record")
-	}
-	if rec.Kernel != Format {
-		return Result{}, fmt.Errorf("kernel: record format %d, want %d", rec.Kernel, Format)
-	}
-	if rec.Query != q.fingerprint {
-		return Result{}, errors.New("kernel: record answers another query")
+	rec, err := decodeRecord(data, q.fingerprint)
+	if err != nil {
+		return Result{}, err
 	}
 	r := Result{fingerprint: q.fingerprint, RLimitUsed: rec.RLimitUsed}
 	switch rec.Verdict {
@@ -183,4 +172,62 @@ func seconds(s float64) float64 {
 		return 0
 	}
 	return s
+}
+
+// AdmitRecorded decodes a result that Encode produced for a query that was
+// not printed in this run, and accepts it only when it discharges the
+// query whose fingerprint the caller vouches for: same kernel format, a
+// fingerprint equal to fingerprint, and a Proved or Trivial verdict (a
+// trivial verdict is one of the text alone, decided when the record was
+// made). The caller vouches by regenerating nothing: its fingerprint is
+// the one recorded when the same ladder printed the obligation from input
+// files with the same content (docs/prove.md, "Generation records"), and
+// obligation generation is deterministic. Refuted and Unknown records are
+// not admitted here: their counterexample and dump belong to a freshly
+// printed query (Admit).
+func (k *Kernel) AdmitRecorded(fingerprint string, data []byte) (Result, error) {
+	if fingerprint == "" {
+		return Result{}, errors.New("kernel: no fingerprint")
+	}
+	rec, err := decodeRecord(data, fingerprint)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{fingerprint: fingerprint, RLimitUsed: rec.RLimitUsed}
+	switch rec.Verdict {
+	case "proved":
+		if rec.Reason != "" || rec.Counterexample != nil {
+			return Result{}, errors.New("kernel: proved record with a reason or counterexample")
+		}
+		r.verdict = Proved
+	case "trivial":
+		if rec.Counterexample != nil {
+			return Result{}, errors.New("kernel: trivial record with a counterexample")
+		}
+		r.verdict, r.Reason = Trivial, rec.Reason
+	default:
+		return Result{}, fmt.Errorf("kernel: a %q record is admitted only against a printed query", rec.Verdict)
+	}
+	return r, nil
+}
+
+// decodeRecord decodes an encoded Result and checks that it is of this
+// kernel's format and answers the query with the given fingerprint.
+func decodeRecord(data []byte, fingerprint string) (record, error) {
+	var rec record
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		return record{}, fmt.Errorf("kernel: undecodable record: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return record{}, errors.New("kernel: data after the record")
+	}
+	if rec.Kernel != Format {
+		return record{}, fmt.Errorf("kernel: record format %d, want %d", rec.Kernel, Format)
+	}
+	if rec.Query != fingerprint {
+		return record{}, errors.New("kernel: record answers another query")
+	}
+	return rec, nil
 }
