@@ -6,21 +6,29 @@ SUDO    := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 FUZZTIME ?= 10s
 FUZZLONG ?= 5m
 
-.PHONY: all deps bench-deps build test vet lint race fmt-check fuzz fuzz-long prove bench clean
+.PHONY: all deps test-deps bench-deps build test test-long vet lint race fmt-check fuzz fuzz-long prove bench clean
 
 all: build
 
-# deps installs the system packages ladder needs when they are missing:
-# libz3-dev and g++ (the cgo binding and its C++ shim), z3 (the command line,
-# for the .smt2 cross-check), graphviz (ladder graph --format svg and the
-# drawing in the HTML report) and chromium (make test loads the HTML report
-# in headless Chromium).
+# deps installs the system packages building and proving need when they are
+# missing: libz3-dev and g++ (the cgo binding and its C++ shim) and graphviz
+# (ladder graph --format svg and the drawing in the HTML report).
 deps:
 	@missing=""; \
 	[ -f /usr/include/z3.h ] || missing="$$missing libz3-dev"; \
-	command -v z3 >/dev/null 2>&1 || missing="$$missing z3"; \
 	command -v g++ >/dev/null 2>&1 || missing="$$missing g++"; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+# test-deps installs what make test needs beyond deps when it is missing: z3
+# (the command line, for the .smt2 cross-check) and chromium (the HTML report
+# is loaded in headless Chromium).
+test-deps: deps
+	@missing=""; \
+	command -v z3 >/dev/null 2>&1 || missing="$$missing z3"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
@@ -65,7 +73,7 @@ race:
 # bounds and flags, exhausted memory and time, cache faults, each with a
 # deadline), the worker packages under the race detector, and each fuzz
 # target briefly.
-test: deps fmt-check vet lint
+test: test-deps fmt-check vet lint
 	$(GO) test -count=1 ./...
 	@$(MAKE) --no-print-directory race
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME)
@@ -79,9 +87,7 @@ fuzz-long:
 	./scripts/fuzz.sh $(FUZZLONG)
 
 # prove checks, explores, cross-checks and proves everything shipped in the
-# repository, writes the HTML report of the repository to bin/report/, and
-# runs the inference test that takes minutes (TMS2 and NOrec inferred from
-# scratch, the NOrec edge proved with the inferred invariants).
+# repository, and writes the HTML report of the repository to bin/report/.
 prove: build
 	./$(BIN) check
 	./$(BIN) check docs/examples
@@ -89,6 +95,11 @@ prove: build
 	./scripts/crosscheck-all.sh ./$(BIN)
 	./$(BIN) prove --html bin/report
 	./$(BIN) prove docs/examples
+
+# test-long runs the tests that take minutes: the inference test (TMS2 and
+# NOrec inferred from scratch, the NOrec edge proved with the inferred
+# invariants). make bench runs it too.
+test-long: build
 	LADDER_LONG_TESTS=1 $(GO) test -count=1 -timeout 30m -run 'TestInferNOrecTMS2' ./internal/infer
 
 # bench runs the Go benchmarks once each, then the prover benchmark over the
@@ -98,6 +109,7 @@ prove: build
 bench: build bench-deps
 	$(GO) test -run='^$$' -bench=. -benchtime=1x ./...
 	./scripts/bench.sh ./$(BIN)
+	@$(MAKE) --no-print-directory test-long
 
 clean:
 	rm -rf bin .ladder

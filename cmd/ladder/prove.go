@@ -132,6 +132,7 @@ func (e *env) stdoutIsTerminal() bool {
 }
 
 func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
+	start := time.Now()
 	cfg, err := o.config(e)
 	if err != nil {
 		return e.usageError("prove", "%v", err)
@@ -197,6 +198,9 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 		}
 		return exitInternal
 	}
+	// The summary's time is the whole command's: loading, generating,
+	// checking, saving the cache and the memo; only printing comes after.
+	rep.Summary.Seconds = time.Since(start).Seconds()
 	if jsonOut {
 		err = rep.WriteJSON(e.stdout)
 	} else {

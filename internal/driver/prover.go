@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"ladder/internal/cache"
@@ -106,7 +107,14 @@ type Prover struct {
 
 	exeOnce sync.Once
 	exeHash string // of the running executable; see executableHash
+
+	built atomic.Int64 // obligations built in the last run
 }
+
+// Built returns the number of obligations whose problems the last run
+// built and printed; the others were decided from their generation
+// records (record.go).
+func (p *Prover) Built() int { return int(p.built.Load()) }
 
 // NewProver returns a prover for cfg. It opens the cache (unless NoCache);
 // a corrupt snapshot, or one from another solver version or configuration,
@@ -204,6 +212,7 @@ func (p *Prover) Status(ctx context.Context, in *Input) (*report.Prove, error) {
 
 func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove, error) {
 	start := time.Now()
+	p.built.Store(0)
 	jobs, err := p.selectJobs(in)
 	if err != nil {
 		return nil, err
@@ -369,6 +378,7 @@ func (p *Prover) interrupted(in *Input, jobs []*job, solve bool) error {
 func (p *Prover) prepare(j *job, solve bool) {
 	t := time.Now()
 	defer func() { j.secs += time.Since(t).Seconds() }()
+	p.built.Add(1)
 	if err := j.ob.Encode(); err != nil {
 		j.encErr = err
 		return

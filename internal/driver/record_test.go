@@ -1,0 +1,245 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"testing"
+
+	"ladder/internal/kernel"
+	"ladder/simulation"
+)
+
+// loadRecorded loads paths as `ladder prove` does: through Inputs, with
+// the files' content hashes in Input.Sums.
+func loadRecorded(t *testing.T, paths ...string) *Input {
+	t.Helper()
+	var inputs Inputs
+	set, errs := inputs.LoadConfig().Files(paths...)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	in, errs := Generate(set)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	in.Sums = inputs.Sums()
+	return in
+}
+
+// TestGenerationRecordsBuildOnlyTheEdited proves the counter fixture cold,
+// then again with nothing changed (no obligation built), then after an
+// edit of impl.yaml: exactly the obligations with impl.yaml among their
+// sources are built, those whose text changed are re-checked, and every
+// verdict equals that of a run without generation records.
+func TestGenerationRecordsBuildOnlyTheEdited(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	ctx := context.Background()
+	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+
+	in := loadRecorded(t, dir)
+	if _, err := p.Prove(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := p.Built(), len(in.Obligations); got != want {
+		t.Fatalf("cold run built %d obligations, want all %d", got, want)
+	}
+	warm, err := p.Prove(ctx, loadRecorded(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Built() != 0 || warm.Summary.Rechecked != 0 || !warm.OK() {
+		t.Fatalf("warm run: built %d, %+v; want nothing built or re-checked", p.Built(), warm.Summary)
+	}
+
+	impl := filepath.Join(dir, "impl.yaml")
+	edit(t, impl, "      buf := k\n      full := true\n", "      buf := min(k, 2)\n      full := k >= 0\n      sum := sum + 0\n")
+	in = loadRecorded(t, dir)
+	after, err := p.Prove(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromImpl := 0
+	for _, o := range in.Obligations {
+		if slices.Contains(o.Sources, impl) {
+			fromImpl++
+		}
+	}
+	if fromImpl == 0 || fromImpl == len(in.Obligations) {
+		t.Fatalf("%d of %d obligations read impl.yaml: the fixture no longer tells built from reused", fromImpl, len(in.Obligations))
+	}
+	if p.Built() != fromImpl {
+		t.Errorf("after the edit %d obligations were built, want the %d that read impl.yaml", p.Built(), fromImpl)
+	}
+	if len(rechecked(after)) == 0 {
+		t.Error("the edit re-checked nothing")
+	}
+
+	// The same files without generation records: every obligation built,
+	// the same verdicts.
+	q, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	fresh, err := q.Prove(ctx, loadDir(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fresh.Obligations) != len(after.Obligations) {
+		t.Fatalf("%d obligations without records, %d with", len(fresh.Obligations), len(after.Obligations))
+	}
+	for i, o := range fresh.Obligations {
+		if a := after.Obligations[i]; a.ID != o.ID || a.Verdict != o.Verdict {
+			t.Errorf("%s: %s with records, %s without", o.ID, a.Verdict, o.Verdict)
+		}
+	}
+}
+
+// TestGenerationRecordsRefuseStaleText checks that a record is used only
+// under its unit fingerprint: a record whose query fingerprint no longer
+// matches the cached result (here: the result is for another query) makes
+// the obligation be built again, never reported proved on the record's word.
+func TestGenerationRecordsRefuseStaleText(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	ctx := context.Background()
+	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	in := loadRecorded(t, dir)
+	if _, err := p.Prove(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	// Point every record at another query's text.
+	n := 0
+	for _, o := range in.Obligations {
+		g, ok := p.cache.Generated(o.ID)
+		if !ok || g.Unit == "" {
+			continue
+		}
+		g.Query = "0000000000000000000000000000000000000000000000000000000000000000"
+		if err := p.cache.RecordGeneration(o.ID, g); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no generation record was written")
+	}
+	rep, err := p.Prove(ctx, loadRecorded(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Built() != len(in.Obligations) || !rep.OK() {
+		t.Fatalf("built %d of %d with records for other texts (%+v); want every one built", p.Built(), len(in.Obligations), rep.Summary)
+	}
+}
+
+// loadOnly loads the files given and generates their obligations,
+// failing the test when the load reads any other file (an interface or a
+// library file it follows a reference to).
+func loadOnly(t *testing.T, files []string) *Input {
+	t.Helper()
+	var inputs Inputs
+	cfg := inputs.LoadConfig()
+	read := cfg.ReadFile
+	cfg.ReadFile = func(name string) ([]byte, error) {
+		if !slices.Contains(files, name) {
+			t.Errorf("loading %v reads %s too", files, name)
+		}
+		return read(name)
+	}
+	set, errs := cfg.Files(files...)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	in, errs := Generate(set)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return in
+}
+
+// TestSourcesSuffice checks Obligation.Sources on the repository: each
+// group, generated from its source files alone, has the same texts as
+// generated from the whole repository (its first and last obligations are
+// compared). A file a group's generation reads but Sources leaves out
+// would make a generation record vouch for a text it does not determine.
+func TestSourcesSuffice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every group of the repository twice")
+	}
+	root := filepath.Join("..", "..")
+	var paths []string
+	for _, d := range []string{"specs", "algorithms", "proofs"} {
+		paths = append(paths, filepath.Join(root, d))
+	}
+	all := loadRecorded(t, paths...)
+	groups := map[string][]*simulation.Obligation{}
+	var names []string
+	for _, o := range all.Obligations {
+		if groups[o.Group] == nil {
+			names = append(names, o.Group)
+		}
+		groups[o.Group] = append(groups[o.Group], o)
+	}
+	sort.Strings(names)
+	k, err := kernel.New(kernel.Config{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := func(o *simulation.Obligation) string {
+		t.Helper()
+		if err := o.Encode(); err != nil {
+			t.Fatalf("%s: %v", o.ID, err)
+		}
+		defer o.Release()
+		q, err := k.Prepare(KernelObligation(o))
+		if err != nil {
+			t.Fatalf("%s: %v", o.ID, err)
+		}
+		return q.Text()
+	}
+	bySources := map[string]*Input{}
+	for _, g := range names {
+		obs := groups[g]
+		var sources []string
+		for _, o := range obs {
+			for _, f := range o.Sources {
+				if !slices.Contains(sources, f) {
+					sources = append(sources, f)
+				}
+			}
+		}
+		sort.Strings(sources)
+		key := fmt.Sprint(sources)
+		part := bySources[key]
+		if part == nil {
+			part = loadOnly(t, sources)
+			bySources[key] = part
+		}
+		for _, o := range []*simulation.Obligation{obs[0], obs[len(obs)-1]} {
+			var twin *simulation.Obligation
+			for _, x := range part.Obligations {
+				if x.ID == o.ID {
+					twin = x
+				}
+			}
+			if twin == nil {
+				t.Errorf("%s: not generated from its sources %v alone", o.ID, sources)
+				continue
+			}
+			if text(o) != text(twin) {
+				t.Errorf("%s: generated from its sources %v alone, its text differs", o.ID, sources)
+			}
+		}
+	}
+}
