@@ -36,7 +36,6 @@ const (
 	tableItems    = "items"
 
 	indexID          = "id"
-	indexItems       = "items"
 	indexObligations = "obligations"
 	indexEdges       = "edges"
 	indexOwner       = "owner"
@@ -167,9 +166,12 @@ func schema() *memdb.DBSchema {
 		tableResults: {Name: tableResults, Indexes: map[string]*memdb.IndexSchema{
 			indexID: id("Key"),
 		}},
+		// The deps table has no index on its items: it holds some twenty
+		// items per obligation, and indexing them cost more when a
+		// snapshot is opened than every lookup by item saves (dependingOn
+		// scans the table instead).
 		tableDeps: {Name: tableDeps, Indexes: map[string]*memdb.IndexSchema{
-			indexID:    id("Name"),
-			indexItems: multi(indexItems, "Items"),
+			indexID: id("Name"),
 		}},
 		tableEdges: {Name: tableEdges, Indexes: map[string]*memdb.IndexSchema{
 			indexID:          id("Name"),
@@ -201,6 +203,10 @@ type Cache struct {
 	saveMu sync.Mutex
 	closed atomic.Bool
 	dirty  atomic.Bool // rows changed since the last Open or Save
+	// known is the snapshot file as stat'ed before Open read it or after
+	// Save wrote it (guarded by saveMu): while the file on disk is still
+	// that one, its rows are all in memory and Save need not merge it.
+	known os.FileInfo
 
 	hits, misses, puts atomic.Uint64
 }
@@ -226,6 +232,9 @@ func Open(dir string, solver SolverID) (*Cache, []Warning, error) {
 	}
 	c := &Cache{dir: dir, solver: solver, solverStr: solver.String(), db: db}
 
+	// Stat'ed before it is read: a file replaced in between is merged
+	// again by Save, never taken as read.
+	known, _ := os.Stat(c.snapshotPath())
 	p, w := c.readSnapshot()
 	if w != nil {
 		c.dirty.Store(true) // the next Save replaces the bad snapshot
@@ -240,6 +249,7 @@ func Open(dir string, solver SolverID) (*Cache, []Warning, error) {
 			return c, []Warning{{Path: c.snapshotPath(), Kind: Corrupt, Reason: err.Error()}}, nil
 		}
 		txn.Commit()
+		c.known = known
 	}
 	return c, nil, nil
 }
@@ -501,7 +511,24 @@ func (c *Cache) Deps(name string) (key string, items []string, ok bool) {
 // ObligationsDependingOn returns, sorted, the names of the obligations whose
 // recorded source items include item.
 func (c *Cache) ObligationsDependingOn(item string) []string {
-	return c.query(tableDeps, indexItems, item, func(o any) string { return o.(*depRow).Name })
+	return dependingOn(c.db.Txn(false), item)
+}
+
+// dependingOn scans the deps table for the obligations whose items include
+// item, and returns their names sorted.
+func dependingOn(txn *memdb.Txn, item string) []string {
+	it, err := txn.Get(tableDeps, indexID)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for o := it.Next(); o != nil; o = it.Next() {
+		row := o.(*depRow)
+		if _, found := slices.BinarySearch(row.Items, item); found {
+			out = append(out, row.Name)
+		}
+	}
+	return out // in the order of the id index: sorted
 }
 
 // EdgesContaining returns, sorted, the edges whose recorded obligations
@@ -522,7 +549,7 @@ func (c *Cache) TheoremsUsing(edge string) []string {
 // consistent go-memdb snapshot.
 func (c *Cache) Affected(item string) (obligations, edges, theorems []string) {
 	txn := c.db.Txn(false)
-	obligations = queryTxn(txn, tableDeps, indexItems, item, func(o any) string { return o.(*depRow).Name })
+	obligations = dependingOn(txn, item)
 	edgeSet := map[string]bool{}
 	for _, ob := range obligations {
 		for _, e := range queryTxn(txn, tableEdges, indexObligations, ob, func(o any) string { return o.(*edgeRow).Name }) {

@@ -28,8 +28,9 @@
 //   - deps: id = obligation name. The obligation's current Key and the source
 //     items it was generated from ("automaton:TMS2/action:DoRead",
 //     "automaton:TMS2/definition:validIdx", "proof:P/clause:R3", ...), with
-//     a multi-valued index on the items so ObligationsDependingOn(item) is
-//     an index query.
+//     ObligationsDependingOn(item) scans the table (an index on some
+//     twenty items per obligation cost more to build when a snapshot is
+//     opened than it saved).
 //   - edges: id = edge name; the obligations the edge consists of, indexed
 //     the same way (EdgesContaining).
 //   - theorems: id = theorem name; the edges it is derived from, indexed

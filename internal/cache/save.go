@@ -16,7 +16,8 @@ const tempPrefix = SnapshotFile + ".tmp-"
 const staleTemp = time.Hour
 
 // Save persists the cache. It takes an exclusive advisory lock on
-// dir/cache.lock, re-reads the snapshot currently on disk, merges it into the
+// dir/cache.lock, re-reads the snapshot currently on disk (unless it is the
+// file this cache read or wrote last), merges it into the
 // in-memory tables (union; for the same key or name the newer Date wins, ties
 // keep the in-memory row), writes the merged tables to a temporary file in
 // dir, fsyncs it, renames it over dir/cache.db, fsyncs dir and releases the
@@ -47,12 +48,18 @@ func (c *Cache) Save() error {
 	}
 	defer unlock()
 
-	if p, w := c.readSnapshot(); w == nil && p != nil {
-		txn := c.db.Txn(true)
-		if err := insertPayload(txn, p, true); err != nil {
-			txn.Abort() // leave memory as it was; the disk copy is replaced
-		} else {
-			txn.Commit()
+	// The snapshot on disk is merged unless it is the very file this cache
+	// read or wrote last (same file, size and modification time): its
+	// rows are in memory already.
+	if fi, err := os.Stat(c.snapshotPath()); err != nil || c.known == nil || !os.SameFile(fi, c.known) ||
+		fi.Size() != c.known.Size() || !fi.ModTime().Equal(c.known.ModTime()) {
+		if p, w := c.readSnapshot(); w == nil && p != nil {
+			txn := c.db.Txn(true)
+			if err := insertPayload(txn, p, true); err != nil {
+				txn.Abort() // leave memory as it was; the disk copy is replaced
+			} else {
+				txn.Commit()
+			}
 		}
 	}
 
@@ -70,6 +77,7 @@ func (c *Cache) Save() error {
 	if err := writeAtomic(c.dir, SnapshotFile, data); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
+	c.known, _ = os.Stat(c.snapshotPath()) // under the lock: the file just written
 	c.dirty.Store(false)
 	return nil
 }
