@@ -6,7 +6,10 @@
 # refactored NOrec pseudocode and its edge, a warm run (no change), a run
 # after adding them back (LLM12 §4.2: a refactored pseudocode is proved with
 # one new edge, nothing above it re-checked) and a run after one scripted
-# edit of an action's effect. It prints one JSON line with the wall-clock
+# edit of an action's effect, then after an edit of one relation clause of
+# the DSTM proof, and again with nothing changed; then cold, warm and after
+# the same edit on a synthetic hierarchy SCALE times the repository (default
+# 10; scripts/scale-repo.sh). It prints one JSON line with the wall-clock
 # times, the re-checked and reused counts and the ratios cold/warm and
 # cold/edit. Then, when SPIN is installed, scripts/bench-spin.sh compares the
 # explorer with SPIN on TMS2 and prints one JSON line per instance. Then
@@ -55,7 +58,7 @@ now() { date +%s.%N; }
 run() {
   local start end code=0
   start=$(now)
-  "$bin" prove $paths --json -j "$jobs" --cache-dir "$tmp/cache" >"$1.json" 2>"$1.err" || code=$?
+  "$bin" prove $paths --json -j "$jobs" --cache-dir "${cache_dir:-$tmp/cache}" >"$1.json" 2>"$1.err" || code=$?
   end=$(now)
   if [ "$code" -gt 1 ]; then
     echo "bench: ladder prove ($1) exited with $code:" >&2
@@ -99,6 +102,19 @@ fi
 awk -v from="$edit_from" -v to="$edit_to" '!done && $0 == from { print to; done = 1; next } { print }' \
   "$edit_file" >"$tmp/edited" && cp "$tmp/edited" "$edit_file"
 run edit
+# a second scripted edit: one relation clause of the DSTM proof
+edit2_file=${EDIT2_FILE:-proofs/DSTM-ReservationTMS2.yaml}
+edit2_from=${EDIT2_FROM:-  len: len(a.order) = c.nres}
+edit2_to=${EDIT2_TO:-  len: len(a.order) = c.nres + 0}
+if ! grep -qxF -- "$edit2_from" "$edit2_file"; then
+  echo "bench: $edit2_file has no line '$edit2_from'; set EDIT2_FILE, EDIT2_FROM and EDIT2_TO" >&2
+  exit 1
+fi
+awk -v from="$edit2_from" -v to="$edit2_to" '!done && $0 == from { print to; done = 1; next } { print }' \
+  "$edit2_file" >"$tmp/edited" && cp "$tmp/edited" "$edit2_file"
+run edit2
+# nothing changed since: the run memo
+run again
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "null" }'; }
 cold=$(cat cold.time) warm=$(cat warm.time) edit=$(cat edit.time) refactor=$(cat refactor.time)
@@ -112,8 +128,31 @@ printf '"figure3_obligations":%s,"figure3_proved":%s,"figure3_trivial":%s,"figur
   "$(field fig3 obligations)" "$(field fig3 proved)" "$(field fig3 trivial)" "$(cat fig3.time)"
 printf '"refactor_seconds":%s,"refactor_rechecked":%s,"refactor_reused":%s,' \
   "$refactor" "$(field refactor rechecked)" "$(field refactor reused)"
+printf '"edit2":"%s","edit2_seconds":%s,"edit2_rechecked":%s,"again_seconds":%s,' \
+  "$edit2_file" "$(cat edit2.time)" "$(field edit2 rechecked)" "$(cat again.time)"
 printf '"edit":"%s","cold_over_warm":%s,"cold_over_edit":%s}\n' \
   "$edit_file" "$(ratio "$cold" "$warm")" "$(ratio "$cold" "$edit")"
+
+# the same edit on a synthetic hierarchy SCALE times the repository
+# (scripts/scale-repo.sh; SCALE=0 skips it): cold, warm and edit, with the
+# edit's time over the 1x edit's in the same run.
+scale=${SCALE:-10}
+if [ "$scale" -gt 0 ]; then
+  "$root/scripts/scale-repo.sh" "$tmp/scaled" "$scale"
+  cd "$tmp/scaled"
+  cache_dir=$tmp/cache-scaled
+  paths=$(ls -d copy*/specs copy*/algorithms copy*/proofs)
+  run scold
+  run swarm
+  sfile=copy1/$edit_file
+  awk -v from="$edit_from" -v to="$edit_to" '!done && $0 == from { print to; done = 1; next } { print }' \
+    "$sfile" >"$tmp/edited" && cp "$tmp/edited" "$sfile"
+  run sedit
+  printf '{"scale":%s,"obligations":%s,"cold_seconds":%s,"warm_seconds":%s,"edit_seconds":%s,"edit_rechecked":%s,"edit_over_1x_edit":%s}\n' \
+    "$scale" "$(field scold obligations)" "$(cat scold.time)" "$(cat swarm.time)" "$(cat sedit.time)" \
+    "$(field sedit rechecked)" "$(ratio "$(cat sedit.time)" "$edit")"
+  cd "$tmp/repo"
+fi
 
 # the explorer against SPIN on TMS2: one JSON line per instance
 if command -v spin >/dev/null 2>&1; then
