@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -202,12 +203,20 @@ func (s *server) update(ctx context.Context, u uri.URI, version int32, text *str
 	}
 	overlay := map[string]string{}
 	for du, dd := range s.docs {
-		overlay[filepath.Clean(du.Filename())] = dd.text
+		if f, ok := fileOf(du); ok {
+			overlay[f] = dd.text
+		}
 	}
 	v, docText, gen := d.version, d.text, d.gen
 	s.mu.Unlock()
 
-	path := filepath.Clean(u.Filename())
+	path, ok := fileOf(u)
+	if !ok {
+		// An unsaved buffer (untitled:) or a document that is not a local
+		// file: nothing on disk to load it with, so no diagnostics yet.
+		s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Version: uint32(max(v, 0)), Diagnostics: []protocol.Diagnostic{}})
+		return
+	}
 	diags, set := s.check(path, docText, overlay)
 	var in *driver.Input
 	cfg, prove := s.proverConfig(path)
@@ -473,4 +482,15 @@ func utf16Len(s string) uint32 {
 		n += len(utf16.Encode([]rune{r}))
 	}
 	return uint32(n)
+}
+
+// fileOf returns the local file a document URI names, cleaned; ok is false
+// for any URI that is not a file: URI with a path (untitled:, http:, an
+// empty URI), which the uri package would panic on.
+func fileOf(u uri.URI) (path string, ok bool) {
+	pu, err := url.Parse(string(u))
+	if err != nil || pu.Scheme != uri.FileScheme || pu.Path == "" || (pu.Host != "" && pu.Host != "localhost") {
+		return "", false
+	}
+	return filepath.Clean(pu.Path), true
 }

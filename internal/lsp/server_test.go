@@ -243,3 +243,47 @@ func TestSession(t *testing.T) {
 		t.Fatal("the server did not exit")
 	}
 }
+
+// TestNonFileDocuments opens, changes and saves documents whose URIs name
+// no local file (an unsaved buffer, a web page, an empty URI): the server
+// answers each with empty diagnostics and keeps serving, where it used to
+// panic and lose the editor its server.
+func TestNonFileDocuments(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sconn, cconn := net.Pipe()
+	served := make(chan error, 1)
+	cache := filepath.Join(t.TempDir(), "cache")
+	go func() { served <- Serve(ctx, sconn, Options{Version: "test", CacheDir: func(string) string { return cache }}) }()
+	client := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 16)}
+	_, conn, server := protocol.NewClient(ctx, client, jsonrpc2.NewStream(cconn), zap.NewNop())
+	defer conn.Close()
+	if _, err := server.Initialize(ctx, &protocol.InitializeParams{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []uri.URI{"untitled:Untitled-1", "http://example.invalid/a.yaml", "", "file://"} {
+		if err := server.DidOpen(ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+			URI: u, LanguageID: "yaml", Version: 1, Text: "automaton: A\n"}}); err != nil {
+			t.Fatalf("%q: %v", u, err)
+		}
+		if err := server.DidSave(ctx, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Text: "x"}); err != nil {
+			t.Fatalf("%q: %v", u, err)
+		}
+		for range 2 {
+			select {
+			case p := <-client.diags:
+				if p.URI != u || len(p.Diagnostics) != 0 {
+					t.Errorf("%q: diagnostics %+v for %q", u, p.Diagnostics, p.URI)
+				}
+			case err := <-served:
+				t.Fatalf("%q: the server stopped: %v", u, err)
+			case <-ctx.Done():
+				t.Fatalf("%q: no diagnostics", u)
+			}
+		}
+	}
+	// still serving
+	if err := server.Shutdown(ctx); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+}
