@@ -51,7 +51,7 @@ func watch(e *env, paths []string, o *proveFlags) int {
 	defer p.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	w := &driver.Watcher{Paths: paths, Prover: p, Out: e.stdout}
+	w := &driver.Watcher{Paths: paths, Library: libraryDirs(), Prover: p, Out: e.stdout}
 	if err := w.Run(ctx); err != nil {
 		e.errorf("watch", "%v", err)
 		return exitFailure

@@ -3,6 +3,7 @@ package driver
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -339,5 +340,28 @@ func TestWatchRun(t *testing.T) {
 	}
 	if strings.Contains(second, "+ proved") {
 		t.Errorf("output after the edit repeats unchanged obligations:\n%s", second)
+	}
+}
+
+// TestWatchInterrupted checks that a watch whose proof is interrupted
+// returns the ErrInterrupted of the run, which the command prints and
+// exits 1 with, rather than nil.
+func TestWatchInterrupted(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // stopped before any obligation is decided
+	var out bytes.Buffer
+	w := &Watcher{Paths: []string{dir}, Prover: p, Out: &out}
+	err = w.Run(ctx)
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("Run = %v, want ErrInterrupted", err)
+	}
+	if !strings.Contains(err.Error(), "obligations decided") {
+		t.Errorf("the error does not say what was decided: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -25,6 +26,7 @@ const DefaultInterval = 300 * time.Millisecond
 // that only the obligations whose text changed reach the solver.
 type Watcher struct {
 	Paths    []string      // files and directories, as given to Load
+	Library  []string      // searched for automata no loaded file declares (load.Config.Library)
 	Prover   *Prover       // shared by every run
 	Out      io.Writer     // reports and diffs
 	Interval time.Duration // polling interval; 0 means DefaultInterval
@@ -44,11 +46,22 @@ type stamp struct {
 // Loading errors are returned as a source.ErrorList; the previous report
 // is kept, so the next successful Step is compared with the last good one.
 func (w *Watcher) Step(ctx context.Context) (*report.Prove, *Diff, error) {
-	in, errs := Load(w.Paths...)
+	// Loaded through Inputs, so that the run knows the content of every
+	// file it reads and builds only the obligations whose sources changed
+	// (record.go).
+	var inputs Inputs
+	lc := inputs.LoadConfig()
+	lc.Library = w.Library
+	var in *Input
+	set, errs := lc.Files(w.Paths...)
+	if len(errs) == 0 {
+		in, errs = Generate(set)
+	}
 	w.stamps = w.scan(in)
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
+	in.Sums = inputs.Sums()
 	rep, err := w.Prover.Prove(ctx, in)
 	if err != nil {
 		return nil, nil, err
@@ -76,8 +89,9 @@ func (w *Watcher) Changed() bool {
 // Run proves once, prints the full report, and then polls; after every
 // change (once the files have stopped changing for one interval) it proves
 // again and prints only the differences, the changed source items with what
-// they affect (report.Changes), and the summary line. It returns
-// when ctx is done.
+// they affect (report.Changes), and the summary line. It returns nil when
+// ctx is done while it waits, and the ErrInterrupted of the run when ctx is
+// done during a proof.
 func (w *Watcher) Run(ctx context.Context) error {
 	interval := w.Interval
 	if interval <= 0 {
@@ -87,11 +101,18 @@ func (w *Watcher) Run(ctx context.Context) error {
 	for {
 		rep, d, err := w.Step(ctx)
 		switch {
+		case errors.Is(err, ErrInterrupted):
+			// Stopped during a proof: the verdicts decided are saved,
+			// and the caller says so and exits with 1.
+			return err
 		case ctx.Err() != nil:
 			return nil
 		case err != nil:
+			var gerr *GenerationError
 			if errs, ok := err.(source.ErrorList); ok {
 				errs.Print(w.Out, 10)
+			} else if errors.As(err, &gerr) {
+				gerr.Errors.Print(w.Out, 10)
 			} else {
 				fmt.Fprintf(w.Out, "error: %v\n", err)
 			}

@@ -13,8 +13,9 @@ import (
 
 // Format is the version of the kernel's certificate format and of the way
 // it drives the solver. Bump it whenever either changes: it is part of the
-// solver identity, so every cached result becomes a miss.
-const Format = 3
+// solver identity, so every cached result becomes a miss. Format 4 added
+// the check with Z3's plain SMT solver after the first check.
+const Format = 4
 
 // Default limits.
 const (
@@ -64,6 +65,10 @@ type Config struct {
 	// Search configures the bounded counterexample search; the zero value
 	// means the defaults.
 	Search SearchConfig
+
+	// plain is set by Check for its check with Z3's plain SMT solver
+	// (Session.Check, step 2); never by a caller.
+	plain bool
 }
 
 // SearchConfig configures the bounded counterexample search (see the

@@ -17,14 +17,20 @@ import (
 // bounded problems (by the size of T).
 type flowSolver struct {
 	full     map[uint64]answer
+	plain    map[uint64]answer // the checks in the plain solver (Config.plain)
 	bounded  map[int]answer
 	log      *[]string
 	universe int // > 0: the universe of T in a model of the problem's text
 }
 
 func (f *flowSolver) check(p *logic.Problem, cfg Config) (answer, error) {
-	*f.log = append(*f.log, "check "+itoa(cfg.RLimit))
 	a := f.full[cfg.RLimit]
+	if cfg.plain {
+		*f.log = append(*f.log, "plain "+itoa(cfg.RLimit))
+		a = f.plain[cfg.RLimit]
+	} else {
+		*f.log = append(*f.log, "check "+itoa(cfg.RLimit))
+	}
 	if a.status == statusSat {
 		a.model = noModel{}
 		if f.universe > 0 {
@@ -98,6 +104,7 @@ func TestSearchProcedure(t *testing.T) {
 		name     string
 		cfg      Config
 		full     map[uint64]answer
+		plain    map[uint64]answer
 		bounded  map[int]answer
 		replay   replayer
 		verdict  Verdict
@@ -111,26 +118,29 @@ func TestSearchProcedure(t *testing.T) {
 		{name: "refuted in T=2", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unsat, 2: sat}, replay: good,
 			verdict: Refuted, text: "found in the bounded instance T=2",
-			log: "check 100, bounded T=1, bounded T=2"},
+			log: "check 100, plain 100, check 1000, bounded T=1, bounded T=2"},
+		{name: "proved by the plain solver", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			full: map[uint64]answer{100: unknown}, plain: map[uint64]answer{100: unsat}, replay: good,
+			verdict: Proved, log: "check 100, plain 100"},
 		{name: "bounded unsat is not a proof", cfg: Config{RLimit: 100, FirstRLimit: 100},
 			full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unsat, 2: unsat, 3: unsat}, replay: good,
 			verdict: Unknown, reason: "z3: incomplete quantifiers (rlimit 100, timeout 2m0s, seed 0); bounded search: no counterexample in 3 of 3 instances (none with T<=3)",
-			log: "check 100, bounded T=1, bounded T=2, bounded T=3"},
-		{name: "full check after the search", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			log: "check 100, plain 100, bounded T=1, bounded T=2, bounded T=3"},
+		{name: "full check before the search", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			full: map[uint64]answer{100: unknown, 1000: unsat}, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
-			verdict: Proved, log: "check 100, bounded T=1, bounded T=2, bounded T=3, check 1000"},
+			verdict: Proved, log: "check 100, plain 100, check 1000"},
 		{name: "unknown after all", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			full: map[uint64]answer{100: unknown, 1000: unknown}, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
 			verdict: Unknown, reason: "(rlimit 1000, timeout 2m0s, seed 0); bounded search: no counterexample in 2 of 3 instances; unknown in T=2",
-			log: "check 100, bounded T=1, bounded T=2, bounded T=3, check 1000"},
+			log: "check 100, plain 100, check 1000, bounded T=1, bounded T=2, bounded T=3"},
 		{name: "budget", cfg: Config{FirstRLimit: 100, RLimit: 100, Search: SearchConfig{Budget: 10}},
 			full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unknown}, replay: good,
 			verdict: Unknown, reason: "no counterexample in 0 of 3 instances; unknown in T=1; 2 not checked (search budget spent)",
-			log: "check 100, bounded T=1"},
+			log: "check 100, plain 100, bounded T=1"},
 		{name: "bounded model does not replay", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: sat}, replay: bad,
 			verdict: Unknown, internal: true, reason: "[internal] solver model does not replay: goal holds (a model of the bounded instance T=1)",
-			log: "check 100, bounded T=1"},
+			log: "check 100, plain 100, check 1000, bounded T=1"},
 		{name: "search off", cfg: Config{FirstRLimit: 100, RLimit: 1000, Search: SearchConfig{Off: true}},
 			full: map[uint64]answer{1000: unknown}, replay: good, verdict: Unknown, reason: "z3: incomplete quantifiers (rlimit 1000",
 			log: "check 1000"},
@@ -138,7 +148,7 @@ func TestSearchProcedure(t *testing.T) {
 	for _, tt := range tests {
 		var log []string
 		k, err := newKernel(tt.cfg, t.TempDir(), "z3", "4.8.12", func() (solver, error) {
-			return &flowSolver{full: tt.full, bounded: tt.bounded, log: &log}, nil
+			return &flowSolver{full: tt.full, plain: tt.plain, bounded: tt.bounded, log: &log}, nil
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -56,7 +56,7 @@ func (z *z3Solver) context() context.Context {
 }
 
 func (z *z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
-	sc := smt.Config{RLimit: cfg.RLimit, Seed: cfg.Seed, TimeoutMS: uint(cfg.Timeout.Milliseconds())}
+	sc := smt.Config{RLimit: cfg.RLimit, Seed: cfg.Seed, TimeoutMS: uint(cfg.Timeout.Milliseconds()), Simple: cfg.plain}
 	start := time.Now()
 	r, err := smt.CheckText(z.context(), p, sc)
 	if err != nil {

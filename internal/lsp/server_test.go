@@ -254,7 +254,9 @@ func TestNonFileDocuments(t *testing.T) {
 	sconn, cconn := net.Pipe()
 	served := make(chan error, 1)
 	cache := filepath.Join(t.TempDir(), "cache")
-	go func() { served <- Serve(ctx, sconn, Options{Version: "test", CacheDir: func(string) string { return cache }}) }()
+	go func() {
+		served <- Serve(ctx, sconn, Options{Version: "test", CacheDir: func(string) string { return cache }})
+	}()
 	client := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 16)}
 	_, conn, server := protocol.NewClient(ctx, client, jsonrpc2.NewStream(cconn), zap.NewNop())
 	defer conn.Close()

@@ -38,6 +38,10 @@ type Config struct {
 	Seed      uint   // the solver's random_seed
 	TimeoutMS uint   // wall-clock limit in milliseconds (0: none)
 	Model     bool   // on sat, keep the model in the Result
+	// Simple checks with Z3's plain SMT solver (Z3_mk_simple_solver)
+	// rather than its default combined solver, which runs a preprocessing
+	// tactic on a query checked once.
+	Simple bool
 }
 
 // Result is the outcome of a check.
@@ -119,7 +123,7 @@ func CheckText(goctx context.Context, p *logic.Problem, cfg Config) (*Result, er
 }
 
 func run(goctx context.Context, zc *z3.Context, b *builder, cfg Config, assert func(*z3.Solver) error) (*Result, error) {
-	s, err := zc.NewSolver(z3.SolverConfig{RLimit: cfg.RLimit, RandomSeed: cfg.Seed, TimeoutMS: cfg.TimeoutMS})
+	s, err := zc.NewSolver(z3.SolverConfig{RLimit: cfg.RLimit, RandomSeed: cfg.Seed, TimeoutMS: cfg.TimeoutMS, Simple: cfg.Simple})
 	if err != nil {
 		return nil, err
 	}
