@@ -55,9 +55,11 @@ read is stored whole and the edge checked again, after a note. Other
 edges are stored whole. With --implements, --reduce-dead stores the
 states of both automata reduced, which keeps every trace.
 
-It exits with 0 when every check holds (also when a limit stopped the
-search: the output says INCOMPLETE), 1 on a failure or on errors in the
-files, and 2 on usage errors.`,
+It exits with 0 when every check holds, also when --max-states,
+--max-depth or --max-abstract-states stopped the search (the output says
+INCOMPLETE: those limits are part of the question asked); 1 on a failure,
+on errors in the files, or when --max-memory, --timeout or an interrupt
+stopped the search (INCOMPLETE too); and 2 on usage errors.`,
 		setup: func(fs *flag.FlagSet) func(*env, []string) int {
 			o := &crosscheckFlags{}
 			o.define(fs)

@@ -287,6 +287,11 @@ func TestHostileSpecialFiles(t *testing.T) {
 	}
 	f.Close()
 	hostile(t, dir, time.Minute, "check", "big.yaml").expect(t, exitFailure, `big.yaml: cannot read file: file too large: 68157441 bytes, over the limit of 64 MiB`)
+	// A report read with --from is an input like any other: a FIFO is
+	// refused at once, and so is a file over the limit.
+	mkfifo(t, filepath.Join(dir, "rep.json"))
+	hostile(t, dir, time.Minute, "report", "--from", "rep.json").expect(t, exitUsage, `rep.json: not a regular file: a named pipe`)
+	hostile(t, dir, time.Minute, "report", "--from", "big.yaml").expect(t, exitUsage, `big.yaml: file too large: 68157441 bytes, over the limit of 64 MiB`)
 }
 
 // A broken file far below a checked directory is read and reported.

@@ -14,6 +14,7 @@ import (
 
 	"ladder/internal/driver"
 	"ladder/internal/report"
+	"ladder/internal/safeio"
 )
 
 func init() {
@@ -109,18 +110,24 @@ func writeHTMLReport(rep *report.Prove, dir string) (string, error) {
 
 // readReport reads the JSON report of ladder prove --json.
 func readReport(name string) (*report.Prove, error) {
-	var r io.Reader = os.Stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
+	// Like every input, a report is read under safeio.MaxInputSize, and a
+	// named file only when it is a regular file: a pipe or a device would
+	// block or never end.
+	var data []byte
+	var err error
+	if name == "-" {
+		data, err = io.ReadAll(io.LimitReader(os.Stdin, safeio.MaxInputSize+1))
+		if err == nil && len(data) > safeio.MaxInputSize {
+			err = fmt.Errorf("standard input: %w (the limit is %d MiB)", safeio.ErrTooLarge, safeio.MaxInputSize>>20)
 		}
-		defer f.Close()
-		r = f
+	} else {
+		data, err = safeio.ReadFile(name, safeio.MaxInputSize)
+	}
+	if err != nil {
+		return nil, err
 	}
 	var rep report.Prove
-	dec := json.NewDecoder(io.LimitReader(r, 1<<30))
-	if err := dec.Decode(&rep); err != nil {
+	if err := json.Unmarshal(data, &rep); err != nil {
 		return nil, fmt.Errorf("%s: not a JSON report of ladder prove: %v", name, err)
 	}
 	return &rep, nil

@@ -67,6 +67,7 @@ func Run(a *ioa.Automaton, cfg Config, steps int, seed uint64) (*Trace, error) {
 					return nil, err
 				}
 				t.NotFinal = !final
+				t.Final = final
 			}
 			return t, nil
 		}

@@ -24,9 +24,12 @@ type Trace struct {
 	// NotFinal when, besides, the automaton declares its final states
 	// (`final:`) and that state is not one: a deadlock, as explore
 	// reports it.
-	Deadlock bool   `json:"deadlock,omitempty"`
-	NotFinal bool   `json:"notFinal,omitempty"`
-	Steps    []Step `json:"steps"` // Steps[0] is the start state
+	Deadlock bool `json:"deadlock,omitempty"`
+	NotFinal bool `json:"notFinal,omitempty"`
+	// Final is set when the last state enables no action and is one of
+	// the final states the automaton declares: a proper end.
+	Final bool   `json:"final,omitempty"`
+	Steps []Step `json:"steps"` // Steps[0] is the start state
 }
 
 // Step is one state of a trace and the action that led to it.
@@ -155,6 +158,8 @@ func (t *Trace) WriteText(w io.Writer) error {
 		ew.printf("The last state violates %s.\n", t.Invariant)
 	case t.NotFinal:
 		ew.printf("The last state enables no action and is not final: a deadlock.\n")
+	case t.Final:
+		ew.printf("The last state enables no action and is final: the execution ended properly.\n")
 	case t.Deadlock:
 		ew.printf("The last state enables no action.\n")
 	}
@@ -177,7 +182,7 @@ func (r *Result) WriteText(w io.Writer) error {
 		inst = "no parameters"
 	}
 	ew.printf("%s (%s): %d states, %d transitions, depth %d, %s, %s\n",
-		r.Automaton, inst, r.States, r.Transitions, r.MaxDepth, count(r.InitialStates, "start state"), count(r.Deadlocks, "deadlocked state"))
+		r.Automaton, inst, r.States, r.Transitions, r.MaxDepth, count(r.InitialStates, "start state"), count(r.Deadlocks, "terminal state"))
 	ew.printf("%.3fs, %.0f states/s, %s, store %.1f MB\n", r.Elapsed, r.StatesPerSecond, count(r.Workers, "worker"), float64(r.MemoryBytes)/(1<<20))
 	r.Symmetry.writeText(ew)
 	writeDead(ew, r.Dead)
@@ -188,7 +193,7 @@ func (r *Result) WriteText(w io.Writer) error {
 			ew.err = r.Violation.WriteText(w)
 		}
 	case r.Violation != nil:
-		ew.printf("VIOLATION of %s after %d steps (a shortest trace):\n", r.Violation.Invariant, r.Violation.Len())
+		ew.printf("VIOLATION of %s after %d steps (a shortest trace; the search stopped at it, so the counts above are of the states found until then):\n", r.Violation.Invariant, r.Violation.Len())
 		if ew.err == nil {
 			ew.err = r.Violation.WriteText(w)
 		}
@@ -201,7 +206,7 @@ func (r *Result) WriteText(w io.Writer) error {
 		n := len(r.Invariants)
 		ew.printf("OK: all %d invariant(s) and the Nat conditions hold in every reachable state\n", n)
 		if r.FinalChecked {
-			ew.printf("OK: every reachable state that enables no action is final (no deadlock)\n")
+			ew.printf("OK: the terminal states (enabling no action: %d) are all final (no deadlock)\n", r.Deadlocks)
 		}
 	}
 	return ew.err

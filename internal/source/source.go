@@ -48,7 +48,8 @@ func (p Pos) String() string {
 }
 
 // Quote returns s unchanged when it is valid UTF-8 without control
-// characters, and otherwise s quoted as Go's %q does ("a\nb"). Every file
+// characters (bidirectional controls among them), and otherwise s quoted as
+// Go's %q does ("a\nb", "\u202e"). Every file
 // name and value printed in a message goes through it.
 func Quote(s string) string {
 	if !needsQuote(s) {
@@ -81,7 +82,10 @@ func Escape(s string) string {
 
 func needsQuote(s string) bool {
 	for _, r := range s {
-		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+		// Bidirectional controls (U+202E and the like) reorder what a
+		// terminal shows: a name with one could make a position read as
+		// another.
+		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
 			return true
 		}
 	}

@@ -21,3 +21,16 @@ func TestQuoteControlCharacters(t *testing.T) {
 		t.Errorf("Quote changed a printable name: %q", got)
 	}
 }
+
+// TestQuoteBidiControls checks that a file name with a bidirectional
+// override (which a terminal would use to show the text reversed, so that
+// a position could be spoofed) is quoted with the control escaped.
+func TestQuoteBidiControls(t *testing.T) {
+	for _, r := range []rune{'\u202e', '\u202d', '\u2066', '\u2067', '\u2068', '\u2069', '\u200f', '\u061c'} {
+		p := Pos{File: "a" + string(r) + "lmay.yaml", Line: 1, Col: 2}
+		got := p.String()
+		if strings.ContainsRune(got, r) || !strings.HasPrefix(got, `"a\u`) {
+			t.Errorf("U+%04X: Pos.String() = %q, want the control escaped", r, got)
+		}
+	}
+}

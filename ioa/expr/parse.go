@@ -706,6 +706,10 @@ func (p *parser) parseStmts() []Stmt {
 			ss = append(ss, p.parseIfRest(off))
 		case tIdent:
 			ss = append(ss, p.parseAssign())
+		case tHash:
+			// A YAML habit: in the expression language a comment starts
+			// with //.
+			p.errorf(p.tok.off, "expected statement, found %s (a comment starts with //, not #)", p.tok.describe())
 		default:
 			p.errorf(p.tok.off, "expected statement, found %s", p.tok.describe())
 		}

@@ -420,6 +420,7 @@ func TestParseStmtsErrors(t *testing.T) {
 		{"end", `1:1: expected statement, found "end"`},
 		{"x := 1 end", `1:8: expected statement, found "end"`},
 		{"1 := x", `1:1: expected statement, found "1"`},
+		{"x := 1\n# a YAML comment", `2:1: expected statement, found "#" (a comment starts with //, not #)`},
 		{"x[i := 1] := 2", `1:5: expected "]", found ":="`},
 		{"if c then x := 1 else y := 2 elif d then end", `1:30: expected "end", found "elif"`},
 		{"x := 1\n  y := 2 +\n  z := 3", `3:5: expected statement, found ":="`},
