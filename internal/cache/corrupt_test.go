@@ -149,7 +149,7 @@ func TestCorruptSnapshots(t *testing.T) {
 		{"empty file", nil, Corrupt, "empty file"},
 		{"magic only", []byte("ladder-cache \n"), Corrupt, "malformed header"},
 		{"bad version field", []byte("ladder-cache x 1 s\n"), Corrupt, "malformed format version"},
-		{"bad length field", []byte("ladder-cache 2 -1 s\n"), Corrupt, "malformed payload length"},
+		{"bad length field", []byte("ladder-cache 3 -1 s\n"), Corrupt, "malformed payload length"},
 		{"future format version", bytes.Replace(good, []byte("ladder-cache 3 "), []byte("ladder-cache 4 "), 1), Mismatch, "format version 4"},
 		// Version 1 had no item fingerprints: its snapshot is rebuilt.
 		{"old format version", bytes.Replace(good, []byte("ladder-cache 3 "), []byte("ladder-cache 1 "), 1), Mismatch, "format version 1, expected 3"},
@@ -165,7 +165,7 @@ func TestCorruptSnapshots(t *testing.T) {
 		{"bad verdict", craft(t, withResult(func(r *resultRow) { r.Verdict = "sat" })), Corrupt, "invalid verdict"},
 		{"bad key", craft(t, withResult(func(r *resultRow) { r.Key = "abc" })), Corrupt, "malformed key"},
 		{"negative seconds", craft(t, withResult(func(r *resultRow) { r.Seconds = -2 })), Corrupt, "invalid seconds"},
-		{"no solver in row", craft(t, withResult(func(r *resultRow) { r.Solver = "" })), Corrupt, "no solver"},
+		{"item index out of range", craftRaw([]byte(`{"format":3,"solver":` + quote(testSolver.String()) + `,"results":[],"item_names":["a"],"deps":[{"name":"ob","key":"` + key(1) + `","items":[1],"date":"2026-01-01T00:00:00Z"}],"edges":[],"theorems":[],"items":[]}`)), Corrupt, "dependency record 0"},
 		{"duplicate key", craft(t, func() *payload {
 			p := validPayload()
 			r := *p.Results[0]

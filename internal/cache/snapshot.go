@@ -19,13 +19,12 @@ const (
 	// Magic is the first word of every snapshot file.
 	Magic = "ladder-cache"
 	// FormatVersion is the snapshot format this package reads and writes.
-	// Version 2 added the items table; a snapshot of version 1 is
-	// discarded like one of another solver configuration. Version 3 added
-	// the generation records of the deps table (unit and query); a
-	// snapshot of version 2 is read as one without them.
+	// Version 2 added the items table. Version 3 added the generation
+	// records of the deps table (unit and query), names the deps' items
+	// by their index in one list of item names, and leaves out a result's
+	// solver when it is the snapshot's. A snapshot of another version is
+	// discarded like one of another solver configuration.
 	FormatVersion = 3
-	// oldestFormat is the oldest version read.
-	oldestFormat = 2
 
 	checksumPrefix = "sha256:"
 	// trailerLen is len("\n" + "sha256:" + 64 hex digits + "\n").
@@ -87,6 +86,88 @@ type payload struct {
 	Items    []*itemRow    `json:"items"`
 }
 
+// wirePayload is payload as a snapshot spells it: the items of the deps
+// rows are indices into ItemNames (some twenty items per obligation, from a
+// few hundred names: spelled once each, the snapshot is a third of the
+// size), and a result's solver is left out when it is the snapshot's.
+type wirePayload struct {
+	Format    int           `json:"format"`
+	Solver    string        `json:"solver"`
+	Results   []*resultRow  `json:"results"`
+	ItemNames []string      `json:"item_names"`
+	Deps      []*wireDep    `json:"deps"`
+	Edges     []*edgeRow    `json:"edges"`
+	Theorems  []*theoremRow `json:"theorems"`
+	Items     []*itemRow    `json:"items"`
+}
+
+type wireDep struct {
+	Name  string    `json:"name"`
+	Key   string    `json:"key"`
+	Items []int     `json:"items"`
+	Unit  string    `json:"unit,omitempty"`
+	Query string    `json:"query,omitempty"`
+	Date  time.Time `json:"date"`
+}
+
+// wire returns p as a snapshot spells it. The rows of p are not changed.
+func (p *payload) wire() *wirePayload {
+	w := &wirePayload{Format: p.Format, Solver: p.Solver, Results: make([]*resultRow, len(p.Results)),
+		ItemNames: []string{}, Deps: make([]*wireDep, len(p.Deps)), Edges: p.Edges, Theorems: p.Theorems, Items: p.Items}
+	for i, r := range p.Results {
+		if r != nil && r.Solver == p.Solver {
+			c := *r
+			c.Solver = ""
+			r = &c
+		}
+		w.Results[i] = r
+	}
+	index := map[string]int{}
+	for i, d := range p.Deps {
+		if d == nil {
+			continue // written as null, and rejected when read
+		}
+		wd := &wireDep{Name: d.Name, Key: d.Key, Items: make([]int, len(d.Items)), Unit: d.Unit, Query: d.Query, Date: d.Date}
+		for j, it := range d.Items {
+			k, ok := index[it]
+			if !ok {
+				k = len(w.ItemNames)
+				index[it] = k
+				w.ItemNames = append(w.ItemNames, it)
+			}
+			wd.Items[j] = k
+		}
+		w.Deps[i] = wd
+	}
+	return w
+}
+
+// unwire returns the payload a snapshot spells, or a problem for an item
+// index out of range.
+func (w *wirePayload) unwire() (*payload, *problem) {
+	p := &payload{Format: w.Format, Solver: w.Solver, Results: w.Results, Deps: make([]*depRow, len(w.Deps)),
+		Edges: w.Edges, Theorems: w.Theorems, Items: w.Items}
+	for _, r := range p.Results {
+		if r != nil && r.Solver == "" {
+			r.Solver = w.Solver
+		}
+	}
+	for i, wd := range w.Deps {
+		if wd == nil {
+			return nil, corrupt("dependency record %d invalid", i)
+		}
+		d := &depRow{Name: wd.Name, Key: wd.Key, Items: make([]string, len(wd.Items)), Unit: wd.Unit, Query: wd.Query, Date: wd.Date}
+		for j, k := range wd.Items {
+			if k < 0 || k >= len(w.ItemNames) {
+				return nil, corrupt("dependency record %d invalid", i)
+			}
+			d.Items[j] = w.ItemNames[k]
+		}
+		p.Deps[i] = d
+	}
+	return p, nil
+}
+
 type problem struct {
 	kind   WarningKind
 	reason string
@@ -130,7 +211,7 @@ func collect(txn *memdb.Txn, solver string) (*payload, error) {
 //	<payload: compact JSON>\n
 //	sha256:<hex SHA-256 of payload>\n
 func encodeSnapshot(p *payload) ([]byte, error) {
-	body, err := json.Marshal(p)
+	body, err := json.Marshal(p.wire())
 	if err != nil {
 		return nil, fmt.Errorf("cache: encode snapshot: %w", err)
 	}
@@ -171,7 +252,7 @@ func decodeSnapshot(data []byte, solver string) (*payload, *problem) {
 	if err != nil || fields[1] != strconv.Itoa(version) {
 		return nil, corrupt("malformed format version")
 	}
-	if version < oldestFormat || version > FormatVersion {
+	if version != FormatVersion {
 		return nil, &problem{kind: Mismatch, reason: fmt.Sprintf("format version %d, expected %d", version, FormatVersion)}
 	}
 	length, err := strconv.Atoi(fields[2])
@@ -201,22 +282,26 @@ func decodeSnapshot(data []byte, solver string) (*payload, *problem) {
 		return nil, &problem{kind: Mismatch, reason: solverDiff(fields[3], solver)}
 	}
 
-	var p payload
+	var w wirePayload
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
+	if err := dec.Decode(&w); err != nil {
 		return nil, corrupt("undecodable payload: %v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, corrupt("undecodable payload: data after JSON value")
 	}
-	if p.Format != version || p.Solver != fields[3] {
+	if w.Format != version || w.Solver != fields[3] {
 		return nil, corrupt("payload disagrees with header")
 	}
-	if prob := validatePayload(&p); prob != nil {
+	p, prob := w.unwire()
+	if prob != nil {
 		return nil, prob
 	}
-	return &p, nil
+	if prob := validatePayload(p); prob != nil {
+		return nil, prob
+	}
+	return p, nil
 }
 
 // splitN splits s at the first n-1 occurrences of sep.
