@@ -162,6 +162,7 @@ func (p *Prover) Replay(fp string) (*report.Prove, bool) {
 		o.Cached = true
 		o.Seconds, o.SolverSeconds = 0, 0
 	}
+	rep.Summary.Built = 0
 	rep.Summarize()
 	// The files are those of the memo's run: compare its items with the
 	// last complete run's, and record them as the last complete run's.

@@ -325,6 +325,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 		}
 	}
 	rep := assemble(in, done, d)
+	rep.Summary.Built = p.Built()
 	if ed != nil {
 		rep.Changes = ed.changes(in, d)
 	}

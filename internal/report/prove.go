@@ -222,6 +222,7 @@ type Summary struct {
 	Trivial       int     `json:"trivial"`        // obligations decided without the solver: an assertion is the constant false
 	Reused        int     `json:"reused"`         // solver verdicts taken from the cache
 	Rechecked     int     `json:"rechecked"`      // obligations sent to the solver (Obligations = Trivial + Reused + Rechecked)
+	Built         int     `json:"built"`          // obligations whose problems the run built and printed; the others were decided from their generation records
 	Seconds       float64 `json:"seconds"`        // wall clock of the whole run
 	SolverSeconds float64 `json:"solver_seconds"` // sum of the obligations' solver time
 }
@@ -233,9 +234,9 @@ func (s Summary) OK() bool {
 }
 
 // Summarize recomputes p.Summary's counts from p.Obligations. It leaves
-// Seconds alone.
+// Seconds and Built alone.
 func (p *Prove) Summarize() {
-	s := Summary{Seconds: p.Summary.Seconds}
+	s := Summary{Seconds: p.Summary.Seconds, Built: p.Summary.Built}
 	for _, o := range p.Obligations {
 		s.Obligations++
 		switch o.Verdict {
