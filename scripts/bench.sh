@@ -128,8 +128,8 @@ printf '"figure3_obligations":%s,"figure3_proved":%s,"figure3_trivial":%s,"figur
   "$(field fig3 obligations)" "$(field fig3 proved)" "$(field fig3 trivial)" "$(cat fig3.time)"
 printf '"refactor_seconds":%s,"refactor_rechecked":%s,"refactor_reused":%s,' \
   "$refactor" "$(field refactor rechecked)" "$(field refactor reused)"
-printf '"edit2":"%s","edit2_seconds":%s,"edit2_rechecked":%s,"again_seconds":%s,' \
-  "$edit2_file" "$(cat edit2.time)" "$(field edit2 rechecked)" "$(cat again.time)"
+printf '"edit_built":%s,"edit2":"%s","edit2_seconds":%s,"edit2_rechecked":%s,"edit2_built":%s,"again_seconds":%s,' \
+  "$(field edit built)" "$edit2_file" "$(cat edit2.time)" "$(field edit2 rechecked)" "$(field edit2 built)" "$(cat again.time)"
 printf '"edit":"%s","cold_over_warm":%s,"cold_over_edit":%s}\n' \
   "$edit_file" "$(ratio "$cold" "$warm")" "$(ratio "$cold" "$edit")"
 
@@ -148,9 +148,9 @@ if [ "$scale" -gt 0 ]; then
   awk -v from="$edit_from" -v to="$edit_to" '!done && $0 == from { print to; done = 1; next } { print }' \
     "$sfile" >"$tmp/edited" && cp "$tmp/edited" "$sfile"
   run sedit
-  printf '{"scale":%s,"obligations":%s,"cold_seconds":%s,"warm_seconds":%s,"edit_seconds":%s,"edit_rechecked":%s,"edit_over_1x_edit":%s}\n' \
+  printf '{"scale":%s,"obligations":%s,"cold_seconds":%s,"warm_seconds":%s,"edit_seconds":%s,"edit_rechecked":%s,"edit_built":%s,"edit_over_1x_edit":%s}\n' \
     "$scale" "$(field scold obligations)" "$(cat scold.time)" "$(cat swarm.time)" "$(cat sedit.time)" \
-    "$(field sedit rechecked)" "$(ratio "$(cat sedit.time)" "$edit")"
+    "$(field sedit rechecked)" "$(field sedit built)" "$(ratio "$(cat sedit.time)" "$edit")"
   cd "$tmp/repo"
 fi
 
