@@ -112,7 +112,7 @@ for p in $proofs; do
     # the unreduced run says so: an interface may declare a symmetry
     args=(--symmetry none)
     if [ -n "$sym" ]; then args=(--symmetry "$sym"); fi
-    if [ "$sym" != "$variant" ]; then args+=(--reduce-dead); fi
+    if [ "$sym" != "$variant" ]; then args+=(--reduce-dead); else args+=(--reduce-dead=false); fi
     code=0
     measure "$tmp/out.json" "$bin" crosscheck "$p" specs/ algorithms/ proofs/ --bound "$bound" \
       --timeout "$timeout" --max-memory "$maxmem" --workers "$workers" --json "${args[@]}" || code=$?
@@ -128,7 +128,7 @@ if [ -n "$ibound" ]; then
     if [ -z "$isymmetry" ] && [ -n "$sym" ]; then continue; fi
     args=(--symmetry none)
     if [ -n "$sym" ]; then args=(--symmetry "$sym"); fi
-    if [ "$sym" != "$variant" ]; then args+=(--reduce-dead); fi
+    if [ "$sym" != "$variant" ]; then args+=(--reduce-dead); else args+=(--reduce-dead=false); fi
     code=0
     measure "$tmp/out.json" "$bin" crosscheck --implements TMS2 algorithms/NOrecAtomicCommitValidate.yaml specs/ \
       --bound "$ibound" --timeout "$timeout" --max-memory "$maxmem" ${maxabs:+--max-abstract-states "$maxabs"} --json "${args[@]}" || code=$?

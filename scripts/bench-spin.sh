@@ -162,7 +162,7 @@ median() {
 explore() {
   local out=$1 code=0
   shift
-  measure "$out" "$bin" explore "$root/specs/TMS2.yaml" "$@" --json || code=$?
+  measure "$out" "$bin" explore "$root/specs/TMS2.yaml" --reduce-dead=false "$@" --json || code=$?
   if [ "$code" -gt 1 ]; then
     echo "bench-spin: ladder explore $* exited with $code:" >&2
     cat "$out" >&2

@@ -4,10 +4,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"ladder/internal/crosscheck"
@@ -45,9 +47,11 @@ concrete state and the set of abstract states); both automata and the
 proof's expressions must treat the elements alike (else the first
 expression that does not is reported, file:line:col). A failure is still
 reported on a real, shortest execution. Without --symmetry, the sorts
-that the interfaces of both automata declare (symmetry:) are used, or none
-where they do not hold (a note says why); --symmetry none turns that off.
---reduce-dead stores the pairs of a forward simulation with the entries
+that the interfaces of both automata declare (symmetry:) are used, or,
+when they declare none, every parameter sort of both that the check
+accepts; a note says why a sort is refused; --symmetry none turns that off.
+--reduce-dead, on by default (--reduce-dead=false turns it off), stores
+the pairs of a forward simulation with the entries
 of the abstract state's per-process registers reset where they are dead
 (as explore --reduce-dead does), and checks as it goes that the relation
 and the step correspondence never read such an entry; a register they do
@@ -79,7 +83,7 @@ type crosscheckFlags struct {
 	automaton   string
 	workers     int
 	symmetry    string
-	reduceDead  bool
+	reduceDead  defaultBool
 	json        bool
 	budget      budgetFlags
 }
@@ -94,7 +98,8 @@ func (o *crosscheckFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.automaton, "automaton", "", "with --implements: the concrete automaton, when FILE holds several")
 	fs.IntVar(&o.workers, "workers", -1, "goroutines computing successors (-1: one per CPU); results do not depend on it")
 	fs.StringVar(&o.symmetry, "symmetry", "", "comma-separated parameter sorts whose elements both automata and the proof treat alike: store one node per orbit of their permutations")
-	fs.BoolVar(&o.reduceDead, "reduce-dead", false, "store states with the entries of per-process registers reset where they cannot be read before they are overwritten: the abstract states of a forward simulation's pairs, or with --implements the states of both automata")
+	o.reduceDead = defaultBool{v: true}
+	fs.Var(&o.reduceDead, "reduce-dead", "store states with the entries of per-process registers reset where they cannot be read before they are overwritten: the abstract states of a forward simulation's pairs, or with --implements the states of both automata (--reduce-dead=false turns it off)")
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON on stdout")
 	o.budget.define(fs)
 }
@@ -123,7 +128,7 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 		return code
 	}
 	cfg := crosscheck.Config{Instance: inst, MaxStates: o.maxStates, MaxDepth: o.maxDepth, Workers: e.capWorkers(cmd, o.workers),
-		Abstract: mode, MaxAbstractStates: o.maxAbstract, ReduceDead: o.reduceDead, Symmetry: sorts}
+		Abstract: mode, MaxAbstractStates: o.maxAbstract, ReduceDead: o.reduceDead.v, Symmetry: sorts}
 	budget, done, code := o.budget.budget(e, cmd)
 	if done == nil {
 		return code
@@ -168,15 +173,32 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 	var results []*crosscheck.Result
 	for i, p := range proofs {
 		pcfg, declared := cfg, ""
+		if !o.reduceDead.set && p.Kind != ioa.ProofForward {
+			// by default only where it applies: no note that it does not
+			pcfg.ReduceDead = false
+		}
 		if declare {
 			pcfg.Symmetry, declared = declaredSymmetry(p.Concrete, p.Abstract)
 		}
-		res, declared, err := runDeclared(e, cmd, pcfg.Symmetry, declared, func(sorts []string) (*crosscheck.Result, error) {
+		check := func(sorts []string) (*crosscheck.Result, error) {
 			pcfg.Symmetry = sorts
 			return crosscheck.Check(p, pcfg)
-		})
-		if err == nil && res.Symmetry != nil {
-			res.Symmetry.Declared = declared
+		}
+		var res *crosscheck.Result
+		var err error
+		if declare && declared == "" {
+			// neither --symmetry nor a declaration: every parameter
+			// sort the static check accepts
+			var used bool
+			res, used, err = runDefault(e, cmd, paramSorts(p.Concrete, p.Abstract), check)
+			if err == nil && used && res.Symmetry != nil {
+				res.Symmetry.Default = true
+			}
+		} else {
+			res, declared, err = runDeclared(e, cmd, pcfg.Symmetry, declared, check)
+			if err == nil && res.Symmetry != nil {
+				res.Symmetry.Declared = declared
+			}
 		}
 		if err != nil {
 			if c, ok := symmetryError(e, err); ok {
@@ -277,12 +299,23 @@ func (o *crosscheckFlags) runImplements(e *env, args []string, cfg crosscheck.Co
 	if declare {
 		cfg.Symmetry, declared = declaredSymmetry(c, a)
 	}
-	res, declared, err := runDeclared(e, cmd, cfg.Symmetry, declared, func(sorts []string) (*crosscheck.TraceResult, error) {
+	check := func(sorts []string) (*crosscheck.TraceResult, error) {
 		cfg.Symmetry = sorts
 		return crosscheck.Implements(c, a, cfg)
-	})
-	if err == nil && res.Symmetry != nil {
-		res.Symmetry.Declared = declared
+	}
+	var res *crosscheck.TraceResult
+	var err error
+	if declare && declared == "" {
+		var used bool
+		res, used, err = runDefault(e, cmd, paramSorts(c, a), check)
+		if err == nil && used && res.Symmetry != nil {
+			res.Symmetry.Default = true
+		}
+	} else {
+		res, declared, err = runDeclared(e, cmd, cfg.Symmetry, declared, check)
+		if err == nil && res.Symmetry != nil {
+			res.Symmetry.Declared = declared
+		}
 	}
 	if err != nil {
 		if code, ok := symmetryError(e, err); ok {
@@ -342,3 +375,21 @@ func containsPath(paths []string, p string) bool {
 	}
 	return false
 }
+
+// defaultBool is a boolean flag with a default that records whether the
+// command line set it.
+type defaultBool struct{ v, set bool }
+
+func (b *defaultBool) String() string { return strconv.FormatBool(b.v) }
+
+func (b *defaultBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	b.v, b.set = v, true
+	return nil
+}
+
+// IsBoolFlag lets --flag stand for --flag=true.
+func (b *defaultBool) IsBoolFlag() bool { return true }

@@ -30,10 +30,11 @@ sort N elements, or an Int, Nat or parameter-sort constant the value N.
 the permutations of T's and L's elements, when the automaton treats them
 alike outside its initial state (checked; see docs/cli.md). Without
 --symmetry, the sorts the automaton's interface declares (symmetry:) are
-used, or none where the automaton does not treat them alike (a note says
-why); --symmetry none turns that off. --reduce-dead
-stores each state with the dead entries of its per-process registers (those
-no action or invariant reads before overwriting them, at the process's
+used, or, when it declares none, every parameter sort the check accepts;
+a note says why a sort is refused; --symmetry none turns that off.
+--reduce-dead, on by default (--reduce-dead=false turns it off), stores
+each state with the dead entries of its per-process registers (those no
+action or invariant reads before overwriting them, at the process's
 control value) reset to their default, which keeps every verdict and trace.
 
 With --proof, FILE is a proof file and explore cross-checks its edges on the
@@ -54,7 +55,8 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 			proof := fs.Bool("proof", false, "FILE is a proof file (or a directory of them): cross-check its edges on the instance, as `ladder crosscheck` does")
 			implements := fs.String("implements", "", "check that every trace of FILE's automaton is a trace of this automaton on the instance, as `ladder crosscheck --implements` does")
 			symmetry := fs.String("symmetry", "", "comma-separated parameter sorts whose elements the automaton treats alike: store one state per orbit of their permutations")
-			reduceDead := fs.Bool("reduce-dead", false, "store states with the entries of per-process registers reset where no action or invariant can read them before they are overwritten")
+			reduceDead := &defaultBool{v: true}
+			fs.Var(reduceDead, "reduce-dead", "store states with the entries of per-process registers reset where no action or invariant can read them before they are overwritten (default true; --reduce-dead=false turns it off)")
 			return func(e *env, args []string) int {
 				if *proof || *implements != "" {
 					c := &crosscheckFlags{bound: o.bound, maxStates: *maxStates, maxDepth: *maxDepth,
@@ -69,13 +71,14 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 				if *maxStates < 0 || *maxDepth < 0 {
 					return e.usageError("explore", "--max-states and --max-depth must not be negative")
 				}
-				cfg.MaxStates, cfg.MaxDepth, cfg.ReduceDead = *maxStates, *maxDepth, *reduceDead
+				cfg.MaxStates, cfg.MaxDepth, cfg.ReduceDead = *maxStates, *maxDepth, reduceDead.v
 				if cfg.Symmetry, code = symmetrySorts(e, "explore", *symmetry); code != exitOK {
 					return code
 				}
-				declared := ""
+				declared, byDefault := "", false
 				if strings.TrimSpace(*symmetry) == "" {
 					cfg.Symmetry, declared = declaredSymmetry(a)
+					byDefault = declared == ""
 				}
 				budget, done, code := o.budget.budget(e, "explore")
 				if done == nil {
@@ -84,15 +87,28 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 				cfg.Budget = budget
 				var clear func()
 				cfg.Progress, clear = e.progressLine("states")
-				res, declared, err := runDeclared(e, "explore", cfg.Symmetry, declared, func(sorts []string) (*explore.Result, error) {
+				check := func(sorts []string) (*explore.Result, error) {
 					cfg.Symmetry = sorts
 					return explore.Explore(a, cfg)
-				})
+				}
+				var res *explore.Result
+				var err error
+				if byDefault {
+					// neither --symmetry nor a declaration: every
+					// parameter sort the static check accepts
+					var used bool
+					res, used, err = runDefault(e, "explore", paramSorts(a), check)
+					if err == nil && used && res.Symmetry != nil {
+						res.Symmetry.Default = true
+					}
+				} else {
+					res, declared, err = runDeclared(e, "explore", cfg.Symmetry, declared, check)
+					if err == nil && res.Symmetry != nil {
+						res.Symmetry.Declared = declared
+					}
+				}
 				clear()
 				done()
-				if err == nil && res.Symmetry != nil {
-					res.Symmetry.Declared = declared
-				}
 				if err != nil {
 					if code, ok := symmetryError(e, err); ok {
 						return code

@@ -33,10 +33,21 @@ func implementsHolds(t *testing.T, abs, conc, bound string) {
 // conc that abs cannot produce, and wants its events to contain want in
 // this order (not necessarily adjacent), the last event being the last of
 // want. It returns the events.
+//
+// The search is run without reductions, where the trace is the one the
+// events describe, and with the default reductions (symmetry and dead
+// registers), which must refute with a trace of the same length.
 func implementsRefuted(t *testing.T, abs, conc, bound string, want ...string) []string {
 	t.Helper()
 	args := []string{"crosscheck", "--implements", abs, conc, "--bound", bound}
 	code, stdout, stderr := runLadder(args...)
+	reduced := failedEvents(stdout)
+	if code != exitFailure || reduced == nil {
+		t.Errorf("ladder %v: exit code %d, want %d and a trace\nstdout:\n%s\nstderr:\n%s", args, code, exitFailure, stdout, stderr)
+		return nil
+	}
+	args = append(args, "--symmetry", "none", "--reduce-dead=false")
+	code, stdout, stderr = runLadder(args...)
 	if code != exitFailure {
 		t.Errorf("ladder %v: exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", args, code, exitFailure, stdout, stderr)
 		return nil
@@ -45,6 +56,9 @@ func implementsRefuted(t *testing.T, abs, conc, bound string, want ...string) []
 	if events == nil {
 		t.Errorf("ladder %v: no FAILED trace in stdout:\n%s", args, stdout)
 		return nil
+	}
+	if len(reduced) != len(events) {
+		t.Errorf("ladder %v: %d events, and %d with the default reductions", args, len(events), len(reduced))
 	}
 	if !subsequence(events, want) || events[len(events)-1] != want[len(want)-1] {
 		t.Errorf("ladder %v: the trace\n  %s\ndoes not contain, in order and ending with the last one,\n  %s",

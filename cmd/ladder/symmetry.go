@@ -13,6 +13,7 @@ import (
 	"ladder/internal/explore"
 	"ladder/internal/source"
 	"ladder/ioa"
+	"ladder/ioa/expr"
 )
 
 // noSymmetry is the value of --symmetry that turns off the symmetry an
@@ -112,4 +113,53 @@ func runDeclared[R any](e *env, cmd string, sorts []string, where string, check 
 		res, err = check(nil)
 	}
 	return res, where, err
+}
+
+// paramSorts returns the parameter sorts that every automaton of autos
+// declares, in the first one's order: the candidates of the default
+// symmetry.
+func paramSorts(autos ...*ioa.Automaton) []string {
+	var out []string
+	for i, a := range autos {
+		var here []string
+		for _, s := range a.Sorts {
+			if s != nil && s.Kind == expr.KParam && !slices.Contains(here, s.Name) {
+				here = append(here, s.Name)
+			}
+		}
+		if i == 0 {
+			out = here
+		} else {
+			out = slices.DeleteFunc(out, func(s string) bool { return !slices.Contains(here, s) })
+		}
+	}
+	return out
+}
+
+// runDefault runs a check with the default symmetry: the candidate sorts,
+// less each one the static check refuses (a note on stderr says which and
+// why), or none when a refusal names no sort. It reports whether a
+// reduction was used.
+func runDefault[R any](e *env, cmd string, cands []string, check func([]string) (R, error)) (R, bool, error) {
+	sorts := slices.Clone(cands)
+	for len(sorts) > 0 {
+		res, err := check(sorts)
+		if err == nil {
+			return res, true, nil
+		}
+		var se *explore.SymmetryError
+		switch {
+		case errors.As(err, &se) && se.Sort != "" && slices.Contains(sorts, se.Sort):
+			_, msg, _ := strings.Cut(se.Msg, ": ")
+			fmt.Fprintf(e.stderr, "ladder %s: note: no symmetry reduction over %s: %s: %s\n", cmd, se.Sort, se.Pos, msg)
+			sorts = slices.DeleteFunc(sorts, func(s string) bool { return s == se.Sort })
+		case errors.As(err, &se) || strings.HasPrefix(err.Error(), "--symmetry"):
+			fmt.Fprintf(e.stderr, "ladder %s: note: no symmetry reduction: %s\n", cmd, strings.TrimPrefix(err.Error(), "--"))
+			sorts = nil
+		default:
+			return res, false, err
+		}
+	}
+	res, err := check(nil)
+	return res, false, err
 }

@@ -66,6 +66,9 @@ type SymmetryInfo struct {
 	// Declared says where the sorts were declared when they come from
 	// the automata's interface (`symmetry:`), not from the command line.
 	Declared string `json:"declared,omitempty"`
+	// Default is set when the sorts were chosen by default: every
+	// parameter sort the static check accepts.
+	Default bool `json:"default,omitempty"`
 }
 
 // String returns "T (3 elements): 6 permutations".
@@ -77,6 +80,9 @@ func (s *SymmetryInfo) String() string {
 	decl := ""
 	if s.Declared != "" {
 		decl = " (declared by " + s.Declared + ")"
+	}
+	if s.Default {
+		decl = " (by default: the parameter sorts the static check accepts; --symmetry none turns it off)"
 	}
 	return fmt.Sprintf("%s: %d permutations%s", strings.Join(parts, ", "), s.Permutations, decl)
 }

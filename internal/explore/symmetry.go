@@ -137,6 +137,9 @@ import (
 type SymmetryError struct {
 	Pos source.Pos
 	Msg string
+	// Sort is the sort whose elements are treated differently, when one
+	// is: the search may still be reduced over the others.
+	Sort string
 }
 
 // Error returns "file:line:col: message".
@@ -164,6 +167,9 @@ type Symmetry struct {
 	// time.
 	RepresentedPerSecond float64 `json:"representedPerSecond"`
 	NotRepresented       string  `json:"notRepresented,omitempty"`
+	// Default is set when the sorts were chosen by default: every
+	// parameter sort the static check accepts.
+	Default bool `json:"default,omitempty"`
 	// Declared says where the sorts were declared when they come from
 	// the automaton's interface (`symmetry:`), not from the command
 	// line: "interface TM at specs/tm.yaml:35:1".
@@ -352,9 +358,9 @@ func (c *symChecker) rule() string {
 }
 
 // fail records the first refusal.
-func (c *symChecker) fail(pos source.Pos, format string, args ...any) {
+func (c *symChecker) fail(pos source.Pos, sort string, format string, args ...any) {
 	if c.refuse == nil {
-		c.refuse = &SymmetryError{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+		c.refuse = &SymmetryError{Pos: pos, Msg: fmt.Sprintf(format, args...), Sort: sort}
 	}
 }
 
@@ -433,10 +439,10 @@ func (c *symChecker) object(pos source.Pos, o *expr.Object) {
 				c.expr(o.Body)
 			}
 		case o.Sort.Kind == expr.KParam && c.proof:
-			c.fail(pos, "--symmetry %s: the constant %s is an element of %s; %s",
+			c.fail(pos, o.Sort.Name, "--symmetry %s: the constant %s is an element of %s; %s",
 				o.Sort.Name, o.Name, o.Sort.Name, c.rule())
 		case o.Sort.Kind == expr.KParam:
-			c.fail(pos, "--symmetry %s: the constant %s is an element of %s, used outside the initial state; %s",
+			c.fail(pos, o.Sort.Name, "--symmetry %s: the constant %s is an element of %s, used outside the initial state; %s",
 				o.Sort.Name, o.Name, o.Sort.Name, c.rule())
 		default:
 			// an arbitrary value of a composite sort: its default
@@ -580,6 +586,9 @@ func (s *Symmetry) writeText(ew *errWriter) {
 	ew.printf("symmetry: %s: %d permutations; the states counted are orbit representatives\n", strings.Join(parts, ", "), s.Permutations)
 	if s.Declared != "" {
 		ew.printf("  declared by %s\n", s.Declared)
+	}
+	if s.Default {
+		ew.printf("  by default: the parameter sorts the static check accepts (--symmetry none turns it off)\n")
 	}
 	if s.NotRepresented != "" {
 		ew.printf("  the orbits' states are not counted: %s\n", s.NotRepresented)

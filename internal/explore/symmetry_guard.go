@@ -618,7 +618,7 @@ func (c *symChecker) check(e expr.Expr, fs *fact) {
 	switch e := e.(type) {
 	case *expr.ElemLit:
 		if c.sorts[e.SortName] {
-			c.fail(e.Pos(), "--symmetry %s: %s#%d singles out an element of %s; %s",
+			c.fail(e.Pos(), e.SortName, "--symmetry %s: %s#%d singles out an element of %s; %s",
 				e.SortName, e.SortName, e.Index, e.SortName, c.rule())
 		}
 	case *expr.Ident:
@@ -721,7 +721,7 @@ func (c *symChecker) unguarded(e expr.Expr) {
 		switch x := x.(type) {
 		case *expr.ElemLit:
 			if c.sorts[x.SortName] {
-				c.fail(x.Pos(), "--symmetry %s: %s#%d singles out an element of %s; %s",
+				c.fail(x.Pos(), x.SortName, "--symmetry %s: %s#%d singles out an element of %s; %s",
 					x.SortName, x.SortName, x.Index, x.SortName, c.rule())
 			}
 		case *expr.Ident:
