@@ -142,6 +142,7 @@ func (g *generator) planPending() {
 		o.Sources = x.sources()
 		sort.Strings(o.Assumes)
 		x.owners = g.owners
+		x.d = nil // its lists are taken; encoding does not read it
 		o.lazy = x
 		g.obls = append(g.obls, o)
 	}

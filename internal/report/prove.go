@@ -363,13 +363,14 @@ func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 			var not []string
 			for _, a := range groupAssumes[g] {
 				if st, ok := invStatus[a]; ok && st != Proved {
-					not = append(not, a+" "+st)
+					not = append(not, a+", which is "+st)
 				}
 			}
+			// Not "unknown": nothing of its own is in doubt.
 			if len(not) > 0 {
-				status[g] = s + " (its obligations are proved; of what it assumes, not proved: " + strings.Join(not, ", ") + ")"
+				status[g] = "not proved (its obligations are proved, but it assumes " + strings.Join(not, ", ") + ")"
 			} else {
-				status[g] = s + " (its obligations are proved; an invariant it assumes is not)"
+				status[g] = "not proved (its obligations are proved, but an invariant it assumes, by transfer or of an automaton not proved in this run, is not derived)"
 			}
 		}
 	}
