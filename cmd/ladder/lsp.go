@@ -39,7 +39,13 @@ connection.`,
 				}
 				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 				defer stop()
-				err := lsp.Serve(ctx, stdio{}, lsp.Options{Version: version, Library: documentLibrary})
+				// The directory the editor starts the server in is the
+				// workspace: no cache is written outside it.
+				ws, werr := os.Getwd()
+				if werr != nil {
+					ws = "."
+				}
+				err := lsp.Serve(ctx, stdio{}, lsp.Options{Version: version, Library: documentLibrary, Workspace: ws})
 				if err != nil {
 					e.errorf("lsp", "%v", err)
 					return exitFailure

@@ -62,12 +62,18 @@ type Options struct {
 	// Proved, when not nil, is called with the report of every background
 	// proof that ran to its end, after its diagnostics are published.
 	Proved func(doc uri.URI, rep *report.Prove)
+	// Workspace, when not "", is the directory the server serves: a
+	// document outside it gets diagnostics but no statuses and no
+	// proving, and a cache is made only inside it (the repository root
+	// of the document when that is inside, the workspace otherwise).
+	Workspace string
 }
 
 // Serve runs a server on rwc until the client sends exit or closes the
 // connection, or ctx is done.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	// Every message from the client goes through a frameReader (frame.go).
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(guarded{Reader: newFrameReader(rwc), WriteCloser: rwc}))
 	s := &server{opt: opt, conn: conn, docs: map[uri.URI]*document{}}
 	s.client = protocol.ClientDispatcher(conn, zap.NewNop())
 	s.bgCtx, s.bgStop = context.WithCancel(ctx)
@@ -81,7 +87,8 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	s.bgStop() // background proofs stop; their verdicts so far are cached
 	s.bg.Wait()
 	// the client closing the connection ends the session normally
-	if err := conn.Err(); err != nil && !errors.Is(err, io.EOF) && !strings.HasSuffix(err.Error(), io.EOF.Error()) && !strings.Contains(err.Error(), "closed") {
+	if err := conn.Err(); err != nil && (strings.Contains(err.Error(), errFrame.Error()) ||
+		!errors.Is(err, io.EOF) && !strings.HasSuffix(err.Error(), io.EOF.Error()) && !strings.Contains(err.Error(), "closed")) {
 		return err
 	}
 	return nil
@@ -287,7 +294,17 @@ func nonStatus(diags []protocol.Diagnostic) []protocol.Diagnostic {
 // verdicts are those ladder prove reuses), one worker.
 func (s *server) proverConfig(path string) (driver.Config, bool) {
 	dir := filepath.Dir(path)
-	cacheDir := filepath.Join(driver.FindRoot(dir), driver.DefaultCacheDir)
+	root := driver.FindRoot(dir)
+	if ws := s.opt.Workspace; ws != "" {
+		// Writes stay inside the workspace, whatever URI a client sends.
+		if !within(dir, ws) {
+			return driver.Config{}, false
+		}
+		if !within(root, ws) {
+			root = ws
+		}
+	}
+	cacheDir := filepath.Join(root, driver.DefaultCacheDir)
 	if s.opt.CacheDir != nil {
 		cacheDir = s.opt.CacheDir(dir)
 	}
@@ -493,4 +510,15 @@ func fileOf(u uri.URI) (path string, ok bool) {
 		return "", false
 	}
 	return filepath.Clean(pu.Path), true
+}
+
+// within reports whether path is dir or inside it, both made absolute.
+func within(path, dir string) bool {
+	p, err1 := filepath.Abs(path)
+	d, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -287,5 +288,98 @@ func TestNonFileDocuments(t *testing.T) {
 	// still serving
 	if err := server.Shutdown(ctx); err != nil {
 		t.Fatalf("shutdown: %v", err)
+	}
+}
+
+// TestHostileFraming sends messages whose framing no editor would send: an
+// endless header line, a body length of gigabytes, a header without a
+// length. The server ends the session with an error that says so, without
+// buffering the line or allocating the body.
+func TestHostileFraming(t *testing.T) {
+	for _, c := range []struct {
+		name, send, want string
+	}{
+		{"endless header line", "Content-Type: " + strings.Repeat("a", 1<<20), "a header line longer than"},
+		{"huge length", "Content-Length: 2000000000\r\n\r\n{", "over the limit"},
+		{"no length", "Content-Type: x\r\n\r\n{}", "no Content-Length"},
+		{"bad length", "Content-Length: -5\r\n\r\n", "Content-Length \"-5\""},
+		{"many headers", strings.Repeat("X: y\r\n", 100), "more than"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			sconn, cconn := net.Pipe()
+			served := make(chan error, 1)
+			go func() { served <- Serve(ctx, sconn, Options{Version: "test"}) }()
+			go func() {
+				cconn.Write([]byte(c.send))
+				io.Copy(io.Discard, cconn)
+			}()
+			select {
+			case err := <-served:
+				if err == nil || !strings.Contains(err.Error(), c.want) {
+					t.Errorf("Serve = %v, want an error containing %q", err, c.want)
+				}
+			case <-ctx.Done():
+				t.Fatal("the server is still reading")
+			}
+			cconn.Close()
+		})
+	}
+}
+
+// TestSaveOutsideWorkspace saves a document outside the workspace the
+// server was started on: it gets its diagnostics, and nothing is written
+// beside it (no .ladder cache), where a save used to create one anywhere
+// on disk.
+func TestSaveOutsideWorkspace(t *testing.T) {
+	ws, outside := t.TempDir(), t.TempDir()
+	for _, f := range []string{"Mutex.yaml", "lock.yaml"} {
+		b, err := os.ReadFile(filepath.Join("../../docs/examples/mutex", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(outside, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(outside, "Mutex.yaml")
+	text, _ := os.ReadFile(path)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sconn, cconn := net.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, sconn, Options{Version: "test", Workspace: ws}) }()
+	client := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 16)}
+	_, conn, server := protocol.NewClient(ctx, client, jsonrpc2.NewStream(cconn), zap.NewNop())
+	defer conn.Close()
+	if _, err := server.Initialize(ctx, &protocol.InitializeParams{}); err != nil {
+		t.Fatal(err)
+	}
+	doc := uri.File(path)
+	if err := server.DidSave(ctx, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: doc}, Text: string(text)}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case p := <-client.diags:
+		if len(p.Diagnostics) != 0 {
+			t.Errorf("diagnostics on a clean file: %+v", p.Diagnostics)
+		}
+	case <-ctx.Done():
+		t.Fatal("no diagnostics")
+	}
+	if err := server.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	server.Exit(ctx)
+	<-served // background proofs, if any, have ended
+	entries, _ := os.ReadDir(outside)
+	for _, e := range entries {
+		if e.Name() == ".ladder" {
+			t.Errorf("a cache was created outside the workspace: %s", filepath.Join(outside, e.Name()))
+		}
+	}
+	if !within(filepath.Join(ws, "a", "b.yaml"), ws) || within(path, ws) || within(ws+"x/y.yaml", ws) {
+		t.Error("within is wrong")
 	}
 }
