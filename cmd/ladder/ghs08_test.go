@@ -179,6 +179,14 @@ func TestGHS08Specs(t *testing.T) {
 		implementsRefuted(t, ghsOp, ghsTMS2, "T=2,L=1,V=1", "ReadInv(T#0, L#0)", "ReadResp(T#0, V#0)",
 			"WriteInv(T#1, L#0, V#0)", "CommitResp(T#1)", "ReadInv(T#0, L#0)", "ReadResp(T#0, V#0)")
 	})
+	// CommitSer is strictly serializable by values, not by conflicts (its
+	// doc): T#0 reads V#1 before T#1 writes it, and commits after T#1's
+	// commit, serialised after it. By conflicts T#0's read precedes T#1's
+	// commit, so T#0 comes first, and no order is left.
+	t.Run("CommitSer not in StrictSerializability", func(t *testing.T) {
+		implementsRefuted(t, ghsSS, "../../specs/CommitSer.yaml", "T=2,L=1,V=2", "ReadResp(T#0, V#1)",
+			"WriteInv(T#1, L#0, V#1)", "CommitInv(T#0)", "CommitInv(T#1)", "CommitResp(T#0)")
+	})
 	// A lost update of the value already there: both read L#0, both write
 	// it, both commit.
 	t.Run("TMS2 not in StrictSerializability V=1", func(t *testing.T) {
