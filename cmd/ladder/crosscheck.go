@@ -154,6 +154,10 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 				paths = append(paths, d)
 			}
 		}
+		// the proofs above it, whose chains its invariants assumed by
+		// transfer follow (above.go); first, so that their automata are
+		// loaded when the proof names their invariants
+		paths = append(proofsAbove(args[:1]), paths...)
 	}
 	set, ok := loadFiles(e, paths)
 	if !ok {

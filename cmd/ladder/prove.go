@@ -143,6 +143,14 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 	var inputs driver.Inputs
 	lc := inputs.LoadConfig()
 	lc.Library = libraryDirs()
+	// A proof file of proofs/ given alone is proved with the proofs above
+	// it, for the end-to-end theorems (above.go).
+	if above := proofsAbove(paths); len(above) > 0 {
+		// first, so that their automata are loaded when the given
+		// proof names their invariants (X.P)
+		paths = append(above, paths...)
+		fmt.Fprintf(e.stderr, "ladder prove: with the %d proof %s above it in proofs/, for the theorems of the chain\n", len(above), plural(len(above), "file", "files"))
+	}
 	set, errs := lc.Files(paths...)
 	if len(errs) > 0 {
 		printErrors(e.stderr, errs, false)
