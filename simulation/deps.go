@@ -17,6 +17,10 @@ type deps struct {
 	// autos are the automata whose items reach the obligation, for its
 	// Sources.
 	autos map[*ioa.Automaton]bool
+	// memo, when set, holds what each expression already walked brings
+	// (shared by the deps of one generation: the same relation clauses,
+	// invariants and definitions reach many obligations).
+	memo map[expr.Expr]*deps
 }
 
 func newDeps() *deps {
@@ -90,8 +94,28 @@ func (d *deps) invariant(a *ioa.Automaton, inv *ioa.Invariant) {
 
 // expr records the definitions and constants e refers to, transitively.
 func (d *deps) expr(e expr.Expr) {
-	if e != nil {
+	if e == nil {
+		return
+	}
+	if d.memo == nil {
 		expr.Inspect(e, d.visit)
+		return
+	}
+	f := d.memo[e]
+	if f == nil {
+		// what e brings on its own: a union, so it can be added to any set
+		f = &deps{items: map[string]bool{}, seen: map[*expr.Object]bool{}, autos: map[*ioa.Automaton]bool{}, memo: d.memo}
+		expr.Inspect(e, f.visit)
+		d.memo[e] = f
+	}
+	for k := range f.items {
+		d.items[k] = true
+	}
+	for k := range f.seen {
+		d.seen[k] = true
+	}
+	for k := range f.autos {
+		d.autos[k] = true
 	}
 }
 

@@ -96,6 +96,19 @@ type generator struct {
 	expanded map[string][]string
 	// pending holds the obligations added but not yet encoded.
 	pending []*pendingObligation
+	// depMemo is what each expression walked for dependencies brings
+	// (deps.memo).
+	depMemo map[expr.Expr]*deps
+}
+
+// newDeps returns a dependency set that shares the generator's memo.
+func (g *generator) newDeps() *deps {
+	if g.depMemo == nil {
+		g.depMemo = map[expr.Expr]*deps{}
+	}
+	d := newDeps()
+	d.memo = g.depMemo
+	return d
 }
 
 // add builds the problem of o from p and appends it. An encoding error is
@@ -327,7 +340,7 @@ func (g *generator) invariants(a *ioa.Automaton) {
 		key := InvariantKey(a, it.name)
 		group := join(a.Name, "invariant "+it.name)
 		base := func() *deps {
-			d := newDeps()
+			d := g.newDeps()
 			d.state(a)
 			d.add(key)
 			if it.inv != nil {
@@ -405,7 +418,7 @@ func (x *edgeCtx) assumes(concrete, abstract bool) []string {
 
 // deps returns a dependency set with the edge's assumed invariants.
 func (x *edgeCtx) deps(concrete, abstract bool) *deps {
-	d := newDeps()
+	d := x.g.newDeps()
 	d.state(x.p.Concrete)
 	d.state(x.p.Abstract)
 	if concrete {
@@ -719,7 +732,7 @@ func (g *generator) history(x *edgeCtx) {
 		x.add(mk(ClauseGuard), &plan{rule: ruleHistGuard, proof: p, action: act}, dd())
 		x.add(mk(ClauseCommute), &plan{rule: ruleHistCommute, proof: p, action: act}, dd())
 		if act.Kind.External() {
-			d := newDeps()
+			d := g.newDeps()
 			d.view(p.Concrete, act)
 			d.view(p.Abstract, aa)
 			o := mk(ClauseEvent)

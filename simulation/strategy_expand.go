@@ -234,6 +234,7 @@ func hintAssumes(o *Obligation, p *plan, c *hintCase) []string {
 // without the invariants c drops, with the hint's expressions and items.
 func hintDeps(d *deps, o *Obligation, h *Hint, c *hintCase) *deps {
 	nd := newDeps()
+	nd.memo = d.memo
 	for k := range d.items {
 		nd.items[k] = true
 	}

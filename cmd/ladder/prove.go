@@ -140,6 +140,20 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 	if paths = defaultPaths(paths); len(paths) == 0 {
 		return e.usageError("prove", "no paths given, and none of specs/, algorithms/, proofs/ exists here")
 	}
+	if !jsonOut && e.stdoutIsTerminal() {
+		cfg.Progress = e.stdout
+	}
+	// The cache is opened while the files load: both take a while, and
+	// neither needs the other.
+	type opened struct {
+		p   *driver.Prover
+		err error
+	}
+	proverc := make(chan opened, 1)
+	go func() {
+		p, err := driver.NewProver(cfg)
+		proverc <- opened{p, err}
+	}()
 	var inputs driver.Inputs
 	lc := inputs.LoadConfig()
 	lc.Library = libraryDirs()
@@ -152,15 +166,16 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 		fmt.Fprintf(e.stderr, "ladder prove: with the %d proof %s above it in proofs/, for the theorems of the chain\n", len(above), plural(len(above), "file", "files"))
 	}
 	set, errs := lc.Files(paths...)
+	op := <-proverc
 	if len(errs) > 0 {
+		if op.p != nil {
+			op.p.Close()
+		}
 		printErrors(e.stderr, errs, false)
 		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
 		return exitUsage
 	}
-	if !jsonOut && e.stdoutIsTerminal() {
-		cfg.Progress = e.stdout
-	}
-	p, err := driver.NewProver(cfg)
+	p, err := op.p, op.err
 	if err != nil {
 		return e.usageError("prove", "%v", err)
 	}
