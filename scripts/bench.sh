@@ -76,6 +76,17 @@ field() {
     in_summary && $1 == key { gsub(/,/, "", $2); print $2 }' "$1.json"
 }
 
+# apply_edit FILE FROM TO replaces the first line of FILE equal to FROM by
+# TO, and fails when FILE has no such line.
+apply_edit() {
+  if ! grep -qxF -- "$2" "$1"; then
+    echo "bench: $1 has no line '$2'; set EDIT_FILE, EDIT_FROM and EDIT_TO (EDIT2_… for the second edit)" >&2
+    exit 1
+  fi
+  awk -v from="$2" -v to="$3" '!done && $0 == from { print to; done = 1; next } { print }' "$1" >"$tmp/edited" &&
+    cp "$tmp/edited" "$1"
+}
+
 # Figure 3 of LLM12 alone, cold: the TMS2 family and the NOrec chain.
 fig3=$(ls specs/*.yaml algorithms/NOrec*.yaml proofs/NOrec*.yaml proofs/TMS2-*.yaml proofs/TxnOrd*.yaml proofs/ReservationTMS2-*.yaml 2>/dev/null | tr '\n' ' ')
 start=$(now)
@@ -95,23 +106,13 @@ run warm
   mkdir -p "$(dirname "$f")" && cp "$tmp/refactor/$f" "$f"
 done
 run refactor
-if ! grep -qxF -- "$edit_from" "$edit_file"; then
-  echo "bench: $edit_file has no line '$edit_from'; set EDIT_FILE, EDIT_FROM and EDIT_TO" >&2
-  exit 1
-fi
-awk -v from="$edit_from" -v to="$edit_to" '!done && $0 == from { print to; done = 1; next } { print }' \
-  "$edit_file" >"$tmp/edited" && cp "$tmp/edited" "$edit_file"
+apply_edit "$edit_file" "$edit_from" "$edit_to"
 run edit
 # a second scripted edit: one relation clause of the DSTM proof
 edit2_file=${EDIT2_FILE:-proofs/DSTM-ReservationTMS2.yaml}
 edit2_from=${EDIT2_FROM:-  len: len(a.order) = c.nres}
 edit2_to=${EDIT2_TO:-  len: len(a.order) = c.nres + 0}
-if ! grep -qxF -- "$edit2_from" "$edit2_file"; then
-  echo "bench: $edit2_file has no line '$edit2_from'; set EDIT2_FILE, EDIT2_FROM and EDIT2_TO" >&2
-  exit 1
-fi
-awk -v from="$edit2_from" -v to="$edit2_to" '!done && $0 == from { print to; done = 1; next } { print }' \
-  "$edit2_file" >"$tmp/edited" && cp "$tmp/edited" "$edit2_file"
+apply_edit "$edit2_file" "$edit2_from" "$edit2_to"
 run edit2
 # nothing changed since: the run memo
 run again
@@ -144,9 +145,9 @@ if [ "$scale" -gt 0 ]; then
   paths=$(ls -d copy*/specs copy*/algorithms copy*/proofs)
   run scold
   run swarm
-  sfile=copy1/$edit_file
-  awk -v from="$edit_from" -v to="$edit_to" '!done && $0 == from { print to; done = 1; next } { print }' \
-    "$sfile" >"$tmp/edited" && cp "$tmp/edited" "$sfile"
+  # the same edit of copy 1, whose files are named NAME_1
+  sfile=copy1/$(dirname "$edit_file")/$(basename "$edit_file" .yaml)_1.yaml
+  apply_edit "$sfile" "$edit_from" "$edit_to"
   run sedit
   printf '{"scale":%s,"obligations":%s,"cold_seconds":%s,"warm_seconds":%s,"edit_seconds":%s,"edit_rechecked":%s,"edit_built":%s,"edit_over_1x_edit":%s}\n' \
     "$scale" "$(field scold obligations)" "$(cat scold.time)" "$(cat swarm.time)" "$(cat sedit.time)" \

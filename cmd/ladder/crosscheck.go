@@ -188,22 +188,14 @@ func (o *crosscheckFlags) run(e *env, args []string) int {
 			pcfg.Symmetry = sorts
 			return crosscheck.Check(p, pcfg)
 		}
-		var res *crosscheck.Result
-		var err error
-		if declare && declared == "" {
-			// neither --symmetry nor a declaration: every parameter
-			// sort the static check accepts
-			var used bool
-			res, used, err = runDefault(e, cmd, paramSorts(p.Concrete, p.Abstract), check)
-			if err == nil && used && res.Symmetry != nil {
-				res.Symmetry.Default = true
-			}
-		} else {
-			res, declared, err = runDeclared(e, cmd, pcfg.Symmetry, declared, check)
-			if err == nil && res.Symmetry != nil {
-				res.Symmetry.Declared = declared
-			}
-		}
+		// neither --symmetry nor a declaration: by default, every
+		// parameter sort the static check accepts
+		res, err := runSymmetric(e, cmd, declare && declared == "", paramSorts(p.Concrete, p.Abstract), pcfg.Symmetry, declared, check,
+			func(r *crosscheck.Result, declared string, byDefault bool) {
+				if r.Symmetry != nil {
+					r.Symmetry.Declared, r.Symmetry.Default = declared, byDefault
+				}
+			})
 		if err != nil {
 			if c, ok := symmetryError(e, err); ok {
 				code = max(code, c)
@@ -307,20 +299,12 @@ func (o *crosscheckFlags) runImplements(e *env, args []string, cfg crosscheck.Co
 		cfg.Symmetry = sorts
 		return crosscheck.Implements(c, a, cfg)
 	}
-	var res *crosscheck.TraceResult
-	var err error
-	if declare && declared == "" {
-		var used bool
-		res, used, err = runDefault(e, cmd, paramSorts(c, a), check)
-		if err == nil && used && res.Symmetry != nil {
-			res.Symmetry.Default = true
-		}
-	} else {
-		res, declared, err = runDeclared(e, cmd, cfg.Symmetry, declared, check)
-		if err == nil && res.Symmetry != nil {
-			res.Symmetry.Declared = declared
-		}
-	}
+	res, err := runSymmetric(e, cmd, declare && declared == "", paramSorts(c, a), cfg.Symmetry, declared, check,
+		func(r *crosscheck.TraceResult, declared string, byDefault bool) {
+			if r.Symmetry != nil {
+				r.Symmetry.Declared, r.Symmetry.Default = declared, byDefault
+			}
+		})
 	if err != nil {
 		if code, ok := symmetryError(e, err); ok {
 			return code

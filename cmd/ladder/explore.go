@@ -91,22 +91,14 @@ the figures reached), and 2 on usage errors, including a bad --bound.`,
 					cfg.Symmetry = sorts
 					return explore.Explore(a, cfg)
 				}
-				var res *explore.Result
-				var err error
-				if byDefault {
-					// neither --symmetry nor a declaration: every
-					// parameter sort the static check accepts
-					var used bool
-					res, used, err = runDefault(e, "explore", paramSorts(a), check)
-					if err == nil && used && res.Symmetry != nil {
-						res.Symmetry.Default = true
-					}
-				} else {
-					res, declared, err = runDeclared(e, "explore", cfg.Symmetry, declared, check)
-					if err == nil && res.Symmetry != nil {
-						res.Symmetry.Declared = declared
-					}
-				}
+				// neither --symmetry nor a declaration: by default,
+				// every parameter sort the static check accepts
+				res, err := runSymmetric(e, "explore", byDefault, paramSorts(a), cfg.Symmetry, declared, check,
+					func(r *explore.Result, declared string, byDefault bool) {
+						if r.Symmetry != nil {
+							r.Symmetry.Declared, r.Symmetry.Default = declared, byDefault
+						}
+					})
 				clear()
 				done()
 				if err != nil {

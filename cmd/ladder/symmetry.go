@@ -163,3 +163,24 @@ func runDefault[R any](e *env, cmd string, cands []string, check func([]string) 
 	res, err := check(nil)
 	return res, false, err
 }
+
+// runSymmetric runs check with the symmetry that --symmetry or a
+// declaration gives (runDeclared), or by default (runDefault) when
+// byDefault is set, and marks the result's symmetry with where its sorts
+// come from (mark gets the declaration, and whether they are the
+// default's).
+func runSymmetric[R any](e *env, cmd string, byDefault bool, cands, sorts []string, declared string,
+	check func([]string) (R, error), mark func(r R, declared string, byDefault bool)) (R, error) {
+	if byDefault {
+		res, used, err := runDefault(e, cmd, cands, check)
+		if err == nil && used {
+			mark(res, "", true)
+		}
+		return res, err
+	}
+	res, declared, err := runDeclared(e, cmd, sorts, declared, check)
+	if err == nil {
+		mark(res, declared, false)
+	}
+	return res, err
+}

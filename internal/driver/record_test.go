@@ -12,6 +12,18 @@ import (
 	"ladder/simulation"
 )
 
+// newProver returns a prover with jobs workers and an empty cache of its
+// own, closed when the test ends.
+func newProver(t *testing.T, jobs int) *Prover {
+	t.Helper()
+	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: jobs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
 // loadRecorded loads paths as `ladder prove` does: through Inputs, with
 // the files' content hashes in Input.Sums.
 func loadRecorded(t *testing.T, paths ...string) *Input {
@@ -37,11 +49,7 @@ func loadRecorded(t *testing.T, paths ...string) *Input {
 func TestGenerationRecordsBuildOnlyTheEdited(t *testing.T) {
 	dir := copyTestdata(t, "counter")
 	ctx := context.Background()
-	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := newProver(t, 2)
 
 	in := loadRecorded(t, dir)
 	if _, err := p.Prove(ctx, in); err != nil {
@@ -83,11 +91,7 @@ func TestGenerationRecordsBuildOnlyTheEdited(t *testing.T) {
 
 	// The same files without generation records: every obligation built,
 	// the same verdicts.
-	q, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
+	q := newProver(t, 2)
 	fresh, err := q.Prove(ctx, loadDir(t, dir))
 	if err != nil {
 		t.Fatal(err)
@@ -109,11 +113,7 @@ func TestGenerationRecordsBuildOnlyTheEdited(t *testing.T) {
 func TestGenerationRecordsRefuseStaleText(t *testing.T) {
 	dir := copyTestdata(t, "counter")
 	ctx := context.Background()
-	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := newProver(t, 1)
 	in := loadRecorded(t, dir)
 	if _, err := p.Prove(ctx, in); err != nil {
 		t.Fatal(err)
@@ -274,11 +274,7 @@ func texts(t *testing.T, k *kernel.Kernel, in *Input) (map[string]string, map[st
 func TestEditEachKind(t *testing.T) {
 	dir := copyTestdata(t, "kinds")
 	ctx := context.Background()
-	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := newProver(t, 2)
 	if rep, err := p.Prove(ctx, loadRecorded(t, dir)); err != nil || !rep.OK() {
 		t.Fatalf("cold run: %v %+v", err, rep)
 	}
