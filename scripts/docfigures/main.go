@@ -373,7 +373,7 @@ func proveSection(b *strings.Builder, ladder string, set proveSet) error {
 }
 
 func exploreSection(b *strings.Builder, ladder string, maxStates int) error {
-	fmt.Fprintf(b, code(`~ladder explore FILE --json --workers 1 --max-states %d --bound INSTANCE~ for every
+	fmt.Fprintf(b, code(`~ladder explore FILE --json --workers 1 --max-states %d --bound INSTANCE --symmetry none --reduce-dead=false~ for every
 automaton file of these directories. "Deadlocked" counts the reachable states that
 enable no action ([cli.md](cli.md#ladder-explore)); for a TM automaton every state in
 which all transactions have finished is one, so the count is informational.
@@ -419,10 +419,14 @@ which all transactions have finished is one, so the count is informational.
 func code(text string) string { return strings.ReplaceAll(text, "~", "`") }
 
 // explore runs `ladder explore FILE --json --workers 1 --max-states N
-// --bound BOUND` with the extra arguments and returns its report, or nil
+// --bound BOUND --symmetry none --reduce-dead=false` with the extra
+// arguments and returns its report, or nil
 // with the exit code and standard error when it gave none.
 func explore(ladder, file, bound string, maxStates int, extra ...string) (*exploreReport, int, string, error) {
-	args := append([]string{"explore", file, "--json", "--workers", "1", "--max-states", fmt.Sprint(maxStates), "--bound", bound}, extra...)
+	// Without the default reductions, which extra may turn on again (a
+	// later flag wins): the counts are those of the automaton itself.
+	args := append([]string{"explore", file, "--json", "--workers", "1", "--max-states", fmt.Sprint(maxStates), "--bound", bound,
+		"--symmetry", "none", "--reduce-dead=false"}, extra...)
 	data, code, stderr, err := runJSON(ladder, args...)
 	if err != nil {
 		return nil, code, stderr, err
@@ -450,7 +454,7 @@ var reductions = []struct {
 // (cli.md, symmetry and dead-register reduction), on one worker. The
 // counts with a reduction are of representatives.
 func reductionSection(b *strings.Builder, ladder string, maxStates int) error {
-	fmt.Fprintf(b, code(`~ladder explore specs/TMS2.yaml --json --workers 1 --max-states %d --bound INSTANCE~ with each of
+	fmt.Fprintf(b, code(`~ladder explore specs/TMS2.yaml --json --workers 1 --max-states %d --bound INSTANCE --symmetry none --reduce-dead=false~ with each of
 the reductions of [cli.md](cli.md#symmetry-reduction): the states counted are orbit
 representatives with ~--symmetry~, states up to dead entries with ~--reduce-dead~.
 Represented is the number of states the orbits found hold, which is the count without
