@@ -20,7 +20,7 @@ func init() {
 		short: "re-prove on every save and print what changed",
 		long: `Watch proves the YAML files and directories given (by default specs/,
 algorithms/ and proofs/) as ladder prove does and prints the report, then
-polls the files' modification times about every 300 ms. After every save it
+polls the files' modification times about every 100 ms. After every save it
 proves again, keeping the cache in memory (and saving it), so that only the
 obligations whose text changed reach the solver, and prints only what
 changed: obligations newly proved, obligations newly failing (with their

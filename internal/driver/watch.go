@@ -19,7 +19,7 @@ import (
 )
 
 // DefaultInterval is how often Watcher polls modification times.
-const DefaultInterval = 300 * time.Millisecond
+const DefaultInterval = 100 * time.Millisecond
 
 // Watcher re-runs the pipeline whenever a watched file changes, with one
 // Prover whose cache stays in memory (and is saved after every run), so
