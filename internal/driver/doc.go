@@ -3,22 +3,26 @@
 //
 // # Phases
 //
-//   - Load (load.go) reads the YAML (package ioa/load) and generates the
+//   - Load (load.go) reads the YAML (package ioa/load) and plans the
 //     obligations of every invariant and edge (package simulation, with
-//     the strategies of package strategies).
+//     the strategies of package strategies), without building their
+//     problems (simulation.Config.Lazy).
 //   - Prover.Prove (prover.go) selects obligations (--only), sorts them by
 //     group then ID, and compares the fingerprints of the source items with
-//     those the cache recorded at the last complete run (changes.go). A
-//     pool of workers (pool.go; -j) prints every obligation canonically
-//     (kernel.Prepare), computes its cache key (cache.KeyOf of the text and
-//     the solver identity) and reuses a cached verdict only if the key
-//     matches and the kernel admits the stored record; then a pool of
-//     workers with one kernel session each (every check in a fresh Z3
-//     context) checks the others, those depending on a changed item first.
-//     New results, dependency items, edges, theorems and (after a complete
-//     run) item fingerprints are recorded in the cache, which is saved
-//     after every run; the report's Changes say what the changed items
-//     affect.
+//     those the cache recorded at the last complete run (changes.go). An
+//     obligation whose generation record carries the current fingerprint
+//     of its group's inputs is decided from the cache without being built
+//     (record.go: kernel.AdmitRecorded). A pool of workers (pool.go; -j)
+//     builds each of the others, prints it canonically (kernel.Prepare),
+//     computes its cache key (cache.KeyOf of the text and the solver
+//     identity), reuses a cached verdict only if the key matches and the
+//     kernel admits the stored record, and otherwise checks it with the
+//     worker's kernel session (every check in a fresh Z3 context), those
+//     depending on a changed item first; then it drops the problem. New
+//     results, dependency items and generation records, edges, theorems
+//     and (after a complete run) item fingerprints are recorded in the
+//     cache, which is saved after every run; the report's Changes say what
+//     the changed items affect.
 //   - simulation.Derive turns the verdicts into the statuses of invariants
 //     (jointly, under their assumptions) and edges and into theorems;
 //     assemble (assemble.go) builds the report.Prove in a deterministic
@@ -33,5 +37,12 @@
 // never what counts as proved. Only package kernel turns a solver answer,
 // or a cached record it re-admits against the freshly printed obligation,
 // into a verdict; the cache's dependency records and item fingerprints only
-// say what an edit affects and order the checks.
+// say what an edit affects and order the checks. One part of the driver is
+// trusted, and reviewed as the kernel is: a generation record lets the
+// kernel admit a verdict for a text the run did not print, on the ground
+// that generation is deterministic and the group's inputs (ladder, solver,
+// source files: unitFingerprints over simulation.Obligation.Sources) are
+// byte for byte those the text was printed from (record.go; the test
+// TestSourcesSuffice checks that the sources suffice), as the run memo
+// (memo.go) does for a whole run.
 package driver
