@@ -642,6 +642,10 @@ func (x *explorer) rowParam(fr *eval.FlatRunner, act int) int64 {
 	return fr.RowParam(act)
 }
 
+// overBytes is how much a search's successor buffer may grow between two
+// looks at the budget (Meter.Over), whatever the number of successors.
+const overBytes = 8 << 20
+
 // levelSequential expands the states of one level on this goroutine. The
 // successors of each state are computed and encoded first, then their
 // table slots and records are prefetched together, then they are inserted
@@ -651,15 +655,19 @@ func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]in
 	succs, kbuf, pbuf, hs := x.succs[:0], x.kbuf[:0], x.pbuf[:0], x.hs[:0]
 	defer func() { x.succs, x.kbuf, x.pbuf, x.hs = succs, kbuf, pbuf, hs }()
 	over := false
+	atBytes := 0 // len(kbuf) when the budget was last looked at
 	collect := func(act int, params []eval.Value, post eval.State) bool {
 		k0, p0 := len(kbuf), len(pbuf)
 		var orbit int32
 		kbuf, orbit = x.encode(r, kbuf, post)
 		pbuf = append(pbuf, params...)
 		succs = append(succs, pending{act: act, p0: p0, p1: len(pbuf), k0: k0, k1: len(kbuf), post: post, orbit: orbit})
-		if len(succs)&63 == 0 && x.meter.Over() {
-			over = true
-			return false
+		if len(succs)&63 == 0 || len(kbuf)-atBytes >= overBytes {
+			atBytes = len(kbuf)
+			if x.meter.Over() {
+				over = true
+				return false
+			}
 		}
 		return true
 	}
@@ -987,6 +995,10 @@ func (x *explorer) expandPart(job *batchJob, k int) error {
 	r.Release()
 	arena, pbuf, part := set.arenas[k][:0], set.pbufs[k][:0], set.parts[k][:0]
 	defer func() { set.arenas[k], set.pbufs[k], set.parts[k] = arena, pbuf, part }()
+	// The budget is looked at every 64 successors of the part, and every
+	// overBytes of new encodings: a part grows over all its states, each
+	// of which may have fewer than 64 successors, or large ones.
+	since, atBytes := 0, 0
 	for i := k; i < len(job.batch); i += w {
 		if x.lean {
 			r.Release()
@@ -1007,9 +1019,12 @@ func (x *explorer) expandPart(job *batchJob, k int) error {
 			p0 := len(pbuf)
 			pbuf = append(pbuf, params...)
 			part = append(part, succ{act: act, p0: p0, p1: len(pbuf), post: post, key: key, hash: x.st.Hash(key), orbit: orbit})
-			if n&63 == 0 && x.meter.Over() {
-				over = true
-				return false
+			if since++; since >= 64 || len(arena)-atBytes >= overBytes {
+				since, atBytes = 0, len(arena)
+				if x.meter.Over() {
+					over = true
+					return false
+				}
 			}
 			return true
 		})
