@@ -113,6 +113,11 @@ func (r *replayer) counterexample(cw *conWorld, scn *scenario[bool]) *Counterexa
 	o := r.o
 	cex := &Counterexample{Obligation: o.ID, Clause: o.Clause, Action: o.Action, Case: o.Case,
 		Goal: o.Clause + ": " + scn.what, Instance: cw.inst.String()}
+	if len(cw.inst.Consts) > 0 {
+		// the constants' values are listed apart, in the language's
+		// notation (v0 = V#0), not again as numbers (v0=0)
+		cex.Instance = cw.inst.SizesString()
+	}
 	seen := map[string]int{}
 	for _, t := range cw.trace {
 		cs := CexState{Name: t.name, Automaton: t.auto.Name, Value: t.st, Base: t.base}

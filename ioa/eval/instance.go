@@ -54,6 +54,20 @@ func (inst *Instance) String() string {
 	return strings.Join(parts, ",")
 }
 
+// SizesString returns the sizes of the parameter sorts alone, sorted, as
+// "T=2,V=1": for a text that gives the constants' values apart.
+func (inst *Instance) SizesString() string {
+	if inst == nil {
+		return ""
+	}
+	var parts []string
+	for k, v := range inst.Sizes {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, v))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
 func (inst *Instance) maxEnum() int {
 	if inst == nil || inst.MaxEnum <= 0 {
 		return DefaultMaxEnum
