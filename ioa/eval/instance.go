@@ -41,10 +41,7 @@ func (inst *Instance) String() string {
 	if inst == nil {
 		return ""
 	}
-	var parts []string
-	for k, v := range inst.Sizes {
-		parts = append(parts, fmt.Sprintf("%s=%d", k, v))
-	}
+	parts := inst.sizeParts()
 	for k, v := range inst.Consts {
 		if v.vs == nil {
 			parts = append(parts, fmt.Sprintf("%s=%d", k, v.n))
@@ -60,12 +57,18 @@ func (inst *Instance) SizesString() string {
 	if inst == nil {
 		return ""
 	}
+	parts := inst.sizeParts()
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+// sizeParts returns "S=n" for every parameter sort S of n elements.
+func (inst *Instance) sizeParts() []string {
 	var parts []string
 	for k, v := range inst.Sizes {
 		parts = append(parts, fmt.Sprintf("%s=%d", k, v))
 	}
-	sort.Strings(parts)
-	return strings.Join(parts, ",")
+	return parts
 }
 
 func (inst *Instance) maxEnum() int {
