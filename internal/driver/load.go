@@ -16,10 +16,12 @@ import (
 )
 
 // Load loads the YAML files and directories at paths (package ioa/load) and
-// generates the obligations of every invariant and edge (package
-// simulation), applying their `strategy:` lists (package strategies).
-// Loading or generation errors are returned, sorted, and the input is then
-// nil: a statement that did not load completely is not proved.
+// plans the obligations of every invariant and edge (package simulation),
+// applying their `strategy:` lists (package strategies). Loading or
+// planning errors are returned, sorted, and the input is then nil: a
+// statement that did not load completely is not proved. An expression the
+// prover cannot encode is found when its obligation is built, and Prove
+// returns it as a GenerationError.
 func Load(paths ...string) (*Input, source.ErrorList) {
 	set, errs := load.Files(paths...)
 	if len(errs) > 0 {
