@@ -377,8 +377,12 @@ func (c *Checker) check1(e Expr, sc *Scope, hint *Sort) *Sort {
 			return InvalidSort
 		}
 		s := c.check(e.X, sc, IntSort)
-		if !s.IsInvalid() && !s.IsNumeric() {
+		switch {
+		case s.IsInvalid():
+			return InvalidSort
+		case !s.IsNumeric():
 			c.errorf(e.P, source.ErrSort, "operator - is not defined on %s", s)
+			return InvalidSort // no follow-on error in the context
 		}
 		return IntSort
 	case *Binary:

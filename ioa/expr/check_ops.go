@@ -33,17 +33,31 @@ func (c *Checker) checkBinary(e *Binary, sc *Scope, hint *Sort) *Sort {
 		return BoolSort
 	case OpLt, OpLe, OpGt, OpGe, OpAdd, OpSub, OpMul, OpDiv, OpMod:
 		xs, ys := c.check(e.X, sc, IntSort), c.check(e.Y, sc, IntSort)
+		ok := false
 		switch {
-		case xs.IsInvalid() || ys.IsInvalid() || xs.IsNumeric() && ys.IsNumeric():
+		case xs.IsInvalid() || ys.IsInvalid():
+			// An operand with an error of its own (x + 1, x undefined) is
+			// still a sum, unless it is a literal that cannot be a number
+			// (None + 1, {} + 1): then the + was not meant as arithmetic.
+			ok = !c.needsHint(e.X, sc) && !c.needsHint(e.Y, sc)
+		case xs.IsNumeric() && ys.IsNumeric():
+			ok = true
 		case compatible(xs, ys):
 			c.errorf(pos, source.ErrSort, "operator %s is not defined on %s", e.Op, xs)
 		default:
 			mismatch(xs, ys)
 		}
-		if e.Op >= OpAdd {
-			return IntSort
+		if e.Op < OpAdd {
+			return BoolSort
 		}
-		return BoolSort
+		if !ok {
+			// The operator is applied to what is not a number (reported):
+			// it may not have been meant as arithmetic (s + {x} for a
+			// union), so the result's sort is unknown and the context
+			// reports no follow-on error.
+			return InvalidSort
+		}
+		return IntSort
 	case OpUnion, OpDiff, OpInter:
 		var h *Sort
 		if hint != nil && hint.Kind == KSet {

@@ -328,6 +328,15 @@ func TestCheckErrors(t *testing.T) {
 		{"min(n, full)", []string{`1:8: expected Int, found Bool`}},
 		{"abs(s)", []string{`1:5: expected Int, found Set[T]`}},
 		{"even(full) and odd(s)", []string{`1:6: expected Int, found Bool`, `1:20: expected Int, found Set[T]`}},
+		// an ill-sorted operand of an arithmetic operator leaves the
+		// result's sort unknown: no follow-on error in the context
+		{"len(q + [t])", []string{`1:7: mismatched sorts Seq[Int] and Seq[T] in +`}},
+		{"t in s + {t}", []string{`1:8: operator + is not defined on Set[T]`}},
+		{"(s - {t}) = s", []string{`1:4: operator - is not defined on Set[T]`}},
+		{"isSome(o + 1)", []string{`1:10: mismatched sorts Option[V] and Int in +`}},
+		{"isSome(None + 1)", []string{`1:8: expected Int, found None`}},
+		{"not -full", []string{`1:5: operator - is not defined on Bool`}},
+		{"(if full then n * full else s) = s", []string{`1:17: mismatched sorts Nat and Bool in *`}},
 		// several independent errors are all reported
 		{"x and n = true and r.h", []string{`1:1: undefined name "x"`, `1:9: mismatched sorts Nat and Bool in =`, `1:20: "h" is not a field of R`}},
 	}
