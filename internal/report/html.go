@@ -116,7 +116,7 @@ type groupView struct {
 	Assumes                     []linkView
 	Rows                        []*rowView
 	Counts                      string // "3 proved, 1 refuted"
-	ViaAssumption               bool   // failing though its own obligations are proved
+	ViaAssumption               string // failing though its own obligations are proved: what it assumes that is not
 	Open                        bool   // show the table unfolded
 }
 
@@ -191,6 +191,7 @@ func buildView(p *Prove, opt HTMLOptions) *htmlView {
 			failAnchor[o.ID] = anchor("x", o.ID)
 		}
 	}
+	via := p.viaAssumption()
 	group := func(name, status, groupName string) *groupView {
 		g := &groupView{Name: name, Anchor: anchor("g", groupName), Status: status, Group: groupName}
 		counts := map[string]int{}
@@ -216,7 +217,7 @@ func buildView(p *Prove, opt HTMLOptions) *htmlView {
 			parts = append(parts, "no obligation checked")
 		}
 		g.Counts = strings.Join(parts, ", ")
-		g.ViaAssumption = (status == Refuted || status == Unknown) && !failing
+		g.ViaAssumption = via[groupName]
 		g.Open = failing
 		return g
 	}

@@ -117,7 +117,7 @@ dl.kv dt { color: #57606a; } dl.kv dd { margin: 0; }
 {{range .Edges}}<div class="card {{status .Status}}" id="{{.Anchor}}">
 <h3>{{.Name}} <span class="badge {{status .Status}}">{{.Status}}</span></h3>
 <div><a href="#{{.ConcreteAnchor}}">{{.Concrete}}</a> → <a href="#{{.AbsAnchor}}">{{.Abstract}}</a> by {{.Kind}} · {{.Counts}}</div>
-{{if .ViaAssumption}}<div class="meta">Its obligations are proved; an invariant it assumes is not.</div>{{end}}
+{{if .ViaAssumption}}<div class="meta">Its obligations are proved, but {{.ViaAssumption}}.</div>{{end}}
 {{if .Assumes}}<div class="meta">assumes {{range $i, $a := .Assumes}}{{if $i}}, {{end}}{{if $a.Href}}<a href="{{$a.Href}}">{{$a.Text}}</a>{{else}}{{$a.Text}}{{end}}{{end}}</div>{{end}}
 {{template "rows" .}}
 </div>
@@ -129,7 +129,7 @@ dl.kv dt { color: #57606a; } dl.kv dd { margin: 0; }
 {{if .In}}<div>implemented by: {{range $i, $e := .In}}{{if $i}}, {{end}}<a href="#{{$e.ConcreteAnchor}}">{{$e.Concrete}}</a> (<a href="#{{$e.Anchor}}">{{$e.Name}}</a>, {{$e.Status}}){{end}}</div>{{end}}
 {{range .Invariants}}<div id="{{.Anchor}}">
 <h3>invariant {{.Name}} <span class="badge {{status .Status}}">{{.Status}}</span> <span class="meta">{{.Counts}}</span></h3>
-{{if .ViaAssumption}}<div class="meta">Its obligations are proved; an invariant it assumes is not.</div>{{end}}
+{{if .ViaAssumption}}<div class="meta">Its obligations are proved, but {{.ViaAssumption}}.</div>{{end}}
 {{template "rows" .}}
 </div>
 {{end}}</div>

@@ -336,43 +336,20 @@ type TextOptions struct {
 func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 	var b strings.Builder
 	status := map[string]string{}
-	groupAssumes := map[string][]string{}
-	invStatus := map[string]string{} // "A.p" → status
 	for _, inv := range p.Invariants {
 		status[inv.Group] = inv.Status
-		groupAssumes[inv.Group] = inv.Assumes
-		invStatus[inv.Automaton+"."+inv.Name] = inv.Status
 	}
 	for _, e := range p.Edges {
 		status[e.Group] = e.Status
-		groupAssumes[e.Group] = e.Assumes
 		if e.Status == Proved && len(e.Assumes) > 0 {
 			status[e.Group] += ", assuming " + strings.Join(e.Assumes, ", ")
 		}
 	}
 	// A group whose own obligations are all proved but which is not proved
-	// fails through an assumption: say so.
-	failing := map[string]bool{}
-	for _, o := range p.Obligations {
-		if !Discharged(o.Verdict) {
-			failing[o.Group] = true
-		}
-	}
-	for g, s := range status {
-		if (s == Unknown || s == Refuted) && !failing[g] {
-			var not []string
-			for _, a := range groupAssumes[g] {
-				if st, ok := invStatus[a]; ok && st != Proved {
-					not = append(not, a+", which is "+st)
-				}
-			}
-			// Not "unknown": nothing of its own is in doubt.
-			if len(not) > 0 {
-				status[g] = "not proved (its obligations are proved, but it assumes " + strings.Join(not, ", ") + ")"
-			} else {
-				status[g] = "not proved (its obligations are proved, but an invariant it assumes, by transfer or of an automaton not proved in this run, is not derived)"
-			}
-		}
+	// fails through an assumption: say which. Not "unknown": nothing of its
+	// own is in doubt.
+	for g, not := range p.viaAssumption() {
+		status[g] = "not proved (its obligations are proved, but " + not + ")"
 	}
 	width := 0
 	for _, o := range p.Obligations {
@@ -503,4 +480,59 @@ func writeIndented(b *strings.Builder, text, indent string) {
 		b.WriteString(line)
 		b.WriteByte('\n')
 	}
+}
+
+// viaAssumption returns, for each group of an invariant or edge that is
+// refuted or unknown though every obligation of its own is discharged, what
+// it assumes that is not proved: "it assumes Counter.notDone, which is
+// refuted". An assumption is named with its status when this run has one,
+// as not derived when it is an invariant assumed by transfer ("A satisfies
+// X.P") and no such theorem was derived, as not proved in this run when it
+// is an invariant of an automaton whose invariants the run did not prove.
+func (p *Prove) viaAssumption() map[string]string {
+	invStatus := map[string]string{} // "A.p" → status
+	for _, inv := range p.Invariants {
+		invStatus[inv.Automaton+"."+inv.Name] = inv.Status
+	}
+	derived := map[string]bool{}
+	for _, t := range p.Theorems {
+		derived[t.Statement] = true
+	}
+	failing := map[string]bool{}
+	for _, o := range p.Obligations {
+		if !Discharged(o.Verdict) {
+			failing[o.Group] = true
+		}
+	}
+	out := map[string]string{}
+	explain := func(group, status string, assumes []string) {
+		if status != Unknown && status != Refuted || failing[group] {
+			return
+		}
+		var not []string
+		for _, a := range assumes {
+			st, ok := invStatus[a]
+			switch {
+			case ok && st != Proved:
+				not = append(not, a+", which is "+st)
+			case ok || derived[a]:
+			case strings.Contains(a, " satisfies "):
+				not = append(not, a+", which is not derived")
+			default:
+				not = append(not, a+", which is not proved in this run")
+			}
+		}
+		if len(not) == 0 {
+			out[group] = "an invariant it assumes is not proved"
+			return
+		}
+		out[group] = "it assumes " + strings.Join(not, ", ")
+	}
+	for _, inv := range p.Invariants {
+		explain(inv.Group, inv.Status, inv.Assumes)
+	}
+	for _, e := range p.Edges {
+		explain(e.Group, e.Status, e.Assumes)
+	}
+	return out
 }

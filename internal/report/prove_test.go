@@ -192,3 +192,52 @@ func TestTrivialCountedApart(t *testing.T) {
 		t.Errorf("a run with a refuted obligation is OK: %+v", p.Summary)
 	}
 }
+
+// TestWriteTextViaAssumption checks that an invariant or edge whose own
+// obligations are proved but which is not proved names each assumption
+// that is not: one of this run with its status, one assumed by transfer
+// whose theorem was not derived, and one of an automaton this run did not
+// prove; an assumption that holds (proved here, or a derived theorem) is
+// not named. The HTML report says the same.
+func TestWriteTextViaAssumption(t *testing.T) {
+	p := &Prove{
+		Obligations: []Obligation{
+			{ID: "C › invariant a › Inc", Group: "C › invariant a", Verdict: Proved},
+			{ID: "C › invariant b › Inc", Group: "C › invariant b", Verdict: Refuted},
+			{ID: "C › invariant ok › Inc", Group: "C › invariant ok", Verdict: Proved},
+			{ID: "C→A › forward › Inc › event", Group: "C→A › forward", Verdict: Proved},
+		},
+		Invariants: []Invariant{
+			{Automaton: "C", Name: "a", Group: "C › invariant a", Status: Unknown, Assumes: []string{"C.b", "C.ok"}},
+			{Automaton: "C", Name: "b", Group: "C › invariant b", Status: Refuted},
+			{Automaton: "C", Name: "ok", Group: "C › invariant ok", Status: Proved},
+		},
+		Edges: []Edge{{Name: "C→A", Concrete: "C", Abstract: "A", Kind: "forward", Group: "C→A › forward", Status: Unknown,
+			Assumes: []string{"C satisfies A.inv", "C satisfies B.held", "C.ok", "D.q"}}},
+		Theorems: []Theorem{{Statement: "C satisfies B.held", Rule: "invariant-transfer"}},
+	}
+	p.Sort()
+	p.Summarize()
+	var b bytes.Buffer
+	if err := p.WriteText(&b, TextOptions{NoTimes: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"C › invariant a: not proved (its obligations are proved, but it assumes C.b, which is refuted)\n",
+		"C→A › forward: not proved (its obligations are proved, but it assumes C satisfies A.inv, which is not derived, D.q, which is not proved in this run)\n",
+		"C › invariant b: refuted\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("WriteText lacks %q:\n%s", want, b.String())
+		}
+	}
+	page := renderHTML(t, p, HTMLOptions{Dot: "/nonexistent/dot", NoTimes: true})
+	for _, want := range []string{
+		"Its obligations are proved, but it assumes C.b, which is refuted.",
+		"Its obligations are proved, but it assumes C satisfies A.inv, which is not derived, D.q, which is not proved in this run.",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("WriteHTML lacks %q", want)
+		}
+	}
+}
