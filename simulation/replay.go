@@ -8,6 +8,7 @@ package simulation
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -129,16 +130,28 @@ func (r *replayer) counterexample(cw *conWorld, scn *scenario[bool]) *Counterexa
 		seen[t.name] = len(cex.States)
 		cex.States = append(cex.States, cs)
 	}
-	// The abstract steps start at u0, which is a, or apre in a backward
-	// step: a goal about u0 (a case without abstract steps) shows which.
-	if _, ok := seen["u0"]; !ok && r.p.proof != nil && mentionsName(scn.what, "u0") {
+	// The abstract steps start at u0, the abstract pre-state: a, or apre
+	// in a backward step. It is listed whenever the scenario took abstract
+	// steps (just before u1, which is then computed from u0) or its goal
+	// is about u0 (a case without abstract steps), as the cross-checker
+	// lists it, so that the run u0, u1, … of the abstract steps is whole.
+	i1, steps := seen["u1"]
+	if _, ok := seen["u0"]; !ok && r.p.proof != nil && (steps || mentionsName(scn.what, "u0")) {
 		base := "a"
 		if _, ok := seen["apre"]; ok {
 			base = "apre"
 		}
 		if st := cw.lookup(base); st != nil {
 			auto := r.p.proof.Abstract
-			cex.States = append(cex.States, CexState{Name: "u0", Automaton: auto.Name, Value: st, Base: base, Text: auto.Name + "{}", Changed: true})
+			u0 := CexState{Name: "u0", Automaton: auto.Name, Value: st, Base: base, Text: auto.Name + "{}", Changed: true}
+			if steps {
+				if u1 := &cex.States[i1]; u1.Base == base {
+					u1.Base = "u0"
+				}
+				cex.States = slices.Insert(cex.States, i1, u0)
+			} else {
+				cex.States = append(cex.States, u0)
+			}
 		}
 	}
 	for _, call := range cw.calls {

@@ -448,11 +448,44 @@ func failure(o Obligation, anc, groupAnchor string, links linker) *failView {
 }
 
 // stateTables pairs each state with the states computed from it (its
-// post-states) and lists their fields side by side.
+// post-states) and lists their fields side by side. A state that equals
+// the one it was computed from ("u0 = a (unchanged)") has no table: its
+// name is added to that state's ("a = u0"), and the states computed from
+// it are paired with that state.
 func stateTables(d cexData) []stateTable {
 	goalWords := map[string]bool{}
 	for _, w := range identRE.FindAllString(d.Goal, -1) {
 		goalWords[w] = true
+	}
+	// same maps the name of an unchanged copy to the state it copies.
+	same := map[string]string{}
+	for _, s := range d.States {
+		if s.Base != "" && strings.HasSuffix(s.Text, "{}") && stateIndex(d.States, s.Base) >= 0 {
+			same[s.Name] = s.Base
+		}
+	}
+	orig := func(name string) string {
+		for i := 0; i < len(d.States) && same[name] != ""; i++ {
+			name = same[name]
+		}
+		return name
+	}
+	states := make([]cexState, 0, len(d.States))
+	aka := map[string][]string{} // a state's name → the names of its copies
+	for _, s := range d.States {
+		if _, ok := same[s.Name]; ok {
+			o := orig(s.Name)
+			aka[o] = append(aka[o], s.Name)
+			continue
+		}
+		if s.Base != "" {
+			s.Base = orig(s.Base)
+		}
+		states = append(states, s)
+	}
+	d.States = states
+	named := func(name string) string {
+		return strings.Join(append([]string{name}, aka[name]...), " = ")
 	}
 	used := map[int]bool{}
 	var tables []stateTable
@@ -468,12 +501,12 @@ func stateTables(d cexData) []stateTable {
 				break
 			}
 		}
-		t := stateTable{Automaton: s.Automaton, Pre: s.Name}
+		t := stateTable{Automaton: s.Automaton, Pre: named(s.Name)}
 		pre, ok := splitState(s.Text)
 		var postFields []field
 		if post >= 0 {
 			used[post] = true
-			t.Post = d.States[post].Name
+			t.Post = named(d.States[post].Name)
 			var ok2 bool
 			postFields, ok2 = splitState(d.States[post].Text)
 			ok = ok && ok2
@@ -515,7 +548,7 @@ func stateTables(d cexData) []stateTable {
 		if used[i] {
 			continue
 		}
-		t := stateTable{Automaton: s.Automaton, Pre: s.Name}
+		t := stateTable{Automaton: s.Automaton, Pre: named(s.Name)}
 		if fs, ok := splitState(s.Text); ok {
 			for _, f := range fs {
 				t.Rows = append(t.Rows, stateRow{Field: f.name, Pre: f.value, InGoal: goalWords[f.name]})

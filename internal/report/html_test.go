@@ -152,6 +152,28 @@ func TestStateTables(t *testing.T) {
 	}
 }
 
+// TestStateTablesUnchangedCopy checks that an unchanged copy of a state
+// (u0 = a, the abstract pre-state of the abstract steps) is named in the
+// table of the state it copies, and that the states computed from the copy
+// are paired with that state.
+func TestStateTablesUnchangedCopy(t *testing.T) {
+	d := cexData{Goal: "relation: R1(cpost, u1)", States: []cexState{
+		{Name: "c", Automaton: "Impl", Text: `Impl{sum: 0, buf: 2}`},
+		{Name: "a", Automaton: "Spec", Text: `Spec{total: 0, n: 1}`},
+		{Name: "cpost", Automaton: "Impl", Text: `Impl{sum: 2, buf: 0}`, Base: "c"},
+		{Name: "u0", Automaton: "Spec", Text: `Spec{}`, Base: "a"},
+		{Name: "u1", Automaton: "Spec", Text: `Spec{total: 4}`, Base: "u0"},
+	}}
+	ts := stateTables(d)
+	if len(ts) != 2 || ts[0].Pre != "c" || ts[0].Post != "cpost" {
+		t.Fatalf("tables %+v; want c with cpost, then a with u1", ts)
+	}
+	if a := ts[1]; a.Pre != "a = u0" || a.Post != "u1" || len(a.Rows) != 2 ||
+		a.Rows[0].Field != "total" || a.Rows[0].Post != "4" || !a.Rows[0].Changed || a.Rows[1].Post != "1" || a.Rows[1].Changed {
+		t.Errorf("the abstract table is %+v; want a = u0 before, u1 after", a)
+	}
+}
+
 func TestWriteHTMLDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "report")
 	path, err := htmlTestReport().WriteHTMLDir(dir, HTMLOptions{NoGraph: true})
