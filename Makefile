@@ -24,12 +24,16 @@ deps:
 	fi
 
 # test-deps installs what make test needs beyond deps when it is missing: z3
-# (the command line, for the .smt2 cross-check) and chromium (the HTML report
-# is loaded in headless Chromium).
+# (the command line, for the .smt2 cross-check), chromium (the HTML report
+# is loaded in headless Chromium) and nginx (the remote-cache client is
+# tested against a real nginx with WebDAV, started on 127.0.0.1 by the test;
+# Debian's package may also start a system nginx on port 80, which the test
+# does not use).
 test-deps: deps
 	@missing=""; \
 	command -v z3 >/dev/null 2>&1 || missing="$$missing z3"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
@@ -71,10 +75,11 @@ race:
 # test runs formatting, vet and staticcheck, every Go test (among them the
 # hostile-input suite, cmd/ladder/hostile_test.go: special files, absurd
 # bounds and flags, exhausted memory and time, cache faults, each with a
-# deadline), the worker packages under the race detector, and each fuzz
-# target briefly.
+# deadline; and the remote-cache test against nginx, which fails rather than
+# skips when nginx is missing, LADDER_REQUIRE_NGINX=1), the worker packages
+# under the race detector, and each fuzz target briefly.
 test: test-deps fmt-check vet lint
-	$(GO) test -count=1 ./...
+	LADDER_REQUIRE_NGINX=1 $(GO) test -count=1 ./...
 	@$(MAKE) --no-print-directory race
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME)
 
