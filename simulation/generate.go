@@ -37,6 +37,11 @@ type Config struct {
 	// drop them again with Obligation.Release. An expression the prover
 	// cannot encode is then reported by Encode, not by Generate.
 	Lazy bool
+	// SkipProof, when set, leaves out the edges of the proofs for which it
+	// returns true (their plans are restored from unit records, see
+	// UnitPlan); the names of the other edges are those a full generation
+	// gives them (EdgeNames).
+	SkipProof func(*ioa.Proof) bool
 
 	_ struct{}
 }
@@ -62,7 +67,11 @@ func Generate(h *ioa.Hierarchy, cfg Config) ([]*Obligation, []*Edge, source.Erro
 			g.invariants(a)
 		}
 	}
+	g.names = EdgeNames(h.Proofs)
 	for _, p := range h.Proofs {
+		if cfg.SkipProof != nil && cfg.SkipProof(p) {
+			continue
+		}
 		g.edge(p)
 	}
 	if cfg.Lazy {
@@ -89,6 +98,7 @@ type generator struct {
 	owners map[*ioa.Action]*ioa.Automaton
 	obls   []*Obligation
 	edges  []*Edge
+	names  map[*ioa.Proof]string // EdgeNames of the hierarchy's proofs
 	errs   source.ErrorList
 	ids    map[string]bool
 	// expanded maps the ID of a hinted obligation to the IDs of the
@@ -167,6 +177,9 @@ func (g *generator) planPending() {
 // encode gives a *source.Error at the YAML it comes from (or at the
 // obligation's position). Encode may run on several obligations at once.
 func (o *Obligation) Encode() error {
+	if o.restored {
+		return fmt.Errorf("obligation %s was restored from a unit plan and cannot be built", o.ID)
+	}
 	x := o.lazy
 	if x == nil || o.Problem != nil {
 		return nil
@@ -513,15 +526,29 @@ func (x *edgeCtx) transfers() {
 	}
 }
 
+// EdgeNames returns the name of the edge of every proof, in load order:
+// EdgeName, and when an earlier proof has the same pair, EdgeName followed
+// by the proof's name in brackets, "C→A [P]".
+func EdgeNames(proofs []*ioa.Proof) map[*ioa.Proof]string {
+	names := make(map[*ioa.Proof]string, len(proofs))
+	taken := map[string]bool{}
+	for _, p := range proofs {
+		n := EdgeName(p)
+		if taken[n] {
+			// Two proofs of one pair: tell them apart by the proof's name.
+			n += " [" + p.Name + "]"
+		}
+		taken[n] = true
+		names[p] = n
+	}
+	return names
+}
+
 // edge generates the obligations of proof p.
 func (g *generator) edge(p *ioa.Proof) {
-	e := &Edge{Name: EdgeName(p), Proof: p}
-	for _, old := range g.edges {
-		if old.Name == e.Name {
-			// Two proofs of one pair: tell them apart by the proof's name.
-			e.Name += " [" + p.Name + "]"
-			break
-		}
+	e := &Edge{Name: g.names[p], Proof: p}
+	if e.Name == "" {
+		e.Name = EdgeName(p)
 	}
 	x := &edgeCtx{g: g, p: p, e: e, group: join(e.Name, p.Kind.String()),
 		autos: []*ioa.Automaton{p.Concrete, p.Abstract}, shared: sharedConsts(p.Concrete, p.Abstract)}

@@ -325,12 +325,18 @@ func (d *Derivation) Theorem(name string) *Theorem { return d.byName[name] }
 func InvariantStatus(obls []*Obligation, verdict func(id string) Status) map[string]Status {
 	local := map[string]Status{}
 	assumes := map[string][]string{}
+	seenAssume := map[[2]string]bool{} // each assumption once: obligations repeat them
 	for _, o := range obls {
 		if o.Invariant == "" {
 			continue
 		}
 		local[o.Invariant] = worse(local[o.Invariant], verdictOf(verdict, o.ID), true)
-		assumes[o.Invariant] = append(assumes[o.Invariant], o.Assumes...)
+		for _, a := range o.Assumes {
+			if k := [2]string{o.Invariant, a}; !seenAssume[k] {
+				seenAssume[k] = true
+				assumes[o.Invariant] = append(assumes[o.Invariant], a)
+			}
+		}
 	}
 	out := map[string]Status{}
 	for k := range local {

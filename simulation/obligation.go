@@ -79,6 +79,7 @@ type Obligation struct {
 
 	automaton *ioa.Automaton     // for invariant obligations: the automaton
 	lazy      *pendingObligation // Config.Lazy: the plan Encode builds from
+	restored  bool               // UnitPlan.Restore: no plan to build from
 }
 
 // Edge is one proof file's edge C → A and the obligations it consists of.

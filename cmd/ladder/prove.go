@@ -185,14 +185,13 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 	rep, replayed := p.Replay(fp)
 	if !replayed {
 		var in *driver.Input
-		in, errs = driver.Generate(set)
+		in, errs = p.Plan(set, inputs.Sums())
 		if len(errs) > 0 {
 			p.Close()
 			printErrors(e.stderr, errs, false)
 			fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
 			return exitUsage
 		}
-		in.Sums = inputs.Sums()
 		// SIGINT or SIGTERM stops the run; the verdicts decided so far
 		// are saved in the cache before ladder exits.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

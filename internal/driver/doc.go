@@ -6,7 +6,9 @@
 //   - Load (load.go) reads the YAML (package ioa/load) and plans the
 //     obligations of every invariant and edge (package simulation, with
 //     the strategies of package strategies), without building their
-//     problems (simulation.Config.Lazy).
+//     problems (simulation.Config.Lazy). Prover.Plan (units.go) does the
+//     same, but restores each unit (an automaton's invariants, a proof's
+//     edge) whose unit record vouches for it instead of planning it.
 //   - Prover.Prove (prover.go) selects obligations (--only), sorts them by
 //     group then ID, and compares the fingerprints of the source items with
 //     those the cache recorded at the last complete run (changes.go). An
@@ -43,6 +45,7 @@
 // that generation is deterministic and the group's inputs (ladder, solver,
 // source files: unitFingerprints over simulation.Obligation.Sources) are
 // byte for byte those the text was printed from (record.go; the test
-// TestSourcesSuffice checks that the sources suffice), as the run memo
-// (memo.go) does for a whole run.
+// TestSourcesSuffice checks that the sources suffice), as a unit record
+// does for a whole unit's plan and verdicts (units.go) and the run memo
+// (memo.go) for a whole run.
 package driver

@@ -83,6 +83,11 @@ type Input struct {
 	// (Inputs.Sums). With nil Sums every obligation is built and printed;
 	// with them, generation records are used (record.go).
 	Sums map[string]string
+
+	// restored are the verdicts of the obligations restored from unit
+	// records (Prover.Plan), by ID; nil when the input was not planned
+	// by a Prover.
+	restored map[string]admitted
 }
 
 // Prover runs the pipeline. It keeps the kernel and the cache open between
@@ -187,9 +192,12 @@ type job struct {
 	res    kernel.Result
 	done   bool // res is set
 	cached bool
-	secs   float64 // preparing, looking up and checking; not waiting
-	err    error   // an I/O error that stops the run
-	encErr error   // the obligation's problem could not be built (*source.Error)
+	// restored: decided from its unit record (units.go), which stays as
+	// it is
+	restored bool
+	secs     float64 // preparing, looking up and checking; not waiting
+	err      error   // an I/O error that stops the run
+	encErr   error   // the obligation's problem could not be built (*source.Error)
 }
 
 // Prove checks the selected obligations of in and returns the report, in a
@@ -234,6 +242,17 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	// problems being checked, not the repository's. Results are stored in
 	// the jobs: completion order never shows.
 	prog := newProgress(p.cfg.Progress, len(jobs))
+	for _, j := range jobs {
+		if !j.ob.Restored() {
+			continue
+		}
+		a, ok := in.restored[j.ob.ID]
+		if !ok {
+			return nil, fmt.Errorf("internal error: obligation %s restored without a verdict", j.ob.ID)
+		}
+		j.key, j.qfp, j.res, j.cached, j.done, j.restored = a.key, a.qfp, a.res, true, true, true
+		prog.end()
+	}
 	if units := p.unitFingerprints(in, jobs); units != nil {
 		err = runPool(ctx, p.cfg.Jobs, len(jobs),
 			func() (struct{}, error) { return struct{}{}, nil },
@@ -307,6 +326,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	d := simulation.Derive(in.Obligations, in.Edges, verdicts(done))
 	if solve {
 		p.record(in, done, d)
+		p.recordUnits(in, done)
 	}
 	p.keys, p.items, p.owners = nil, nil, nil
 	complete := solve && p.cfg.Only == "" && len(done) == len(jobs)
@@ -491,7 +511,7 @@ func (p *Prover) record(in *Input, jobs []*job, d *simulation.Derivation) {
 	}
 	var errs []string
 	for _, j := range jobs {
-		if j.key == "" {
+		if j.key == "" || j.restored {
 			continue
 		}
 		if !j.cached && j.res.Cacheable() {

@@ -40,6 +40,9 @@ func (p *Prover) unitFingerprints(in *Input, jobs []*job) map[string]string {
 	}
 	sources := map[string]map[string]bool{}
 	for _, j := range jobs {
+		if j.restored {
+			continue // decided from its unit record (units.go)
+		}
 		set := sources[j.ob.Group]
 		if set == nil {
 			set = map[string]bool{}
@@ -58,7 +61,9 @@ func (p *Prover) unitFingerprints(in *Input, jobs []*job) map[string]string {
 		units[group] = unitFingerprint(exe, p.solver.String(), group, files, in.Sums)
 	}
 	for _, j := range jobs {
-		j.unit = units[j.ob.Group]
+		if !j.restored {
+			j.unit = units[j.ob.Group]
+		}
 	}
 	return units
 }
@@ -93,7 +98,7 @@ func unitFingerprint(exe, solver, group string, files []string, sums map[string]
 // cached verdict as discharging the recorded query.
 func (p *Prover) admitRecorded(j *job, units map[string]string) bool {
 	unit := units[j.ob.Group]
-	if unit == "" {
+	if unit == "" || j.done {
 		return false
 	}
 	g, ok := p.cache.Generated(j.ob.ID)

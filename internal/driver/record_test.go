@@ -271,6 +271,17 @@ func texts(t *testing.T, k *kernel.Kernel, in *Input) (map[string]string, map[st
 // that another file's proof uses — and checks that the run with generation
 // records re-checks exactly the obligations whose text changed, and builds
 // exactly those whose sources include the edited file.
+// editKinds are the edits of TestEditEachKind and TestUnitRecordsEachKind:
+// one of each kind of item, in the kinds fixture.
+var editKinds = []struct{ kind, file, old, new string }{
+	{"automaton action", "TicketLock.yaml", "    eff: pc[p] := Critical\n", "    eff: |\n      pc[p] := Critical\n      next := next + 0\n"},
+	{"invariant", "TicketLock.yaml", "pc[p] != Idle => ticket[p] < next", "pc[p] != Idle => ticket[p] + 0 < next"},
+	{"relation clause", "TicketLock-Mutex.yaml", "a.busy[p] = c.critical(p)", "c.critical(p) = a.busy[p]"},
+	{"strategy", "TicketLock.yaml", "[assume: [criticalServed, distinctTickets]]", "[assume: [criticalServed, distinctTickets, ticketsIssued]]"},
+	{"interface", "lock.yaml", "  Release: {p: P}\n", "  Release: {p: P}\n  Reset: {}\n"},
+	{"definition used by another file", "TicketLock.yaml", "    body: pc[p] = Critical", "    body: Critical = pc[p]"},
+}
+
 func TestEditEachKind(t *testing.T) {
 	dir := copyTestdata(t, "kinds")
 	ctx := context.Background()
@@ -282,15 +293,7 @@ func TestEditEachKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	edits := []struct{ kind, file, old, new string }{
-		{"automaton action", "TicketLock.yaml", "    eff: pc[p] := Critical\n", "    eff: |\n      pc[p] := Critical\n      next := next + 0\n"},
-		{"invariant", "TicketLock.yaml", "pc[p] != Idle => ticket[p] < next", "pc[p] != Idle => ticket[p] + 0 < next"},
-		{"relation clause", "TicketLock-Mutex.yaml", "a.busy[p] = c.critical(p)", "c.critical(p) = a.busy[p]"},
-		{"strategy", "TicketLock.yaml", "[assume: [criticalServed, distinctTickets]]", "[assume: [criticalServed, distinctTickets, ticketsIssued]]"},
-		{"interface", "lock.yaml", "  Release: {p: P}\n", "  Release: {p: P}\n  Reset: {}\n"},
-		{"definition used by another file", "TicketLock.yaml", "    body: pc[p] = Critical", "    body: Critical = pc[p]"},
-	}
-	for _, e := range edits {
+	for _, e := range editKinds {
 		before, _ := texts(t, k, loadDir(t, dir))
 		file := filepath.Join(dir, e.file)
 		edit(t, file, e.old, e.new)

@@ -55,13 +55,12 @@ func (w *Watcher) Step(ctx context.Context) (*report.Prove, *Diff, error) {
 	var in *Input
 	set, errs := lc.Files(w.Paths...)
 	if len(errs) == 0 {
-		in, errs = Generate(set)
+		in, errs = w.Prover.Plan(set, inputs.Sums())
 	}
 	w.stamps = w.scan(in)
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
-	in.Sums = inputs.Sums()
 	rep, err := w.Prover.Prove(ctx, in)
 	if err != nil {
 		return nil, nil, err

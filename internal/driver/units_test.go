@@ -1,0 +1,371 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"ladder/internal/kernel"
+	"ladder/internal/report"
+	"ladder/ioa"
+	"ladder/simulation"
+)
+
+// planRecorded loads paths as `ladder prove` does and plans them with p's
+// unit records.
+func planRecorded(t *testing.T, p *Prover, paths ...string) *Input {
+	t.Helper()
+	var inputs Inputs
+	set, errs := inputs.LoadConfig().Files(paths...)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	in, errs := p.Plan(set, inputs.Sums())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return in
+}
+
+// restoredCount returns how many obligations of in were restored from unit
+// records.
+func restoredCount(in *Input) int {
+	n := 0
+	for _, o := range in.Obligations {
+		if o.Restored() {
+			n++
+		}
+	}
+	return n
+}
+
+// unitsOf groups the obligations of in by unit: "automaton:A" for the
+// invariants of A, "proof:P" for the edge of P.
+func unitsOf(in *Input) map[string][]*simulation.Obligation {
+	edgeProof := map[string]*ioa.Proof{}
+	for _, e := range in.Edges {
+		edgeProof[e.Name] = e.Proof
+	}
+	out := map[string][]*simulation.Obligation{}
+	for _, o := range in.Obligations {
+		var u string
+		if o.Invariant != "" {
+			auto, _ := splitInvariantKey(o.Invariant)
+			u = "automaton:" + auto
+		} else {
+			u = simulation.ProofOwner(edgeProof[o.Edge])
+		}
+		out[u] = append(out[u], o)
+	}
+	return out
+}
+
+// summary is what a report says of every obligation, invariant, edge and
+// theorem, without times and reuse.
+func summary(r *report.Prove) string {
+	var b strings.Builder
+	for _, o := range r.Obligations {
+		b.WriteString(o.ID + " " + o.Group + " " + o.Pos + " " + o.Verdict + "\n")
+	}
+	for _, i := range r.Invariants {
+		b.WriteString(i.Automaton + "." + i.Name + " " + i.Status + " " + strings.Join(i.Assumes, ",") + "\n")
+	}
+	for _, e := range r.Edges {
+		b.WriteString(e.Name + " " + e.Status + " " + strings.Join(e.Assumes, ",") + "\n")
+	}
+	for _, th := range r.Theorems {
+		b.WriteString(th.Statement + " " + th.Rule + " " + strings.Join(th.From, ",") + "\n")
+	}
+	return b.String()
+}
+
+// TestUnitPlansRoundTrip plans the whole repository, stores the plan of
+// every unit as JSON, restores it into the hierarchy and compares it with
+// what Generate planned: every field of every obligation (but the
+// problem), and every edge.
+func TestUnitPlansRoundTrip(t *testing.T) {
+	root := filepath.Join("..", "..")
+	var paths []string
+	for _, d := range []string{"specs", "algorithms", "proofs"} {
+		paths = append(paths, filepath.Join(root, d))
+	}
+	var inputs Inputs
+	set, errs := inputs.LoadConfig().Files(paths...)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	in, errs := Generate(set)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	h := &set.Hierarchy
+	byUnit := unitsOf(in)
+	edgeOf := map[*ioa.Proof]*simulation.Edge{}
+	for _, e := range in.Edges {
+		edgeOf[e.Proof] = e
+	}
+	type meta struct {
+		ID, Group, Edge, Invariant, Clause, Action, Case, Pos string
+		Assumes, Sources                                      []string
+	}
+	metaOf := func(obs []*simulation.Obligation) []meta {
+		var out []meta
+		for _, o := range obs {
+			out = append(out, meta{o.ID, o.Group, o.Edge, o.Invariant, o.Clause, o.Action, o.Case, o.Pos.String(), o.Assumes, o.Sources})
+		}
+		return out
+	}
+	check := func(unit string, a *ioa.Automaton, p *ioa.Proof, obs []*simulation.Obligation, e *simulation.Edge) {
+		t.Helper()
+		if e != nil {
+			// the unit's obligations in the edge's order
+			pos := map[string]int{}
+			for i, id := range e.Obligations {
+				pos[id] = i
+			}
+			sort.SliceStable(obs, func(i, j int) bool { return pos[obs[i].ID] < pos[obs[j].ID] })
+		}
+		data, err := json.Marshal(simulation.PlanOf(obs, e))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan simulation.UnitPlan
+		if err := json.Unmarshal(data, &plan); err != nil {
+			t.Fatal(err)
+		}
+		got, ge, err := plan.Restore(h, a, p)
+		if err != nil {
+			t.Fatalf("%s: %v", unit, err)
+		}
+		if !reflect.DeepEqual(metaOf(got), metaOf(obs)) {
+			t.Errorf("%s: restored obligations differ from the generated ones", unit)
+		}
+		for _, o := range got {
+			if !o.Restored() || o.Encode() == nil {
+				t.Errorf("%s: a restored obligation can be built", o.ID)
+			}
+		}
+		if e == nil {
+			return
+		}
+		if ge.Name != e.Name || ge.Proof != e.Proof || !slices.Equal(ge.Obligations, e.Obligations) || !slices.Equal(ge.Assumes, e.Assumes) ||
+			len(ge.Transfers) != len(e.Transfers) {
+			t.Fatalf("%s: restored edge %+v, generated %+v", unit, ge, e)
+		}
+		for i, tr := range e.Transfers {
+			g := ge.Transfers[i]
+			if g.Key != tr.Key || g.Name != tr.Name || g.Source != tr.Source || !slices.Equal(g.Chain, tr.Chain) {
+				t.Errorf("%s: transfer %d restored as %+v, generated %+v", unit, i, g, tr)
+			}
+		}
+	}
+	n, transfers := 0, 0
+	for _, a := range h.Automata {
+		if obs := byUnit[simulation.AutomatonOwner(a)]; len(obs) > 0 {
+			check(simulation.AutomatonOwner(a), a, nil, obs, nil)
+			n++
+		}
+	}
+	for _, p := range h.Proofs {
+		u := simulation.ProofOwner(p)
+		check(u, nil, p, byUnit[u], edgeOf[p])
+		transfers += len(edgeOf[p].Transfers)
+		n++
+	}
+	if n < 20 || transfers == 0 {
+		t.Fatalf("%d units, %d transfers: the repository should have many units and some transfers", n, transfers)
+	}
+	// A plan does not fit another unit.
+	var plan simulation.UnitPlan
+	data, _ := json.Marshal(simulation.PlanOf(byUnit[simulation.ProofOwner(h.Proofs[0])], edgeOf[h.Proofs[0]]))
+	if err := json.Unmarshal(data, &plan); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := plan.Restore(h, nil, h.Proofs[1]); err == nil {
+		t.Errorf("the plan of %s restored as that of %s", h.Proofs[0].Name, h.Proofs[1].Name)
+	}
+	if _, _, err := plan.Restore(h, h.Automata[0], nil); err == nil {
+		t.Errorf("the plan of %s restored as an automaton's", h.Proofs[0].Name)
+	}
+}
+
+// TestUnitRecordsEachKind proves the kinds fixture through Plan, then
+// edits each kind of item in turn and checks that exactly the units that
+// read the edited file are planned (the others restored from their
+// records), that exactly the obligations whose text changed are
+// re-checked, and that the report says what a run without any record
+// says.
+func TestUnitRecordsEachKind(t *testing.T) {
+	dir := copyTestdata(t, "kinds")
+	ctx := context.Background()
+	p := newProver(t, 2)
+	cold, err := p.Prove(ctx, planRecorded(t, p, dir))
+	if err != nil || !cold.OK() {
+		t.Fatalf("cold run: %v %+v", err, cold)
+	}
+	in := planRecorded(t, p, dir)
+	if got := restoredCount(in); got != len(in.Obligations) {
+		t.Fatalf("nothing changed: %d of %d obligations restored", got, len(in.Obligations))
+	}
+	warm, err := p.Prove(ctx, in)
+	if err != nil || summary(warm) != summary(cold) || p.Built() != 0 {
+		t.Fatalf("warm run: %v, built %d, report\n%s\nwant\n%s", err, p.Built(), summary(warm), summary(cold))
+	}
+	k, err := kernel.New(kernel.Config{}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range editKinds {
+		before, _ := texts(t, k, loadDir(t, dir))
+		file := filepath.Join(dir, e.file)
+		edit(t, file, e.old, e.new)
+		after, trivial := texts(t, k, loadDir(t, dir))
+		var changed []string
+		for id, text := range after {
+			if before[id] != text && !trivial[id] {
+				changed = append(changed, id)
+			}
+		}
+		sort.Strings(changed)
+		in := planRecorded(t, p, dir)
+		fresh := loadRecorded(t, dir)
+		reads := map[string]bool{} // the units with the edited file among their sources
+		for u, obs := range unitsOf(fresh) {
+			for _, o := range obs {
+				if slices.Contains(o.Sources, file) {
+					reads[u] = true
+				}
+			}
+		}
+		for u, obs := range unitsOf(in) {
+			for _, o := range obs {
+				if o.Restored() == reads[u] {
+					t.Fatalf("%s: %s restored %v, but its unit reads %s: %v", e.kind, o.ID, o.Restored(), e.file, reads[u])
+				}
+			}
+		}
+		rep, err := p.Prove(ctx, in)
+		if err != nil {
+			t.Fatalf("%s: %v", e.kind, err)
+		}
+		if got := rechecked(rep); !slices.Equal(got, changed) {
+			t.Errorf("%s: re-checked %q; the texts that changed are %q", e.kind, got, changed)
+		}
+		q := newProver(t, 2)
+		ref, err := q.Prove(ctx, fresh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if summary(rep) != summary(ref) {
+			t.Errorf("%s: with unit records the report is\n%s\nwithout\n%s", e.kind, summary(rep), summary(ref))
+		}
+	}
+}
+
+// TestUnitRecordsRefused damages the records of a proved fixture in the
+// ways a record can be wrong — corrupt, of another file content, with a
+// verdict record for another query, with a refuted verdict — and checks
+// that each such unit is planned again and its obligations built, never
+// taken from the record.
+func TestUnitRecordsRefused(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	ctx := context.Background()
+	p := newProver(t, 2)
+	if rep, err := p.Prove(ctx, planRecorded(t, p, dir)); err != nil || !rep.OK() {
+		t.Fatalf("cold run: %v %+v", err, rep)
+	}
+	files, err := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no unit records written: %v", err)
+	}
+	if got, in := restoredCount(planRecorded(t, p, dir)), planRecorded(t, p, dir); got != len(in.Obligations) {
+		t.Fatalf("%d of %d obligations restored", got, len(in.Obligations))
+	}
+	originals := map[string][]byte{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		originals[f] = data
+	}
+	// rewrite re-signs the record's checksum after changing its JSON,
+	// as a forger who knows the format would.
+	rewrite := func(f string, change func(rec *unitRecord)) {
+		t.Helper()
+		_, payload, _ := strings.Cut(string(originals[f]), "\n")
+		var rec unitRecord
+		if err := json.Unmarshal([]byte(payload), &rec); err != nil {
+			t.Fatal(err)
+		}
+		change(&rec)
+		if err := p.writeUnitRecord(&rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	damage := []struct {
+		name   string
+		damage func(f string)
+	}{
+		{"corrupt", func(f string) { os.WriteFile(f, originals[f][:len(originals[f])/2], 0o644) }},
+		{"bad checksum", func(f string) {
+			data := append([]byte(nil), originals[f]...)
+			data[len(data)-3] ^= 1
+			os.WriteFile(f, data, 0o644)
+		}},
+		{"other file content", func(f string) {
+			rewrite(f, func(rec *unitRecord) {
+				for name := range rec.Files {
+					rec.Files[name] = strings.Repeat("0", 64)
+				}
+			})
+		}},
+		{"verdict of another query", func(f string) {
+			rewrite(f, func(rec *unitRecord) { rec.Results[0].Query = strings.Repeat("1", 64) })
+		}},
+		{"refuted verdict", func(f string) {
+			rewrite(f, func(rec *unitRecord) {
+				for i, r := range rec.Results {
+					if strings.Contains(string(r.Record), `"proved"`) {
+						rec.Results[i].Record = json.RawMessage(strings.Replace(string(r.Record), `"proved"`, `"refuted"`, 1))
+						return
+					}
+				}
+				t.Fatal("no proved verdict in the record")
+			})
+		}},
+		{"another ladder", func(f string) { rewrite(f, func(rec *unitRecord) { rec.Exe = strings.Repeat("2", 64) }) }},
+	}
+	_, payload, _ := strings.Cut(string(originals[files[0]]), "\n")
+	var first unitRecord
+	if err := json.Unmarshal([]byte(payload), &first); err != nil {
+		t.Fatal(err)
+	}
+	damaged := first.Unit
+	for _, d := range damage {
+		for _, f := range files {
+			if err := os.WriteFile(f, originals[f], 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d.damage(files[0])
+		in := planRecorded(t, p, dir)
+		for u, obs := range unitsOf(in) {
+			for _, o := range obs {
+				if o.Restored() == (u == damaged) {
+					t.Errorf("%s: %s restored: %v", d.name, o.ID, o.Restored())
+				}
+			}
+		}
+		rep, err := p.Prove(ctx, in)
+		if err != nil || !rep.OK() {
+			t.Fatalf("%s: %v %+v", d.name, err, rep)
+		}
+	}
+}

@@ -1,0 +1,218 @@
+// This file implements unit plans: what Generate plans for one unit (the
+// invariants of one automaton, or the edge of one proof) without the
+// problems, in a form that can be stored and restored, so that a run whose
+// unit's source files are unchanged need not plan it again.
+
+package simulation
+
+import (
+	"fmt"
+	"slices"
+
+	"ladder/internal/source"
+	"ladder/ioa"
+)
+
+// UnitPlan is the plan of one unit's obligations: everything Generate
+// returns about them but their problems and replays, and for a proof's
+// unit its edge. Strings are stored once, in Strings, and referred to by
+// index, which keeps a stored plan small.
+type UnitPlan struct {
+	Strings     []string       `json:"strings"`
+	Obligations []PlannedObl   `json:"obligations"`
+	Edge        *PlannedEdge   `json:"edge,omitempty"`
+	index       map[string]int // Strings, while a plan is made
+}
+
+// PlannedObl is an obligation of a UnitPlan. Strings are indices into
+// UnitPlan.Strings.
+type PlannedObl struct {
+	ID        int    `json:"id"`
+	Group     int    `json:"group"`
+	Edge      int    `json:"edge"`
+	Invariant int    `json:"inv"`
+	Clause    int    `json:"clause"`
+	Action    int    `json:"action"`
+	Case      int    `json:"case"`
+	Pos       [3]int `json:"pos"` // file, line, column
+	Assumes   []int  `json:"assumes,omitempty"`
+	Sources   []int  `json:"sources,omitempty"`
+}
+
+// PlannedEdge is the edge of a proof's UnitPlan. The proofs are named by
+// ioa.Proof.Name.
+type PlannedEdge struct {
+	Name        string            `json:"name"`
+	Proof       string            `json:"proof"`
+	Obligations []int             `json:"obligations"`
+	Assumes     []int             `json:"assumes,omitempty"`
+	Transfers   []PlannedTransfer `json:"transfers,omitempty"`
+}
+
+// PlannedTransfer is a TransferAssumption of a PlannedEdge.
+type PlannedTransfer struct {
+	Key    string   `json:"key"`
+	Name   string   `json:"name"`
+	Source string   `json:"source"`
+	Chain  []string `json:"chain"`
+}
+
+// PlanOf returns the plan of obs, the obligations of one unit, with e, the
+// edge of a proof's unit (nil for an automaton's invariants). It does not
+// build anything.
+func PlanOf(obs []*Obligation, e *Edge) *UnitPlan {
+	u := &UnitPlan{Strings: []string{""}, index: map[string]int{"": 0}}
+	s := u.intern
+	list := func(xs []string) []int {
+		if len(xs) == 0 {
+			return nil
+		}
+		out := make([]int, len(xs))
+		for i, x := range xs {
+			out[i] = s(x)
+		}
+		return out
+	}
+	for _, o := range obs {
+		u.Obligations = append(u.Obligations, PlannedObl{
+			ID: s(o.ID), Group: s(o.Group), Edge: s(o.Edge), Invariant: s(o.Invariant), Clause: s(o.Clause),
+			Action: s(o.Action), Case: s(o.Case), Pos: [3]int{s(o.Pos.File), o.Pos.Line, o.Pos.Col},
+			Assumes: list(o.Assumes), Sources: list(o.Sources),
+		})
+	}
+	if e != nil {
+		pe := &PlannedEdge{Name: e.Name, Proof: e.Proof.Name, Obligations: list(e.Obligations), Assumes: list(e.Assumes)}
+		for _, t := range e.Transfers {
+			pt := PlannedTransfer{Key: t.Key, Name: t.Name, Source: t.Source}
+			for _, q := range t.Chain {
+				pt.Chain = append(pt.Chain, q.Name)
+			}
+			pe.Transfers = append(pe.Transfers, pt)
+		}
+		u.Edge = pe
+	}
+	u.index = nil
+	return u
+}
+
+func (u *UnitPlan) intern(x string) int {
+	if i, ok := u.index[x]; ok {
+		return i
+	}
+	u.index[x] = len(u.Strings)
+	u.Strings = append(u.Strings, x)
+	return len(u.Strings) - 1
+}
+
+// Restore returns the obligations and edge that u plans, for the automaton
+// a (an automaton's invariants; p nil) or the proof p (a proof's edge; a
+// nil), in the hierarchy h as loaded now. The obligations have no problem:
+// they cannot be built (Encode fails), only decided from the verdicts
+// recorded with the plan. Restore fails when u does not fit the hierarchy:
+// an index out of range, an edge under another name than Generate would
+// give it now (EdgeNames), or an invariant assumed by transfer along
+// another chain than the loaded proof's.
+//
+// The caller vouches that u was planned by this ladder from files with the
+// content they have now, which is what makes u the plan Generate would
+// return (Obligation.Sources).
+func (u *UnitPlan) Restore(h *ioa.Hierarchy, a *ioa.Automaton, p *ioa.Proof) ([]*Obligation, *Edge, error) {
+	str := func(i int) (string, error) {
+		if i < 0 || i >= len(u.Strings) {
+			return "", fmt.Errorf("string index %d out of range", i)
+		}
+		return u.Strings[i], nil
+	}
+	list := func(xs []int) ([]string, error) {
+		if len(xs) == 0 {
+			return nil, nil
+		}
+		out := make([]string, len(xs))
+		for i, x := range xs {
+			s, err := str(x)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = s
+		}
+		return out, nil
+	}
+	var obs []*Obligation
+	for _, po := range u.Obligations {
+		var f [8]string
+		for i, x := range []int{po.ID, po.Group, po.Edge, po.Invariant, po.Clause, po.Action, po.Case, po.Pos[0]} {
+			s, err := str(x)
+			if err != nil {
+				return nil, nil, err
+			}
+			f[i] = s
+		}
+		assumes, err := list(po.Assumes)
+		if err != nil {
+			return nil, nil, err
+		}
+		sources, err := list(po.Sources)
+		if err != nil {
+			return nil, nil, err
+		}
+		o := &Obligation{ID: f[0], Group: f[1], Edge: f[2], Invariant: f[3], Clause: f[4], Action: f[5], Case: f[6],
+			Pos: source.Pos{File: f[7], Line: po.Pos[1], Col: po.Pos[2]}, Assumes: assumes, Sources: sources,
+			automaton: a, restored: true}
+		if o.ID == "" || (a != nil) != (o.Invariant != "") {
+			return nil, nil, fmt.Errorf("obligation %q does not belong to this unit", o.ID)
+		}
+		obs = append(obs, o)
+	}
+	if p == nil {
+		if u.Edge != nil {
+			return nil, nil, fmt.Errorf("an automaton's plan with an edge")
+		}
+		return obs, nil, nil
+	}
+	pe := u.Edge
+	if pe == nil || pe.Proof != p.Name {
+		return nil, nil, fmt.Errorf("the plan is not of proof %s", p.Name)
+	}
+	if want := EdgeNames(h.Proofs)[p]; pe.Name != want {
+		return nil, nil, fmt.Errorf("edge %s is now named %s", pe.Name, want)
+	}
+	e := &Edge{Name: pe.Name, Proof: p}
+	var err error
+	if e.Obligations, err = list(pe.Obligations); err != nil {
+		return nil, nil, err
+	}
+	if e.Assumes, err = list(pe.Assumes); err != nil {
+		return nil, nil, err
+	}
+	// The chains are the loader's: the plan holds only when they are
+	// those it was made with, since the transferred hypotheses are
+	// stated through them.
+	var cur []*TransferAssumption
+	for _, side := range p.AssumeSides() {
+		for _, r := range side.Refs {
+			if r.Transferred() {
+				cur = append(cur, &TransferAssumption{Key: InvariantKey(side.Owner, r.Name),
+					Name: side.Owner.Name + " satisfies " + r.Name, Source: InvariantKey(r.Source, r.Inv.Name), Chain: r.Chain})
+			}
+		}
+	}
+	if len(cur) != len(pe.Transfers) {
+		return nil, nil, fmt.Errorf("edge %s assumes %d invariants by transfer, not %d", pe.Name, len(cur), len(pe.Transfers))
+	}
+	for i, pt := range pe.Transfers {
+		t := cur[i]
+		var names []string
+		for _, q := range t.Chain {
+			names = append(names, q.Name)
+		}
+		if !slices.Equal(names, pt.Chain) || pt.Key != t.Key || pt.Name != t.Name || pt.Source != t.Source {
+			return nil, nil, fmt.Errorf("edge %s: %s is assumed along another chain now", pe.Name, pt.Name)
+		}
+	}
+	e.Transfers = cur
+	return obs, e, nil
+}
+
+// Restored reports whether o was restored from a unit plan
+// (UnitPlan.Restore): it has no problem and cannot be built.
+func (o *Obligation) Restored() bool { return o.restored }
