@@ -57,11 +57,12 @@ func (c *Counterexample) String() string {
 	}
 	for _, s := range c.States {
 		pad := strings.Repeat(" ", w-len([]rune(s.Name)))
-		if s.Changed && strings.HasSuffix(s.Text, "{}") {
+		switch {
+		case s.Changed && strings.HasSuffix(s.Text, "{}"):
 			fmt.Fprintf(&b, "  %s%s = %s (unchanged)\n", s.Name, pad, s.Base)
-		} else if s.Changed {
+		case c.Partial(s):
 			fmt.Fprintf(&b, "  %s%s = %s (otherwise as %s)\n", s.Name, pad, s.Text, s.Base)
-		} else {
+		default:
 			fmt.Fprintf(&b, "  %s%s = %s\n", s.Name, pad, s.Text)
 		}
 	}
@@ -72,4 +73,29 @@ func (c *Counterexample) String() string {
 		fmt.Fprintf(&b, "  instance: %s\n", c.Instance)
 	}
 	return b.String()
+}
+
+// Partial reports whether s's Text lists only some of its variables, those
+// that differ from its Base: s is Changed, and some variable is equal in
+// s and in the state named Base. A difference that lists every variable is
+// the whole state: nothing is "otherwise as" the base.
+func (c *Counterexample) Partial(s State) bool {
+	if !s.Changed {
+		return false
+	}
+	for _, b := range c.States {
+		if b.Name != s.Base {
+			continue
+		}
+		if len(b.Value) != len(s.Value) || len(s.Value) == 0 {
+			return true
+		}
+		for i, v := range s.Value {
+			if v.Equal(b.Value[i]) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }

@@ -596,7 +596,9 @@ func (x *checker) caseCounts() []CaseCount {
 }
 
 // named returns a NamedState of s, with every variable, or with only the
-// variables that differ from base when base is given.
+// variables that differ from base when base is given. When every variable
+// differs, the state is given whole, without a Base: nothing of it is
+// "otherwise as" base.
 func named(name string, a *ioa.Automaton, s eval.State, baseName string, base eval.State) NamedState {
 	ns := NamedState{Name: name, Automaton: a.Name, Value: s.Clone(), Vars: []explore.Var{}}
 	if base != nil && len(base) == len(s) {
@@ -610,6 +612,9 @@ func named(name string, a *ioa.Automaton, s eval.State, baseName string, base ev
 			continue
 		}
 		ns.Vars = append(ns.Vars, explore.Var{Name: v.Name, Value: eval.Format(s[i], v.Sort)})
+	}
+	if ns.Base != "" && len(ns.Vars) > 0 && len(ns.Vars) == len(s) {
+		ns.Base = ""
 	}
 	return ns
 }

@@ -135,7 +135,8 @@ func (f *Failure) WriteText(w io.Writer) error {
 		ew.printf("abstract steps: none (a stutter)\n")
 	}
 	for _, s := range f.States {
-		if s.Base != "" {
+		if s.Base != "" && (len(s.Vars) < len(s.Value) || len(s.Value) == 0) {
+			// a difference from Base that leaves some variable out
 			ew.printf("  %s (otherwise as %s):\n", s.Name, s.Base)
 		} else {
 			ew.printf("  %s:\n", s.Name)

@@ -347,7 +347,7 @@ func render(c *counterexample.Counterexample, bounded, from string) *Counterexam
 		Abstract: c.Abstract, Constants: c.Constants, Instance: c.Instance, Bounded: bounded, Minimized: from, States: []state{}}
 	for _, s := range c.States {
 		st := state{Name: s.Name, Automaton: s.Automaton, Text: s.Text}
-		if s.Changed {
+		if c.Partial(s) {
 			st.Base = s.Base
 		}
 		data.States = append(data.States, st)
