@@ -143,8 +143,12 @@ type Result struct {
 	Transitions int64  `json:"transitions"` // steps checked
 	// Checks counts the step checks: a step times the abstract states it
 	// was checked from (backward: every candidate post-state).
-	Checks   int64 `json:"checks"`
-	MaxDepth int   `json:"maxDepth"` // the largest depth reached
+	Checks int64 `json:"checks"`
+	// MaxDepth is the largest depth reached: the steps of the longest
+	// shortest execution to a node found, or to the post-state of the
+	// failing step, so that a failure's depth is the number of steps of
+	// its execution.
+	MaxDepth int `json:"maxDepth"`
 	// AbstractStates is, for the backward check, the number of abstract
 	// states the candidates come from (all states of A in the instance,
 	// or its reachable ones; 0 with AbstractWitness).
@@ -305,6 +309,11 @@ func check(p *ioa.Proof, cfg Config) (res *Result, err error) {
 		}
 	}
 	x.res.Failure = x.failure
+	if f := x.failure; f != nil && f.Trace != nil {
+		// the failing step reached a state one step deeper than the node
+		// it was checked from, which the search did not store
+		x.res.MaxDepth = max(x.res.MaxDepth, f.Trace.Len())
+	}
 	if x.res.Limit == "" && x.failure == nil {
 		x.res.Limit = x.absLimit
 	}

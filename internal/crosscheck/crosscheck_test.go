@@ -124,6 +124,10 @@ func TestProofFixtures(t *testing.T) {
 				if f.Trace.Len() != tc.steps || lastAction(f.Trace) != tc.last && tc.last != "" {
 					t.Errorf("trace of %d steps ending with %q, want %d ending with %q\n%s", f.Trace.Len(), lastAction(f.Trace), tc.steps, tc.last, out.String())
 				}
+				// the depth reported is the length of the execution printed
+				if res.MaxDepth != f.Trace.Len() {
+					t.Errorf("depth %d, but the execution printed has %d steps\n%s", res.MaxDepth, f.Trace.Len(), out.String())
+				}
 				if !strings.Contains(out.String(), tc.message) {
 					t.Errorf("output does not mention %q:\n%s", tc.message, out.String())
 				}
@@ -324,6 +328,8 @@ func TestImplements(t *testing.T) {
 			t.Errorf("%s ⊆ %s: want a failure, got\n%s", tc.c, tc.a, out.String())
 		case tc.events != nil && !reflect.DeepEqual(res.Failure.Events, tc.events):
 			t.Errorf("%s ⊆ %s: events %v, want %v\n%s", tc.c, tc.a, res.Failure.Events, tc.events, out.String())
+		case tc.events != nil && res.MaxDepth != res.Failure.Trace.Len():
+			t.Errorf("%s ⊆ %s: depth %d, but the execution printed has %d steps\n%s", tc.c, tc.a, res.MaxDepth, res.Failure.Trace.Len(), out.String())
 		}
 	}
 	// A depth limit leaves the leaky relay's failure unfound.

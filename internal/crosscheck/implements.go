@@ -33,7 +33,7 @@ type TraceResult struct {
 	AbstractStates int    `json:"abstractStates"` // distinct states of A met
 	AbstractSets   int    `json:"abstractSets"`   // distinct sets S
 	Transitions    int64  `json:"transitions"`    // steps of C followed
-	MaxDepth       int    `json:"maxDepth"`       // the longest execution of C explored
+	MaxDepth       int    `json:"maxDepth"`       // the longest execution of C explored, the failing step's included
 	Complete       bool   `json:"complete"`       // every trace of C in the instance was checked
 	Limit          string `json:"limit,omitempty"`
 	// Exhausted is set when a bound of Config.Budget (memory, time, an
@@ -385,6 +385,9 @@ func Implements(c, a *ioa.Automaton, cfg Config) (*TraceResult, error) {
 	if res.Failure == nil { // a failure's counts are those before its trace was rebuilt
 		res.AbstractStates = abs.st.Len()
 		res.AbstractSets = abs.sets.Len()
+	} else if res.Failure.Trace != nil {
+		// the failing step leads to no pair, which the search did not store
+		res.MaxDepth = max(res.MaxDepth, res.Failure.Trace.Len())
 	}
 	res.Complete = res.Failure == nil && res.Limit == ""
 	res.Elapsed = time.Since(start).Seconds()
