@@ -82,6 +82,17 @@
 //   - ErrBadSignature: by a trusted key, but not over these bytes (the
 //     record or the signature was altered; the key ID is returned too).
 //
+// Seal and Open put a signature and its record together in one entry,
+// for storage that holds bytes only (a remote cache's ac entry, whose
+// check is then Verifier.Open):
+//
+//	ladder-signed/v1
+//	ladder-sig/v1 <key ID> <base64 signature>
+//	<the record's bytes, to the end>
+//
+// Open gives ErrUnsigned for data without the first line, ErrMalformed for
+// a missing signature line, and Verify's errors otherwise.
+//
 // # What to sign
 //
 // The package signs bytes: the caller decides what a record is, and must

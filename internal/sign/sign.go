@@ -209,6 +209,21 @@ func (s *Signer) Sign(record []byte) []byte {
 	return base64.StdEncoding.AppendEncode(out, sig)
 }
 
+// Seal returns record preceded by its signature, one self-contained entry
+// for storage that holds bytes only (a remote cache's ac entry):
+//
+//	ladder-signed/v1\n<signature>\n<record>
+//
+// Verifier.Open checks it and returns the record.
+func (s *Signer) Seal(record []byte) []byte {
+	sig := s.Sign(record)
+	out := make([]byte, 0, len(sealHeader)+len(sig)+1+len(record))
+	out = append(out, sealHeader...)
+	out = append(out, sig...)
+	out = append(out, '\n')
+	return append(out, record...)
+}
+
 // PublicKey returns the signer's public key, with its comment.
 func (s *Signer) PublicKey() PublicKey { return s.pub }
 

@@ -425,3 +425,39 @@ func TestConcurrentFirstUse(t *testing.T) {
 		}
 	}
 }
+
+func TestSealOpen(t *testing.T) {
+	alice, bob := testSigner(t), testSigner(t)
+	v := NewVerifier(alice.PublicKey())
+	record := []byte("{\"key\":\"ab\"}\nsecond line\n")
+	sealed := alice.Seal(record)
+	if !bytes.HasPrefix(sealed, []byte("ladder-signed/v1\nladder-sig/v1 "+alice.KeyID()+" ")) {
+		t.Errorf("sealed = %q", sealed)
+	}
+	got, id, err := v.Open(sealed)
+	if err != nil || id != alice.KeyID() || !bytes.Equal(got, record) {
+		t.Fatalf("Open = %q, %q, %v", got, id, err)
+	}
+	// An empty record seals too.
+	if got, _, err := v.Open(alice.Seal(nil)); err != nil || len(got) != 0 {
+		t.Errorf("Open(Seal(nil)) = %q, %v", got, err)
+	}
+	altered := append([]byte(nil), sealed...)
+	altered[len(altered)-2] ^= 1
+	for _, c := range []struct {
+		data []byte
+		want error
+	}{
+		{record, ErrUnsigned},
+		{nil, ErrUnsigned},
+		{[]byte("ladder-signed/v1\n"), ErrMalformed},
+		{[]byte("ladder-signed/v1\n\nrecord"), ErrMalformed},
+		{[]byte("ladder-signed/v1\ngarbage\nrecord"), ErrMalformed},
+		{altered, ErrBadSignature},
+		{bob.Seal(record), ErrUnknownKey},
+	} {
+		if got, _, err := v.Open(c.data); !errors.Is(err, c.want) || got != nil {
+			t.Errorf("Open(%q) = %q, %v; want %v", c.data, got, err, c.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package sign
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
@@ -235,4 +236,30 @@ func decodeBase64(s string) ([]byte, error) {
 		return nil, base64.CorruptInputError(i)
 	}
 	return base64.StdEncoding.Strict().DecodeString(s)
+}
+
+// sealHeader starts a sealed record.
+const sealHeader = "ladder-signed/v1\n"
+
+// Open checks a sealed record (Signer.Seal) and returns the record and the
+// signer's key ID. Data without the sealed header is ErrUnsigned; a header
+// without a signature line is ErrMalformed; otherwise the errors are
+// Verify's. The returned record aliases sealed.
+func (v *Verifier) Open(sealed []byte) (record []byte, keyID string, err error) {
+	rest, ok := bytes.CutPrefix(sealed, []byte(sealHeader))
+	if !ok {
+		return nil, "", fmt.Errorf("sign: %w (no %q header)", ErrUnsigned, strings.TrimSuffix(sealHeader, "\n"))
+	}
+	sig, record, ok := bytes.Cut(rest, []byte("\n"))
+	if !ok {
+		return nil, "", fmt.Errorf("sign: %w: no line break after the signature", ErrMalformed)
+	}
+	if len(sig) == 0 {
+		return nil, "", fmt.Errorf("sign: %w: empty signature line", ErrMalformed)
+	}
+	keyID, err = v.Verify(record, sig)
+	if err != nil {
+		return nil, keyID, err
+	}
+	return record, keyID, nil
 }
