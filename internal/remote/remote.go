@@ -465,7 +465,7 @@ func (c *Client) attempt(ctx context.Context, method string, kind Kind, key stri
 func (c *Client) readBody(ctx context.Context, resp *http.Response, kind Kind, key, what string) ([]byte, outcome, string) {
 	max := c.cfg.MaxSize
 	if resp.ContentLength > max {
-		c.warnOnce("oversized", "remote cache %s: %s is %d bytes, over the limit of %d; treated as a miss (further bad responses are counted, not reported)",
+		c.warnOnce("oversized", "remote cache %s: %s is %d bytes, over the limit of %d; treated as a miss (later ones like it are counted, not reported)",
 			c.name, entry(kind, key), resp.ContentLength, max)
 		return nil, outBad, what + ": oversized body"
 	}
@@ -477,21 +477,21 @@ func (c *Client) readBody(ctx context.Context, resp *http.Response, kind Kind, k
 		return nil, outTransient, what + ": reading the body: " + c.describe(err)
 	}
 	if int64(len(data)) > max {
-		c.warnOnce("oversized", "remote cache %s: %s is over the limit of %d bytes; treated as a miss (further bad responses are counted, not reported)",
+		c.warnOnce("oversized", "remote cache %s: %s is over the limit of %d bytes; treated as a miss (later ones like it are counted, not reported)",
 			c.name, entry(kind, key), max)
 		return nil, outBad, what + ": oversized body"
 	}
 	switch kind {
 	case CAS:
 		if got := KeyOf(data); got != key {
-			c.warnOnce("hash", "remote cache %s: %s holds a body whose SHA-256 is %s, not its key; treated as a miss (further bad responses are counted, not reported)",
+			c.warnOnce("hash", "remote cache %s: %s holds a body whose SHA-256 is %s, not its key; treated as a miss (later ones like it are counted, not reported)",
 				c.name, entry(kind, key), got[:12]+"…")
 			return nil, outBad, what + ": body does not match its key"
 		}
 	case AC:
 		if c.cfg.CheckAC != nil {
 			if err := c.cfg.CheckAC(key, data); err != nil {
-				c.warnOnce("check", "remote cache %s: %s refused: %s; treated as a miss (further bad responses are counted, not reported)",
+				c.warnOnce("check", "remote cache %s: %s refused: %s; treated as a miss (later ones like it are counted, not reported)",
 					c.name, entry(kind, key), escape(err.Error()))
 				return nil, outBad, what + ": refused: " + escape(err.Error())
 			}
