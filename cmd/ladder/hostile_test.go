@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"ladder/internal/explore"
+	"ladder/internal/sign"
 	"ladder/internal/source"
 )
 
@@ -39,7 +40,22 @@ func TestMain(m *testing.M) {
 		syscall.Setrlimit(syscall.RLIMIT_AS, &lim)
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	// The signing key of the runs is a test's own, made before any runs
+	// (so that no output says it was created), never the user's.
+	dir, err := os.MkdirTemp("", "ladder-config-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Setenv("XDG_CONFIG_HOME", dir)
+	os.Unsetenv(sign.KeyFileEnv)
+	if _, err := sign.OpenSigner(sign.Config{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // child is the result of one run of ladder in a child process.

@@ -18,6 +18,7 @@ import (
 	"ladder/internal/driver"
 	"ladder/internal/kernel"
 	"ladder/internal/report"
+	"ladder/internal/sign"
 )
 
 func init() {
@@ -101,7 +102,30 @@ func (o *proveFlags) config(e *env) (driver.Config, error) {
 			cacheDir = rel // shorter paths in messages: ".ladder/unknown/…"
 		}
 	}
+	var cfgSigner *sign.Signer
+	var verifier *sign.Verifier
+	if !o.noCache {
+		// Every verdict record is signed with the user's key and only
+		// records signed by a trusted key are believed (docs/team.md).
+		signer, err := sign.OpenSigner(sign.Config{Getenv: e.getenv})
+		if err != nil {
+			return driver.Config{}, fmt.Errorf("signing key: %v", err)
+		}
+		wd, err := os.Getwd()
+		if err != nil {
+			return driver.Config{}, err
+		}
+		if verifier, err = sign.LoadVerifier(signer, filepath.Join(driver.FindRoot(wd), sign.KeysFileName)); err != nil {
+			return driver.Config{}, err
+		}
+		if signer.Created() {
+			fmt.Fprintf(e.stderr, "ladder: created your signing key %s; its public line (for %s):\n  %s\n", signer.Path(), sign.KeysFileName, signer.PublicKeyLine())
+		}
+		cfgSigner = signer
+	}
 	return driver.Config{
+		Signer:   cfgSigner,
+		Verifier: verifier,
 		Kernel:   kernel.Config{RLimit: o.rlimit, Timeout: o.timeout},
 		Jobs:     o.jobs,
 		CacheDir: cacheDir,

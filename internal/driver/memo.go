@@ -5,7 +5,6 @@
 package driver
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -137,9 +136,8 @@ func (p *Prover) Replay(fp string) (*report.Prove, bool) {
 	if err != nil {
 		return nil, false
 	}
-	sum, payload, ok := bytes.Cut(data, []byte("\n"))
-	digest := sha256.Sum256(payload)
-	if !ok || string(sum) != "sha256:"+hex.EncodeToString(digest[:]) {
+	payload, ok := p.unsealFile("run "+fp, data)
+	if !ok {
 		return nil, false
 	}
 	var m runMemo
@@ -156,7 +154,11 @@ func (p *Prover) Replay(fp string) (*report.Prove, bool) {
 		if !ok {
 			return nil, false
 		}
-		if r, hit := p.cache.Lookup(key); !hit || r.Verdict != cache.Proved && r.Verdict != cache.Trivial {
+		r, hit := p.cache.Lookup(key)
+		if !hit || r.Verdict != cache.Proved && r.Verdict != cache.Trivial {
+			return nil, false
+		}
+		if _, ok := p.sig.open(key, r.Detail); !ok {
 			return nil, false
 		}
 		o.Cached = true
@@ -190,8 +192,7 @@ func (p *Prover) Remember(fp string, rep *report.Prove) error {
 	if err != nil {
 		return fmt.Errorf("run memo: %v", err)
 	}
-	digest := sha256.Sum256(payload)
-	data := append([]byte("sha256:"+hex.EncodeToString(digest[:])+"\n"), payload...)
+	data := p.sealFile("run "+fp, payload)
 	dir := filepath.Dir(p.memoPath(fp))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("run memo: %v", err)

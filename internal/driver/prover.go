@@ -20,6 +20,7 @@ import (
 	"ladder/internal/cache"
 	"ladder/internal/kernel"
 	"ladder/internal/report"
+	"ladder/internal/sign"
 	"ladder/ioa"
 	"ladder/simulation"
 )
@@ -63,6 +64,11 @@ type Config struct {
 	// Warn receives one-line warnings, such as the cache's when it
 	// discards a snapshot; nil discards them.
 	Warn func(string)
+	// Signer and Verifier, when Verifier is set, sign every verdict record
+	// written and admit only records signed by a trusted key (signing.go);
+	// a nil Signer writes records unsigned (they are then refused).
+	Signer   *sign.Signer
+	Verifier *sign.Verifier
 }
 
 // Input is what the prover proves: the obligations and edges generated
@@ -114,6 +120,7 @@ type Prover struct {
 	exeHash string // of the running executable; see executableHash
 
 	built atomic.Int64 // obligations built in the last run
+	sig   signing      // signed records (signing.go)
 }
 
 // Built returns the number of obligations whose problems the last run
@@ -146,6 +153,7 @@ func NewProver(cfg Config) (*Prover, error) {
 	id := k.Identity()
 	p := &Prover{cfg: cfg, kernel: k, sel: sel,
 		solver: cache.SolverID{Name: id.Name, Version: id.Version, Params: id.Params}}
+	p.sig.signer, p.sig.verifier = cfg.Signer, cfg.Verifier
 	if !cfg.NoCache {
 		c, warnings, err := cache.Open(cfg.CacheDir, p.solver)
 		if err != nil {
@@ -365,6 +373,9 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 			}
 		}
 	}
+	if w := p.sig.warning(); w != "" {
+		p.warn(w)
+	}
 	p.mu.Lock()
 	rep.Warnings, p.warnings = p.warnings, nil
 	p.mu.Unlock()
@@ -494,7 +505,11 @@ func (p *Prover) lookup(q *kernel.Query, key string) (kernel.Result, bool) {
 	if !ok {
 		return kernel.Result{}, false
 	}
-	r, err := p.kernel.Admit(q, row.Detail)
+	rec, ok := p.sig.open(key, row.Detail)
+	if !ok {
+		return kernel.Result{}, false
+	}
+	r, err := p.kernel.Admit(q, rec)
 	if err != nil {
 		p.warn(fmt.Sprintf("cache: entry for %s not admitted (%v); re-checking", q.ID(), err))
 		return kernel.Result{}, false
@@ -517,6 +532,7 @@ func (p *Prover) record(in *Input, jobs []*job, d *simulation.Derivation) {
 		if !j.cached && j.res.Cacheable() {
 			detail, err := j.res.Encode()
 			if err == nil {
+				detail = p.sig.seal(j.key, detail)
 				err = p.cache.Put(j.key, cache.Result{
 					Verdict: cache.Verdict(j.res.Verdict().String()), Seconds: j.res.SolverSeconds,
 					RLimitUsed: j.res.RLimitUsed, Name: j.ob.ID, Detail: detail,

@@ -109,7 +109,11 @@ func (p *Prover) admitRecorded(j *job, units map[string]string) bool {
 	if !ok {
 		return false
 	}
-	r, err := p.kernel.AdmitRecorded(g.Query, row.Detail)
+	rec, ok := p.sig.open(g.Key, row.Detail)
+	if !ok {
+		return false
+	}
+	r, err := p.kernel.AdmitRecorded(g.Query, rec)
 	if err != nil {
 		return false // built and printed as usual
 	}

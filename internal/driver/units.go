@@ -230,9 +230,8 @@ func (p *Prover) readUnitRecord(unit string) (*unitRecord, bool) {
 	if err != nil {
 		return nil, false
 	}
-	sum, payload, ok := bytes.Cut(data, []byte("\n"))
-	digest := sha256.Sum256(payload)
-	if !ok || string(sum) != "sha256:"+hex.EncodeToString(digest[:]) {
+	payload, ok := p.unsealFile("unit "+unit, data)
+	if !ok {
 		return nil, false
 	}
 	var rec unitRecord
@@ -370,8 +369,7 @@ func (p *Prover) writeUnitRecord(rec *unitRecord) error {
 	if err != nil {
 		return fmt.Errorf("unit record %s: %v", rec.Unit, err)
 	}
-	digest := sha256.Sum256(payload)
-	data := append([]byte("sha256:"+hex.EncodeToString(digest[:])+"\n"), payload...)
+	data := p.sealFile("unit "+rec.Unit, payload)
 	path := p.unitPath(rec.Unit)
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -395,4 +393,29 @@ func (p *Prover) writeUnitRecord(rec *unitRecord) error {
 		return fmt.Errorf("unit record %s: %v", rec.Unit, err)
 	}
 	return nil
+}
+
+// sealFile returns the content of a record file (a unit record, a run
+// memo) named name with payload: signed when signing is on (signing.go),
+// else a line with the payload's SHA-256, then the payload.
+func (p *Prover) sealFile(name string, payload []byte) []byte {
+	if p.sig.on() {
+		return p.sig.seal(name, payload)
+	}
+	digest := sha256.Sum256(payload)
+	return append([]byte("sha256:"+hex.EncodeToString(digest[:])+"\n"), payload...)
+}
+
+// unsealFile returns the payload of a record file written by sealFile, or
+// false when it is damaged, or not signed by a trusted key for name.
+func (p *Prover) unsealFile(name string, data []byte) ([]byte, bool) {
+	if p.sig.on() {
+		return p.sig.open(name, data)
+	}
+	sum, payload, ok := bytes.Cut(data, []byte("\n"))
+	digest := sha256.Sum256(payload)
+	if !ok || string(sum) != "sha256:"+hex.EncodeToString(digest[:]) {
+		return nil, false
+	}
+	return payload, true
 }

@@ -13,6 +13,7 @@ import (
 
 	"ladder/internal/kernel"
 	"ladder/internal/report"
+	"ladder/internal/sign"
 	"ladder/ioa"
 	"ladder/simulation"
 )
@@ -366,6 +367,68 @@ func TestUnitRecordsRefused(t *testing.T) {
 		rep, err := p.Prove(ctx, in)
 		if err != nil || !rep.OK() {
 			t.Fatalf("%s: %v %+v", d.name, err, rep)
+		}
+	}
+}
+
+// TestSignedUnitRecords proves a fixture with signed records, then puts in
+// place of each unit record the same record unsigned (with a right
+// checksum) and the same record signed by a key that is not trusted: no
+// unit is restored from either, and the run warns once.
+func TestSignedUnitRecords(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	ctx := context.Background()
+	own, err := sign.OpenSigner(sign.Config{Dir: t.TempDir(), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := sign.OpenSigner(sign.Config{Dir: t.TempDir(), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2, Signer: own, Verifier: sign.NewVerifier(own.PublicKey())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if rep, err := p.Prove(ctx, planRecorded(t, p, dir)); err != nil || !rep.OK() || len(rep.Warnings) > 0 {
+		t.Fatalf("cold run: %v %+v", err, rep)
+	}
+	in := planRecorded(t, p, dir)
+	if got := restoredCount(in); got != len(in.Obligations) {
+		t.Fatalf("signed records: %d of %d obligations restored", got, len(in.Obligations))
+	}
+	files, _ := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*.json"))
+	for _, variant := range []string{"unsigned", "untrusted"} {
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, rest, _ := strings.Cut(string(data), "\n") // the signature line
+			_, rest, _ = strings.Cut(rest, "\n")          // the header
+			name, payload, _ := strings.Cut(rest, "\n")   // the name it is bound to
+			var out []byte
+			if variant == "unsigned" {
+				var q Prover
+				out = q.sealFile(strings.TrimPrefix(name, "ladder-record-of "), []byte(payload))
+			} else {
+				out = other.Seal([]byte(rest))
+			}
+			if err := os.WriteFile(f, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		in := planRecorded(t, p, dir)
+		if got := restoredCount(in); got != 0 {
+			t.Errorf("%s: %d obligations restored", variant, got)
+		}
+		rep, err := p.Prove(ctx, in)
+		if err != nil || !rep.OK() {
+			t.Fatalf("%s: %v %+v", variant, err, rep)
+		}
+		if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "not signed by a trusted key") {
+			t.Errorf("%s: warnings %q; want one about the ignored records", variant, rep.Warnings)
 		}
 	}
 }
