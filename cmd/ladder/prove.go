@@ -17,6 +17,7 @@ import (
 
 	"ladder/internal/driver"
 	"ladder/internal/kernel"
+	"ladder/internal/remote"
 	"ladder/internal/report"
 	"ladder/internal/sign"
 )
@@ -47,6 +48,7 @@ refuted or unknown, when an expected theorem is not derived, or when
 			fs.StringVar(&o.dumpSMT, "dump-smt", "", "write every selected obligation as a standalone .smt2 file into `DIR`")
 			fs.StringVar(&o.only, "only", "", "check only the obligations whose ID or group matches the regular expression `PATTERN`")
 			fs.StringVar(&o.html, "html", "", "also write the report as an HTML page into `DIR` (DIR/index.html)")
+			o.defineRemote(fs)
 			return func(e *env, paths []string) int {
 				return prove(e, paths, o, *jsonOut)
 			}
@@ -64,6 +66,9 @@ type proveFlags struct {
 	dumpSMT  string
 	only     string
 	html     string // prove only: the directory of the HTML report
+
+	remoteCache    string // prove and watch: the remote cache's URL
+	remoteReadOnly bool
 }
 
 func (o *proveFlags) define(fs *flag.FlagSet) {
@@ -72,6 +77,12 @@ func (o *proveFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.cacheDir, "cache-dir", "", "the cache directory (default: .ladder at the repository root)")
 	fs.Uint64Var(&o.rlimit, "rlimit", kernel.DefaultRLimit, "Z3's deterministic resource limit per obligation")
 	fs.DurationVar(&o.timeout, "timeout", kernel.DefaultTimeout, "the wall-clock limit per obligation, a safety net")
+}
+
+// defineRemote defines the remote cache flags of prove and watch.
+func (o *proveFlags) defineRemote(fs *flag.FlagSet) {
+	fs.StringVar(&o.remoteCache, "remote-cache", "", "share unit records through the remote cache at `URL` (Bazel's HTTP remote-cache protocol; default: $LADDER_REMOTE_CACHE; docs/team.md)")
+	fs.BoolVar(&o.remoteReadOnly, "remote-cache-read-only", false, "read the remote cache, never write it")
 }
 
 // config turns the flags into a driver configuration.
@@ -123,7 +134,20 @@ func (o *proveFlags) config(e *env) (driver.Config, error) {
 		}
 		cfgSigner = signer
 	}
+	var rc *remote.Client
+	url := o.remoteCache
+	if url == "" {
+		url = e.getenv("LADDER_REMOTE_CACHE")
+	}
+	if url != "" && !o.noCache {
+		warn := func(msg string) { fmt.Fprintf(e.stderr, "ladder: warning: remote cache: %s\n", msg) }
+		var err error
+		if rc, err = remote.New(remote.Config{URL: url, ReadOnly: o.remoteReadOnly, Warn: warn}); err != nil {
+			return driver.Config{}, fmt.Errorf("--remote-cache: %v", err)
+		}
+	}
 	return driver.Config{
+		Remote:   rc,
 		Signer:   cfgSigner,
 		Verifier: verifier,
 		Kernel:   kernel.Config{RLimit: o.rlimit, Timeout: o.timeout},
@@ -221,6 +245,9 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		rep, err = p.Prove(ctx, in)
 		stop()
+		if n := p.RemoteHits(); n > 0 {
+			fmt.Fprintf(e.stderr, "ladder prove: %d unit %s taken from the remote cache, %s checked\n", n, plural(n, "record", "records"), plural(n, "its signature", "their signatures"))
+		}
 		var gerr *driver.GenerationError
 		if errors.As(err, &gerr) {
 			p.Close()

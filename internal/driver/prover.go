@@ -19,6 +19,7 @@ import (
 
 	"ladder/internal/cache"
 	"ladder/internal/kernel"
+	"ladder/internal/remote"
 	"ladder/internal/report"
 	"ladder/internal/sign"
 	"ladder/ioa"
@@ -69,6 +70,11 @@ type Config struct {
 	// a nil Signer writes records unsigned (they are then refused).
 	Signer   *sign.Signer
 	Verifier *sign.Verifier
+	// Remote, when set with a Verifier, is a remote cache (Bazel's HTTP
+	// remote-cache protocol) of unit records: a unit whose local record is
+	// missing or stale is looked up there, and every unit record written
+	// is also stored there unless it is read-only (units.go).
+	Remote *remote.Client
 }
 
 // Input is what the prover proves: the obligations and edges generated
@@ -121,7 +127,14 @@ type Prover struct {
 
 	built atomic.Int64 // obligations built in the last run
 	sig   signing      // signed records (signing.go)
+	// remoteHits counts the unit records the last run took from the
+	// remote cache.
+	remoteHits atomic.Int64
 }
+
+// RemoteHits returns the number of unit records the last run took from
+// the remote cache (Config.Remote).
+func (p *Prover) RemoteHits() int { return int(p.remoteHits.Load()) }
 
 // Built returns the number of obligations whose problems the last run
 // built and printed; the others were decided from their generation
@@ -182,6 +195,9 @@ func (p *Prover) Kernel() *kernel.Kernel { return p.kernel }
 // Close closes the cache. Prove has already saved it; Status never writes
 // it.
 func (p *Prover) Close() error {
+	if p.cfg.Remote != nil {
+		p.cfg.Remote.Close()
+	}
 	if p.cache == nil {
 		return nil
 	}

@@ -10,6 +10,7 @@ package driver
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -19,9 +20,11 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"ladder/internal/kernel"
+	"ladder/internal/remote"
 	"ladder/internal/safeio"
 	"ladder/internal/source"
 	"ladder/ioa"
@@ -53,6 +56,8 @@ type unitRecord struct {
 	// Results are the verdict records of the plan's obligations, in
 	// its order.
 	Results []unitResult `json:"results"`
+
+	remoteKey string // where it is stored in the remote cache; "" for nowhere
 }
 
 // unitResult is the verdict of one obligation of a unit record: its cache
@@ -100,6 +105,7 @@ func (p *Prover) unitPath(unit string) string {
 // obligation, is restored from its record instead of planned. Without a
 // cache, with --dump-smt or without sums it is Generate.
 func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.ErrorList) {
+	p.remoteHits.Store(0)
 	exe := ""
 	if p.cache != nil && p.cfg.DumpSMT == "" && sums != nil {
 		exe = p.executableHash()
@@ -197,8 +203,66 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 // has a verdict the kernel does not admit as discharging its query.
 func (p *Prover) restoreUnit(h *ioa.Hierarchy, a *ioa.Automaton, pr *ioa.Proof, exe string, sums map[string]string) *restoredUnit {
 	name := unitName(a, pr)
-	rec, ok := p.readUnitRecord(name)
-	if !ok || rec.Exe != exe || rec.Solver != p.solver.String() || rec.Plan == nil ||
+	if rec, ok := p.readUnitRecord(name); ok {
+		if r := p.restoreFrom(rec, h, a, pr, exe, sums); r != nil {
+			return r
+		}
+	}
+	// Not here: a teammate's or CI's record of the same unit from the same
+	// defining file may be in the remote cache.
+	key := p.remoteKey(name, a, pr, exe, sums)
+	if key == "" {
+		return nil
+	}
+	data, ok := p.cfg.Remote.Get(context.Background(), remote.AC, key)
+	if !ok {
+		return nil
+	}
+	rec, ok := p.decodeUnitRecord(name, data)
+	if !ok {
+		return nil
+	}
+	r := p.restoreFrom(rec, h, a, pr, exe, sums)
+	if r != nil {
+		p.remoteHits.Add(1)
+		if err := p.storeUnitRecord(name, data); err != nil {
+			p.warn(err.Error())
+		}
+	}
+	return r
+}
+
+// remoteKey returns the remote cache key of unit name's record: the
+// SHA-256 of the ladder executable's hash, the solver identity, the unit's
+// name and the content hash of the file that defines it (the automaton's or
+// the proof's); "" without a remote cache or signing. The record found
+// under it is checked like a local one: it holds only when every source
+// file it names has the recorded content.
+func (p *Prover) remoteKey(name string, a *ioa.Automaton, pr *ioa.Proof, exe string, sums map[string]string) string {
+	if p.cfg.Remote == nil || !p.sig.on() {
+		return ""
+	}
+	file := ""
+	if a != nil {
+		file = a.File
+	} else {
+		file = pr.File
+	}
+	sum, ok := sums[file]
+	if !ok {
+		return ""
+	}
+	h := sha256.New()
+	for _, f := range []string{"ladder-unit-record/v" + strconv.Itoa(unitRecordFormat), exe, p.solver.String(), name, sum} {
+		h.Write([]byte(strconv.Itoa(len(f)) + ":" + f))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// restoreFrom restores the unit of rec, or returns nil when rec does not
+// vouch for it now (restoreUnit).
+func (p *Prover) restoreFrom(rec *unitRecord, h *ioa.Hierarchy, a *ioa.Automaton, pr *ioa.Proof, exe string, sums map[string]string) *restoredUnit {
+	if rec.Exe != exe || rec.Solver != p.solver.String() || rec.Plan == nil ||
 		len(rec.Files) == 0 || len(rec.Results) != len(rec.Plan.Obligations) {
 		return nil
 	}
@@ -230,6 +294,11 @@ func (p *Prover) readUnitRecord(unit string) (*unitRecord, bool) {
 	if err != nil {
 		return nil, false
 	}
+	return p.decodeUnitRecord(unit, data)
+}
+
+// decodeUnitRecord decodes and checks the content of unit's record file.
+func (p *Prover) decodeUnitRecord(unit string, data []byte) (*unitRecord, bool) {
 	payload, ok := p.unsealFile("unit "+unit, data)
 	if !ok {
 		return nil, false
@@ -337,6 +406,11 @@ func (p *Prover) recordUnits(in *Input, jobs []*job) {
 			}
 		}
 		rec.Plan = simulation.PlanOf(u.obs, u.edge)
+		if u.edge != nil {
+			rec.remoteKey = p.remoteKey(name, nil, u.edge.Proof, exe, in.Sums)
+		} else if a := automatonNamed(in.Automata, strings.TrimPrefix(name, "automaton:")); a != nil {
+			rec.remoteKey = p.remoteKey(name, a, nil, exe, in.Sums)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -370,27 +444,39 @@ func (p *Prover) writeUnitRecord(rec *unitRecord) error {
 		return fmt.Errorf("unit record %s: %v", rec.Unit, err)
 	}
 	data := p.sealFile("unit "+rec.Unit, payload)
-	path := p.unitPath(rec.Unit)
+	if err := p.storeUnitRecord(rec.Unit, data); err != nil {
+		return err
+	}
+	if rec.remoteKey != "" && !p.cfg.Remote.ReadOnly() {
+		p.cfg.Remote.Put(context.Background(), remote.AC, rec.remoteKey, data)
+	}
+	return nil
+}
+
+// storeUnitRecord writes the content of unit's record file atomically: a
+// temporary file renamed over the record.
+func (p *Prover) storeUnitRecord(unit string, data []byte) error {
+	path := p.unitPath(unit)
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("unit record %s: %v", rec.Unit, err)
+		return fmt.Errorf("unit record %s: %v", unit, err)
 	}
 	tmp, err := os.CreateTemp(dir, filepath.Base(path)+memoTempMark+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
-		return fmt.Errorf("unit record %s: %v", rec.Unit, err)
+		return fmt.Errorf("unit record %s: %v", unit, err)
 	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return fmt.Errorf("unit record %s: %v", rec.Unit, err)
+		return fmt.Errorf("unit record %s: %v", unit, err)
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("unit record %s: %v", rec.Unit, err)
+		return fmt.Errorf("unit record %s: %v", unit, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("unit record %s: %v", rec.Unit, err)
+		return fmt.Errorf("unit record %s: %v", unit, err)
 	}
 	return nil
 }
@@ -418,4 +504,13 @@ func (p *Prover) unsealFile(name string, data []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return payload, true
+}
+
+func automatonNamed(autos []*ioa.Automaton, name string) *ioa.Automaton {
+	for _, a := range autos {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
 }
