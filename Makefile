@@ -53,7 +53,7 @@ bench-deps:
 	fi
 
 build: deps
-	$(GO) build -o $(BIN) ./cmd/ladder
+	$(GO) build -trimpath -o $(BIN) ./cmd/ladder
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
