@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -63,6 +64,7 @@ type child struct {
 	code           int
 	stdout, stderr string
 	elapsed        time.Duration
+	maxRSS         int64 // the peak resident set, in bytes (0 when unknown)
 }
 
 // hostile runs ladder with args in dir, with the deadline d, and fails the
@@ -97,6 +99,9 @@ func hostileCmd(t *testing.T, dir string, d time.Duration, started func(*os.Proc
 	}
 	err := cmd.Wait()
 	c := child{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil && runtime.GOOS == "linux" {
+		c.maxRSS = ru.Maxrss << 10 // kilobytes on Linux
+	}
 	if ctx.Err() != nil {
 		t.Fatalf("ladder %s did not finish within %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), d, tail(c.stdout), tail(c.stderr))
 	}

@@ -61,6 +61,23 @@ const (
 	partsPerWorker = 4
 )
 
+// Under a memory budget, a batch of levelFlat is smaller when its
+// buffers (the parts' successors, the shards' lookups, the store's table
+// grown for them) would take more than a share of the budget, 1 /
+// flatBudgetShare, as the bytes per state of the last batch say: a batch
+// of 65536 states of 20 successors of 100 bytes takes over 100 MiB, and
+// its successors are not counted as stored states. A batch has at least
+// minFlatBatch states (firstFlatBatch before any was measured).
+const (
+	flatBudgetShare = 8
+	minFlatBatch    = 256
+	firstFlatBatch  = 4096
+	// flatSuccBytes is what a kept successor takes besides its encoding:
+	// its entries in the part's lists (ends, hs, orbits, acts, rows, pos,
+	// rs), in its shard's lookup lists (idx, res, at) and in the ids
+	flatSuccBytes = 8 + 8 + 4 + 4 + 4 + 4 + 8 + 4 + 8 + 8 + 4
+)
+
 // flatWorker is one worker of levelFlat: its runners.
 type flatWorker struct {
 	_  [128]byte // padding: see the file comment
@@ -128,6 +145,35 @@ type flatSet struct {
 	base   []int // the batch index of each part's first successor
 	ids    []int32
 	fresh  []item
+	// perState is the bytes the buffers took per state of the last batch
+	// (twice what it filled: the lists keep twice the room they took), 0
+	// before any batch
+	perState int64
+}
+
+// flatBatchSize returns the number of states of the next batch of levelFlat:
+// flatBatch, or fewer under a memory budget (flatBudgetShare).
+func (x *explorer) flatBatchSize(fs *flatSet) int {
+	if x.cfg.batch > 0 {
+		return x.cfg.batch
+	}
+	m := x.cfg.Budget.MaxMemory
+	switch {
+	case m <= 0:
+		return flatBatch
+	case fs.perState <= 0:
+		return firstFlatBatch
+	}
+	return int(min(max(m/flatBudgetShare/fs.perState, minFlatBatch), flatBatch))
+}
+
+// measure records the bytes per state of the batch that phase 1 expanded.
+func (fs *flatSet) measure(states int) {
+	var b int64
+	for _, pt := range fs.parts {
+		b += int64(len(pt.arena)) + flatSuccBytes*int64(len(pt.ends)) + 4*int64(len(pt.seen))
+	}
+	fs.perState = max(2*b/int64(max(states, 1)), 1)
 }
 
 func (x *explorer) newFlatSet(w int) *flatSet {
@@ -176,12 +222,9 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 		x.fset = x.newFlatSet(w)
 	}
 	fs := x.fset
-	bs := x.cfg.batch
-	if bs <= 0 {
-		bs = flatBatch
-	}
-	for lo := 0; lo < len(cur); lo += bs {
-		batch := cur[lo:min(lo+bs, len(cur))]
+	var batch []int32
+	for lo := 0; lo < len(cur); lo += len(batch) {
+		batch = cur[lo:min(lo+x.flatBatchSize(fs), len(cur))]
 		// phase 1
 		np := len(fs.parts)
 		for k, pt := range fs.parts {
@@ -203,6 +246,7 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 			fs.base[k+1] = fs.base[k] + len(pt.ends)
 		}
 		n := fs.base[np]
+		fs.measure(len(batch))
 		// phase 2
 		x.each(w, len(fs.shards), func(_, sh int) {
 			o := fs.shards[sh]
@@ -353,6 +397,10 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 	}
 	over, gaveUp := false, false
 	c := int32(0) // the successors of the state being expanded, so far
+	// The budget is looked at every 64 successors of the part, and every
+	// overBytes of new encodings, as in expandPart: most states have fewer
+	// than 64 successors.
+	since, atBytes := 0, 0
 	// A successor is checked against the part's set (repeated) when the
 	// next one is handed over, or when its state is done: meanwhile, its
 	// slot in the set, asked for at once, comes into the cache while
@@ -397,9 +445,12 @@ func (x *explorer) expandFlat(wk *flatPart, wr *flatWorker, batch []int32) {
 		wk.hs = append(wk.hs, h)
 		wk.pos = append(wk.pos, c-1)
 		pending = true
-		if c&63 == 0 && x.meter.Over() {
-			over = true
-			return false
+		if since++; since >= 64 || len(wk.arena)-atBytes >= overBytes {
+			since, atBytes = 0, len(wk.arena)
+			if x.meter.Over() {
+				over = true
+				return false
+			}
 		}
 		return true
 	}
