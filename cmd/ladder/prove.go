@@ -8,10 +8,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -19,6 +21,7 @@ import (
 	"ladder/internal/kernel"
 	"ladder/internal/remote"
 	"ladder/internal/report"
+	"ladder/internal/safeio"
 	"ladder/internal/sign"
 )
 
@@ -138,6 +141,15 @@ func (o *proveFlags) config(e *env) (driver.Config, error) {
 	url := o.remoteCache
 	if url == "" {
 		url = e.getenv("LADDER_REMOTE_CACHE")
+	}
+	if url == "" && !o.noCache {
+		wd, err := os.Getwd()
+		if err != nil {
+			return driver.Config{}, err
+		}
+		if url, err = repositoryRemote(filepath.Join(driver.FindRoot(wd), remoteFileName)); err != nil {
+			return driver.Config{}, err
+		}
 	}
 	if url != "" && !o.noCache {
 		warn := func(msg string) { fmt.Fprintf(e.stderr, "ladder: warning: remote cache: %s\n", msg) }
@@ -290,4 +302,31 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// remoteFileName is the repository file that names the team's remote
+// cache: its first line that is neither blank nor a comment (#) is the URL.
+const remoteFileName = "ladder-remote.txt"
+
+// repositoryRemote returns the URL the repository file path names, "" when
+// there is no such file.
+func repositoryRemote(path string) (string, error) {
+	data, err := safeio.ReadFile(path, 64<<10)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", path, err)
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if strings.ContainsAny(line, " \t") {
+			return "", fmt.Errorf("%s:%d:1: want one URL on the line, found %q", path, i+1, line)
+		}
+		return line, nil
+	}
+	return "", nil
 }

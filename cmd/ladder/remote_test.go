@@ -92,7 +92,7 @@ func TestRemoteCacheNginx(t *testing.T) {
 	}
 	prove := func(dir string, env []string, started func(), extra ...string) (int, summary, string) {
 		t.Helper()
-		args := append([]string{"prove", ".", "--json", "-j", "2", "--remote-cache", url}, extra...)
+		args := append([]string{"prove", ".", "--json", "-j", "2"}, extra...)
 		code, out, errs := ladderAt(t, dir, env, started, args...)
 		var rep struct{ Summary summary }
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
@@ -102,7 +102,7 @@ func TestRemoteCacheNginx(t *testing.T) {
 	}
 
 	ci := cloneFixture(t)
-	code, s, errs := prove(ci, []string{sign.KeyFileEnv + "=" + ciKey.Path()}, nil)
+	code, s, errs := prove(ci, []string{sign.KeyFileEnv + "=" + ciKey.Path()}, nil, "--remote-cache", url)
 	if code != 0 || s.Rechecked == 0 {
 		t.Fatalf("CI: exit %d, %+v\n%s", code, s, errs)
 	}
@@ -117,7 +117,7 @@ func TestRemoteCacheNginx(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := []string{"XDG_CONFIG_HOME=" + t.TempDir()}
-	code, s, errs = prove(laptop, home, nil, "--remote-cache-read-only")
+	code, s, errs = prove(laptop, home, nil, "--remote-cache", url, "--remote-cache-read-only")
 	if code != 0 || s.Built != 0 || s.Rechecked != 0 || s.Reused+s.Trivial != s.Obligations || !strings.Contains(errs, "taken from the remote cache") {
 		t.Fatalf("laptop trusting CI: exit %d, %+v; want every obligation reused from the remote\n%s", code, s, errs)
 	}
@@ -127,15 +127,30 @@ func TestRemoteCacheNginx(t *testing.T) {
 
 	// A clone that does not trust CI's key proves everything itself.
 	stranger := cloneFixture(t)
-	code, s, errs = prove(stranger, []string{"XDG_CONFIG_HOME=" + t.TempDir()}, nil, "--remote-cache-read-only")
+	code, s, errs = prove(stranger, []string{"XDG_CONFIG_HOME=" + t.TempDir()}, nil, "--remote-cache", url, "--remote-cache-read-only")
 	if code != 0 || s.Rechecked == 0 || !strings.Contains(errs, "not signed by a trusted key") {
 		t.Fatalf("clone not trusting CI: exit %d, %+v; want the remote records refused, everything checked\n%s", code, s, errs)
 	}
 
+	// A clone whose repository names the remote cache in ladder-remote.txt
+	// needs no flag.
+	named := cloneFixture(t)
+	for name, text := range map[string]string{sign.KeysFileName: ciKey.PublicKeyLine() + "\n", remoteFileName: "# the team's cache\n" + url + "\n"} {
+		if err := os.WriteFile(filepath.Join(named, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, s, errs = prove(named, []string{"XDG_CONFIG_HOME=" + t.TempDir()}, nil)
+	if code != 0 || s.Built != 0 || s.Rechecked != 0 || !strings.Contains(errs, "taken from the remote cache") {
+		t.Fatalf("remote named by %s: exit %d, %+v\n%s", remoteFileName, code, s, errs)
+	}
+
 	// The server goes away as a run starts: the run completes alone.
 	late := cloneFixture(t)
-	if err := os.WriteFile(filepath.Join(late, sign.KeysFileName), []byte(ciKey.PublicKeyLine()+"\n"), 0o644); err != nil {
-		t.Fatal(err)
+	for name, text := range map[string]string{sign.KeysFileName: ciKey.PublicKeyLine() + "\n", remoteFileName: url + "\n"} {
+		if err := os.WriteFile(filepath.Join(late, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	code, s, errs = prove(late, []string{"XDG_CONFIG_HOME=" + t.TempDir()}, ng.Stop)
 	if code != 0 || s.Reused+s.Rechecked+s.Trivial != s.Obligations {
