@@ -14,6 +14,7 @@ import (
 
 	"ladder/internal/driver"
 	"ladder/internal/lsp"
+	"ladder/internal/sign"
 )
 
 func init() {
@@ -45,7 +46,7 @@ connection.`,
 				if werr != nil {
 					ws = "."
 				}
-				err := lsp.Serve(ctx, stdio{}, lsp.Options{Version: version, Library: documentLibrary, Workspace: ws})
+				err := lsp.Serve(ctx, stdio{}, lsp.Options{Version: version, Library: documentLibrary, Workspace: ws, Signing: lspSigning(e)})
 				if err != nil {
 					e.errorf("lsp", "%v", err)
 					return exitFailure
@@ -84,3 +85,20 @@ func (stdio) Close() error {
 }
 
 var _ io.ReadWriteCloser = stdio{}
+
+// lspSigning returns the language server's signing: the user's key, and
+// the keys the repository at root trusts, as ladder prove has them; nil
+// (records unsigned) when the user's key cannot be opened.
+func lspSigning(e *env) func(root string) (*sign.Signer, *sign.Verifier) {
+	signer, err := sign.OpenSigner(sign.Config{Getenv: e.getenv})
+	if err != nil {
+		return nil
+	}
+	return func(root string) (*sign.Signer, *sign.Verifier) {
+		v, err := sign.LoadVerifier(signer, filepath.Join(root, sign.KeysFileName))
+		if err != nil {
+			v = sign.NewVerifier(signer.PublicKey())
+		}
+		return signer, v
+	}
+}

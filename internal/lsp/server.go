@@ -42,6 +42,7 @@ import (
 	"ladder/internal/driver"
 	"ladder/internal/kernel"
 	"ladder/internal/report"
+	"ladder/internal/sign"
 	"ladder/internal/source"
 	"ladder/ioa/load"
 )
@@ -67,6 +68,11 @@ type Options struct {
 	// proving, and a cache is made only inside it (the repository root
 	// of the document when that is inside, the workspace otherwise).
 	Workspace string
+	// Signing, when not nil, returns the signer and verifier of the
+	// records of the repository whose root is root (driver.Config.Signer
+	// and Verifier), so that the server's verdicts are those ladder prove
+	// signs and trusts; nil leaves records unsigned.
+	Signing func(root string) (*sign.Signer, *sign.Verifier)
 }
 
 // Serve runs a server on rwc until the client sends exit or closes the
@@ -311,12 +317,16 @@ func (s *server) proverConfig(path string) (driver.Config, bool) {
 	if cacheDir == "" {
 		return driver.Config{}, false
 	}
-	return driver.Config{
+	cfg := driver.Config{
 		Kernel:   kernel.Config{RLimit: kernel.DefaultRLimit, Timeout: kernel.DefaultTimeout},
 		Jobs:     1,
 		CacheDir: cacheDir,
 		Warn:     func(string) {},
-	}, true
+	}
+	if s.opt.Signing != nil {
+		cfg.Signer, cfg.Verifier = s.opt.Signing(root)
+	}
+	return cfg, true
 }
 
 // check loads the document (with the open documents' texts instead of the
