@@ -120,9 +120,11 @@ func (r *replayer) counterexample(cw *conWorld, scn *scenario[bool]) *Counterexa
 		cex.Instance = cw.inst.SizesString()
 	}
 	seen := map[string]int{}
+	values := map[string]eval.State{} // each listed state's values, for Partial
 	for _, t := range cw.trace {
-		cs := CexState{Name: t.name, Automaton: t.auto.Name, Value: t.st, Base: t.base}
+		cs := CexState{Name: t.name, Automaton: t.auto.Name, Base: t.base}
 		cs.Text, cs.Changed = renderState(t.auto, t.st, cw.lookup(t.base))
+		values[t.name] = t.st
 		if i, ok := seen[t.name]; ok {
 			cex.States[i] = cs
 			continue
@@ -143,7 +145,8 @@ func (r *replayer) counterexample(cw *conWorld, scn *scenario[bool]) *Counterexa
 		}
 		if st := cw.lookup(base); st != nil {
 			auto := r.p.proof.Abstract
-			u0 := CexState{Name: "u0", Automaton: auto.Name, Value: st, Base: base, Text: auto.Name + "{}", Changed: true}
+			u0 := CexState{Name: "u0", Automaton: auto.Name, Base: base, Text: auto.Name + "{}", Changed: true}
+			values["u0"] = st
 			if steps {
 				if u1 := &cex.States[i1]; u1.Base == base {
 					u1.Base = "u0"
@@ -153,6 +156,9 @@ func (r *replayer) counterexample(cw *conWorld, scn *scenario[bool]) *Counterexa
 				cex.States = append(cex.States, u0)
 			}
 		}
+	}
+	for i := range cex.States {
+		cex.States[i].Partial = partial(cex.States[i], values)
 	}
 	for _, call := range cw.calls {
 		if call.concrete {
@@ -166,6 +172,31 @@ func (r *replayer) counterexample(cw *conWorld, scn *scenario[bool]) *Counterexa
 	}
 	sort.Strings(cex.Constants)
 	return cex
+}
+
+// partial reports whether s's Text lists only some of its variables, those
+// that differ from its Base (counterexample.State.Partial): s is Changed,
+// and some variable is equal in s and in the state named Base (values holds
+// the values of every listed state by name). A difference that lists every
+// variable is the whole state: nothing is "otherwise as" the base.
+func partial(s CexState, values map[string]eval.State) bool {
+	if !s.Changed {
+		return false
+	}
+	b, ok := values[s.Base]
+	if !ok {
+		return true
+	}
+	v := values[s.Name]
+	if len(b) != len(v) || len(v) == 0 {
+		return true
+	}
+	for i := range v {
+		if v[i].Equal(b[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // mentionsName reports whether text names name as a whole identifier.

@@ -244,6 +244,35 @@ func TestRenderState(t *testing.T) {
 	}
 }
 
+// TestPartial checks which states a counterexample shows as a difference
+// from their base ("otherwise as c"): a changed state some of whose
+// variables equal the base's, or whose base is not listed; not one that
+// differs in every variable (it is then the whole state), nor one that is
+// not a difference.
+func TestPartial(t *testing.T) {
+	c0 := eval.State{eval.Int(1), eval.Bool(false)}
+	values := map[string]eval.State{
+		"c":    c0,
+		"some": {eval.Int(2), eval.Bool(false)},
+		"all":  {eval.Int(2), eval.Bool(true)},
+		"none": c0,
+	}
+	for _, c := range []struct {
+		s    CexState
+		want bool
+	}{
+		{CexState{Name: "c"}, false},
+		{CexState{Name: "some", Changed: true, Base: "c"}, true},
+		{CexState{Name: "all", Changed: true, Base: "c"}, false},
+		{CexState{Name: "none", Changed: true, Base: "c"}, true},
+		{CexState{Name: "some", Changed: true, Base: "missing"}, true},
+	} {
+		if got := partial(c.s, values); got != c.want {
+			t.Errorf("partial(%s from %q) = %v, want %v", c.s.Name, c.s.Base, got, c.want)
+		}
+	}
+}
+
 func TestMentionsName(t *testing.T) {
 	for _, c := range []struct {
 		text string

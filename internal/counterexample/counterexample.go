@@ -1,15 +1,15 @@
 // Package counterexample holds the replayed counterexample of an
 // obligation: the data that package simulation computes when the
 // reference evaluator replays a solver model, and that the kernel renders
-// with a Refuted verdict. It is a leaf of the trusted core: it depends on
-// the evaluator's values only.
+// with a Refuted verdict. It is a leaf of the trusted core and crosses into
+// the kernel as text: it imports nothing of the module, so that the
+// kernel's closure holds neither the evaluator nor the model (the values a
+// state was rendered from stay with simulation, which computes Partial).
 package counterexample
 
 import (
 	"fmt"
 	"strings"
-
-	"ladder/ioa/eval"
 )
 
 // Counterexample is a replayed refutation of an obligation: the states and
@@ -30,12 +30,17 @@ type Counterexample struct {
 
 // State is one state of a counterexample.
 type State struct {
-	Name      string     // "c", "a", "cpost", "u1", "apre", ...
-	Automaton string     // its automaton
-	Value     eval.State // every variable
-	Text      string     // rendered: all variables, or for a computed post-state only those that changed
-	Changed   bool       // Text lists only the variables that differ from Base
-	Base      string     // the state it was computed from by a step, or ""
+	Name      string // "c", "a", "cpost", "u1", "apre", ...
+	Automaton string // its automaton
+	Text      string // rendered: all variables, or for a computed post-state only those that changed
+	Changed   bool   // Text lists only the variables that differ from Base
+	Base      string // the state it was computed from by a step, or ""
+	// Partial reports that Text lists only some of the state's variables,
+	// those that differ from Base: the state is Changed, and some variable
+	// is equal in it and in the state named Base. A difference that lists
+	// every variable is the whole state: nothing is "otherwise as" the
+	// base. The producer (simulation's replay) computes it from the values.
+	Partial bool
 }
 
 // String renders the counterexample, one item per line.
@@ -60,7 +65,7 @@ func (c *Counterexample) String() string {
 		switch {
 		case s.Changed && strings.HasSuffix(s.Text, "{}"):
 			fmt.Fprintf(&b, "  %s%s = %s (unchanged)\n", s.Name, pad, s.Base)
-		case c.Partial(s):
+		case s.Partial:
 			fmt.Fprintf(&b, "  %s%s = %s (otherwise as %s)\n", s.Name, pad, s.Text, s.Base)
 		default:
 			fmt.Fprintf(&b, "  %s%s = %s\n", s.Name, pad, s.Text)
@@ -73,29 +78,4 @@ func (c *Counterexample) String() string {
 		fmt.Fprintf(&b, "  instance: %s\n", c.Instance)
 	}
 	return b.String()
-}
-
-// Partial reports whether s's Text lists only some of its variables, those
-// that differ from its Base: s is Changed, and some variable is equal in
-// s and in the state named Base. A difference that lists every variable is
-// the whole state: nothing is "otherwise as" the base.
-func (c *Counterexample) Partial(s State) bool {
-	if !s.Changed {
-		return false
-	}
-	for _, b := range c.States {
-		if b.Name != s.Base {
-			continue
-		}
-		if len(b.Value) != len(s.Value) || len(s.Value) == 0 {
-			return true
-		}
-		for i, v := range s.Value {
-			if v.Equal(b.Value[i]) {
-				return true
-			}
-		}
-		return false
-	}
-	return true
 }

@@ -347,7 +347,7 @@ func render(c *counterexample.Counterexample, bounded, from string) *Counterexam
 		Abstract: c.Abstract, Constants: c.Constants, Instance: c.Instance, Bounded: bounded, Minimized: from, States: []state{}}
 	for _, s := range c.States {
 		st := state{Name: s.Name, Automaton: s.Automaton, Text: s.Text}
-		if c.Partial(s) {
+		if s.Partial {
 			st.Base = s.Base
 		}
 		data.States = append(data.States, st)

@@ -18,11 +18,15 @@ import (
 // what statement an obligation states; their closures are listed as they
 // are. The obligation generator (simulation) and the strategies it applies
 // read the model of package ioa, never the loader: neither closure holds
-// ioa/load or yaml.v3.
+// ioa/load or yaml.v3. The kernel's closure is the decision alone:
+// counterexamples cross into it as text (package counterexample imports
+// nothing of the module), so neither the model (ioa, ioa/expr) nor the
+// evaluator (ioa/eval) is in it; a Refuted verdict's replay runs in the
+// obligation's Replay, which simulation supplies.
 var allowed = map[string][]string{
 	"internal/kernel": {"internal/kernel", "internal/logic", "internal/smt", "internal/z3",
-		"internal/counterexample", "internal/source", "ioa", "ioa/expr", "ioa/eval"},
-	"internal/counterexample": {"internal/counterexample", "internal/source", "ioa", "ioa/expr", "ioa/eval"},
+		"internal/counterexample", "internal/source"},
+	"internal/counterexample": {"internal/counterexample"},
 	"internal/smt":            {"internal/smt", "internal/logic", "internal/z3"},
 	"internal/logic":          {"internal/logic"},
 	"internal/z3":             {"internal/z3"},
@@ -59,10 +63,11 @@ func TestTrustedImports(t *testing.T) {
 }
 
 // TestAllowlistRejects shows that the check fails when the loader or
-// yaml.v3 reaches the kernel, simulation or strategies: each one's real
-// closure with either added is rejected, and the closure of a package that
-// imports the loader (internal/driver) is rejected under the kernel's
-// allowlist.
+// yaml.v3 reaches the kernel, simulation or strategies, or when the model
+// or the evaluator (ioa, ioa/expr, ioa/eval) reaches the kernel or package
+// counterexample: each one's real closure with any of them added is
+// rejected, and the closure of a package that imports the loader
+// (internal/driver) is rejected under the kernel's allowlist.
 func TestAllowlistRejects(t *testing.T) {
 	root := moduleRoot(t)
 	for _, p := range []string{"internal/kernel", "simulation", "strategies"} {
@@ -77,6 +82,18 @@ func TestAllowlistRejects(t *testing.T) {
 			bad := disallowed(append(slices.Clone(deps), extra), allowed[p], true)
 			if !slices.Contains(bad, extra.path) {
 				t.Errorf("%s added to the closure of %s is not rejected (got %v)", extra.path, p, bad)
+			}
+		}
+	}
+	for _, p := range []string{"internal/kernel", "internal/counterexample"} {
+		deps, err := closure(root, "ladder/"+p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, extra := range []string{"ladder/ioa", "ladder/ioa/expr", "ladder/ioa/eval"} {
+			bad := disallowed(append(slices.Clone(deps), dep{path: extra}), allowed[p], true)
+			if !slices.Contains(bad, extra) {
+				t.Errorf("%s added to the closure of %s is not rejected (got %v)", extra, p, bad)
 			}
 		}
 	}
