@@ -16,7 +16,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -97,11 +96,28 @@ func hostileCmd(t *testing.T, dir string, d time.Duration, started func(*os.Proc
 	if started != nil {
 		started(cmd.Process)
 	}
+	// The peak resident set of the child's own image: VmHWM of
+	// /proc/PID/status, sampled until it exits (the rusage of a child
+	// counts the resident set of the test process it was forked from).
+	hwm := make(chan int64, 1)
+	done := make(chan struct{})
+	go func() {
+		var peak int64
+		defer func() { hwm <- peak }()
+		for {
+			if v := vmHWM(cmd.Process.Pid); v > peak {
+				peak = v
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
 	err := cmd.Wait()
-	c := child{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru != nil && runtime.GOOS == "linux" {
-		c.maxRSS = ru.Maxrss << 10 // kilobytes on Linux
-	}
+	close(done)
+	c := child{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start), maxRSS: <-hwm}
 	if ctx.Err() != nil {
 		t.Fatalf("ladder %s did not finish within %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), d, tail(c.stdout), tail(c.stderr))
 	}
@@ -456,4 +472,22 @@ func TestSearchErrorCodes(t *testing.T) {
 	if code := e.searchError("explore", "A", errors.New("map key sort Int is not finite")); code != exitFailure {
 		t.Errorf("other error: exit %d, want %d", code, exitFailure)
 	}
+}
+
+// vmHWM returns the peak resident set of process pid in bytes, from
+// /proc/PID/status (Linux), or 0 when it cannot be read.
+func vmHWM(pid int) int64 {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
 }

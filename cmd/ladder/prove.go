@@ -239,39 +239,29 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 	if err != nil {
 		return e.usageError("prove", "%v", err)
 	}
-	// A run identical to the last complete, fully proved one (same ladder,
-	// files and configuration) is answered from the cache (driver/memo.go).
-	fp := p.Fingerprint(&inputs)
-	rep, replayed := p.Replay(fp)
-	if !replayed {
-		var in *driver.Input
-		in, errs = p.Plan(set, inputs.Sums())
-		if len(errs) > 0 {
-			p.Close()
-			printErrors(e.stderr, errs, false)
-			fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
-			return exitUsage
-		}
-		// SIGINT or SIGTERM stops the run; the verdicts decided so far
-		// are saved in the cache before ladder exits.
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		rep, err = p.Prove(ctx, in)
-		stop()
-		if n := p.RemoteHits(); n > 0 {
-			fmt.Fprintf(e.stderr, "ladder prove: %d unit %s taken from the remote cache, %s checked\n", n, plural(n, "record", "records"), plural(n, "its signature", "their signatures"))
-		}
-		var gerr *driver.GenerationError
-		if errors.As(err, &gerr) {
-			p.Close()
-			printErrors(e.stderr, gerr.Errors, false)
-			fmt.Fprintf(e.stderr, "%d %s\n", len(gerr.Errors), plural(len(gerr.Errors), "error", "errors"))
-			return exitUsage
-		}
-		if err == nil {
-			if merr := p.Remember(fp, rep); merr != nil {
-				fmt.Fprintf(e.stderr, "ladder: warning: %v\n", merr)
-			}
-		}
+	// Units unchanged since their records were written are restored from
+	// them; the others are planned (driver/units.go).
+	in, errs := p.Plan(set, inputs.Sums())
+	if len(errs) > 0 {
+		p.Close()
+		printErrors(e.stderr, errs, false)
+		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
+		return exitUsage
+	}
+	// SIGINT or SIGTERM stops the run; the verdicts decided so far
+	// are saved in the cache before ladder exits.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	rep, err := p.Prove(ctx, in)
+	stop()
+	if n := p.RemoteHits(); n > 0 {
+		fmt.Fprintf(e.stderr, "ladder prove: %d unit %s taken from the remote cache, %s checked\n", n, plural(n, "record", "records"), plural(n, "its signature", "their signatures"))
+	}
+	var gerr *driver.GenerationError
+	if errors.As(err, &gerr) {
+		p.Close()
+		printErrors(e.stderr, gerr.Errors, false)
+		fmt.Fprintf(e.stderr, "%d %s\n", len(gerr.Errors), plural(len(gerr.Errors), "error", "errors"))
+		return exitUsage
 	}
 	if cerr := p.Close(); cerr != nil {
 		fmt.Fprintf(e.stderr, "ladder: warning: %v\n", cerr)
@@ -284,7 +274,7 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 		return exitInternal
 	}
 	// The summary's time is the whole command's: loading, generating,
-	// checking, saving the cache and the memo; only printing comes after.
+	// checking, saving the cache and the unit records; only printing comes after.
 	rep.Summary.Seconds = time.Since(start).Seconds()
 	if jsonOut {
 		err = rep.WriteJSON(e.stdout)

@@ -286,9 +286,10 @@ func TestOrderChangedFirst(t *testing.T) {
 	(*itemEdit)(nil).order(jobs) // no record: nothing to do, no panic
 }
 
-// TestChangesMemo: a run answered from a run memo compares the memo's items
-// with the last complete run's, like any other run.
-func TestChangesMemo(t *testing.T) {
+// TestChangesRestored: a run whose units are restored from their records
+// compares its items with the last complete run's, like any other run,
+// and so does one that undoes an edit.
+func TestChangesRestored(t *testing.T) {
 	dir := copyTestdata(t, "counter")
 	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 1})
 	if err != nil {
@@ -297,49 +298,33 @@ func TestChangesMemo(t *testing.T) {
 	defer p.Close()
 	run := func() (bool, *report.Changes) {
 		t.Helper()
-		var inputs Inputs
-		set, errs := inputs.LoadConfig().Files(dir)
-		if len(errs) > 0 {
-			t.Fatal(errs)
-		}
-		fp := p.Fingerprint(&inputs)
-		if rep, ok := p.Replay(fp); ok {
-			return true, rep.Changes
-		}
-		in, errs := Generate(set)
-		if len(errs) > 0 {
-			t.Fatal(errs)
-		}
+		in := planRecorded(t, p, dir)
 		rep, err := p.Prove(context.Background(), in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := p.Remember(fp, rep); err != nil {
-			t.Fatal(err)
-		}
-		return false, rep.Changes
+		return restoredCount(in) == len(in.Obligations), rep.Changes
 	}
 	run()
-	if replayed, c := run(); !replayed || c == nil || !c.Empty() {
-		t.Fatalf("unchanged run: replayed=%v changes=%+v; want a replay reporting no change", replayed, c)
+	if restored, c := run(); !restored || c == nil || !c.Empty() {
+		t.Fatalf("unchanged run: restored=%v changes=%+v; want every unit restored and no change", restored, c)
 	}
 	impl := filepath.Join(dir, "impl.yaml")
 	edit(t, impl, "      buf := k\n", "      buf := min(k, 2)\n")
-	if replayed, c := run(); replayed || c.Empty() {
-		t.Fatalf("edited run: replayed=%v changes=%+v", replayed, c)
+	if restored, c := run(); restored || c.Empty() {
+		t.Fatalf("edited run: restored=%v changes=%+v", restored, c)
 	}
-	// Undoing the edit is answered from the first run's memo, and is an
-	// edit of Stage with respect to the last run.
+	// Undoing the edit is an edit of Stage with respect to the last run.
 	edit(t, impl, "      buf := min(k, 2)\n", "      buf := k\n")
-	replayed, c := run()
-	if want := []report.ItemChange{{Item: "automaton:Buffered/action:Stage", Change: report.ItemEdited}}; !replayed || c == nil || !reflect.DeepEqual(c.Items, want) {
-		t.Fatalf("undone edit: replayed=%v changes=%+v; want a replay reporting %+v", replayed, c, want)
+	_, c := run()
+	if want := []report.ItemChange{{Item: "automaton:Buffered/action:Stage", Change: report.ItemEdited}}; c == nil || !reflect.DeepEqual(c.Items, want) {
+		t.Fatalf("undone edit: changes=%+v; want %+v", c, want)
 	}
 	if len(c.Obligations) == 0 || len(c.Edges) != 1 {
-		t.Errorf("undone edit: affected %+v; want Stage's obligations and the edge, from the index", c)
+		t.Errorf("undone edit: affected %+v; want Stage's obligations and the edge", c)
 	}
-	if replayed, c := run(); !replayed || !c.Empty() {
-		t.Errorf("second replay: replayed=%v changes=%+v; want no change", replayed, c)
+	if restored, c := run(); !restored || !c.Empty() {
+		t.Errorf("again: restored=%v changes=%+v; want every unit restored and no change", restored, c)
 	}
 }
 

@@ -46,6 +46,5 @@
 // source files: unitFingerprints over simulation.Obligation.Sources) are
 // byte for byte those the text was printed from (record.go; the test
 // TestSourcesSuffice checks that the sources suffice), as a unit record
-// does for a whole unit's plan and verdicts (units.go) and the run memo
-// (memo.go) for a whole run.
+// does for a whole unit's plan and verdicts (units.go).
 package driver

@@ -19,6 +19,7 @@ import (
 
 	"ladder/internal/cache"
 	"ladder/internal/kernel"
+	"ladder/internal/refute"
 	"ladder/internal/remote"
 	"ladder/internal/report"
 	"ladder/internal/sign"
@@ -114,14 +115,6 @@ type Prover struct {
 	mu       sync.Mutex // guards warnings; workers warn
 	warnings []string   // since the last report
 
-	// keys maps the ID of every obligation of the last complete run
-	// (no --only) to its cache key; see Remember.
-	keys map[string]string
-	// items and owners are the item fingerprints and their owners of
-	// that run, for its memo.
-	items  map[string]string
-	owners []string
-
 	exeOnce sync.Once
 	exeHash string // of the running executable; see executableHash
 
@@ -159,7 +152,7 @@ func NewProver(cfg Config) (*Prover, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := kernel.New(cfg.Kernel, cfg.UnknownDir)
+	k, err := kernel.New(cfg.Kernel, cfg.UnknownDir, refute.New())
 	if err != nil {
 		return nil, err
 	}
@@ -352,20 +345,11 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 		p.record(in, done, d)
 		p.recordUnits(in, done)
 	}
-	p.keys, p.items, p.owners = nil, nil, nil
-	complete := solve && p.cfg.Only == "" && len(done) == len(jobs)
-	if complete {
-		p.keys = make(map[string]string, len(jobs))
-		for _, j := range jobs {
-			p.keys[j.ob.ID] = j.key
-		}
+	if solve && p.cfg.Only == "" && len(done) == len(jobs) && in.Items != nil {
 		// The items are those of the last complete run only: after an
 		// --only run the changes are still reported.
-		if in.Items != nil {
-			p.items, p.owners = in.Items, owners(in)
-			if err := p.recordItemsOf(p.items, p.owners); err != nil {
-				p.warn("cache: item fingerprints not stored: " + err.Error())
-			}
+		if err := p.recordItemsOf(in.Items, owners(in)); err != nil {
+			p.warn("cache: item fingerprints not stored: " + err.Error())
 		}
 	}
 	rep := assemble(in, done, d)
@@ -408,7 +392,6 @@ func (p *Prover) interrupted(in *Input, jobs []*job, solve bool) error {
 			done = append(done, j)
 		}
 	}
-	p.keys = nil
 	saved := ""
 	if solve && p.cache != nil {
 		p.record(in, done, simulation.Derive(in.Obligations, in.Edges, verdicts(done)))

@@ -1,6 +1,6 @@
 // This file implements signed records: with a signer and a verifier
 // configured (Config.Signer, Config.Verifier), every verdict record the
-// driver writes — a cache result, a unit record, a run memo — is signed,
+// driver writes — a cache result, a unit record — is signed,
 // and a record is believed only when its signature verifies against a
 // trusted key and it names what it is read for (docs/team.md).
 

@@ -358,6 +358,9 @@ func (p *Prover) recordUnits(in *Input, jobs []*job) {
 		}
 		u.obs = append(u.obs, o)
 	}
+	if len(names) > 0 {
+		removeStaleTemps(filepath.Join(p.cfg.CacheDir, "units"))
+	}
 	var errs []string
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -461,7 +464,7 @@ func (p *Prover) storeUnitRecord(unit string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("unit record %s: %v", unit, err)
 	}
-	tmp, err := os.CreateTemp(dir, filepath.Base(path)+memoTempMark+strconv.Itoa(os.Getpid())+"-*")
+	tmp, err := os.CreateTemp(dir, filepath.Base(path)+tempMark+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return fmt.Errorf("unit record %s: %v", unit, err)
 	}
@@ -481,8 +484,8 @@ func (p *Prover) storeUnitRecord(unit string, data []byte) error {
 	return nil
 }
 
-// sealFile returns the content of a record file (a unit record, a run
-// memo) named name with payload: signed when signing is on (signing.go),
+// sealFile returns the content of the record file (a unit record) named
+// name with payload: signed when signing is on (signing.go),
 // else a line with the payload's SHA-256, then the payload.
 func (p *Prover) sealFile(name string, payload []byte) []byte {
 	if p.sig.on() {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"ladder/internal/kernel"
+	"ladder/internal/refute"
 	"ladder/internal/report"
 	"ladder/internal/sign"
 	"ladder/ioa"
@@ -218,7 +219,7 @@ func TestUnitRecordsEachKind(t *testing.T) {
 	if err != nil || summary(warm) != summary(cold) || p.Built() != 0 {
 		t.Fatalf("warm run: %v, built %d, report\n%s\nwant\n%s", err, p.Built(), summary(warm), summary(cold))
 	}
-	k, err := kernel.New(kernel.Config{}, t.TempDir())
+	k, err := kernel.New(kernel.Config{}, t.TempDir(), refute.New())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,6 +430,71 @@ func TestSignedUnitRecords(t *testing.T) {
 		}
 		if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "not signed by a trusted key") {
 			t.Errorf("%s: warnings %q; want one about the ignored records", variant, rep.Warnings)
+		}
+	}
+}
+
+// TestUnitRecordsOnlyComplete checks that a unit gets a record only when
+// every one of its obligations was decided and discharged in the run: not
+// after a run of selected obligations (--only), nor when one is refuted.
+func TestUnitRecordsOnlyComplete(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	ctx := context.Background()
+	p := newProver(t, 2)
+	records := func() []string {
+		files, _ := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*.json"))
+		return files
+	}
+	p.cfg.Only = "start"
+	p.sel, _ = newSelector(p.cfg.Only)
+	if _, err := p.Prove(ctx, planRecorded(t, p, dir)); err != nil {
+		t.Fatal(err)
+	}
+	if got := records(); len(got) != 0 {
+		t.Errorf("a run of selected obligations wrote unit records: %v", got)
+	}
+	p.cfg.Only = ""
+	p.sel, _ = newSelector("")
+	// A wrong invariant: its automaton's unit has a refuted obligation.
+	edit(t, filepath.Join(dir, "impl.yaml"), "invariants:\n", "invariants:\n  wrong: false\n")
+	rep, err := p.Prove(ctx, planRecorded(t, p, dir))
+	if err != nil || rep.OK() {
+		t.Fatalf("the wrong invariant was not refuted: %v %+v", err, rep)
+	}
+	for _, f := range records() {
+		data, _ := os.ReadFile(f)
+		if strings.Contains(string(data), `"unit":"automaton:Buffered"`) {
+			t.Errorf("the unit with a refuted obligation got a record")
+		}
+	}
+	if len(records()) == 0 {
+		t.Errorf("no unit record at all after a complete run")
+	}
+}
+
+// TestUnitRecordsEditDuringRun checks that a unit record names the bytes
+// the run loaded: a file edited after loading does not make the next run,
+// over the edited file, restore the units generated from the old content.
+func TestUnitRecordsEditDuringRun(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	p := newProver(t, 2)
+	var inputs Inputs
+	set, errs := inputs.LoadConfig().Files(dir)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	impl := filepath.Join(dir, "impl.yaml")
+	edit(t, impl, "Stage an amount", "Stage one amount")
+	in, errs := p.Plan(set, inputs.Sums())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if _, err := p.Prove(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range planRecorded(t, p, dir).Obligations {
+		if o.Restored() && slices.Contains(o.Sources, impl) {
+			t.Errorf("%s restored from a record of the content before the edit", o.ID)
 		}
 	}
 }
