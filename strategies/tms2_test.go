@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"ladder/internal/kernel"
+	"ladder/internal/refute"
 	"ladder/internal/smt"
 	"ladder/ioa"
 	"ladder/simulation"
@@ -146,7 +147,7 @@ func measure(t *testing.T, plain, strat []*simulation.Obligation, invs []string,
 			rl   uint64
 			secs float64
 		}
-		k, err := kernel.New(kernel.Config{}, t.TempDir())
+		k, err := kernel.New(kernel.Config{}, t.TempDir(), refute.New())
 		if err != nil {
 			t.Fatal(err)
 		}

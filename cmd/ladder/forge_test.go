@@ -11,6 +11,7 @@ import (
 
 	"ladder/internal/cache"
 	"ladder/internal/kernel"
+	"ladder/internal/refute"
 	"ladder/internal/sign"
 )
 
@@ -56,7 +57,7 @@ func TestForgedCacheRecord(t *testing.T) {
 	if code, out, errs := prove(); code != exitFailure || !refutedRE.MatchString(out) {
 		t.Fatalf("first run: exit %d\n%s%s", code, out, errs)
 	}
-	k, err := kernel.New(kernel.Config{}, t.TempDir())
+	k, err := kernel.New(kernel.Config{}, t.TempDir(), refute.New())
 	if err != nil {
 		t.Fatal(err)
 	}

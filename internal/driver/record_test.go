@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ladder/internal/kernel"
+	"ladder/internal/refute"
 	"ladder/simulation"
 )
 
@@ -192,7 +193,7 @@ func TestSourcesSuffice(t *testing.T) {
 		groups[o.Group] = append(groups[o.Group], o)
 	}
 	sort.Strings(names)
-	k, err := kernel.New(kernel.Config{}, t.TempDir())
+	k, err := kernel.New(kernel.Config{}, t.TempDir(), refute.New())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +290,7 @@ func TestEditEachKind(t *testing.T) {
 	if rep, err := p.Prove(ctx, loadRecorded(t, dir)); err != nil || !rep.OK() {
 		t.Fatalf("cold run: %v %+v", err, rep)
 	}
-	k, err := kernel.New(kernel.Config{}, t.TempDir())
+	k, err := kernel.New(kernel.Config{}, t.TempDir(), refute.New())
 	if err != nil {
 		t.Fatal(err)
 	}

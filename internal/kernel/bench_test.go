@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"ladder/internal/refute"
 	"ladder/ioa/load"
 	"ladder/simulation"
 )
@@ -25,7 +26,7 @@ func BenchmarkCheck(b *testing.B) {
 	if len(errs) > 0 {
 		b.Fatal(errs)
 	}
-	k, err := New(Config{}, b.TempDir())
+	k, err := New(Config{}, b.TempDir(), refute.New())
 	if err != nil {
 		b.Fatal(err)
 	}

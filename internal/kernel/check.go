@@ -14,6 +14,7 @@ import (
 
 	"ladder/internal/counterexample"
 	"ladder/internal/logic"
+	"ladder/internal/proposal"
 	"ladder/internal/source"
 )
 
@@ -50,8 +51,9 @@ type solver interface {
 	// its canonical text), with a model on sat.
 	check(p *logic.Problem, cfg Config) (answer, error)
 	// model decides p in one check that keeps the model on sat
-	// (z3Solver: through the API). The bounded search uses it: its
-	// answers are never a proof, so they need not come from the text.
+	// (z3Solver: through the API). The refuter's problems are checked
+	// with it: its answers are never a proof, so they need not come from
+	// the text.
 	model(p *logic.Problem, cfg Config) (answer, error)
 	close()
 }
@@ -63,17 +65,22 @@ type Kernel struct {
 	identity   Identity
 	unknownDir string
 	newSolver  func() (solver, error)
+	refuter    proposal.Refuter // the bounded search; nil when Config.Search.Off
 }
 
 // Identity returns the solver identity every query is checked under.
 func (k *Kernel) Identity() Identity { return k.identity }
 
 // newKernel validates cfg and returns a kernel using the given solver
-// factory and identity.
-func newKernel(cfg Config, unknownDir, name, version string, newSolver func() (solver, error)) (*Kernel, error) {
+// factory, identity and refuter (which may be nil only when the search is
+// off).
+func newKernel(cfg Config, unknownDir, name, version string, newSolver func() (solver, error), r proposal.Refuter) (*Kernel, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
+	}
+	if r == nil && !cfg.Search.Off {
+		return nil, errors.New("the bounded search needs a refuter (refute.New), or Config.Search.Off")
 	}
 	if unknownDir == "" {
 		unknownDir = DefaultUnknownDir
@@ -83,6 +90,7 @@ func newKernel(cfg Config, unknownDir, name, version string, newSolver func() (s
 		identity:   Identity{Name: name, Version: version, Params: cfg.Params()},
 		unknownDir: unknownDir,
 		newSolver:  newSolver,
+		refuter:    r,
 	}, nil
 }
 
@@ -192,13 +200,13 @@ func (s *Session) Check(q *Query) Result {
 	}
 	cfg := s.k.cfg
 	deadline := time.Now().Add(cfg.Timeout)
-	var cost searchResult // the costs of every check, summed
+	var cost costs // of every check, summed
 
 	// 1. The problem, with the first resource limit.
 	first := cfg
 	first.RLimit = cfg.FirstRLimit
 	r, ext := s.decide(q, first, deadline, &cost)
-	if r.verdict == Refuted && !cfg.Search.Off && ext.large() {
+	if r.verdict == Refuted && !cfg.Search.Off && large(ext) {
 		// 1a. A smaller counterexample, from the bounded search.
 		r = s.minimize(q, r, ext, deadline, &cost)
 	}
@@ -213,7 +221,7 @@ func (s *Session) Check(q *Query) Result {
 		pr, pext := s.decide(q, plain, deadline, &cost)
 		if pr.verdict != Unknown || pr.Internal {
 			r, ext = pr, pext
-			if r.verdict == Refuted && ext.large() {
+			if r.verdict == Refuted && large(ext) {
 				r = s.minimize(q, r, ext, deadline, &cost)
 			}
 		}
@@ -227,7 +235,7 @@ func (s *Session) Check(q *Query) Result {
 	// reaches it without paying for the bounded search first.
 	if cfg.FirstRLimit < cfg.RLimit && !r.Timeout {
 		full, fext := s.decide(q, cfg, deadline, &cost)
-		if full.verdict == Refuted && fext.large() {
+		if full.verdict == Refuted && large(fext) {
 			full = s.minimize(q, full, fext, deadline, &cost)
 		}
 		if full.verdict != Unknown || full.Internal {
@@ -238,51 +246,53 @@ func (s *Session) Check(q *Query) Result {
 
 	// 3. The bounded search, for a counterexample the solver did not
 	// find.
-	sr := s.search(q, deadline)
-	cost.rlimit += sr.rlimit
-	cost.seconds += sr.seconds
-	cost.z3secs += sr.z3secs
-	if sr.result != nil {
-		return s.finish(q, *sr.result, cost)
+	o := s.oracle(q, deadline, "", &cost)
+	f := s.k.refuter.Search(q.problem, nil, s.k.cfg.Search.limits(), o)
+	if fr := o.result(f); fr != nil {
+		return s.finish(q, *fr, cost)
 	}
-	if sr.note != "" {
-		r.Reason += "; " + sr.note
+	if f.Note != "" {
+		r.Reason += "; " + f.Note
 	}
-	r.Timeout = r.Timeout || sr.timeout
+	r.Timeout = r.Timeout || f.Timeout
 	return s.finish(q, r, cost)
 }
 
 // decide checks q's problem under cfg (its RLimit; the time left before
 // deadline) and turns the answer into a result, adding the costs to cost.
-// On sat it also returns the extent of the model (see extentOf).
-func (s *Session) decide(q *Query, cfg Config, deadline time.Time, cost *searchResult) (Result, extent) {
+// On sat it also returns the extent of the model, as the refuter measures
+// it (nil without a refuter).
+func (s *Session) decide(q *Query, cfg Config, deadline time.Time, cost *costs) (Result, proposal.Extent) {
 	limits := cfg.Limits()
 	cfg.Timeout = remaining(deadline)
 	ans, err := s.s.check(q.problem, cfg)
 	if ans.release != nil {
 		defer ans.release()
 	}
-	cost.rlimit += ans.rlimit
-	cost.seconds += seconds(ans.seconds)
-	cost.z3secs += seconds(ans.z3secs)
+	cost.add(ans)
 	switch {
 	case err != nil:
-		return internalResult(q.fingerprint, "solver error: %v", err), extent{}
+		return internalResult(q.fingerprint, "solver error: %v", err), nil
 	case ans.status == statusUnsat:
-		return Result{verdict: Proved, fingerprint: q.fingerprint}, extent{}
+		return Result{verdict: Proved, fingerprint: q.fingerprint}, nil
 	case ans.status == statusSat:
-		return replay(q, ans.model, "", ""), extentOf(q.problem, ans.model)
+		r := replay(q, ans.model, "", "")
+		var ext proposal.Extent
+		if s.k.refuter != nil {
+			ext = s.k.refuter.Measure(q.problem, ans.model)
+		}
+		return r, ext
 	}
 	reason := ans.reason
 	if reason == "" {
 		reason = "no reason given"
 	}
 	return Result{verdict: Unknown, fingerprint: q.fingerprint, Timeout: ans.timeout,
-		Reason: fmt.Sprintf("z3: %s (%s)", reason, limits)}, extent{}
+		Reason: fmt.Sprintf("z3: %s (%s)", reason, limits)}, nil
 }
 
 // finish fills in r's costs and dumps the query of an Unknown.
-func (s *Session) finish(q *Query, r Result, cost searchResult) Result {
+func (s *Session) finish(q *Query, r Result, cost costs) Result {
 	r.RLimitUsed = cost.rlimit
 	r.SolverSeconds = seconds(cost.seconds)
 	r.Z3Seconds = seconds(cost.z3secs)

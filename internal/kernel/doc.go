@@ -64,10 +64,10 @@
 // When steps 1–3 refute the obligation with a large model (a parameter sort
 // with more than 2 elements, or an integer constant beyond ±8; Z3's direct
 // models often have L=10, T=4, V=16), the kernel minimizes the
-// counterexample (minimize.go): it runs the bounded search below over the
-// instances whose total size is at most the model's, smallest first, under
-// the same SearchConfig limits and Budget, and stops at the first
-// counterexample. That one is a model of the problem replayed by the
+// counterexample (refuter.go, Session.minimize): it has the bounded search
+// below run over the instances whose total size is at most the model's,
+// smallest first, under the same SearchConfig limits and Budget, and stops
+// at the first counterexample. That one is a model of the problem replayed by the
 // obligation's Replay, exactly like the first (see Soundness below), so it
 // is equally a genuine counterexample; it is reported instead when it is
 // smaller (fewer elements in all, or as many and smaller integer
@@ -77,6 +77,18 @@
 //
 // # Bounded counterexample search
 //
+// The search is not part of the kernel: package refute implements it, and
+// the kernel calls it through the contract of package proposal (a
+// proposal.Refuter, given to New). The refuter only proposes: it builds
+// bounded problems, which the kernel's solver decides (the kernel's
+// proposal.Oracle, refuter.go), and hands each model it finds back to the
+// kernel, which replays it through the obligation's Replay and alone makes
+// the verdict from that replay. The search's outcome names a replay the
+// kernel made, a failure of the search (an internal error), or nothing
+// (the verdict stays Unknown); no outcome of it is ever read as a proof.
+// What follows describes the procedure of package refute, which is part
+// of the kernel's procedure for an obligation (see Determinism).
+//
 // Wrong invariants and buggy automata quantify over the parameter sorts
 // (uninterpreted in the encoding) and over Int, and Z3's model-based
 // quantifier instantiation often gives up on them ("incomplete
@@ -84,8 +96,8 @@
 // (two transactions, one location, two values). The search re-checks the
 // problem restricted to small universes, in which Z3 decides it:
 //
-//   - Each uninterpreted sort S gets k elements (bound.go, the function
-//     bound): S is replaced by an enumeration, a datatype with k nullary
+//   - Each uninterpreted sort S gets k elements (package refute, the
+//     function bound): S is replaced by an enumeration, a datatype with k nullary
 //     constructors, in every symbol, array and datatype of the problem, and
 //     each quantifier over S is replaced by the conjunction (∀) or
 //     disjunction (∃) of its k instances. Z3 knows the enumeration is
@@ -111,9 +123,9 @@
 // instances have the same value; splitting a quantifier over Int and
 // bounding constants only add instances or assertions. So every model of
 // a bounded problem is a model of the original problem (hypotheses ∧
-// ¬goal), and the kernel reads it as one (boundedModel: the universe of
-// S is k elements, terms are translated into the bounded sorts before
-// evaluation and values translated back). It is then replayed by the
+// ¬goal), and the refuter hands it to the kernel as one (refute's
+// boundedModel: the universe of S is k elements, terms are translated
+// into the bounded sorts before evaluation and values translated back). It is then replayed by the
 // obligation's Replay, exactly like a model of step 1: only a replayed
 // counterexample gives Refuted, and a model that does not replay is an
 // internal error. The converse does not hold: the original problem may
@@ -137,7 +149,8 @@
 // rlimit units. The search is part of the kernel's procedure for the
 // obligation and configuration: its parameters are in Config.Params, so
 // in the solver identity and every cache key, and a verdict it gives is
-// cached and admitted like any other. Only the wall-clock Timeout can cut
+// cached and admitted like any other; a change to what package refute
+// proposes needs a new Format. Only the wall-clock Timeout can cut
 // it short, and a result cut short that way is not cached (also a
 // refutation whose minimization it cut short). Format 3 marks the kernel
 // that minimizes: results cached by earlier kernels are misses.
@@ -160,9 +173,17 @@
 //
 // # Trust
 //
-// The kernel and what it imports (internal/logic, internal/smt,
-// internal/z3, internal/source, simulation, ioa/expr, ioa/eval, …) are
-// trusted; a test runs `go list -deps` and fails if any trusted package
-// imports internal/cache, internal/report, internal/driver, strategies or
-// cmd/.
+// To believe a Proved verdict one reads the kernel and what it imports:
+// internal/logic, internal/smt, internal/z3, internal/source,
+// internal/counterexample (a replayed counterexample, as text) and
+// internal/proposal (the types of the refuter's contract). That closure
+// holds neither the model (ioa, ioa/expr), the evaluator (ioa/eval), the
+// bounded search (internal/refute), simulation, the loader nor any module
+// outside the standard library. trust_test.go runs `go list -deps` and
+// fails if a package of the module outside that allowlist enters the
+// closure (and shows that it rejects the loader, yaml.v3, the model, the
+// evaluator and the search); closure_test.go fails if the closure grows
+// beyond 15% of the module's non-test Go lines. A Refuted verdict needs
+// the obligation's Replay besides (simulation and ioa/eval), which
+// confirms the counterexample.
 package kernel

@@ -10,6 +10,7 @@ import (
 
 	"ladder/internal/counterexample"
 	"ladder/internal/logic"
+	"ladder/internal/refute"
 	"ladder/internal/source"
 	"ladder/simulation"
 )
@@ -66,7 +67,7 @@ func newHarness(t *testing.T, cfg Config, answers map[string]answer, err error) 
 	h := &harness{dir: t.TempDir()}
 	k, kerr := newKernel(cfg, h.dir, "z3", "4.8.12", func() (solver, error) {
 		return &fakeSolver{answers: answers, err: err, calls: &h.calls, released: &h.released}, nil
-	})
+	}, refute.New())
 	if kerr != nil {
 		t.Fatal(kerr)
 	}
@@ -230,13 +231,13 @@ func TestAdmit(t *testing.T) {
 		t.Error("admitted a record for another text")
 	}
 	for _, cfg := range []Config{{RLimit: 123}, {Timeout: time.Second}, {Seed: 1}} {
-		k2, _ := newKernel(cfg, h.dir, "z3", "4.8.12", nil)
+		k2, _ := newKernel(cfg, h.dir, "z3", "4.8.12", nil, refute.New())
 		q3, _ := k2.Prepare(obligation("o", "unsat", good))
 		if _, err := k2.Admit(q3, data); err == nil {
 			t.Errorf("admitted a record under %+v", cfg)
 		}
 	}
-	k3, _ := newKernel(Config{}, h.dir, "z3", "4.13.0", nil)
+	k3, _ := newKernel(Config{}, h.dir, "z3", "4.13.0", nil, refute.New())
 	q4, _ := k3.Prepare(obligation("o", "unsat", good))
 	if _, err := k3.Admit(q4, data); err == nil {
 		t.Error("admitted a record from another solver version")
@@ -280,9 +281,16 @@ func TestConfig(t *testing.T) {
 	}
 	for _, bad := range []Config{{RLimit: 1 << 33}, {Timeout: -time.Second}, {Timeout: 1500 * time.Microsecond},
 		{Search: SearchConfig{RLimit: 1 << 33}}, {Search: SearchConfig{MaxSize: 9}}, {Search: SearchConfig{MaxSize: -1}}} {
-		if _, err := newKernel(bad, "", "z3", "4.8.12", nil); err == nil {
+		if _, err := newKernel(bad, "", "z3", "4.8.12", nil, refute.New()); err == nil {
 			t.Errorf("newKernel accepted %+v", bad)
 		}
+	}
+	// The search needs a refuter; without the search, none is needed.
+	if _, err := newKernel(Config{}, "", "z3", "4.8.12", nil, nil); err == nil {
+		t.Error("newKernel accepted the bounded search without a refuter")
+	}
+	if _, err := newKernel(Config{Search: SearchConfig{Off: true}}, "", "z3", "4.8.12", nil, nil); err != nil {
+		t.Errorf("newKernel refused the search off without a refuter: %v", err)
 	}
 }
 

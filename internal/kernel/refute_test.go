@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"ladder/internal/refute"
 	"ladder/ioa/load"
 	"ladder/simulation"
 )
@@ -63,7 +64,7 @@ func TestBoundedRefutations(t *testing.T) {
 		{[]string{"internal/kernel/testdata/ReservationTMS2UnstableCommit-TxnOrdTMS2WithFailures.yaml"}, "", "ReservationTMS2UnstableCommit→TxnOrdTMS2WithFailures › backward › CommitReserved › relation(validated)",
 			[]string{"fails: relation: validated", "concrete step: CommitReserved(T#"}},
 	}
-	k, err := New(Config{FirstRLimit: 200_000}, t.TempDir())
+	k, err := New(Config{FirstRLimit: 200_000}, t.TempDir(), refute.New())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestBoundedSearchNeverProves(t *testing.T) {
 		{Config{RLimit: 1000}, Unknown, "bounded search: no counterexample in 27 of 27 instances (none with L<=3, T<=3, V<=3)"},
 		{Config{FirstRLimit: 1000}, Proved, ""},
 	} {
-		k, err := New(tt.cfg, t.TempDir())
+		k, err := New(tt.cfg, t.TempDir(), refute.New())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +165,7 @@ func TestMinimizedRefutation(t *testing.T) {
 	if ob == nil {
 		t.Fatalf("no obligation %s", id)
 	}
-	k, err := New(Config{}, t.TempDir())
+	k, err := New(Config{}, t.TempDir(), refute.New())
 	if err != nil {
 		t.Fatal(err)
 	}

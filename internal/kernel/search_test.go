@@ -9,6 +9,7 @@ import (
 
 	"ladder/internal/counterexample"
 	"ladder/internal/logic"
+	"ladder/internal/refute"
 	"ladder/internal/source"
 )
 
@@ -82,6 +83,9 @@ func (m sizedModel) Universe(*logic.Sort) ([]*logic.Term, error) {
 }
 func (sizedModel) Eval(*logic.Term) (*logic.Term, error) { return nil, errors.New("no model") }
 
+// sortT is the parameter sort of tProblem.
+var sortT = logic.UninterpretedSort("T")
+
 // tProblem is a problem over the sort T.
 func tProblem() *logic.Problem {
 	x := logic.Var("x", sortT)
@@ -149,7 +153,7 @@ func TestSearchProcedure(t *testing.T) {
 		var log []string
 		k, err := newKernel(tt.cfg, t.TempDir(), "z3", "4.8.12", func() (solver, error) {
 			return &flowSolver{full: tt.full, plain: tt.plain, bounded: tt.bounded, log: &log}, nil
-		})
+		}, refute.New())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,7 +250,7 @@ func TestMinimizeProcedure(t *testing.T) {
 		tt.cfg.RLimit, tt.cfg.FirstRLimit = 100, 100
 		k, err := newKernel(tt.cfg, t.TempDir(), "z3", "4.8.12", func() (solver, error) {
 			return &flowSolver{full: map[uint64]answer{100: sat}, bounded: tt.bounded, log: &log, universe: tt.universe}, nil
-		})
+		}, refute.New())
 		if err != nil {
 			t.Fatal(err)
 		}

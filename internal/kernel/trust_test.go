@@ -22,11 +22,14 @@ import (
 // counterexamples cross into it as text (package counterexample imports
 // nothing of the module), so neither the model (ioa, ioa/expr) nor the
 // evaluator (ioa/eval) is in it; a Refuted verdict's replay runs in the
-// obligation's Replay, which simulation supplies.
+// obligation's Replay, which simulation supplies. The bounded refutation
+// search (internal/refute) is not in it either: the kernel sees it only
+// through the types of internal/proposal, and replays what it proposes.
 var allowed = map[string][]string{
 	"internal/kernel": {"internal/kernel", "internal/logic", "internal/smt", "internal/z3",
-		"internal/counterexample", "internal/source"},
+		"internal/counterexample", "internal/source", "internal/proposal"},
 	"internal/counterexample": {"internal/counterexample"},
+	"internal/proposal":       {"internal/proposal", "internal/logic"},
 	"internal/smt":            {"internal/smt", "internal/logic", "internal/z3"},
 	"internal/logic":          {"internal/logic"},
 	"internal/z3":             {"internal/z3"},
@@ -42,7 +45,7 @@ var allowed = map[string][]string{
 
 // noModules are the trusted packages whose closure must be the module and
 // the standard library only.
-var noModules = []string{"internal/kernel", "internal/counterexample", "internal/smt", "internal/logic",
+var noModules = []string{"internal/kernel", "internal/counterexample", "internal/proposal", "internal/smt", "internal/logic",
 	"internal/z3", "internal/encode", "ioa/eval", "ioa/expr", "internal/source", "simulation", "strategies"}
 
 // TestTrustedImports runs `go list -deps` on every trusted package and fails
@@ -64,10 +67,11 @@ func TestTrustedImports(t *testing.T) {
 
 // TestAllowlistRejects shows that the check fails when the loader or
 // yaml.v3 reaches the kernel, simulation or strategies, or when the model
-// or the evaluator (ioa, ioa/expr, ioa/eval) reaches the kernel or package
-// counterexample: each one's real closure with any of them added is
-// rejected, and the closure of a package that imports the loader
-// (internal/driver) is rejected under the kernel's allowlist.
+// or the evaluator (ioa, ioa/expr, ioa/eval) or the bounded search
+// (internal/refute) reaches the kernel or package counterexample: each
+// one's real closure with any of them added is rejected, and the closure
+// of a package that imports the loader (internal/driver) is rejected under
+// the kernel's allowlist.
 func TestAllowlistRejects(t *testing.T) {
 	root := moduleRoot(t)
 	for _, p := range []string{"internal/kernel", "simulation", "strategies"} {
@@ -90,7 +94,7 @@ func TestAllowlistRejects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, extra := range []string{"ladder/ioa", "ladder/ioa/expr", "ladder/ioa/eval"} {
+		for _, extra := range []string{"ladder/ioa", "ladder/ioa/expr", "ladder/ioa/eval", "ladder/internal/refute"} {
 			bad := disallowed(append(slices.Clone(deps), dep{path: extra}), allowed[p], true)
 			if !slices.Contains(bad, extra) {
 				t.Errorf("%s added to the closure of %s is not rejected (got %v)", extra, p, bad)

@@ -11,15 +11,18 @@ import (
 	"time"
 
 	"ladder/internal/logic"
+	"ladder/internal/proposal"
 	"ladder/internal/smt"
 	"ladder/internal/z3"
 )
 
 // New returns a kernel for cfg that checks with the linked libz3 through
 // package smt (see z3Solver), and dumps unknown queries into unknownDir ("" means
-// DefaultUnknownDir). The solver identity carries z3.Version().
-func New(cfg Config, unknownDir string) (*Kernel, error) {
-	return newKernel(cfg, unknownDir, "z3", z3.Version(), newZ3Solver)
+// DefaultUnknownDir). The solver identity carries z3.Version(). r is the
+// bounded counterexample search (refute.New()); it may be nil only when
+// cfg.Search.Off. It can only propose models, which the kernel replays.
+func New(cfg Config, unknownDir string, r proposal.Refuter) (*Kernel, error) {
+	return newKernel(cfg, unknownDir, "z3", z3.Version(), newZ3Solver, r)
 }
 
 // z3Solver checks each problem from its canonical text, through Z3's

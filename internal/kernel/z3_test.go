@@ -8,6 +8,7 @@ import (
 
 	"ladder/internal/counterexample"
 	"ladder/internal/logic"
+	"ladder/internal/refute"
 )
 
 // xProblem asserts hyp and ¬goal over the Int constants x and y.
@@ -38,7 +39,7 @@ func replayX(n int64) replayer {
 }
 
 func TestZ3Verdicts(t *testing.T) {
-	k, err := New(Config{RLimit: 2_000_000}, t.TempDir())
+	k, err := New(Config{RLimit: 2_000_000}, t.TempDir(), refute.New())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestZ3Verdicts(t *testing.T) {
 	for _, tt := range tests {
 		kk := k
 		if tt.cfg != (Config{}) {
-			if kk, err = New(tt.cfg, t.TempDir()); err != nil {
+			if kk, err = New(tt.cfg, t.TempDir(), refute.New()); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -114,7 +115,7 @@ func TestScriptAgreesWithCLI(t *testing.T) {
 		{&Obligation{ID: "hard", Problem: hard}, Config{RLimit: 1000}, "unknown"},
 	}
 	for _, c := range cases {
-		k, err := New(c.cfg, dir)
+		k, err := New(c.cfg, dir, refute.New())
 		if err != nil {
 			t.Fatal(err)
 		}

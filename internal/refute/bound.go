@@ -3,7 +3,7 @@
 // (search.go), and the translation of their models back to the original
 // problem's sorts.
 
-package kernel
+package refute
 
 import (
 	"fmt"

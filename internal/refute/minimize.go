@@ -1,14 +1,14 @@
 // This file implements the minimization of a counterexample that the
-// first check of a problem found: the bounded search (search.go) run
-// again, over the instances smaller than that counterexample.
+// solver found: the bounded search (search.go) run again, over the
+// instances no larger than that counterexample.
 
-package kernel
+package refute
 
 import (
 	"strconv"
-	"time"
 
 	"ladder/internal/logic"
+	"ladder/internal/proposal"
 )
 
 // smallSort is the largest number of elements of a parameter sort in a
@@ -51,10 +51,10 @@ func extentOf(p *logic.Problem, m logic.Model) extent {
 	return ext
 }
 
-// large reports whether a counterexample of extent e is worth minimizing:
+// Large reports whether a counterexample of extent e is worth minimizing:
 // it was measured, and a parameter sort has more than smallSort elements
 // or an integer constant is beyond ±smallInt.
-func (e extent) large() bool {
+func (e extent) Large() bool {
 	if e.sizes == nil {
 		return false
 	}
@@ -94,26 +94,21 @@ func (e extent) String() string {
 	return s
 }
 
-// minimize looks for a counterexample to q smaller than r, the replayed
-// counterexample of extent ext that the first check found. It runs the
-// bounded search (Session.run) over the instances of the schedule whose
-// total size is at most ext's, smallest first, under the search's
-// resource limits and budget, and stops at the first replayed
-// counterexample. That counterexample is a model of q's problem (bound.go)
-// replayed by the obligation's Replay exactly like r, so it is equally a
-// genuine counterexample; it replaces r when it is smaller: fewer elements
-// in all, or as many and smaller integer constants. Its text ends with
-// the bounded instance and ext. Otherwise r is kept. The costs are added
-// to cost.
-//
-// A bounded model that does not replay is a bug in ladder, and its
-// internal result is returned, as in the search itself. When the wall
-// clock cut the search short, the result returned is marked Timeout and
-// so not cached: another run might have found another counterexample.
-func (s *Session) minimize(q *Query, r Result, ext extent, deadline time.Time, cost *searchResult) Result {
-	insts, err := s.instances(q)
+// minimize looks for a counterexample to p smaller than one of extent ext
+// that the solver found and the kernel replayed. It runs the bounded
+// search (search.run) over the instances of the schedule whose total size
+// is at most ext's, smallest first, under the search's resource limits
+// and budget, and stops at the first model, which the kernel replays. That
+// counterexample is a model of p (bound.go) replayed by the obligation's
+// Replay exactly like the first, so it is equally a genuine
+// counterexample; Smaller tells the kernel whether it is smaller: fewer
+// elements in all, or as many and smaller integer constants. When p has
+// no parameter sort, or none of its instances is that small, nothing is
+// searched and nothing found.
+func (s *search) minimize(p *logic.Problem, ext extent) proposal.Found {
+	insts, err := instances(p, s.lim.MaxSize)
 	if err != nil || len(insts) == 0 {
-		return r // nothing to bound: r stands
+		return proposal.Found{} // nothing to bound: the first stands
 	}
 	n := 0
 	for n < len(insts) && sizeOf(insts[n]) <= ext.total() {
@@ -121,22 +116,11 @@ func (s *Session) minimize(q *Query, r Result, ext extent, deadline time.Time, c
 	}
 	insts = insts[:n]
 	if len(insts) == 0 {
-		return r
+		return proposal.Found{}
 	}
-	sr := s.run(q, insts, deadline, ext.String())
-	cost.rlimit += sr.rlimit
-	cost.seconds += sr.seconds
-	cost.z3secs += sr.z3secs
-	out := r
-	switch {
-	case sr.result == nil:
-	case sr.result.Internal:
-		out = *sr.result
-	case sr.result.verdict == Refuted && smaller(sr.found, sr.big, ext):
-		out = *sr.result
-	}
-	out.Timeout = out.Timeout || sr.timeout
-	return out
+	res := s.run(p, insts)
+	res.Smaller = res.Replay > 0 && smaller(res.found, res.big, ext)
+	return res.Found
 }
 
 // sizeOf is the number of elements of the instance in over all its sorts.

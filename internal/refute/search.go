@@ -1,16 +1,16 @@
 // This file implements the bounded counterexample search: the checks of an
 // obligation's problem restricted to small universes (bound.go) that the
-// kernel runs when the first check of the problem is unknown.
+// kernel runs when the first checks of the problem are unknown.
 
-package kernel
+package refute
 
 import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"ladder/internal/logic"
+	"ladder/internal/proposal"
 )
 
 // maxInstances caps the instances of one search: with many sorts the
@@ -99,36 +99,27 @@ func schedule(sorts []string, maxSize int) []instance {
 	return out
 }
 
-// searchResult is the outcome of a bounded search.
-type searchResult struct {
-	result  *Result  // a refutation, or an internal failure; nil if neither
-	note    string   // what was searched, for an Unknown's reason
-	found   instance // the instance of a refutation
-	big     int64    // the largest integer constant of a refutation
-	rlimit  uint64
-	seconds float64
-	z3secs  float64
-	timeout bool // the wall clock ran out
+// search is the state of one search: the kernel's oracle, the limits,
+// and the resources the search's checks used so far.
+type search struct {
+	o      proposal.Oracle
+	lim    proposal.Limits
+	rlimit uint64 // resource units used by the checks so far, for the budget
 }
 
-// search looks for a counterexample to q in the instances of schedule
-// (see run).
-func (s *Session) search(q *Query, deadline time.Time) searchResult {
-	insts, err := s.instances(q)
-	if err != nil {
-		r := internalResult(q.fingerprint, "bounded search: %v", err)
-		return searchResult{result: &r}
-	}
-	if len(insts) == 0 {
-		return searchResult{note: "no bounded search: the problem has no parameter sort"}
-	}
-	return s.run(q, insts, deadline, "")
+// result is the outcome of a bounded search: a proposal.Found, with the
+// instance and the largest integer constant of the counterexample it
+// names, for minimization.
+type result struct {
+	proposal.Found
+	found instance // the instance of a refutation
+	big   int64    // the largest integer constant of a refutation
 }
 
 // instances returns the schedule of the search over the parameter sorts
-// of q's problem, nil when it has none.
-func (s *Session) instances(q *Query) ([]instance, error) {
-	sig, err := q.problem.Signature()
+// of p, nil when it has none.
+func instances(p *logic.Problem, maxSize int) ([]instance, error) {
+	sig, err := p.Signature()
 	if err != nil {
 		return nil, err
 	}
@@ -136,118 +127,96 @@ func (s *Session) instances(q *Query) ([]instance, error) {
 	for _, st := range sig.Sorts {
 		sorts = append(sorts, st.Name())
 	}
-	return schedule(sorts, s.k.cfg.Search.MaxSize), nil
+	return schedule(sorts, maxSize), nil
 }
 
-// run looks for a counterexample to q in the instances insts, in order,
+// run looks for a counterexample to p in the instances insts, in order,
 // each checked with the search's resource limit, until one is sat, the
 // budget is spent, maxInstances were checked or the deadline passes. A sat
-// instance is replayed like any model (the models of a bounded problem
-// are models of q's problem, bound.go); it is then checked again with the
-// integer constants bounded (minimizeInts), and the first of those that
-// is sat and replays gives the counterexample instead, being smaller.
-// from is passed to replay: the extent of the counterexample a found one
-// replaces, "" when there is none.
-func (s *Session) run(q *Query, insts []instance, deadline time.Time, from string) searchResult {
-	cfg := s.k.cfg.Search
-	var sr searchResult
+// instance is handed to the kernel to replay like any model (the models
+// of a bounded problem are models of p, bound.go); it is then checked
+// again with the integer constants bounded (minimizeInts), and the first
+// of those that is sat is replayed and gives the counterexample instead,
+// being smaller. The kernel's replay gives a refutation or an internal
+// error; the search stops at the first replay either way.
+func (s *search) run(p *logic.Problem, insts []instance) result {
+	var res result
 	var unsat int
 	var unknowns []string
 	done := 0
 	for _, in := range insts {
-		if sr.rlimit >= cfg.Budget || done == maxInstances {
+		if s.rlimit >= s.lim.Budget || done == maxInstances {
 			break
 		}
-		if time.Until(deadline) <= 0 {
-			sr.timeout = true
+		if s.o.Expired() {
+			res.Timeout = true
 			break
 		}
-		ans, bp, err := s.attempt(q, in, cfg.RLimit, deadline, &sr)
+		ans, bp, err := s.attempt(p, in, s.lim.RLimit)
 		done++
 		if err != nil {
-			r := internalResult(q.fingerprint, "bounded search in the instance %s: %v", in, err)
-			sr.result = &r
-			return sr
+			res.Err, res.Instance = err, in.String()
+			return res
 		}
-		switch ans.status {
-		case statusUnsat:
+		switch ans.Status {
+		case proposal.Unsat:
 			unsat++
 			continue
-		case statusUnknown:
+		case proposal.Unknown:
 			unknowns = append(unknowns, in.String())
-			if ans.timeout {
-				sr.timeout = true
+			if ans.Timeout {
+				res.Timeout = true
 			}
 			continue
 		}
 		// sat: replay, then look for a smaller model
-		big := largestInt(bp.problem, ans.model)
-		r := replayBounded(q, bp, ans.model, in, from)
-		if ans.release != nil {
-			ans.release()
+		big := largestInt(bp.problem, ans.Model)
+		n, refuted := s.o.Replay(boundedModel{tr: bp.tr, m: ans.Model}, in.String())
+		if ans.Release != nil {
+			ans.Release()
 		}
-		sr.found, sr.big = in, big
-		for _, n := range minimizeInts {
-			if r.verdict != Refuted || int64(n) >= big || sr.rlimit >= cfg.Budget || time.Until(deadline) <= 0 {
+		res.Replay, res.found, res.big = n, in, big
+		for _, k := range minimizeInts {
+			if !refuted || int64(k) >= big || s.rlimit >= s.lim.Budget || s.o.Expired() {
 				break
 			}
-			tight := instance{Sizes: in.Sizes, Split: in.Split, Ints: n}
+			tight := instance{Sizes: in.Sizes, Split: in.Split, Ints: k}
 			// A failure here only loses a smaller counterexample: the
 			// same instance without the bound gave one.
-			a2, bp2, err := s.attempt(q, tight, cfg.RLimit/minimizeShare, deadline, &sr)
-			if err != nil || a2.status != statusSat {
-				if a2.release != nil {
-					a2.release()
+			a2, bp2, err := s.attempt(p, tight, s.lim.RLimit/minimizeShare)
+			if err != nil || a2.Status != proposal.Sat {
+				if a2.Release != nil {
+					a2.Release()
 				}
 				continue
 			}
-			big2 := largestInt(bp2.problem, a2.model)
-			r2 := replayBounded(q, bp2, a2.model, tight, from)
-			if a2.release != nil {
-				a2.release()
+			big2 := largestInt(bp2.problem, a2.Model)
+			n2, _ := s.o.Replay(boundedModel{tr: bp2.tr, m: a2.Model}, tight.String())
+			if a2.Release != nil {
+				a2.Release()
 			}
-			if r2.verdict == Refuted || r2.Internal {
-				r = r2
-				sr.found, sr.big = tight, big2
-				break
-			}
+			// The kernel's replay refutes or fails internally: either
+			// replaces the first.
+			res.Replay, res.found, res.big = n2, tight, big2
+			break
 		}
-		sr.result = &r
-		return sr
+		return res
 	}
-	sr.note = searchNote(insts, done, unsat, unknowns)
-	return sr
+	res.Note = searchNote(insts, done, unsat, unknowns)
+	return res
 }
 
-// attempt checks q's problem bounded to in, through the solver's API
-// check (which keeps the model), adding its costs to sr.
-func (s *Session) attempt(q *Query, in instance, rlimit uint64, deadline time.Time, sr *searchResult) (answer, *boundedProblem, error) {
-	bp, err := bound(q.problem, in)
+// attempt bounds p to in and has the kernel check it, through the
+// solver's API check (which keeps the model), counting its resources
+// toward the budget.
+func (s *search) attempt(p *logic.Problem, in instance, rlimit uint64) (proposal.Answer, *boundedProblem, error) {
+	bp, err := bound(p, in)
 	if err != nil {
-		return answer{}, nil, err
+		return proposal.Answer{}, nil, err
 	}
-	cfg := s.k.cfg
-	cfg.RLimit = rlimit
-	cfg.Timeout = remaining(deadline)
-	ans, err := s.s.model(bp.problem, cfg)
-	sr.rlimit += ans.rlimit
-	sr.seconds += seconds(ans.seconds)
-	sr.z3secs += seconds(ans.z3secs)
-	if err != nil && ans.release != nil {
-		ans.release()
-	}
+	ans, err := s.o.Check(bp.problem, rlimit)
+	s.rlimit += ans.RLimit
 	return ans, bp, err
-}
-
-// replayBounded replays a model of the bounded problem bp as a model of
-// q's problem and, on success, records the instance in the
-// counterexample.
-func replayBounded(q *Query, bp *boundedProblem, m logic.Model, in instance, from string) Result {
-	r := replay(q, boundedModel{tr: bp.tr, m: m}, in.String(), from)
-	if r.Internal {
-		r.Reason += fmt.Sprintf(" (a model of the bounded instance %s)", in)
-	}
-	return r
 }
 
 // searchNote summarizes a search that found nothing, for people. It says
@@ -287,14 +256,4 @@ func maxInstance(insts []instance) string {
 		names[i] = fmt.Sprintf("%s<=%d", s, last.Sizes[s])
 	}
 	return strings.Join(names, ", ")
-}
-
-// remaining returns the wall-clock time left before deadline, in whole
-// milliseconds, at least one.
-func remaining(deadline time.Time) time.Duration {
-	d := time.Until(deadline).Truncate(time.Millisecond)
-	if d < time.Millisecond {
-		d = time.Millisecond
-	}
-	return d
 }
