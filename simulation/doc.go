@@ -15,8 +15,10 @@
 // # Phases
 //
 //   - Generate (generate.go) builds the obligations of every invariant
-//     (invariant.go) and every proof edge (edge.go), and the Edge records
-//     that group them.
+//     and every proof edge, and the Edge records that group them
+//     (obligation.go), by the rules of rules.go: rules_start.go
+//     (invariants, start conditions), rules_step.go (refinement, forward
+//     and backward steps) and rules_history.go (history mappings).
 //   - A Strategist (Config.Strategist, package strategies) may return a
 //     Hint for an invariant step or step-correspondence obligation;
 //     strategy.go applies it only by sound transformations (weakening,

@@ -87,7 +87,7 @@
 // The proof cross-checks share one breadth-first search (search.go): of
 // the states of the explored automaton (refinement, backward, history) or
 // of pairs (forward). Its nodes are kept encoded in an exact store
-// (store.go: the encodings in a chunked arena, an open-addressing table of
+// (internal/nodestore: the encodings in a chunked arena, an open-addressing table of
 // hashes that compares full encodings on a hit), with the node each was
 // first reached from and nothing else; a shortest execution is rebuilt on
 // failure by replaying that path. Workers (Config.Workers) decode a batch

@@ -2,7 +2,7 @@
 // share: over the states of the explored automaton (refinement, backward,
 // history) or over pairs of a concrete and an abstract state (forward).
 //
-// Nodes are kept encoded in a store (store.go), canonical under the
+// Nodes are kept encoded in a store (internal/nodestore), canonical under the
 // symmetry group when there is one (symmetry.go), with the node each was
 // first reached from; nothing else is kept per node. A shortest execution
 // to a node is rebuilt when a failure is reported, by replaying the path

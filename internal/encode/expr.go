@@ -3,7 +3,7 @@
 // need no file of their own (literals, if-then-else, let). The other cases
 // are in expr_names.go, expr_ops.go, expr_binders.go, expr_index.go and
 // expr_calls.go. The evaluator (ioa/eval) has the same layout:
-// compile.go is this file's twin.
+// ioa/eval/compile.go is this file's twin.
 
 package encode
 

@@ -10,7 +10,7 @@
 // are in compile_names.go, compile_ops.go, compile_binders.go,
 // compile_index.go and compile_calls.go; the optimisations (folding,
 // specialised closures) in fast_compile.go. The encoder (internal/encode)
-// has the same layout: expr.go is this file's twin.
+// has the same layout: internal/encode/expr.go is this file's twin.
 
 package eval
 
