@@ -177,8 +177,8 @@ func resolves(pkgs map[string][]*goPackage, pkg, sym, member string) (ok, known 
 }
 
 // TestGoDocReferences checks the comments of the module's Go files: a Go
-// file name they give exists, a bare one (foo.go) in the package of the
-// comment, one with directories (dir/foo.go) from the file's directory,
+// file name they give exists, a bare one (without a directory) in the
+// package of the comment, one with directories from the file's directory,
 // from the repository root, or as the end of a repository path
 // (eval/compile.go for ioa/eval/compile.go); and a reference pkg.Symbol or
 // pkg.Type.Member to a package of the module names one of its
