@@ -120,6 +120,7 @@ type Prover struct {
 
 	built atomic.Int64 // obligations built in the last run
 	sig   signing      // signed records (signing.go)
+	keys  unitKeys     // the verdicts of the unit records read (units.go)
 	// remoteHits counts the unit records the last run took from the
 	// remote cache.
 	remoteHits atomic.Int64
@@ -238,6 +239,9 @@ func (p *Prover) Status(ctx context.Context, in *Input) (*report.Prove, error) {
 func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove, error) {
 	start := time.Now()
 	p.built.Store(0)
+	if in.restored == nil {
+		p.keys.reset(false) // not planned: the unit records are read at the first lookup
+	}
 	jobs, err := p.selectJobs(in)
 	if err != nil {
 		return nil, err
@@ -343,7 +347,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	d := simulation.Derive(in.Obligations, in.Edges, verdicts(done))
 	if solve {
 		p.record(in, done, d)
-		p.recordUnits(in, done)
+		p.forgetCovered(in, done, p.recordUnits(in, done))
 	}
 	if solve && p.cfg.Only == "" && len(done) == len(jobs) && in.Items != nil {
 		// The items are those of the last complete run only: after an
@@ -499,6 +503,9 @@ func (p *Prover) selectJobs(in *Input) ([]*job, error) {
 func (p *Prover) lookup(q *kernel.Query, key string) (kernel.Result, bool) {
 	if p.cache == nil {
 		return kernel.Result{}, false
+	}
+	if r, ok := p.lookupUnits(q, key); ok {
+		return r, true
 	}
 	row, ok := p.cache.Lookup(key)
 	if !ok {

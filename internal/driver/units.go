@@ -23,6 +23,7 @@ import (
 	"strings"
 	"sync"
 
+	"ladder/internal/cache"
 	"ladder/internal/kernel"
 	"ladder/internal/remote"
 	"ladder/internal/safeio"
@@ -106,6 +107,7 @@ func (p *Prover) unitPath(unit string) string {
 // cache, with --dump-smt or without sums it is Generate.
 func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.ErrorList) {
 	p.remoteHits.Store(0)
+	p.keys.reset(true)
 	exe := ""
 	if p.cache != nil && p.cfg.DumpSMT == "" && sums != nil {
 		exe = p.executableHash()
@@ -204,9 +206,11 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 func (p *Prover) restoreUnit(h *ioa.Hierarchy, a *ioa.Automaton, pr *ioa.Proof, exe string, sums map[string]string) *restoredUnit {
 	name := unitName(a, pr)
 	if rec, ok := p.readUnitRecord(name); ok {
+		p.keys.add(name, rec)
 		if r := p.restoreFrom(rec, h, a, pr, exe, sums); r != nil {
 			return r
 		}
+		p.keys.stale(name, rec)
 	}
 	// Not here: a teammate's or CI's record of the same unit from the same
 	// defining file may be in the remote cache.
@@ -222,6 +226,7 @@ func (p *Prover) restoreUnit(h *ioa.Hierarchy, a *ioa.Automaton, pr *ioa.Proof, 
 	if !ok {
 		return nil
 	}
+	p.keys.add(name, rec)
 	r := p.restoreFrom(rec, h, a, pr, exe, sums)
 	if r != nil {
 		p.remoteHits.Add(1)
@@ -313,13 +318,14 @@ func (p *Prover) decodeUnitRecord(unit string, data []byte) (*unitRecord, bool) 
 // recordUnits writes the record of every unit of in that this run planned
 // and whose obligations were all decided and discharged. A record that
 // cannot be written costs only reuse: it is a warning.
-func (p *Prover) recordUnits(in *Input, jobs []*job) {
+func (p *Prover) recordUnits(in *Input, jobs []*job) map[string]bool {
+	written := map[string]bool{}
 	if p.cache == nil || p.cfg.DumpSMT != "" || in.Sums == nil || in.restored == nil {
-		return
+		return written
 	}
 	exe := p.executableHash()
 	if exe == "" {
-		return
+		return written
 	}
 	byID := make(map[string]*job, len(jobs))
 	for _, j := range jobs {
@@ -417,11 +423,14 @@ func (p *Prover) recordUnits(in *Input, jobs []*job) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := p.writeUnitRecord(rec); err != nil {
-				mu.Lock()
+			err := p.writeUnitRecord(rec)
+			mu.Lock()
+			if err != nil {
 				errs = append(errs, err.Error())
-				mu.Unlock()
+			} else {
+				written[rec.Unit] = true
 			}
+			mu.Unlock()
 		}()
 	}
 	wg.Wait()
@@ -429,6 +438,7 @@ func (p *Prover) recordUnits(in *Input, jobs []*job) {
 		sort.Strings(errs)
 		p.warn(fmt.Sprintf("%d unit records not stored: %s", len(errs), errs[0]))
 	}
+	return written
 }
 
 func obligationIDs(obs []*simulation.Obligation) []string {
@@ -516,4 +526,175 @@ func automatonNamed(autos []*ioa.Automaton, name string) *ioa.Automaton {
 		}
 	}
 	return nil
+}
+
+// unitKeys indexes the verdicts of the unit records a run read, current or
+// stale, by cache key, so that an obligation whose text a unit record
+// holds is decided from it (lookup), as from a cache result: the cache
+// snapshot forgets what unit records hold (forgetCovered).
+type unitKeys struct {
+	loadMu sync.Mutex // held while the records are read (lookupUnits)
+	mu     sync.Mutex
+	loaded bool                    // every record of the directory was read
+	byKey  map[string]unitResult   // cache key → verdict record
+	old    map[string][]unitResult // unit → the results of its stale record
+}
+
+// reset empties the index; planned says whether Plan fills it.
+func (u *unitKeys) reset(planned bool) {
+	u.loadMu.Lock()
+	defer u.loadMu.Unlock()
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.loaded = planned
+	u.byKey, u.old = map[string]unitResult{}, map[string][]unitResult{}
+}
+
+// add indexes the results of rec, the record of unit.
+func (u *unitKeys) add(unit string, rec *unitRecord) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.byKey == nil {
+		u.byKey, u.old = map[string]unitResult{}, map[string][]unitResult{}
+	}
+	for _, r := range rec.Results {
+		if r.Key != "" {
+			u.byKey[r.Key] = r
+		}
+	}
+}
+
+// stale records that rec, the record of unit, no longer holds for it.
+func (u *unitKeys) stale(unit string, rec *unitRecord) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.old[unit] = rec.Results
+}
+
+// get returns the verdict record indexed under key.
+func (u *unitKeys) get(key string) (unitResult, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	r, ok := u.byKey[key]
+	return r, ok
+}
+
+// lookupUnits returns the verdict the unit records hold for key, admitted
+// by the kernel against the fresh query q. A run that did not plan (Status)
+// reads every unit record once, at its first lookup.
+func (p *Prover) lookupUnits(q *kernel.Query, key string) (kernel.Result, bool) {
+	// One worker reads the records; the others wait for it.
+	p.keys.loadMu.Lock()
+	defer p.keys.loadMu.Unlock()
+	if !p.keys.loaded {
+		p.keys.loaded = true
+		files, _ := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*.json"))
+		for _, f := range files {
+			data, err := safeio.ReadFile(f, maxUnitRecordSize)
+			if err != nil {
+				continue
+			}
+			payload, ok := p.unsealUnit(data)
+			if !ok {
+				continue
+			}
+			var rec unitRecord
+			if json.Unmarshal(payload, &rec) == nil && rec.Format == unitRecordFormat {
+				p.keys.add(rec.Unit, &rec)
+			}
+		}
+	}
+	r, ok := p.keys.get(key)
+	if !ok || r.Query != q.Fingerprint() {
+		return kernel.Result{}, false
+	}
+	res, err := p.kernel.Admit(q, r.Record)
+	if err != nil {
+		return kernel.Result{}, false
+	}
+	return res, true
+}
+
+// unsealUnit returns the payload of a unit record file whose unit is not
+// known beforehand: the name it is bound to is read from the file, then
+// checked like any other (unsealFile).
+func (p *Prover) unsealUnit(data []byte) ([]byte, bool) {
+	var probe []byte
+	if p.sig.on() {
+		// signed: header, signature, then "ladder-record-of unit NAME"
+		_, rest, _ := bytes.Cut(data, []byte("\n"))
+		_, rest, _ = bytes.Cut(rest, []byte("\n"))
+		line, _, _ := bytes.Cut(rest, []byte("\n"))
+		probe, _ = bytes.CutPrefix(line, []byte("ladder-record-of unit "))
+	} else {
+		_, payload, _ := bytes.Cut(data, []byte("\n"))
+		var head struct {
+			Unit string `json:"unit"`
+		}
+		if json.Unmarshal(payload, &head) != nil {
+			return nil, false
+		}
+		probe = []byte(head.Unit)
+	}
+	return p.unsealFile("unit "+string(probe), data)
+}
+
+// forgetCovered makes the cache snapshot forget the results and dependency
+// records that the unit records of in now hold (restored, or written by
+// this run), and keeps in it the verdicts of the stale records replaced,
+// so that undoing an edit finds them. Forgetting costs nothing but the
+// snapshot's size: a forgotten verdict is found in its unit record.
+func (p *Prover) forgetCovered(in *Input, jobs []*job, written map[string]bool) {
+	if p.cache == nil {
+		return
+	}
+	byUnit := map[string][]*job{}
+	edgeProof := map[string]*ioa.Proof{}
+	for _, e := range in.Edges {
+		edgeProof[e.Name] = e.Proof
+	}
+	for _, j := range jobs {
+		var u string
+		if j.ob.Invariant != "" {
+			auto, _ := splitInvariantKey(j.ob.Invariant)
+			u = "automaton:" + auto
+		} else if pr := edgeProof[j.ob.Edge]; pr != nil {
+			u = simulation.ProofOwner(pr)
+		}
+		if u != "" && (written[u] || j.restored) {
+			byUnit[u] = append(byUnit[u], j)
+		}
+	}
+	var keys, names []string
+	for u, js := range byUnit {
+		if !written[u] && !p.cache.Has(js[0].key) {
+			continue // restored, and forgotten by an earlier run
+		}
+		now := map[string]bool{}
+		for _, j := range js {
+			keys, names = append(keys, j.key), append(names, j.ob.ID)
+			now[j.key] = true
+		}
+		if !written[u] {
+			continue
+		}
+		p.keys.mu.Lock()
+		old := p.keys.old[u]
+		p.keys.mu.Unlock()
+		for _, r := range old {
+			if now[r.Key] || r.Key == "" || p.cache.Has(r.Key) {
+				continue
+			}
+			var v struct {
+				Verdict string `json:"verdict"`
+			}
+			if json.Unmarshal(r.Record, &v) != nil || (v.Verdict != "proved" && v.Verdict != "trivial") {
+				continue
+			}
+			p.cache.Put(r.Key, cache.Result{Verdict: cache.Verdict(v.Verdict), Detail: p.sig.seal(r.Key, r.Record)})
+		}
+	}
+	if _, err := p.cache.Forget(keys, names); err != nil {
+		p.warn("cache: " + err.Error())
+	}
 }

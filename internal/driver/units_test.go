@@ -498,3 +498,38 @@ func TestUnitRecordsEditDuringRun(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitRecordsForget checks that the cache snapshot forgets what unit
+// records hold, that a run still reuses every verdict, and that undoing an
+// edit re-checks nothing: the verdicts of the replaced records are kept in
+// the snapshot.
+func TestUnitRecordsForget(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	ctx := context.Background()
+	p := newProver(t, 2)
+	if rep, err := p.Prove(ctx, planRecorded(t, p, dir)); err != nil || !rep.OK() {
+		t.Fatalf("cold run: %v %+v", err, rep)
+	}
+	if s := p.cache.Stats(); s.Results != 0 || s.Deps != 0 {
+		t.Errorf("after a complete proved run the snapshot holds %d results and %d dependency records; want none (the unit records hold them)", s.Results, s.Deps)
+	}
+	// Status (ladder graph, ladder report) reads the unit records.
+	st, err := p.Status(ctx, loadDir(t, dir))
+	if err != nil || !st.OK() {
+		t.Fatalf("status from the unit records: %v %+v", err, st.Summary)
+	}
+	impl := filepath.Join(dir, "impl.yaml")
+	edit(t, impl, "      buf := k\n", "      buf := min(k, 2)\n")
+	edited, err := p.Prove(ctx, planRecorded(t, p, dir))
+	if err != nil || !edited.OK() || len(rechecked(edited)) == 0 {
+		t.Fatalf("edited run: %v %+v", err, edited)
+	}
+	edit(t, impl, "      buf := min(k, 2)\n", "      buf := k\n")
+	undone, err := p.Prove(ctx, planRecorded(t, p, dir))
+	if err != nil || !undone.OK() {
+		t.Fatalf("undone edit: %v %+v", err, undone)
+	}
+	if got := rechecked(undone); len(got) != 0 {
+		t.Errorf("undoing the edit re-checked %q; their verdicts were in the replaced unit records", got)
+	}
+}
