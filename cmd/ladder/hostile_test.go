@@ -491,3 +491,15 @@ func vmHWM(pid int) int64 {
 	}
 	return 0
 }
+
+// watch interrupted during a proof says how far it got and exits 1, as
+// docs/cli.md promises, rather than 0 with nothing printed.
+func TestHostileInterruptedWatch(t *testing.T) {
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache")
+	specs := repoPath(t, "specs")
+	c := hostileCmd(t, dir, 3*time.Minute, func(p *os.Process) {
+		time.AfterFunc(5*time.Second, func() { p.Signal(os.Interrupt) })
+	}, "watch", "-j", "1", "--cache-dir", cache, specs)
+	c.expect(t, exitFailure, `ladder watch: interrupted: \d+ of \d+ obligations decided`)
+}
