@@ -10,6 +10,7 @@ import (
 
 	"ladder/internal/driver"
 	"ladder/internal/report"
+	"ladder/internal/source"
 )
 
 func init() {
@@ -54,7 +55,7 @@ func graph(e *env, paths []string, o *proveFlags, format string) int {
 	if paths = defaultPaths(paths); len(paths) == 0 {
 		return e.usageError("graph", "no paths given, and none of specs/, algorithms/, proofs/ exists here")
 	}
-	in, errs := driver.Load(paths...)
+	in, errs := loadPlanned(paths, cfg)
 	if len(errs) > 0 {
 		printErrors(e.stderr, errs, false)
 		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
@@ -81,18 +82,18 @@ func graph(e *env, paths []string, o *proveFlags, format string) int {
 }
 
 // hierarchy builds the graph of in, with edge statuses from the cache.
-func hierarchy(in *driver.Input, cfg driver.Config) (*report.Graph, error) {
+func hierarchy(in *planned, cfg driver.Config) (*report.Graph, error) {
 	g := &report.Graph{}
 	for _, a := range in.Automata {
 		g.Nodes = append(g.Nodes, a.Name)
 	}
 	status := map[string]string{}
 	if len(in.Obligations) > 0 && !cfg.NoCache {
-		p, err := driver.NewProver(cfg)
+		p, err := in.prover(cfg)
 		if err != nil {
 			return nil, err
 		}
-		rep, err := p.Status(context.Background(), in)
+		rep, err := p.Status(context.Background(), in.Input)
 		p.Close()
 		if err != nil {
 			return nil, err
@@ -110,4 +111,50 @@ func hierarchy(in *driver.Input, cfg driver.Config) (*report.Graph, error) {
 			Abstract: e.Proof.Abstract.Name, Kind: e.Proof.Kind.String(), Status: st})
 	}
 	return g, nil
+}
+
+// planned is an input loaded for the statuses of ladder graph and ladder
+// report, with the prover that planned it from the unit records (nil
+// without a cache: then the input was generated whole).
+type planned struct {
+	*driver.Input
+	p *driver.Prover
+}
+
+// loadPlanned loads paths as ladder prove does and, with a cache, plans
+// them with its unit records (driver.Prover.Plan), so that an unchanged
+// unit's statuses are read without building its obligations.
+func loadPlanned(paths []string, cfg driver.Config) (*planned, source.ErrorList) {
+	var inputs driver.Inputs
+	lc := inputs.LoadConfig()
+	lc.Library = libraryDirs()
+	set, errs := lc.Files(paths...)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if !cfg.NoCache {
+		if p, err := driver.NewProver(cfg); err == nil {
+			in, errs := p.Plan(set, inputs.Sums())
+			if len(errs) > 0 {
+				p.Close()
+				return nil, errs
+			}
+			return &planned{Input: in, p: p}, nil
+		}
+	}
+	in, errs := driver.Generate(set)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return &planned{Input: in}, nil
+}
+
+// prover returns the prover that planned in, or a new one for cfg.
+func (in *planned) prover(cfg driver.Config) (*driver.Prover, error) {
+	if in.p != nil {
+		p := in.p
+		in.p = nil
+		return p, nil
+	}
+	return driver.NewProver(cfg)
 }

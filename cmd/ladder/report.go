@@ -75,7 +75,7 @@ func reportCmd(e *env, paths []string, o *proveFlags, htmlDir, from string) int 
 		if paths = defaultPaths(paths); len(paths) == 0 {
 			return e.usageError("report", "no paths given, and none of specs/, algorithms/, proofs/ exists here")
 		}
-		in, errs := driver.Load(paths...)
+		in, errs := loadPlanned(paths, cfg)
 		if len(errs) > 0 {
 			printErrors(e.stderr, errs, false)
 			fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
@@ -135,14 +135,14 @@ func readReport(name string) (*report.Prove, error) {
 
 // cachedReport assembles the report of in from the cache, without the
 // solver.
-func cachedReport(in *driver.Input, cfg driver.Config) (*report.Prove, error) {
+func cachedReport(in *planned, cfg driver.Config) (*report.Prove, error) {
 	if cfg.NoCache {
 		return nil, fmt.Errorf("--no-cache: the report is read from the cache")
 	}
-	p, err := driver.NewProver(cfg)
+	p, err := in.prover(cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer p.Close()
-	return p.Status(context.Background(), in)
+	return p.Status(context.Background(), in.Input)
 }
