@@ -125,13 +125,19 @@ func (p *Prover) admitRecorded(j *job, units map[string]string) bool {
 // once per Prover, or "" when it cannot be read.
 func (p *Prover) executableHash() string {
 	p.exeOnce.Do(func() {
-		exe, err := os.Executable()
+		// The running image itself: /proc/self/exe on Linux, even when
+		// the file was replaced since (a rebuild while ladder watch or
+		// the language server runs must not lend the new build's hash to
+		// what the old one generated); the executable's path elsewhere.
+		f, err := os.Open("/proc/self/exe")
 		if err != nil {
-			return
-		}
-		f, err := os.Open(exe)
-		if err != nil {
-			return
+			exe, err := os.Executable()
+			if err != nil {
+				return
+			}
+			if f, err = os.Open(exe); err != nil {
+				return
+			}
 		}
 		defer f.Close()
 		h := sha256.New()

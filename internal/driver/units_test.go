@@ -2,6 +2,8 @@ package driver
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -531,5 +533,20 @@ func TestUnitRecordsForget(t *testing.T) {
 	}
 	if got := rechecked(undone); len(got) != 0 {
 		t.Errorf("undoing the edit re-checked %q; their verdicts were in the replaced unit records", got)
+	}
+}
+
+// TestExecutableHashIsTheRunningImage checks that the executable's hash,
+// which unit and generation records carry, is that of the running image
+// (/proc/self/exe on Linux), not of whatever file now has its path.
+func TestExecutableHashIsTheRunningImage(t *testing.T) {
+	data, err := os.ReadFile("/proc/self/exe")
+	if err != nil {
+		t.Skip("no /proc/self/exe here")
+	}
+	sum := sha256.Sum256(data)
+	p := newProver(t, 1)
+	if got := p.executableHash(); got != hex.EncodeToString(sum[:]) {
+		t.Errorf("executable hash %s, want that of the running image %x", got, sum)
 	}
 }
