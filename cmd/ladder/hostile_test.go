@@ -408,11 +408,11 @@ func TestHostileCache(t *testing.T) {
 	cache := filepath.Join(dir, "cache-temps")
 	hostile(t, dir, 2*time.Minute, "prove", "-j", "1", "--cache-dir", cache, "reg.yaml").expect(t, exitOK, "")
 	// what a kill -9 at the rename leaves: a temporary snapshot, and a
-	// temporary memo of a process that is gone
+	// temporary unit record of a process that is gone
 	dead := deadPID(t)
 	temps := []string{
 		filepath.Join(cache, "cache.db.tmp-123456"),
-		filepath.Join(cache, "runs", "0123abcd.tmp-"+strconv.Itoa(dead)+"-42"),
+		filepath.Join(cache, "units", "0123abcd.json.tmp-"+strconv.Itoa(dead)+"-42"),
 	}
 	for _, p := range temps {
 		write(t, p, "partial")
