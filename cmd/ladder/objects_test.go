@@ -1,0 +1,132 @@
+package main
+
+import (
+	"regexp"
+	"testing"
+)
+
+// The concurrent objects of specs/objects, algorithms/objects and
+// proofs/objects (docs/howto-object.md): the Treiber stack and the
+// Michael–Scott queue, each with a history mapping to its copy with history
+// variables and a forward simulation from that copy to AtomicStack or
+// AtomicQueue, and the buggy variants of algorithms/objects/testdata.
+const (
+	objSpecs = "../../specs/objects"
+	objAlgs  = "../../algorithms/objects"
+	objProof = "../../proofs/objects"
+	objTD    = "../../algorithms/objects/testdata"
+)
+
+// expectOK runs ladder with args and expects exit code 0 and stdout
+// matching re.
+func expectOK(t *testing.T, args []string, re string) {
+	t.Helper()
+	code, stdout, stderr := runLadder(args...)
+	if code != exitOK {
+		t.Errorf("ladder %v: exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", args, code, exitOK, stdout, stderr)
+	}
+	if !regexp.MustCompile(re).MatchString(stdout) {
+		t.Errorf("ladder %v: stdout does not match %s:\n%s", args, re, stdout)
+	}
+}
+
+// TestObjectsBounded checks, explores and cross-checks the objects on small
+// instances: the invariants of the automata with history variables hold in
+// every reachable state, each edge's obligations hold at every reachable
+// step (with every case of the linearization points taken), and the
+// algorithms' traces are traces of the atomic objects.
+func TestObjectsBounded(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		stdout string // regexp
+	}{
+		{"check", []string{"check", objSpecs, objAlgs, objProof, objTD},
+			`^checked 20 files: 10 automata, 3 interfaces, 7 proofs\n$`},
+		{"explore AtomicRegister", []string{"explore", objSpecs + "/AtomicRegister.yaml", "--bound", "T=2,L=1,V=2"},
+			`(?s)^AtomicRegister \(L=1,T=2,V=2\): \d+ states.*OK: all 0 invariant\(s\) and the Nat conditions hold`},
+		{"explore TreiberStackHist", []string{"explore", objAlgs + "/TreiberStackHist.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)^TreiberStackHist \(L=3,T=2,V=2\): \d+ states.*OK: all 12 invariant\(s\) and the Nat conditions hold`},
+		{"explore MSQueueHist", []string{"explore", objAlgs + "/MSQueueHist.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)^MSQueueHist \(L=3,T=2,V=2\): \d+ states.*OK: all 19 invariant\(s\) and the Nat conditions hold`},
+		{"crosscheck Treiber history", []string{"crosscheck", objProof + "/TreiberStack-TreiberStackHist.yaml", "--bound", "T=2,L=2,V=2"},
+			`(?s)TreiberStack→TreiberStackHist \(history, proof TreiberStack-TreiberStackHist\).*OK: every obligation holds`},
+		{"crosscheck Treiber forward", []string{"crosscheck", objProof + "/TreiberStackHist-AtomicStack.yaml", "--bound", "T=2,L=2,V=2"},
+			`(?s)TreiberStackHist→AtomicStack \(forward, proof TreiberStackHist-AtomicStack\).*cases taken: PushCas case 1: \d+, case 2: \d+; PopReadTop case 1: \d+, case 2: \d+; PopCas case 1: \d+, case 2: \d+\n.*OK: every obligation holds`},
+		{"crosscheck MS history", []string{"crosscheck", objProof + "/MSQueue-MSQueueHist.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)MSQueue→MSQueueHist \(history, proof MSQueue-MSQueueHist\).*OK: every obligation holds`},
+		{"crosscheck MS forward", []string{"crosscheck", objProof + "/MSQueueHist-AtomicQueue.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)MSQueueHist→AtomicQueue \(forward, proof MSQueueHist-AtomicQueue\).*cases taken: EnqLink case 1: \d+, case 2: \d+; DeqReadNext case 1: \d+, case 2: \d+; DeqCas case 1: \d+, case 2: \d+\n.*OK: every obligation holds`},
+		{"implements AtomicStack", []string{"crosscheck", "--implements", objSpecs + "/AtomicStack.yaml", objAlgs + "/TreiberStack.yaml", "--bound", "T=2,L=2,V=2"},
+			`(?s)OK: every trace of TreiberStack in the instance is a trace of AtomicStack`},
+		{"implements AtomicQueue", []string{"crosscheck", "--implements", objSpecs + "/AtomicQueue.yaml", objAlgs + "/MSQueue.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)OK: every trace of MSQueue in the instance is a trace of AtomicQueue`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			expectOK(t, tc.args, tc.stdout)
+		})
+	}
+}
+
+// TestObjectsProve proves every invariant and edge of the objects with Z3
+// (about 15 s on one worker) and expects the end-to-end theorems, derived
+// by transitivity through the history mappings.
+func TestObjectsProve(t *testing.T) {
+	if testing.Short() {
+		t.Skip("proves about 900 obligations")
+	}
+	expectOK(t, []string{"prove", "--no-cache", "-j", "1", objSpecs, objAlgs, objProof},
+		`(?s)Theorems\n.*  MSQueue implements AtomicQueue \(transitivity: MSQueue implements MSQueueHist, MSQueueHist implements AtomicQueue\)\n`+
+			`.*  TreiberStack implements AtomicStack \(transitivity: TreiberStack implements TreiberStackHist, TreiberStackHist implements AtomicStack\)\n`+
+			`.*\n\d+ obligations: \d+ proved, \d+ trivial, 0 refuted, 0 unknown`)
+}
+
+// TestObjectsBuggy checks that the buggy variants of
+// algorithms/objects/testdata are refuted: the trace check finds a history
+// the atomic object cannot produce, the bounded check of the edge (or of
+// the fixture's invariants) fails with a shortest execution, and Z3 with
+// the kernel's bounded search refutes the obligation at the buggy step.
+// The prover runs with a small resource limit, so that Z3 gives up on the
+// quantified hypotheses quickly and the bounded search finds the
+// counterexample (with the default limit each takes a minute or more).
+func TestObjectsBuggy(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		stdout string // regexp
+	}{
+		// a pop without a CAS: two pops return the same value
+		{"TreiberPopNoCAS implements", []string{"crosscheck", "--implements", objSpecs + "/AtomicStack.yaml", objTD + "/TreiberPopNoCAS.yaml", "--bound", "T=2,L=2,V=2"},
+			`(?s)FAILED: AtomicStack cannot produce this trace of TreiberPopNoCAS \(6 events; the last one is impossible\):\n  PushInv\(T#0, V#0\), PushResp\(T#0\), PopInv\(T#0\), PopInv\(T#1\), PopResp\(T#0, V#0\), PopResp\(T#1, V#0\)\n`},
+		{"TreiberPopNoCAS explore", []string{"explore", objTD + "/TreiberPopNoCAS.yaml", "--bound", "T=2,L=2,V=2"},
+			`(?s)VIOLATION of gsz:Nat after 14 steps.*\d+: PopCas\(T#1\)\n.*The last state violates gsz:Nat`},
+		{"TreiberPopNoCAS crosscheck", []string{"crosscheck", objTD + "/TreiberPopNoCAS-AtomicStack.yaml", "--bound", "T=2,L=2,V=2"},
+			`(?s)FAILED: TreiberPopNoCAS→AtomicStack › forward › assume TreiberPopNoCAS.gsz:Nat\n.*\d+: PopCas\(T#1\)\n`},
+		{"TreiberPopNoCAS prove", []string{"prove", "--no-cache", "-j", "1", "--rlimit", "2000000", "--only", `TreiberPopNoCAS→AtomicStack › forward › PopCas › pre\(DoPop\)`, objTD + "/TreiberPopNoCAS-AtomicStack.yaml"},
+			`(?s)PopCas › pre\(DoPop\)\s+refuted.*fails: pre: precondition of DoPop\(t\) in a\n    concrete step: PopCas\(T#0\).*0 proved, 0 trivial, 1 refuted`},
+
+		// a push that does not retry after a failed CAS: its value is lost
+		{"TreiberPushNoRetry implements", []string{"crosscheck", "--implements", objSpecs + "/AtomicStack.yaml", objTD + "/TreiberPushNoRetry.yaml", "--bound", "T=2,L=2,V=2"},
+			`(?s)FAILED: AtomicStack cannot produce this trace of TreiberPushNoRetry \(7 events; the last one is impossible\):\n  PushInv\(T#0, V#0\), PushInv\(T#1, V#0\), PushResp\(T#\d\), PushResp\(T#\d\), PopInv\(T#\d\), PopInv\(T#\d\), PopEmpty\(T#\d\)\n`},
+		{"TreiberPushNoRetry crosscheck", []string{"crosscheck", objTD + "/TreiberPushNoRetry-AtomicStack.yaml", "--bound", "T=2,L=2,V=2"},
+			`(?s)FAILED: TreiberPushNoRetry→AtomicStack › forward › PushCas › case 2 › relation\(pc\)\n.*false: a.pc\[t\] = PushResponding, where a.pc\[t\] = PushPending.*failing step: PushCas\(T#1\), case 2 of 2`},
+		{"TreiberPushNoRetry prove", []string{"prove", "--no-cache", "-j", "1", "--rlimit", "2000000", "--only", `TreiberPushNoRetry→AtomicStack › forward › PushCas › case 2 › relation\(pc\)`, objTD + "/TreiberPushNoRetry-AtomicStack.yaml"},
+			`(?s)relation\(pc\)\s+refuted.*fails: relation: pc\(cpost, u0\)\n    concrete step: PushCas\(T#0\).*0 proved, 0 trivial, 1 refuted`},
+
+		// a dequeue that skips a node: the skipped value is lost
+		{"MSQueueDeqSkip implements", []string{"crosscheck", "--implements", objSpecs + "/AtomicQueue.yaml", objTD + "/MSQueueDeqSkip.yaml", "--bound", "T=1,L=3,V=2"},
+			`(?s)FAILED: AtomicQueue cannot produce this trace of MSQueueDeqSkip \(8 events; the last one is impossible\):\n  EnqInv\(T#0, V#0\), EnqResp\(T#0\), EnqInv\(T#0, V#0\), EnqResp\(T#0\), DeqInv\(T#0\), DeqResp\(T#0, V#0\), DeqInv\(T#0\), DeqEmpty\(T#0\)\n`},
+		{"MSQueueDeqSkip explore", []string{"explore", objTD + "/MSQueueDeqSkip.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)VIOLATION of deqNext after \d+ steps.*\d+: DeqReadVal\(T#\d\)\n.*The last state violates deqNext`},
+		{"MSQueueDeqSkip crosscheck", []string{"crosscheck", objTD + "/MSQueueDeqSkip-AtomicQueue.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)FAILED: MSQueueDeqSkip→AtomicQueue › forward › assume MSQueueDeqSkip.deqNext\n.*\d+: DeqReadVal\(T#\d\)\n`},
+		{"MSQueueDeqSkip prove", []string{"prove", "--no-cache", "-j", "1", "--rlimit", "2000000", "--only", `MSQueueDeqSkip › invariant deqNext › DeqReadVal`, objTD + "/MSQueueDeqSkip-AtomicQueue.yaml"},
+			`(?s)deqNext › DeqReadVal\s+refuted.*fails: invariant: deqNext\(s'\)\n    concrete step: DeqReadVal\(T#0\).*0 proved, 0 trivial, 1 refuted`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			expectRefuted(t, tc.args, tc.stdout)
+		})
+	}
+}
