@@ -24,5 +24,11 @@ for f in algorithms/*.yaml; do
   grep -q '^automaton:' "$f" || continue
   run "$f" --bound T=2,L=1,V=2
 done
+# the concurrent objects: T threads, L memory locations (which bound the
+# pushes and enqueues), V values
+for f in algorithms/objects/*.yaml; do
+  [ -e "$f" ] || continue
+  run "$f" --bound T=2,L=3,V=2
+done
 run docs/examples/mutex/TicketLock.yaml --bound P=3
 run docs/examples/mutex/Mutex.yaml --bound P=3
