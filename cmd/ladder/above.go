@@ -6,6 +6,7 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,7 +32,7 @@ var historyLine = regexp.MustCompile(`(?m)^kind:[ \t]*"?history"?[ \t]*(?:#.*)?$
 var automatonName = regexp.MustCompile(`(?m)^automaton:[ \t]*"?([A-Za-z_][A-Za-z0-9_]*)"?[ \t]*(?:#.*)?$`)
 
 // proofsAbove returns the proof files of the repository's proofs/
-// directory, not among the files given, whose lower automaton (the one
+// directory and its subdirectories, not among the files given, whose lower automaton (the one
 // shown to implement the other: the concrete one, or the abstract one of a
 // history mapping) is the upper automaton of a proof file given, and so on
 // upwards: with them, the theorems of the whole chain are derived, and the
@@ -44,8 +45,15 @@ func proofsAbove(paths []string) []string {
 		return nil
 	}
 	dir := filepath.Join(driver.FindRoot(wd), "proofs")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
+	// the proof files of proofs/ and of its subdirectories (proofs/objects)
+	var files []string
+	err = filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && strings.HasSuffix(e.Name(), ".yaml") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil || len(files) == 0 {
 		return nil
 	}
 	given := map[string]bool{}
@@ -60,12 +68,12 @@ func proofsAbove(paths []string) []string {
 		path, lower, upper string
 		given              bool
 	}
-	nameOf := func(value string) string {
+	nameOf := func(from, value string) string {
 		if !strings.HasSuffix(value, ".yaml") && !strings.ContainsRune(value, '/') {
 			return value
 		}
 		// a path, relative to the proof file: its automaton's name
-		data, err := safeio.ReadFile(filepath.Join(dir, value), safeio.MaxInputSize)
+		data, err := safeio.ReadFile(filepath.Join(filepath.Dir(from), value), safeio.MaxInputSize)
 		if err != nil {
 			return ""
 		}
@@ -75,11 +83,7 @@ func proofsAbove(paths []string) []string {
 		return ""
 	}
 	var cands []candidate
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".yaml") {
-			continue
-		}
-		path := filepath.Join(dir, e.Name())
+	for _, path := range files {
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			continue
@@ -92,13 +96,21 @@ func proofsAbove(paths []string) []string {
 		if c == nil || a == nil {
 			continue
 		}
-		lower, upper := nameOf(string(c[1])), nameOf(string(a[1]))
+		lower, upper := nameOf(path, string(c[1])), nameOf(path, string(a[1]))
+		if lower == "" || upper == "" {
+			continue
+		}
 		if historyLine.Match(data) {
+			if given[abs] {
+				// trace inclusion both ways: a history mapping given
+				// alone continues the chain from either automaton (an
+				// object's copy with history variables is proved to
+				// implement its specification)
+				cands = append(cands, candidate{path, lower, upper, true})
+			}
 			lower, upper = upper, lower
 		}
-		if lower != "" && upper != "" {
-			cands = append(cands, candidate{path, lower, upper, given[abs]})
-		}
+		cands = append(cands, candidate{path, lower, upper, given[abs]})
 	}
 	var reached []string // automata the chain reaches
 	for _, c := range cands {

@@ -20,6 +20,10 @@ func TestProofsAbove(t *testing.T) {
 		{"NOrecPaperPseudocode-NOrec.yaml", []string{"NOrec-NOrecDerived.yaml", "NOrecAtomicCommitValidate-TMS2.yaml",
 			"NOrecDerived-NOrecAtomicCommitValidate.yaml", "TMS2-CommitSer.yaml"}},
 		{"TMS2-CommitSer.yaml", nil},
+		// a history mapping of proofs/objects given alone continues from
+		// its copy with history variables, up to the specification
+		{"objects/MSQueue-MSQueueHist.yaml", []string{"MSQueueHist-AtomicQueue.yaml"}},
+		{"objects/TreiberStack-TreiberStackHist.yaml", []string{"TreiberStackHist-AtomicStack.yaml"}},
 	} {
 		var got []string
 		for _, p := range proofsAbove([]string{filepath.Join("..", "..", "proofs", c.given)}) {
