@@ -3,7 +3,7 @@
 GO      ?= go
 BIN     := bin/ladder
 SUDO    := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
-FUZZTIME ?= 10s
+FUZZTIME ?= 5s
 FUZZLONG ?= 5m
 
 .PHONY: all deps test-deps bench-deps build test test-long vet lint race fmt-check fuzz fuzz-long prove bench clean
