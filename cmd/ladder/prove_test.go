@@ -14,25 +14,7 @@ import (
 // returns it with a fresh cache directory.
 func proveFixture(t *testing.T) (dir, cacheDir string) {
 	t.Helper()
-	src := filepath.Join("..", "..", "internal", "driver", "testdata", "counter")
-	dir = filepath.Join(t.TempDir(), "counter")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir, filepath.Join(t.TempDir(), "cache")
+	return driverFixture(t, "counter"), filepath.Join(t.TempDir(), "cache")
 }
 
 func replaceIn(t *testing.T, file, old, new string) {
@@ -173,4 +155,30 @@ func TestProveErrors(t *testing.T) {
 	if code, _, errOut := runLadder("graph", dir, "--format", "png"); code != exitUsage || !strings.Contains(errOut, `unknown --format "png"`) {
 		t.Errorf("graph --format png: exit %d, %q", code, errOut)
 	}
+}
+
+// driverFixture copies the files of internal/driver/testdata/NAME into a
+// new directory NAME, as a fresh clone of a repository would have them,
+// and returns its path.
+func driverFixture(t *testing.T, name string) string {
+	t.Helper()
+	src := filepath.Join("..", "..", "internal", "driver", "testdata", name)
+	dir := filepath.Join(t.TempDir(), name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

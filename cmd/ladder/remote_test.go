@@ -50,28 +50,6 @@ func ladderAt(t *testing.T, dir string, env []string, started func(), args ...st
 	return code, stdout.String(), stderr.String()
 }
 
-// cloneFixture copies the files of the kinds fixture into a new directory,
-// as a fresh clone of a repository would have them.
-func cloneFixture(t *testing.T) string {
-	t.Helper()
-	src := filepath.Join("..", "..", "internal", "driver", "testdata", "kinds")
-	dst := t.TempDir()
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dst
-}
-
 // TestRemoteCacheNginx runs a team's set-up against a real nginx with
 // WebDAV (Debian's; internal/remote/remotetest): CI, with its key, proves a
 // clone and fills the remote cache; a fresh clone that trusts CI's key,
@@ -101,7 +79,7 @@ func TestRemoteCacheNginx(t *testing.T) {
 		return code, rep.Summary, errs
 	}
 
-	ci := cloneFixture(t)
+	ci := driverFixture(t, "kinds")
 	code, s, errs := prove(ci, []string{sign.KeyFileEnv + "=" + ciKey.Path()}, nil, "--remote-cache", url)
 	if code != 0 || s.Rechecked == 0 {
 		t.Fatalf("CI: exit %d, %+v\n%s", code, s, errs)
@@ -112,7 +90,7 @@ func TestRemoteCacheNginx(t *testing.T) {
 	}
 
 	// A laptop: its own key, CI's key trusted, an empty local cache.
-	laptop := cloneFixture(t)
+	laptop := driverFixture(t, "kinds")
 	if err := os.WriteFile(filepath.Join(laptop, sign.KeysFileName), []byte("# CI\n"+ciKey.PublicKeyLine()+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +104,7 @@ func TestRemoteCacheNginx(t *testing.T) {
 	}
 
 	// A clone that does not trust CI's key proves everything itself.
-	stranger := cloneFixture(t)
+	stranger := driverFixture(t, "kinds")
 	code, s, errs = prove(stranger, []string{"XDG_CONFIG_HOME=" + t.TempDir()}, nil, "--remote-cache", url, "--remote-cache-read-only")
 	if code != 0 || s.Rechecked == 0 || !strings.Contains(errs, "not signed by a trusted key") {
 		t.Fatalf("clone not trusting CI: exit %d, %+v; want the remote records refused, everything checked\n%s", code, s, errs)
@@ -134,7 +112,7 @@ func TestRemoteCacheNginx(t *testing.T) {
 
 	// A clone whose repository names the remote cache in ladder-remote.txt
 	// needs no flag.
-	named := cloneFixture(t)
+	named := driverFixture(t, "kinds")
 	for name, text := range map[string]string{sign.KeysFileName: ciKey.PublicKeyLine() + "\n", remoteFileName: "# the team's cache\n" + url + "\n"} {
 		if err := os.WriteFile(filepath.Join(named, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -146,7 +124,7 @@ func TestRemoteCacheNginx(t *testing.T) {
 	}
 
 	// The server goes away as a run starts: the run completes alone.
-	late := cloneFixture(t)
+	late := driverFixture(t, "kinds")
 	for name, text := range map[string]string{sign.KeysFileName: ciKey.PublicKeyLine() + "\n", remoteFileName: url + "\n"} {
 		if err := os.WriteFile(filepath.Join(late, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"ladder/internal/kernel"
 	"ladder/internal/refute"
+	"ladder/ioa/load"
 	"ladder/simulation"
 )
 
@@ -29,17 +30,25 @@ func newProver(t *testing.T, jobs int) *Prover {
 // the files' content hashes in Input.Sums.
 func loadRecorded(t *testing.T, paths ...string) *Input {
 	t.Helper()
+	set, sums := loadSums(t, paths...)
+	in, errs := Generate(set)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	in.Sums = sums
+	return in
+}
+
+// loadSums loads paths through Inputs and returns the set and the content
+// hashes of the files read.
+func loadSums(t *testing.T, paths ...string) (*load.Set, map[string]string) {
+	t.Helper()
 	var inputs Inputs
 	set, errs := inputs.LoadConfig().Files(paths...)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	in, errs := Generate(set)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	in.Sums = inputs.Sums()
-	return in
+	return set, inputs.Sums()
 }
 
 // TestGenerationRecordsBuildOnlyTheEdited proves the counter fixture cold,

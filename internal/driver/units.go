@@ -331,10 +331,7 @@ func (p *Prover) recordUnits(in *Input, jobs []*job) map[string]bool {
 	for _, j := range jobs {
 		byID[j.ob.ID] = j
 	}
-	edgeOf := map[string]*simulation.Edge{}
-	for _, e := range in.Edges {
-		edgeOf[e.Name] = e
-	}
+	edgeOf := edgesByName(in)
 	type unit struct {
 		name string
 		obs  []*simulation.Obligation
@@ -346,14 +343,8 @@ func (p *Prover) recordUnits(in *Input, jobs []*job) map[string]bool {
 		if o.Restored() {
 			continue
 		}
-		var name string
-		var e *simulation.Edge
-		if o.Invariant != "" {
-			auto, _ := splitInvariantKey(o.Invariant)
-			name = "automaton:" + auto
-		} else if e = edgeOf[o.Edge]; e != nil {
-			name = simulation.ProofOwner(e.Proof)
-		} else {
+		name, e := unitOf(o, edgeOf)
+		if name == "" {
 			continue
 		}
 		u := units[name]
@@ -649,18 +640,9 @@ func (p *Prover) forgetCovered(in *Input, jobs []*job, written map[string]bool) 
 		return
 	}
 	byUnit := map[string][]*job{}
-	edgeProof := map[string]*ioa.Proof{}
-	for _, e := range in.Edges {
-		edgeProof[e.Name] = e.Proof
-	}
+	edgeOf := edgesByName(in)
 	for _, j := range jobs {
-		var u string
-		if j.ob.Invariant != "" {
-			auto, _ := splitInvariantKey(j.ob.Invariant)
-			u = "automaton:" + auto
-		} else if pr := edgeProof[j.ob.Edge]; pr != nil {
-			u = simulation.ProofOwner(pr)
-		}
+		u, _ := unitOf(j.ob, edgeOf)
 		if u != "" && (written[u] || j.restored) {
 			byUnit[u] = append(byUnit[u], j)
 		}
@@ -697,4 +679,27 @@ func (p *Prover) forgetCovered(in *Input, jobs []*job, written map[string]bool) 
 	if _, err := p.cache.Forget(keys, names); err != nil {
 		p.warn("cache: " + err.Error())
 	}
+}
+
+// edgesByName indexes the edges of in by name.
+func edgesByName(in *Input) map[string]*simulation.Edge {
+	m := make(map[string]*simulation.Edge, len(in.Edges))
+	for _, e := range in.Edges {
+		m[e.Name] = e
+	}
+	return m
+}
+
+// unitOf returns the unit of o (unitName: "automaton:A" for an invariant
+// of A, "proof:P" for the edge of P) and, for an edge obligation, its edge;
+// "" when o's edge is not among edges.
+func unitOf(o *simulation.Obligation, edges map[string]*simulation.Edge) (string, *simulation.Edge) {
+	if o.Invariant != "" {
+		auto, _ := splitInvariantKey(o.Invariant)
+		return "automaton:" + auto, nil
+	}
+	if e := edges[o.Edge]; e != nil {
+		return simulation.ProofOwner(e.Proof), e
+	}
+	return "", nil
 }

@@ -25,12 +25,8 @@ import (
 // unit records.
 func planRecorded(t *testing.T, p *Prover, paths ...string) *Input {
 	t.Helper()
-	var inputs Inputs
-	set, errs := inputs.LoadConfig().Files(paths...)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	in, errs := p.Plan(set, inputs.Sums())
+	set, sums := loadSums(t, paths...)
+	in, errs := p.Plan(set, sums)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -52,19 +48,10 @@ func restoredCount(in *Input) int {
 // unitsOf groups the obligations of in by unit: "automaton:A" for the
 // invariants of A, "proof:P" for the edge of P.
 func unitsOf(in *Input) map[string][]*simulation.Obligation {
-	edgeProof := map[string]*ioa.Proof{}
-	for _, e := range in.Edges {
-		edgeProof[e.Name] = e.Proof
-	}
+	edges := edgesByName(in)
 	out := map[string][]*simulation.Obligation{}
 	for _, o := range in.Obligations {
-		var u string
-		if o.Invariant != "" {
-			auto, _ := splitInvariantKey(o.Invariant)
-			u = "automaton:" + auto
-		} else {
-			u = simulation.ProofOwner(edgeProof[o.Edge])
-		}
+		u, _ := unitOf(o, edges)
 		out[u] = append(out[u], o)
 	}
 	return out

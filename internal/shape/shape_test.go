@@ -72,7 +72,6 @@ var exemptions = []exemption{
 	{"internal/crosscheck/implements.go:implements", 315, 65, "the trace-inclusion search loop over (state, set) pairs, kept whole for speed"},
 	{"internal/crosscheck/search.go:search.expandNode", 0, 51, "one node's transitions, with symmetry, dead registers and the Flat fast path"},
 	{"internal/driver/prover.go:Prover.run", 150, 46, "the prover pipeline's stages in order: records, workers, assembly"},
-	{"internal/driver/units.go:Prover.recordUnits", 122, 0, "writes each complete unit's record: the steps in order"},
 	{"internal/encode/decode.go:Encoder.literal", 126, 0, "one case per kind of evaluator value"},
 	{"internal/encode/expr_calls.go:Encoder.builtin", 138, 43, "one case per built-in function"},
 	{"internal/explore/parallel_flat.go:explorer.expandFlat", 140, 0, "the inner loop of the parallel search, kept whole for speed"},
