@@ -42,6 +42,9 @@ func TestRepositoryProofs(t *testing.T) {
 			line += "\n" + v.cex.String()
 		}
 		byEdge[o.Edge] = append(byEdge[o.Edge], line)
+		if o.Edge == "" && v.status != smt.Unsat {
+			t.Logf("invariant obligation %s", line)
+		}
 	}
 	for _, e := range edges {
 		lines := byEdge[e.Name]

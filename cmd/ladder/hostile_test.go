@@ -497,9 +497,10 @@ func vmHWM(pid int) int64 {
 func TestHostileInterruptedWatch(t *testing.T) {
 	dir := t.TempDir()
 	cache := filepath.Join(dir, "cache")
-	specs := repoPath(t, "specs")
+	// specs/ and algorithms/ together take far longer than 5 s cold.
+	specs, algorithms := repoPath(t, "specs"), repoPath(t, "algorithms")
 	c := hostileCmd(t, dir, 3*time.Minute, func(p *os.Process) {
 		time.AfterFunc(5*time.Second, func() { p.Signal(os.Interrupt) })
-	}, "watch", "-j", "1", "--cache-dir", cache, specs)
+	}, "watch", "-j", "1", "--cache-dir", cache, specs, algorithms)
 	c.expect(t, exitFailure, `ladder watch: interrupted: \d+ of \d+ obligations decided`)
 }

@@ -38,7 +38,7 @@
 // Where a single term is needed — map keys, set elements, Some payloads,
 // elements of sets of records — a value is packed: a record becomes the
 // datatype R (constructor R.mk, fields R.f), a sequence the datatype
-// Seq[X'] (Seq[X'].mk with Seq[X'].len and Seq[X'].elems), a flattened map
+// Seq<X'> (Seq<X'>.mk with Seq<X'>.len and Seq<X'>.elems), a flattened map
 // an array of packed values. Pack and unpack convert.
 //
 // Canonical representation. Every value has exactly one representation:

@@ -261,14 +261,16 @@ func (e *Encoder) enumDatatype(s *expr.Sort) (*logic.Datatype, error) {
 	return e.datatype(name, ctors...)
 }
 
-// optionDatatype returns Option[X]: constructors None[X] and Some[X] with
-// the field Some[X].val of X's packed sort.
+// optionDatatype returns Option<X>: constructors None<X> and Some<X> with
+// the field Some<X>.val of X's packed sort. The names are SMT-LIB simple
+// symbols (label), so that every solver reads the testers ((_ is Some<X>)
+// x) of a dumped problem: cvc5 1.0.3 rejects a quoted symbol there.
 func (e *Encoder) optionDatatype(s *expr.Sort) (*logic.Datatype, error) {
 	x, err := e.packedSort(s.Elem)
 	if err != nil {
 		return nil, err
 	}
-	suffix := "[" + label(x) + "]"
+	suffix := "<" + label(x) + ">"
 	return e.datatype("Option"+suffix,
 		logic.Constructor{Name: "None" + suffix},
 		logic.Constructor{Name: "Some" + suffix, Fields: []logic.Field{{Name: "Some" + suffix + ".val", Sort: x}}})
@@ -289,22 +291,23 @@ func (e *Encoder) recordDatatype(s *expr.Sort) (*logic.Datatype, error) {
 	return e.datatype(name, logic.Constructor{Name: name + ".mk", Fields: fields})
 }
 
-// seqDatatype returns the packed form of Seq[X]: constructor Seq[X].mk
-// with fields Seq[X].len (Int) and Seq[X].elems (Array Int X').
+// seqDatatype returns the packed form of Seq[X]: constructor Seq<X>.mk
+// with fields Seq<X>.len (Int) and Seq<X>.elems (Array Int X').
 func (e *Encoder) seqDatatype(s *expr.Sort) (*logic.Datatype, error) {
 	x, err := e.packedSort(s.Elem)
 	if err != nil {
 		return nil, err
 	}
-	name := "Seq[" + label(x) + "]"
+	name := "Seq<" + label(x) + ">"
 	return e.datatype(name, logic.Constructor{Name: name + ".mk", Fields: []logic.Field{
 		{Name: name + ".len", Sort: logic.IntSort()},
 		{Name: name + ".elems", Sort: logic.ArraySort(logic.IntSort(), x)},
 	}})
 }
 
-// label returns an unquoted name for a logic sort, for building datatype
-// names: Bool, Int, the declared name, or Array[D,R].
+// label returns a name for a logic sort, for building datatype names that
+// are SMT-LIB simple symbols when the sorts' names are: Bool, Int, the
+// declared name, or Array<D->R>.
 func label(s *logic.Sort) string {
 	switch s.Kind() {
 	case logic.SortBool:
@@ -312,7 +315,7 @@ func label(s *logic.Sort) string {
 	case logic.SortInt:
 		return "Int"
 	case logic.SortArray:
-		return "Array[" + label(s.Domain()) + "," + label(s.Range()) + "]"
+		return "Array<" + label(s.Domain()) + "->" + label(s.Range()) + ">"
 	}
 	return s.Name()
 }

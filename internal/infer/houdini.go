@@ -406,15 +406,11 @@ func (s *session) finalize(ctx context.Context, cs []*cand, name func(int) strin
 const chunk = 100
 
 // quickLimits returns the kernel limits of the Houdini rounds' first
-// check: the configured ones with the first check's resource limit
-// lowered to quickFirstRLimit (the repository's proofs need under 100000
-// units with rare exceptions: DefaultFirstRLimit's documentation) and the
-// whole check's to quickRLimit.
+// check: the configured ones with the whole check's resource limit lowered
+// to quickRLimit (the repository's proofs need under 100000 units with
+// rare exceptions: DefaultFirstRLimit's documentation).
 func quickLimits(k kernel.Config) kernel.Config {
-	const quickFirstRLimit, quickRLimit = 1_000_000, 2_000_000
-	if k.FirstRLimit == 0 || k.FirstRLimit > quickFirstRLimit {
-		k.FirstRLimit = quickFirstRLimit
-	}
+	const quickRLimit = 2_000_000
 	if k.RLimit == 0 || k.RLimit > quickRLimit {
 		k.RLimit = quickRLimit
 	}

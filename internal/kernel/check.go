@@ -202,47 +202,30 @@ func (s *Session) Check(q *Query) Result {
 	deadline := time.Now().Add(cfg.Timeout)
 	var cost costs // of every check, summed
 
-	// 1. The problem, with the first resource limit.
+	// 1. The problem in Z3's plain SMT solver, with the first resource
+	// limit: most obligations are proved there for a fraction of what
+	// the default solver's preprocessing costs. Only unsat counts: the
+	// plain solver's models (huge sequence lengths, say) are left to the
+	// default solver, so that every counterexample comes from step 2.
 	first := cfg
 	first.RLimit = cfg.FirstRLimit
-	r, ext := s.decide(q, first, deadline, &cost)
-	if r.verdict == Refuted && !cfg.Search.Off && large(ext) {
-		// 1a. A smaller counterexample, from the bounded search.
-		r = s.minimize(q, r, ext, deadline, &cost)
-	}
-	if r.verdict == Unknown && !r.Internal && !r.Timeout && !cfg.Search.Off {
-		// 1b. The problem with the first resource limit again, in Z3's
-		// plain SMT solver: the default solver's preprocessing tactic
-		// costs some problems most of their resources (one of DSTM's
-		// relation steps: 88M in the default solver, under 1M in the
-		// plain one). Only its unsat and replayed sat count, as in 1.
-		plain := first
-		plain.plain = true
-		pr, pext := s.decide(q, plain, deadline, &cost)
-		if pr.verdict != Unknown || pr.Internal {
-			r, ext = pr, pext
-			if r.verdict == Refuted && large(ext) {
-				r = s.minimize(q, r, ext, deadline, &cost)
-			}
-		}
-	}
-	if r.verdict != Unknown || r.Internal || cfg.Search.Off {
+	first.plain = true
+	r, _ := s.decide(q, first, deadline, &cost)
+	if r.verdict == Proved || r.Timeout || r.Internal {
 		return s.finish(q, r, cost)
 	}
 
-	// 2. The problem again, with the full resource limit, unless the
-	// first check had it already or the clock ran out: a true obligation
-	// reaches it without paying for the bounded search first.
-	if cfg.FirstRLimit < cfg.RLimit && !r.Timeout {
-		full, fext := s.decide(q, cfg, deadline, &cost)
-		if full.verdict == Refuted && large(fext) {
-			full = s.minimize(q, full, fext, deadline, &cost)
-		}
-		if full.verdict != Unknown || full.Internal {
-			return s.finish(q, full, cost)
-		}
-		r = full
+	// 2. The problem again, in Z3's default solver with the full
+	// resource limit: a true obligation reaches it without paying for
+	// the bounded search first.
+	full, fext := s.decide(q, cfg, deadline, &cost)
+	if full.verdict == Refuted && !cfg.Search.Off && large(fext) {
+		full = s.minimize(q, full, fext, deadline, &cost)
 	}
+	if full.verdict != Unknown || full.Internal || cfg.Search.Off {
+		return s.finish(q, full, cost)
+	}
+	r = full
 
 	// 3. The bounded search, for a counterexample the solver did not
 	// find.
@@ -275,6 +258,8 @@ func (s *Session) decide(q *Query, cfg Config, deadline time.Time, cost *costs) 
 		return internalResult(q.fingerprint, "solver error: %v", err), nil
 	case ans.status == statusUnsat:
 		return Result{verdict: Proved, fingerprint: q.fingerprint}, nil
+	case ans.status == statusSat && cfg.plain:
+		return Result{verdict: Unknown, fingerprint: q.fingerprint, Reason: "sat in the plain solver, whose models are not replayed"}, nil
 	case ans.status == statusSat:
 		r := replay(q, ans.model, "", "")
 		var ext proposal.Extent

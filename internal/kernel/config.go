@@ -14,8 +14,10 @@ import (
 // Format is the version of the kernel's certificate format and of the way
 // it drives the solver. Bump it whenever either changes: it is part of the
 // solver identity, so every cached result becomes a miss. Format 4 added
-// the check with Z3's plain SMT solver after the first check.
-const Format = 4
+// the check with Z3's plain SMT solver after the first check; format 5
+// makes the first check the plain solver's, with a small limit, followed
+// by the default solver's with the full limit.
+const Format = 5
 
 // Default limits.
 const (
@@ -25,10 +27,13 @@ const (
 	// 99% use under 100000 and the largest 3.04 million.
 	DefaultRLimit = 100_000_000
 	// DefaultFirstRLimit is the default resource limit of an obligation's
-	// first check (see the package documentation): over three times what
-	// the repository's hardest proof needs, so that no proof of the
-	// repository reaches the bounded search.
-	DefaultFirstRLimit = 10_000_000
+	// first check, in Z3's plain SMT solver (see the package
+	// documentation). Of the repository's 9,485 obligations (November
+	// 2026) the median proof uses about 4,300 units; the plain solver's
+	// cost per unit grows steeply on the hard ones (100 million units took
+	// 110 s where the default solver needs 4 s), so the first check is
+	// kept short and the default solver does the rest.
+	DefaultFirstRLimit = 100_000
 	// DefaultTimeout is the default wall-clock safety net per obligation.
 	DefaultTimeout = 120 * time.Second
 )
@@ -55,7 +60,7 @@ type Config struct {
 	// math.MaxUint32. 0 means DefaultRLimit.
 	RLimit uint64
 	// FirstRLimit is the resource limit of an obligation's first check,
-	// before the bounded search; it is lowered to RLimit when larger.
+	// in Z3's plain SMT solver; it is lowered to RLimit when larger.
 	// 0 means DefaultFirstRLimit.
 	FirstRLimit uint64
 	// Timeout is the wall-clock limit per obligation, in whole
@@ -66,15 +71,15 @@ type Config struct {
 	// means the defaults.
 	Search SearchConfig
 
-	// plain is set by Check for its check with Z3's plain SMT solver
-	// (Session.Check, step 2); never by a caller.
+	// plain is set by Check for its first check, with Z3's plain SMT
+	// solver (Session.Check, step 1); never by a caller.
 	plain bool
 }
 
 // SearchConfig configures the bounded counterexample search (see the
 // package documentation). The zero value is the default search.
 type SearchConfig struct {
-	// Off disables the search: an obligation is checked once, with RLimit.
+	// Off disables the search: an obligation is checked by Z3 alone.
 	Off bool
 	// MaxSize is the largest number of elements tried for a sort, at most
 	// 8. 0 means DefaultSearchMaxSize.
@@ -104,7 +109,6 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Search.Off {
 		c.Search = SearchConfig{Off: true}
-		c.FirstRLimit = c.RLimit
 		return c
 	}
 	if c.Search.MaxSize == 0 {

@@ -29,7 +29,7 @@ func (f *fakeSolver) check(p *logic.Problem, cfg Config) (answer, error) {
 		return answer{}, f.err
 	}
 	a := f.answers[p.Assertions[0].Name]
-	if a.status == statusSat {
+	if a.status == statusSat && !cfg.plain { // as z3Solver: no model from the plain solver
 		a.release = func() { *f.released++ }
 	}
 	return a, nil
@@ -263,11 +263,11 @@ func TestConfig(t *testing.T) {
 	if got, want := (Config{}).Params(), (Config{RLimit: DefaultRLimit, Timeout: DefaultTimeout}).Params(); got != want {
 		t.Errorf("zero Config params %s; want the defaults %s", got, want)
 	}
-	want := `"first_rlimit"="10" "kernel"="4" "random_seed"="3" "rlimit"="10" "search_budget"="30000000" "search_max_size"="3" "search_rlimit"="5000000" "timeout_ms"="1500"`
+	want := `"first_rlimit"="10" "kernel"="5" "random_seed"="3" "rlimit"="10" "search_budget"="30000000" "search_max_size"="3" "search_rlimit"="5000000" "timeout_ms"="1500"`
 	if got := (Config{Seed: 3, RLimit: 10, Timeout: 1500 * time.Millisecond}).Params(); got != want {
 		t.Errorf("Params = %s; want %s", got, want)
 	}
-	want = `"first_rlimit"="200" "kernel"="4" "random_seed"="0" "rlimit"="200" "search"="off" "timeout_ms"="120000"`
+	want = `"first_rlimit"="100" "kernel"="5" "random_seed"="0" "rlimit"="200" "search"="off" "timeout_ms"="120000"`
 	if got := (Config{RLimit: 200, FirstRLimit: 100, Search: SearchConfig{Off: true, MaxSize: 2}}).Params(); got != want {
 		t.Errorf("Params = %s; want %s", got, want)
 	}

@@ -118,36 +118,39 @@ func TestSearchProcedure(t *testing.T) {
 		log      string
 	}{
 		{name: "proved first", cfg: Config{FirstRLimit: 100, RLimit: 1000},
-			full: map[uint64]answer{100: unsat}, replay: good, verdict: Proved, log: "check 100"},
+			plain: map[uint64]answer{100: unsat}, replay: good, verdict: Proved, log: "plain 100"},
 		{name: "refuted in T=2", cfg: Config{FirstRLimit: 100, RLimit: 1000},
-			full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unsat, 2: sat}, replay: good,
+			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, bounded: map[int]answer{1: unsat, 2: sat}, replay: good,
 			verdict: Refuted, text: "found in the bounded instance T=2",
-			log: "check 100, plain 100, check 1000, bounded T=1, bounded T=2"},
-		{name: "proved by the plain solver", cfg: Config{FirstRLimit: 100, RLimit: 1000},
-			full: map[uint64]answer{100: unknown}, plain: map[uint64]answer{100: unsat}, replay: good,
-			verdict: Proved, log: "check 100, plain 100"},
+			log: "plain 100, check 1000, bounded T=1, bounded T=2"},
+		{name: "proved by the default solver", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unsat}, replay: good,
+			verdict: Proved, log: "plain 100, check 1000"},
+		{name: "the plain solver's sat is left to the default solver", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			plain: map[uint64]answer{100: sat}, full: map[uint64]answer{1000: unsat}, replay: good,
+			verdict: Proved, log: "plain 100, check 1000"},
 		{name: "bounded unsat is not a proof", cfg: Config{RLimit: 100, FirstRLimit: 100},
-			full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unsat, 2: unsat, 3: unsat}, replay: good,
+			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unsat, 2: unsat, 3: unsat}, replay: good,
 			verdict: Unknown, reason: "z3: incomplete quantifiers (rlimit 100, timeout 2m0s, seed 0); bounded search: no counterexample in 3 of 3 instances (none with T<=3)",
-			log: "check 100, plain 100, bounded T=1, bounded T=2, bounded T=3"},
+			log: "plain 100, check 100, bounded T=1, bounded T=2, bounded T=3"},
 		{name: "full check before the search", cfg: Config{FirstRLimit: 100, RLimit: 1000},
-			full: map[uint64]answer{100: unknown, 1000: unsat}, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
-			verdict: Proved, log: "check 100, plain 100, check 1000"},
+			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unsat}, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
+			verdict: Proved, log: "plain 100, check 1000"},
 		{name: "unknown after all", cfg: Config{FirstRLimit: 100, RLimit: 1000},
-			full: map[uint64]answer{100: unknown, 1000: unknown}, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
+			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
 			verdict: Unknown, reason: "(rlimit 1000, timeout 2m0s, seed 0); bounded search: no counterexample in 2 of 3 instances; unknown in T=2",
-			log: "check 100, plain 100, check 1000, bounded T=1, bounded T=2, bounded T=3"},
+			log: "plain 100, check 1000, bounded T=1, bounded T=2, bounded T=3"},
 		{name: "budget", cfg: Config{FirstRLimit: 100, RLimit: 100, Search: SearchConfig{Budget: 10}},
-			full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unknown}, replay: good,
+			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unknown}, replay: good,
 			verdict: Unknown, reason: "no counterexample in 0 of 3 instances; unknown in T=1; 2 not checked (search budget spent)",
-			log: "check 100, plain 100, bounded T=1"},
+			log: "plain 100, check 100, bounded T=1"},
 		{name: "bounded model does not replay", cfg: Config{FirstRLimit: 100, RLimit: 1000},
-			full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: sat}, replay: bad,
+			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, bounded: map[int]answer{1: sat}, replay: bad,
 			verdict: Unknown, internal: true, reason: "[internal] solver model does not replay: goal holds (a model of the bounded instance T=1)",
-			log: "check 100, plain 100, check 1000, bounded T=1"},
+			log: "plain 100, check 1000, bounded T=1"},
 		{name: "search off", cfg: Config{FirstRLimit: 100, RLimit: 1000, Search: SearchConfig{Off: true}},
-			full: map[uint64]answer{1000: unknown}, replay: good, verdict: Unknown, reason: "z3: incomplete quantifiers (rlimit 1000",
-			log: "check 1000"},
+			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, replay: good, verdict: Unknown, reason: "z3: incomplete quantifiers (rlimit 1000",
+			log: "plain 100, check 1000"},
 	}
 	for _, tt := range tests {
 		var log []string
@@ -194,8 +197,8 @@ func TestSearchProcedure(t *testing.T) {
 		if err != nil || a.Verdict() != Refuted || a.Counterexample.Text != r.Counterexample.Text {
 			t.Errorf("%s: admitted %v %v (%v)", tt.name, a.Verdict(), a.Counterexample, err)
 		}
-		if r.RLimitUsed != 10+1+2 {
-			t.Errorf("%s: RLimitUsed = %d; want the sum over the checks, 13", tt.name, r.RLimitUsed)
+		if r.RLimitUsed != 10+10+1+2 {
+			t.Errorf("%s: RLimitUsed = %d; want the sum over the checks, 23", tt.name, r.RLimitUsed)
 		}
 	}
 }
@@ -231,19 +234,19 @@ func TestMinimizeProcedure(t *testing.T) {
 		cache    bool
 	}{
 		{name: "minimized to T=2", universe: 5, bounded: map[int]answer{1: unsat, 2: sat}, replay: good,
-			text: minimized, log: "check 100, bounded T=1, bounded T=2", rlimit: 2 + 1 + 2, cache: true},
+			text: minimized, log: "plain 100, check 100, bounded T=1, bounded T=2", rlimit: 2 + 1 + 2, cache: true},
 		{name: "small: not minimized", universe: 2, bounded: map[int]answer{1: sat}, replay: good,
-			text: "-", log: "check 100", rlimit: 2, cache: true},
+			text: "-", log: "plain 100, check 100", rlimit: 2, cache: true},
 		{name: "nothing smaller: the original stays", universe: 3, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
-			text: "-", log: "check 100, bounded T=1, bounded T=2, bounded T=3", rlimit: 2 + 1 + 10 + 1, cache: true},
+			text: "-", log: "plain 100, check 100, bounded T=1, bounded T=2, bounded T=3", rlimit: 2 + 1 + 10 + 1, cache: true},
 		{name: "only instances no larger", universe: 3, bounded: map[int]answer{1: unsat, 2: unsat, 3: sat}, replay: good,
-			text: "-", log: "check 100, bounded T=1, bounded T=2, bounded T=3", rlimit: 2 + 1 + 1 + 2, cache: true},
+			text: "-", log: "plain 100, check 100, bounded T=1, bounded T=2, bounded T=3", rlimit: 2 + 1 + 1 + 2, cache: true},
 		{name: "budget", cfg: Config{Search: SearchConfig{Budget: 5}}, universe: 5, bounded: map[int]answer{1: unknown, 2: sat}, replay: good,
-			text: "-", log: "check 100, bounded T=1", rlimit: 2 + 10, cache: true},
+			text: "-", log: "plain 100, check 100, bounded T=1", rlimit: 2 + 10, cache: true},
 		{name: "bounded model does not replay", universe: 5, bounded: map[int]answer{1: sat}, replay: goodDirect,
-			internal: true, log: "check 100, bounded T=1", rlimit: 2 + 2},
+			internal: true, log: "plain 100, check 100, bounded T=1", rlimit: 2 + 2},
 		{name: "search off", cfg: Config{Search: SearchConfig{Off: true}}, universe: 5, bounded: map[int]answer{1: sat}, replay: good,
-			text: "-", log: "check 100", rlimit: 2, cache: true},
+			text: "-", log: "plain 100, check 100", rlimit: 2, cache: true},
 	}
 	for _, tt := range tests {
 		var log []string

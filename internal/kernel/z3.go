@@ -71,6 +71,9 @@ func (z *z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
 		a.status = statusUnsat
 	case smt.Sat:
 		a.status = statusSat
+		if cfg.plain {
+			break // Check does not replay the plain solver's models
+		}
 		a.model, a.release, err = apiModel(z.context(), p, sc)
 		if errors.Is(err, errNoModel) {
 			// No model to replay: nothing is refuted, and the bounded
