@@ -6,7 +6,7 @@ SUDO    := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 FUZZTIME ?= 5s
 FUZZLONG ?= 5m
 
-.PHONY: all deps test-deps bench-deps build test test-long vet lint race fmt-check fuzz fuzz-long prove bench clean
+.PHONY: all deps test-deps bench-deps build test test-long vet lint race fmt-check fuzz fuzz-long prove audit bench clean
 
 all: build
 
@@ -24,7 +24,8 @@ deps:
 	fi
 
 # test-deps installs what make test needs beyond deps when it is missing: z3
-# (the command line, for the .smt2 cross-check), chromium (the HTML report
+# (the command line, for the .smt2 cross-check and ladder audit), cvc5 (the
+# second solver of ladder audit), chromium (the HTML report
 # is loaded in headless Chromium) and nginx (the remote-cache client is
 # tested against a real nginx with WebDAV, started on 127.0.0.1 by the test;
 # Debian's package may also start a system nginx on port 80, which the test
@@ -34,6 +35,7 @@ test-deps: deps
 	command -v z3 >/dev/null 2>&1 || missing="$$missing z3"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
+	command -v cvc5 >/dev/null 2>&1 || missing="$$missing cvc5"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
@@ -79,7 +81,7 @@ race:
 # skips when nginx is missing, LADDER_REQUIRE_NGINX=1), the worker packages
 # under the race detector, and each fuzz target briefly.
 test: test-deps fmt-check vet lint
-	LADDER_REQUIRE_NGINX=1 $(GO) test -count=1 ./...
+	LADDER_REQUIRE_NGINX=1 LADDER_REQUIRE_AUDIT=1 $(GO) test -count=1 ./...
 	@$(MAKE) --no-print-directory race
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZTIME)
 
@@ -100,6 +102,12 @@ prove: build
 	./scripts/crosscheck-all.sh ./$(BIN)
 	./$(BIN) prove --html bin/report
 	./$(BIN) prove docs/examples
+
+# audit re-checks every proved obligation of the repository with the z3
+# command line and cvc5 (ladder audit; docs/prove.md), after proving what
+# the cache does not hold.
+audit: build test-deps
+	./$(BIN) audit
 
 # test-long runs the tests that take minutes: the inference test (TMS2 and
 # NOrec inferred from scratch, the NOrec edge proved with the inferred

@@ -191,16 +191,19 @@ func (e *env) stdoutIsTerminal() bool {
 	return ok && driver.IsTerminal(f)
 }
 
-func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
+// runProve is prove without the printing of the report, for prove and
+// audit (named name in messages): it returns the report, or nil and the
+// exit code after printing what went wrong.
+func runProve(e *env, name string, paths []string, o *proveFlags, progress bool) (*report.Prove, int) {
 	start := time.Now()
 	cfg, err := o.config(e)
 	if err != nil {
-		return e.usageError("prove", "%v", err)
+		return nil, e.usageError(name, "%v", err)
 	}
 	if paths = defaultPaths(paths); len(paths) == 0 {
-		return e.usageError("prove", "no paths given, and none of specs/, algorithms/, proofs/ exists here")
+		return nil, e.usageError(name, "no paths given, and none of specs/, algorithms/, proofs/ exists here")
 	}
-	if !jsonOut && e.stdoutIsTerminal() {
+	if progress && e.stdoutIsTerminal() {
 		cfg.Progress = e.stdout
 	}
 	// The cache is opened while the files load: both take a while, and
@@ -223,7 +226,7 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 		// first, so that their automata are loaded when the given
 		// proof names their invariants (X.P)
 		paths = append(above, paths...)
-		fmt.Fprintf(e.stderr, "ladder prove: with the %d proof %s above it in proofs/, for the theorems of the chain\n", len(above), plural(len(above), "file", "files"))
+		fmt.Fprintf(e.stderr, "ladder %s: with the %d proof %s above it in proofs/, for the theorems of the chain\n", name, len(above), plural(len(above), "file", "files"))
 	}
 	set, errs := lc.Files(paths...)
 	op := <-proverc
@@ -233,11 +236,11 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 		}
 		printErrors(e.stderr, errs, false)
 		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
-		return exitUsage
+		return nil, exitUsage
 	}
 	p, err := op.p, op.err
 	if err != nil {
-		return e.usageError("prove", "%v", err)
+		return nil, e.usageError(name, "%v", err)
 	}
 	// Units unchanged since their records were written are restored from
 	// them; the others are planned (driver/units.go).
@@ -246,7 +249,7 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 		p.Close()
 		printErrors(e.stderr, errs, false)
 		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
-		return exitUsage
+		return nil, exitUsage
 	}
 	// SIGINT or SIGTERM stops the run; the verdicts decided so far
 	// are saved in the cache before ladder exits.
@@ -254,28 +257,37 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 	rep, err := p.Prove(ctx, in)
 	stop()
 	if n := p.RemoteHits(); n > 0 {
-		fmt.Fprintf(e.stderr, "ladder prove: %d unit %s taken from the remote cache, %s checked\n", n, plural(n, "record", "records"), plural(n, "its signature", "their signatures"))
+		fmt.Fprintf(e.stderr, "ladder %s: %d unit %s taken from the remote cache, %s checked\n", name, n, plural(n, "record", "records"), plural(n, "its signature", "their signatures"))
 	}
 	var gerr *driver.GenerationError
 	if errors.As(err, &gerr) {
 		p.Close()
 		printErrors(e.stderr, gerr.Errors, false)
 		fmt.Fprintf(e.stderr, "%d %s\n", len(gerr.Errors), plural(len(gerr.Errors), "error", "errors"))
-		return exitUsage
+		return nil, exitUsage
 	}
 	if cerr := p.Close(); cerr != nil {
 		fmt.Fprintf(e.stderr, "ladder: warning: %v\n", cerr)
 	}
 	if err != nil {
-		e.errorf("prove", "%v", err)
+		e.errorf(name, "%v", err)
 		if errors.Is(err, driver.ErrNoObligations) || errors.Is(err, driver.ErrInterrupted) {
-			return exitFailure
+			return nil, exitFailure
 		}
-		return exitInternal
+		return nil, exitInternal
 	}
 	// The summary's time is the whole command's: loading, generating,
 	// checking, saving the cache and the unit records; only printing comes after.
 	rep.Summary.Seconds = time.Since(start).Seconds()
+	return rep, exitOK
+}
+
+func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
+	rep, code := runProve(e, "prove", paths, o, !jsonOut)
+	if rep == nil {
+		return code
+	}
+	var err error
 	if jsonOut {
 		err = rep.WriteJSON(e.stdout)
 	} else {
