@@ -29,10 +29,12 @@
 //     states and re-checks it with the reference evaluator, so that a
 //     refutation is reported only when ladder's own semantics agrees with
 //     the solver; a disagreement is an internal error, never a verdict.
-//   - Derive (meta.go) applies the metatheorems (trace inclusion,
-//     transitivity, refinement composition, invariant transfer) to the
-//     edges and invariants whose obligations the kernel has proved, and
-//     records the provenance of every theorem.
+//   - TheoremInput (theorems.go) gives the theorems phase
+//     (internal/theorems) what it reads: names, kinds, assumptions and
+//     transfer chains. That package applies the metatheorems (trace
+//     inclusion, transitivity, refinement composition, invariant
+//     transfer) to the edges and invariants whose obligations the kernel
+//     has proved, and records the provenance of every theorem.
 //
 // # Soundness notes
 //

@@ -1,6 +1,7 @@
 package simulation
 
 import (
+	"ladder/internal/theorems"
 	"sort"
 	"strings"
 	"testing"
@@ -67,27 +68,19 @@ func TestRepositoryProofs(t *testing.T) {
 			t.Errorf("edge %s: %d obligations not proved", e.Name, failed)
 		}
 	}
-	d := Derive(obls, edges, func(id string) Status {
-		switch vs[id].status {
-		case smt.Unsat:
-			return Proved
-		case smt.Sat:
-			return Refuted
-		}
-		return Unknown
-	})
+	d := derive(obls, edges, vs, nil)
 	for _, e := range edges {
 		t.Logf("edge %s: %s", e.Name, d.Edges[e.Name])
-		if provedEdges[e.Name] && d.Edges[e.Name] != Proved {
+		if provedEdges[e.Name] && d.Edges[e.Name] != theorems.Proved {
 			t.Errorf("edge %s is %s (its assumptions: %v)", e.Name, d.Edges[e.Name], e.Assumes)
 		}
 	}
 	for _, th := range d.Theorems {
-		if th.Kind == Implements {
+		if th.Kind == theorems.Implements {
 			t.Logf("theorem %s: %s", th.Name, th.Provenance())
 		}
 	}
-	if errs := CheckClaims(set.Proofs, d); len(errs) > 0 {
+	if errs := theorems.CheckClaims(Claims(set.Proofs), d); len(errs) > 0 {
 		t.Errorf("expected theorems not derived:\n%v", errs)
 	}
 	for _, want := range provedTheorems {

@@ -302,7 +302,7 @@ func (s *sc[S, V, B]) nats(auto *ioa.Automaton, st S, name string) {
 // assumed assumes each invariant a proof lists for auto in state st: its
 // body, or, for an invariant X.P assumed by transfer, P∘g (Transferred;
 // LLM12 §5.3), which holds in every reachable state of auto once g's chain
-// of refinements and P are proved (Derive checks both before the edge
+// of refinements and P are proved (theorems.Derive checks both before the edge
 // counts as proved).
 func (s *sc[S, V, B]) assumed(auto *ioa.Automaton, rs []*ioa.InvariantRef, st S, name string) {
 	if s.trusted() {

@@ -3,6 +3,8 @@ package simulation
 import (
 	"context"
 	"fmt"
+	"ladder/internal/kernel"
+	"ladder/internal/theorems"
 	"os"
 	"strings"
 	"testing"
@@ -71,6 +73,26 @@ func check(t *testing.T, obls []*Obligation) map[string]verdict {
 	return out
 }
 
+// derive is the theorems phase over obls and edges, with the kernel
+// verdict each solver answer stands for (unsat: proved, sat: refuted,
+// anything else: unknown), except the IDs in weak, which are unknown.
+func derive(obls []*Obligation, edges []*Edge, vs map[string]verdict, weak map[string]bool) *theorems.Derivation {
+	kv := theorems.Verdicts{}
+	for id, v := range vs {
+		switch {
+		case weak[id]:
+			kv[id] = kernel.Unknown
+		case v.status == smt.Unsat:
+			kv[id] = kernel.Proved
+		case v.status == smt.Sat:
+			kv[id] = kernel.Refuted
+		default:
+			kv[id] = kernel.Unknown
+		}
+	}
+	return theorems.Derive(TheoremInput(obls, edges), kv)
+}
+
 func TestCorrectProofsAreUnsat(t *testing.T) {
 	set := loadCounter(t, "ok_refinement.yaml", "ok_forward.yaml", "ok_backward.yaml", "ok_history.yaml", "ok_simple.yaml")
 	obls, edges, errs := Generate(&set.Hierarchy, Config{})
@@ -89,14 +111,9 @@ func TestCorrectProofsAreUnsat(t *testing.T) {
 			t.Errorf("%s: %s\n%s", o.ID, v.status, msg)
 		}
 	}
-	d := Derive(obls, edges, func(id string) Status {
-		if vs[id].status == smt.Unsat {
-			return Proved
-		}
-		return Unknown
-	})
+	d := derive(obls, edges, vs, nil)
 	for _, e := range edges {
-		if d.Edges[e.Name] != Proved {
+		if d.Edges[e.Name] != theorems.Proved {
 			t.Errorf("edge %s is %s", e.Name, d.Edges[e.Name])
 		}
 	}
@@ -105,7 +122,7 @@ func TestCorrectProofsAreUnsat(t *testing.T) {
 			t.Errorf("theorem %q not derived", want)
 		}
 	}
-	if errs := CheckClaims(set.Proofs, d); len(errs) > 0 {
+	if errs := theorems.CheckClaims(Claims(set.Proofs), d); len(errs) > 0 {
 		t.Errorf("claims: %v", errs)
 	}
 }

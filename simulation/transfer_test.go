@@ -1,6 +1,7 @@
 package simulation
 
 import (
+	"ladder/internal/theorems"
 	"slices"
 	"strings"
 	"testing"
@@ -59,24 +60,18 @@ func TestTransferredInvariantProves(t *testing.T) {
 	if len(e.Transfers) != 1 || len(e.Transfers[0].Chain) != 2 || e.Transfers[0].Chain[0].Name != "Low-Mid" || e.Transfers[0].Chain[1].Name != "Mid-Mono" {
 		t.Fatalf("Top→Low transfers: %+v", e.Transfers)
 	}
-	proved := func(id string) Status {
-		if vs[id].status == smt.Unsat {
-			return Proved
-		}
-		return Unknown
-	}
-	d := Derive(obls, edges, proved)
-	if d.Edges["Top→Low"] != Proved {
+	d := derive(obls, edges, vs, nil)
+	if d.Edges["Top→Low"] != theorems.Proved {
 		t.Errorf("Top→Low is %s", d.Edges["Top→Low"])
 	}
 	th := d.Theorem("Low satisfies Mono.nonneg")
-	if th == nil || th.Rule != RuleTransfer || th.Premises[0].Rule != RuleComposition {
+	if th == nil || th.Rule != theorems.RuleTransfer || th.Premises[0].Rule != theorems.RuleComposition {
 		t.Fatalf("Low satisfies Mono.nonneg is not derived by composition, then transfer: %v", th)
 	}
 	if d.Theorem("Top implements Mono") == nil {
 		t.Error("Top implements Mono not derived")
 	}
-	if errs := CheckClaims(set.Proofs, d); len(errs) > 0 {
+	if errs := theorems.CheckClaims(Claims(set.Proofs), d); len(errs) > 0 {
 		t.Errorf("claims: %v", errs)
 	}
 
@@ -90,13 +85,8 @@ func TestTransferredInvariantProves(t *testing.T) {
 	// The edge is proved only when the whole chain and the source
 	// invariant are: an unknown obligation of either leaves it unproved.
 	for _, weak := range []string{"Low→Mid › refinement › Add › post(m)", "Mono › invariant nonneg › Add"} {
-		d := Derive(obls, edges, func(id string) Status {
-			if id == weak {
-				return Unknown
-			}
-			return proved(id)
-		})
-		if st := d.Edges["Top→Low"]; st == Proved {
+		d := derive(obls, edges, vs, map[string]bool{weak: true})
+		if st := d.Edges["Top→Low"]; st == theorems.Proved {
 			t.Errorf("with %s unknown, Top→Low is still proved", weak)
 		}
 		if d.Theorem("Low satisfies Mono.nonneg") != nil {

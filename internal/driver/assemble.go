@@ -9,12 +9,12 @@ import (
 
 	"ladder/internal/kernel"
 	"ladder/internal/report"
-	"ladder/simulation"
+	"ladder/internal/theorems"
 )
 
 // assemble builds the report: the selected obligations in job order (group,
 // then ID), the statuses of every invariant and edge, and the theorems.
-func assemble(in *Input, jobs []*job, d *simulation.Derivation) *report.Prove {
+func assemble(in *Input, jobs []*job, d *theorems.Derivation) *report.Prove {
 	rep := &report.Prove{}
 	for _, j := range jobs {
 		o := report.Obligation{
@@ -60,12 +60,12 @@ func assemble(in *Input, jobs []*job, d *simulation.Derivation) *report.Prove {
 		}
 		sort.Strings(keys)
 		rep.Invariants = append(rep.Invariants, report.Invariant{
-			Automaton: auto, Name: name, Group: groups[key], Status: statusString(st), Assumes: invariantNames(keys)})
+			Automaton: auto, Name: name, Group: groups[key], Status: st.String(), Assumes: invariantNames(keys)})
 	}
 	for _, e := range in.Edges {
 		rep.Edges = append(rep.Edges, report.Edge{
 			Name: e.Name, Concrete: e.Proof.Concrete.Name, Abstract: e.Proof.Abstract.Name,
-			Kind: e.Proof.Kind.String(), Group: groups[e.Name], Status: statusString(d.Edges[e.Name]),
+			Kind: e.Proof.Kind.String(), Group: groups[e.Name], Status: d.Edges[e.Name].String(),
 			Assumes: invariantNames(e.Assumes),
 		})
 	}
@@ -79,7 +79,7 @@ func assemble(in *Input, jobs []*job, d *simulation.Derivation) *report.Prove {
 
 // provenance lists what a theorem was derived from: its premises, or for
 // a base rule the edges and invariants it rests on.
-func provenance(t *simulation.Theorem) []string {
+func provenance(t *theorems.Theorem) []string {
 	var out []string
 	for _, p := range t.Premises {
 		out = append(out, p.Name)
@@ -106,14 +106,6 @@ func invariantNames(keys []string) []string {
 		out = append(out, k)
 	}
 	return out
-}
-
-// statusString maps a simulation status to the report's spelling.
-func statusString(s simulation.Status) string {
-	if s == simulation.Unchecked {
-		return report.NotChecked
-	}
-	return s.String()
 }
 
 // splitInvariantKey splits "automaton:A/invariant:name" into A and name.

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"ladder/internal/report"
+	"ladder/internal/theorems"
 	"ladder/ioa"
 	"ladder/ioa/expr"
 	"ladder/simulation"
@@ -231,7 +232,7 @@ func (e *itemEdit) order(jobs []*job) {
 // changes completes e with the current obligations and derivation (when
 // known: in and d may be nil) into the report's Changes: nil without an
 // earlier record.
-func (e *itemEdit) changes(in *Input, d *simulation.Derivation) *report.Changes {
+func (e *itemEdit) changes(in *Input, d *theorems.Derivation) *report.Changes {
 	if !e.previous {
 		return nil
 	}

@@ -25,7 +25,7 @@
 //     and (after a complete run) item fingerprints are recorded in the
 //     cache, which is saved after every run; the report's Changes say what
 //     the changed items affect.
-//   - simulation.Derive turns the verdicts into the statuses of invariants
+//   - theorems.Derive turns the kernel's verdicts into the statuses of invariants
 //     (jointly, under their assumptions) and edges and into theorems;
 //     assemble (assemble.go) builds the report.Prove in a deterministic
 //     order: obligations by group then ID, never by completion order.

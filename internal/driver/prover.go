@@ -23,6 +23,7 @@ import (
 	"ladder/internal/remote"
 	"ladder/internal/report"
 	"ladder/internal/sign"
+	"ladder/internal/theorems"
 	"ladder/ioa"
 	"ladder/simulation"
 )
@@ -101,7 +102,14 @@ type Input struct {
 	// records (Prover.Plan), by ID; nil when the input was not planned
 	// by a Prover.
 	restored map[string]admitted
+	// verdicts are the kernel's verdicts of the last Prove of this input.
+	verdicts theorems.Verdicts
 }
+
+// Verdicts returns the kernel's verdict of each obligation the last Prove
+// of in decided (by ID), for callers that act on them (ladder infer): the
+// report spells them for people.
+func (in *Input) Verdicts() theorems.Verdicts { return in.verdicts }
 
 // Prover runs the pipeline. It keeps the kernel and the cache open between
 // runs, which `ladder watch` relies on. It is not safe for concurrent use.
@@ -331,7 +339,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 					done = append(done, j)
 				}
 			}
-			p.record(in, done, simulation.Derive(in.Obligations, in.Edges, verdicts(done)))
+			p.record(in, done, derive(in, done))
 			if err := p.cache.Save(); err != nil {
 				p.warn(err.Error())
 			}
@@ -344,7 +352,8 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 			done = append(done, j)
 		}
 	}
-	d := simulation.Derive(in.Obligations, in.Edges, verdicts(done))
+	in.verdicts = verdicts(done)
+	d := derive(in, done)
 	if solve {
 		p.record(in, done, d)
 		p.forgetCovered(in, done, p.recordUnits(in, done))
@@ -364,7 +373,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	if solve && p.cfg.Only == "" {
 		// Expected theorems are checked only when everything was: under
 		// --only the unselected obligations count as not checked.
-		for _, err := range simulation.CheckClaims(in.Proofs, d) {
+		for _, err := range theorems.CheckClaims(simulation.Claims(in.Proofs), d) {
 			rep.Errors = append(rep.Errors, err.Error())
 		}
 	}
@@ -398,7 +407,7 @@ func (p *Prover) interrupted(in *Input, jobs []*job, solve bool) error {
 	}
 	saved := ""
 	if solve && p.cache != nil {
-		p.record(in, done, simulation.Derive(in.Obligations, in.Edges, verdicts(done)))
+		p.record(in, done, derive(in, done))
 		if err := p.cache.Save(); err != nil {
 			p.warn(err.Error())
 		} else {
@@ -451,21 +460,20 @@ func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
 	j.res, j.done = r, true
 }
 
-// verdicts returns the verdict function of simulation.Derive: the status
-// of each selected obligation, Unchecked for the others.
-func verdicts(jobs []*job) func(id string) simulation.Status {
-	m := make(map[string]simulation.Status, len(jobs))
+// derive is the theorems phase over in, with the kernel's verdicts of the
+// decided jobs.
+func derive(in *Input, done []*job) *theorems.Derivation {
+	return theorems.Derive(simulation.TheoremInput(in.Obligations, in.Edges), verdicts(done))
+}
+
+// verdicts returns the kernel's verdict of each decided job; the others
+// are not checked.
+func verdicts(jobs []*job) theorems.Verdicts {
+	m := make(theorems.Verdicts, len(jobs))
 	for _, j := range jobs {
-		switch v := j.res.Verdict(); {
-		case v.Discharged():
-			m[j.ob.ID] = simulation.Proved
-		case v == kernel.Refuted:
-			m[j.ob.ID] = simulation.Refuted
-		default:
-			m[j.ob.ID] = simulation.Unknown
-		}
+		m[j.ob.ID] = j.res.Verdict()
 	}
-	return func(id string) simulation.Status { return m[id] } // zero: Unchecked
+	return m
 }
 
 // selectJobs returns the obligations --only selects, sorted by group then
@@ -526,7 +534,7 @@ func (p *Prover) lookup(q *kernel.Query, key string) (kernel.Result, bool) {
 // record stores the new results and the dependency, edge and theorem
 // records in the cache. A record the cache rejects costs only reuse, so it
 // is a warning, not a failure of the run.
-func (p *Prover) record(in *Input, jobs []*job, d *simulation.Derivation) {
+func (p *Prover) record(in *Input, jobs []*job, d *theorems.Derivation) {
 	if p.cache == nil {
 		return
 	}

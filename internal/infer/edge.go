@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"ladder/internal/driver"
-	"ladder/internal/report"
+	"ladder/internal/theorems"
 	"ladder/ioa/load"
 )
 
@@ -119,11 +119,11 @@ func (s *session) edge(ctx context.Context, proofPath string, text []byte, names
 	}
 	for _, id := range e.Obligations {
 		er.Obligations++
-		switch verdicts[id] {
-		case report.Proved, report.Trivial:
+		switch verdicts.Status(id) {
+		case theorems.Proved:
 			er.Proved++
 			continue
-		case report.Refuted:
+		case theorems.Refuted:
 			er.Refuted++
 		default:
 			er.Unknown++

@@ -29,8 +29,8 @@ import (
 
 	"ladder/internal/driver"
 	"ladder/internal/kernel"
-	"ladder/internal/report"
 	"ladder/internal/source"
+	"ladder/internal/theorems"
 	"ladder/ioa/load"
 	"ladder/simulation"
 )
@@ -55,20 +55,21 @@ type session struct {
 
 // roundResult is the outcome of one round.
 type roundResult struct {
-	verdict map[*cand]string // report.Proved, Refuted, Unknown, or "invalid" (did not load or encode)
+	verdict map[*cand]theorems.Status // from the kernel's verdicts of its obligations; verdictInvalid: did not load or encode
 	// nat lists the implicit Nat invariants that were not proved.
 	nat []string
 	// derived is the driver's derivation of the statuses (jointly, under
 	// the assumptions) from the verdicts.
-	derived *simulation.Derivation
+	derived *theorems.Derivation
 	set     *load.Set
 	in      *driver.Input
 	// text is the automaton file as loaded.
 	text []byte
 }
 
-// verdictInvalid marks a candidate whose text did not load or encode.
-const verdictInvalid = "invalid"
+// verdictInvalid marks a candidate whose text did not load or encode: a
+// value no derived status takes.
+const verdictInvalid theorems.Status = -1
 
 // entry writes candidate c as an entry of `invariants:`, assuming all of
 // names; with nil names the entry has no `assumes:` list, which assumes
@@ -165,7 +166,7 @@ func (s *session) round(ctx context.Context, cs []*cand, houdini bool) (*roundRe
 			over[k] = v
 		}
 	}
-	res := &roundResult{verdict: map[*cand]string{}, text: text}
+	res := &roundResult{verdict: map[*cand]theorems.Status{}, text: text}
 	// blame maps errors in the written section to candidates.
 	blame := func(errs source.ErrorList) error {
 		found := false
@@ -207,7 +208,7 @@ func (s *session) round(ctx context.Context, cs []*cand, houdini bool) (*roundRe
 	byName := map[string]*cand{}
 	for _, c := range cs {
 		byName[c.name] = c
-		res.verdict[c] = report.Proved
+		res.verdict[c] = theorems.Proved
 	}
 	candOf := func(o *simulation.Obligation) *cand {
 		name, ok := strings.CutPrefix(o.Invariant, "automaton:"+s.auto+"/invariant:")
@@ -216,7 +217,7 @@ func (s *session) round(ctx context.Context, cs []*cand, houdini bool) (*roundRe
 		}
 		return byName[name]
 	}
-	var verdicts map[string]string
+	var verdicts theorems.Verdicts
 	var err error
 	if houdini {
 		verdicts, err = s.proveLayers(ctx, in, candOf)
@@ -234,18 +235,16 @@ func (s *session) round(ctx context.Context, cs []*cand, houdini bool) (*roundRe
 			continue
 		}
 		v, checked := verdicts[o.ID]
-		if !checked {
-			v = report.Unknown
-		}
+		st := theorems.FromVerdict(v, checked)
 		c := byName[name]
 		if c == nil {
-			if v != report.Proved {
+			if st != theorems.Proved {
 				nat[name] = true
 			}
 			continue
 		}
-		if checked && v != report.Proved && res.verdict[c] == report.Proved {
-			res.verdict[c] = v
+		if checked && st != theorems.Proved && res.verdict[c] == theorems.Proved {
+			res.verdict[c] = st
 		}
 	}
 	for n := range nat {
@@ -316,11 +315,11 @@ func (s *session) houdini(ctx context.Context, pool []*cand, name func(int) stri
 
 // tally counts a candidate's verdict in the round and reports whether it
 // was proved.
-func (hr *HoudiniRound) tally(v string) bool {
+func (hr *HoudiniRound) tally(v theorems.Status) bool {
 	switch v {
-	case report.Proved:
+	case theorems.Proved:
 		return true
-	case report.Refuted:
+	case theorems.Refuted:
 		hr.Refuted++
 	case verdictInvalid:
 		hr.Invalid++
@@ -423,7 +422,7 @@ func quickLimits(k kernel.Config) kernel.Config {
 // failed in an earlier layer, first with the quick prover and then, for
 // those it leaves unknown, with the configured one. Skipped obligations
 // have no verdict.
-func (s *session) proveLayers(ctx context.Context, in *driver.Input, candOf func(*simulation.Obligation) *cand) (map[string]string, error) {
+func (s *session) proveLayers(ctx context.Context, in *driver.Input, candOf func(*simulation.Obligation) *cand) (theorems.Verdicts, error) {
 	var layers [][]*simulation.Obligation
 	index := map[*cand]int{}
 	for _, o := range in.Obligations {
@@ -441,7 +440,7 @@ func (s *session) proveLayers(ctx context.Context, in *driver.Input, candOf func
 	if quick == nil {
 		quick = s.prover
 	}
-	verdicts := map[string]string{}
+	verdicts := theorems.Verdicts{}
 	failed := map[*cand]bool{}
 	live := func(obs []*simulation.Obligation) []*simulation.Obligation {
 		var out []*simulation.Obligation
@@ -452,14 +451,14 @@ func (s *session) proveLayers(ctx context.Context, in *driver.Input, candOf func
 		}
 		return out
 	}
-	note := func(obs []*simulation.Obligation, vs map[string]string) {
+	note := func(obs []*simulation.Obligation, vs theorems.Verdicts) {
 		for _, o := range obs {
 			v, ok := vs[o.ID]
 			if !ok {
 				continue
 			}
 			verdicts[o.ID] = v
-			if c := candOf(o); c != nil && v != report.Proved {
+			if c := candOf(o); c != nil && !v.Discharged() {
 				failed[c] = true
 			}
 		}
@@ -472,7 +471,7 @@ func (s *session) proveLayers(ctx context.Context, in *driver.Input, candOf func
 		}
 		var again []*simulation.Obligation
 		for _, o := range obs {
-			if vs[o.ID] == report.Unknown && quick != s.prover {
+			if v, ok := vs[o.ID]; ok && v == kernel.Unknown && quick != s.prover {
 				again = append(again, o)
 				delete(vs, o.ID)
 			}
@@ -497,10 +496,9 @@ func (s *session) proveLayers(ctx context.Context, in *driver.Input, candOf func
 
 // prove checks obs (obligations of in) with prover pr, chunk by chunk,
 // releasing each chunk's problems once checked when release is set, and
-// returns the verdicts by obligation ID (report.Proved, Refuted or
-// Unknown; a trivial obligation's verdict is given as Proved).
-func (s *session) prove(ctx context.Context, pr *driver.Prover, in *driver.Input, obs []*simulation.Obligation, release bool) (map[string]string, error) {
-	verdicts := map[string]string{}
+// returns the kernel's verdicts by obligation ID.
+func (s *session) prove(ctx context.Context, pr *driver.Prover, in *driver.Input, obs []*simulation.Obligation, release bool) (theorems.Verdicts, error) {
+	verdicts := theorems.Verdicts{}
 	for i := 0; i < len(obs); i += chunk {
 		j := min(i+chunk, len(obs))
 		part := &driver.Input{Automata: in.Automata, Obligations: obs[i:j], Files: in.Files}
@@ -508,24 +506,21 @@ func (s *session) prove(ctx context.Context, pr *driver.Prover, in *driver.Input
 		if err != nil {
 			return nil, err
 		}
-		for _, o := range rep.Obligations {
-			// A trivial obligation (decided without the solver) discharges
-			// its candidate as a proved one does; it is counted apart.
-			verdicts[o.ID] = o.Verdict
-			if o.Verdict == report.Trivial {
-				verdicts[o.ID] = report.Proved
-			}
+		for id, v := range part.Verdicts() {
+			verdicts[id] = v
 			s.obligations++
-			switch o.Verdict {
-			case report.Trivial:
+			switch v {
+			case kernel.Trivial:
 				s.trivial++
-			case report.Proved:
+			case kernel.Proved:
 				s.proved++
-			case report.Refuted:
+			case kernel.Refuted:
 				s.refuted++
 			default:
 				s.unknown++
 			}
+		}
+		for _, o := range rep.Obligations {
 			if o.Cached {
 				s.cached++
 			}
@@ -540,23 +535,13 @@ func (s *session) prove(ctx context.Context, pr *driver.Prover, in *driver.Input
 	return verdicts, nil
 }
 
-// derive is simulation.Derive over every obligation of in.
-func derive(in *driver.Input, verdicts map[string]string) *simulation.Derivation {
-	return simulation.Derive(in.Obligations, in.Edges, func(id string) simulation.Status {
-		switch verdicts[id] {
-		case report.Proved:
-			return simulation.Proved
-		case report.Refuted:
-			return simulation.Refuted
-		case report.Unknown:
-			return simulation.Unknown
-		}
-		return simulation.Unchecked
-	})
+// derive is the theorems phase over every obligation of in.
+func derive(in *driver.Input, verdicts theorems.Verdicts) *theorems.Derivation {
+	return theorems.Derive(simulation.TheoremInput(in.Obligations, in.Edges), verdicts)
 }
 
 // statusOf returns the status derived for invariant name of automaton auto.
-func statusOf(d *simulation.Derivation, auto, name string) string {
+func statusOf(d *theorems.Derivation, auto, name string) string {
 	if d == nil {
 		return ""
 	}

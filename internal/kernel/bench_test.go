@@ -1,6 +1,7 @@
-package kernel
+package kernel_test
 
 import (
+	"ladder/internal/kernel"
 	"path/filepath"
 	"testing"
 	"time"
@@ -26,7 +27,7 @@ func BenchmarkCheck(b *testing.B) {
 	if len(errs) > 0 {
 		b.Fatal(errs)
 	}
-	k, err := New(Config{}, b.TempDir(), refute.New())
+	k, err := kernel.New(kernel.Config{}, b.TempDir(), refute.New())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func BenchmarkCheck(b *testing.B) {
 			}
 			r := s.Check(q)
 			total += time.Since(start).Seconds()
-			if r.Verdict() != Proved {
+			if r.Verdict() != kernel.Proved {
 				b.Fatalf("%s: %v %s", ob.ID, r.Verdict(), r.Reason)
 			}
 			solver += r.SolverSeconds

@@ -1,0 +1,287 @@
+package theorems
+
+import (
+	"strings"
+	"testing"
+
+	"ladder/internal/kernel"
+	"ladder/internal/source"
+)
+
+// ---- hand-built inputs ----
+
+func autos(itf string, names ...string) []Automaton {
+	var out []Automaton
+	for _, n := range names {
+		out = append(out, Automaton{Name: n, Interface: itf})
+	}
+	return out
+}
+
+// edge returns an edge C → A of the given kind with one obligation.
+func edge(kind EdgeKind, c, a string, assumes ...string) Edge {
+	name := c + "→" + a
+	return Edge{Name: name, Kind: kind, Concrete: c, Abstract: a, Obligations: []string{name + " › start"}, Assumes: assumes}
+}
+
+// verdicts returns the verdicts of every obligation of in: proved, except
+// those listed.
+func verdicts(in *Input, except map[string]kernel.Verdict) Verdicts {
+	vs := Verdicts{}
+	for _, o := range in.Obligations {
+		vs[o.ID] = kernel.Proved
+	}
+	for _, e := range in.Edges {
+		for _, id := range e.Obligations {
+			vs[id] = kernel.Proved
+		}
+	}
+	for id, v := range except {
+		vs[id] = v
+	}
+	return vs
+}
+
+// invariant adds invariant name to the automaton named auto of in, with
+// one start obligation assuming the given keys, and returns its key.
+func invariant(in *Input, auto, name string, assumes ...string) string {
+	key := "automaton:" + auto + "/invariant:" + name
+	for i := range in.Automata {
+		if in.Automata[i].Name == auto {
+			in.Automata[i].Invariants = append(in.Automata[i].Invariants, Invariant{Name: name, Key: key})
+		}
+	}
+	in.Obligations = append(in.Obligations, Obligation{ID: auto + " › invariant " + name + " › start",
+		Automaton: auto, Invariant: key, Assumes: assumes})
+	return key
+}
+
+func names(d *Derivation) string {
+	var out []string
+	for _, t := range d.Theorems {
+		out = append(out, t.Name)
+	}
+	return strings.Join(out, "\n")
+}
+
+// ---- tests ----
+
+func TestFromVerdict(t *testing.T) {
+	for _, tt := range []struct {
+		v       kernel.Verdict
+		decided bool
+		want    Status
+	}{
+		{kernel.Proved, true, Proved}, {kernel.Trivial, true, Proved}, {kernel.Refuted, true, Refuted},
+		{kernel.Unknown, true, Unknown}, {kernel.Proved, false, Unchecked},
+	} {
+		if got := FromVerdict(tt.v, tt.decided); got != tt.want {
+			t.Errorf("FromVerdict(%v, %v) = %v; want %v", tt.v, tt.decided, got, tt.want)
+		}
+	}
+	if Unchecked.String() != "not checked" || Proved.String() != "proved" {
+		t.Errorf("spellings %q, %q", Unchecked, Proved)
+	}
+}
+
+func TestDeriveChain(t *testing.T) {
+	in := &Input{Automata: autos("TM", "A", "B", "C"),
+		Edges: []Edge{edge(Refinement, "C", "B"), edge(Forward, "B", "A")}}
+	d := Derive(in, verdicts(in, nil))
+	for _, want := range []string{"C implements B", "B implements A", "C implements A", "C refines B"} {
+		if d.Theorem(want) == nil {
+			t.Errorf("missing theorem %q; derived:\n%s", want, names(d))
+		}
+	}
+	if th := d.Theorem("C implements A"); th != nil {
+		if th.Rule != RuleTransitivity || strings.Join(th.Edges, ",") != "B→A,C→B" {
+			t.Errorf("C implements A: rule %s, edges %v; want transitivity from B→A,C→B", th.Rule, th.Edges)
+		}
+	}
+	// A forward simulation is no refinement mapping: nothing composes.
+	if d.Theorem("C refines A") != nil || d.Theorem("B refines A") != nil {
+		t.Errorf("a forward simulation was used as a refinement mapping:\n%s", names(d))
+	}
+	// Two refinements compose.
+	in.Edges[1].Kind = Refinement
+	if d := Derive(in, verdicts(in, nil)); d.Theorem("C refines A") == nil || d.Theorem("C refines A").Rule != RuleComposition {
+		t.Errorf("C refines A not derived by composition:\n%s", names(d))
+	}
+}
+
+func TestTransitivityRefusesUnprovedEdge(t *testing.T) {
+	in := &Input{Automata: autos("TM", "A", "B", "C"),
+		Edges: []Edge{edge(Refinement, "C", "B"), edge(Refinement, "B", "A")}}
+	e2 := in.Edges[1]
+	for _, v := range []kernel.Verdict{kernel.Unknown, kernel.Refuted} {
+		d := Derive(in, verdicts(in, map[string]kernel.Verdict{e2.Obligations[0]: v}))
+		if want := FromVerdict(v, true); d.Edges[e2.Name] != want {
+			t.Errorf("status of %s = %s; want %s", e2.Name, d.Edges[e2.Name], want)
+		}
+		if d.Theorem("C implements A") != nil || d.Theorem("B implements A") != nil || d.Theorem("C refines A") != nil {
+			t.Errorf("with B→A %s, derived:\n%s", v, names(d))
+		}
+	}
+	vs := verdicts(in, nil)
+	delete(vs, e2.Obligations[0])
+	if d := Derive(in, vs); d.Edges[e2.Name] != Unchecked || d.Theorem("C implements A") != nil {
+		t.Errorf("with B→A unchecked: %s, derived:\n%s", d.Edges[e2.Name], names(d))
+	}
+	iface := map[string]string{"A": "TM", "B": "TM", "C": "TM"}
+	for _, st := range []Status{Unknown, Refuted, Unchecked} {
+		if _, err := TraceInclusion(&e2, st, iface); err == nil {
+			t.Errorf("TraceInclusion accepted an edge that is %s", st)
+		}
+	}
+	// Premises that do not meet are refused.
+	x, _ := TraceInclusion(&in.Edges[0], Proved, iface)
+	if _, err := Transitivity(x[0], x[0]); err == nil {
+		t.Errorf("Transitivity(C implements B, C implements B) succeeded")
+	}
+}
+
+func TestRulesRefuseDifferentInterfaces(t *testing.T) {
+	in := &Input{Automata: append(autos("TM", "B", "C"), autos("Other", "A")...),
+		Edges: []Edge{edge(Refinement, "C", "B"), edge(Refinement, "B", "A")}}
+	d := Derive(in, verdicts(in, nil))
+	if d.Theorem("C refines B") == nil || d.Theorem("B refines A") != nil || d.Theorem("C implements A") != nil {
+		t.Errorf("across interfaces, derived:\n%s", names(d))
+	}
+	iface := map[string]string{"A": "Other", "B": "TM", "C": "TM"}
+	if _, err := EdgeRefinement(&in.Edges[1], Proved, iface); err == nil || !strings.Contains(err.Error(), "interface") {
+		t.Errorf("EdgeRefinement across interfaces: %v", err)
+	}
+	f, _ := EdgeRefinement(&in.Edges[0], Proved, iface)
+	g := &Theorem{Name: "B refines A", Kind: Refines, Concrete: "B", Abstract: "A", iface: iface}
+	if _, err := Composition(f, g); err == nil || !strings.Contains(err.Error(), "interface") {
+		t.Errorf("Composition across interfaces: err = %v; want an interface error", err)
+	}
+	// Composition refuses trace inclusions.
+	ti, _ := TraceInclusion(&in.Edges[0], Proved, iface)
+	if _, err := Composition(ti[0], f); err == nil {
+		t.Errorf("Composition accepted a trace inclusion as a refinement")
+	}
+}
+
+func TestTransfer(t *testing.T) {
+	in := &Input{Automata: autos("TM", "A", "C"), Edges: []Edge{edge(Forward, "C", "A")}}
+	invariant(in, "A", "pos")
+	d := Derive(in, verdicts(in, nil))
+	if d.Theorem("A satisfies A.pos") == nil {
+		t.Fatalf("the invariant itself is not derived:\n%s", names(d))
+	}
+	if d.Theorem("C satisfies A.pos") != nil {
+		t.Errorf("an invariant was transferred along a forward simulation")
+	}
+	// Along a refinement it transfers, when the invariant is proved.
+	in.Edges[0].Kind = Refinement
+	d = Derive(in, verdicts(in, nil))
+	th := d.Theorem("C satisfies A.pos")
+	if th == nil || th.Rule != RuleTransfer || th.Invariant != "pos" {
+		t.Fatalf("not transferred:\n%s", names(d))
+	}
+	d = Derive(in, verdicts(in, map[string]kernel.Verdict{in.Obligations[0].ID: kernel.Unknown}))
+	if d.Theorem("C satisfies A.pos") != nil || d.Theorem("A satisfies A.pos") != nil {
+		t.Errorf("an unproved invariant was used:\n%s", names(d))
+	}
+	ti, _ := TraceInclusion(&in.Edges[0], Proved, map[string]string{"A": "TM", "C": "TM"})
+	if _, err := Transfer(ti[0], d.Theorem("A satisfies A.pos")); err == nil {
+		t.Errorf("Transfer accepted a trace inclusion")
+	}
+}
+
+func TestInvariantStatusJointInduction(t *testing.T) {
+	in := &Input{Automata: autos("TM", "A")}
+	kp, kq, kr := "automaton:A/invariant:P", "automaton:A/invariant:Q", "automaton:A/invariant:R"
+	invariant(in, "A", "P", kp, kq)
+	invariant(in, "A", "Q", kp, kq)
+	invariant(in, "A", "R", kr, kq)
+	ids := []string{in.Obligations[0].ID, in.Obligations[1].ID, in.Obligations[2].ID}
+	check := func(except map[string]kernel.Verdict, p, q, r Status) {
+		t.Helper()
+		st := InvariantStatus(in.Obligations, verdicts(in, except))
+		if st[kp] != p || st[kq] != q || st[kr] != r {
+			t.Errorf("with %v: statuses = %v; want P %s, Q %s, R %s", except, st, p, q, r)
+		}
+	}
+	// P and Q assume each other: both proved.
+	check(nil, Proved, Proved, Proved)
+	// Q unknown: P (assumes Q) and R (assumes Q) are unknown too.
+	check(map[string]kernel.Verdict{ids[1]: kernel.Unknown}, Unknown, Unknown, Unknown)
+	// Q refuted: Q is refuted, and P and R, which assume it, are unknown.
+	check(map[string]kernel.Verdict{ids[1]: kernel.Refuted}, Unknown, Refuted, Unknown)
+	// R refuted: P and Q are unaffected.
+	check(map[string]kernel.Verdict{ids[2]: kernel.Refuted}, Proved, Proved, Refuted)
+}
+
+func TestEdgeNeedsAssumedInvariants(t *testing.T) {
+	in := &Input{Automata: autos("TM", "A", "C")}
+	k := invariant(in, "C", "inv")
+	in.Edges = []Edge{edge(Refinement, "C", "A", k)}
+	if d := Derive(in, verdicts(in, nil)); d.Theorem("C implements A") == nil {
+		t.Errorf("not derived with the assumed invariant proved:\n%s", names(d))
+	}
+	d := Derive(in, verdicts(in, map[string]kernel.Verdict{in.Obligations[0].ID: kernel.Refuted}))
+	// The edge's own obligations are not refuted: it is unknown, and no
+	// theorem follows from it.
+	if d.Edges["C→A"] != Unknown || d.Theorem("C implements A") != nil {
+		t.Errorf("edge assuming a refuted invariant: status %s, theorems:\n%s", d.Edges["C→A"], names(d))
+	}
+	// An assumption nobody generated leaves the edge unchecked.
+	e2 := edge(Refinement, "C", "A", "automaton:C/invariant:missing")
+	if st := EdgeStatus(&e2, verdicts(in, nil), InvariantStatus(in.Obligations, verdicts(in, nil))); st != Unchecked {
+		t.Errorf("edge assuming an unknown invariant: status %s; want unchecked", st)
+	}
+}
+
+func TestTransferChains(t *testing.T) {
+	// C→B assumes B.p∘g transferred along the refinement B→A (g), which
+	// holds once A.p and B→A are proved.
+	in := &Input{Automata: autos("TM", "A", "B", "C")}
+	src := invariant(in, "A", "p")
+	key := "automaton:B/invariant:A.p"
+	cb := edge(Forward, "C", "B", key)
+	cb.Transfers = []Transferred{{Key: key, Source: src, Chain: []string{"B→A"}}}
+	in.Edges = []Edge{cb, edge(Refinement, "B", "A")}
+	if d := Derive(in, verdicts(in, nil)); d.Edges["C→B"] != Proved {
+		t.Errorf("C→B = %s; want proved", d.Edges["C→B"])
+	}
+	d := Derive(in, verdicts(in, map[string]kernel.Verdict{in.Edges[1].Obligations[0]: kernel.Refuted}))
+	if d.Edges["C→B"] != Unknown {
+		t.Errorf("with the chain's edge refuted, C→B = %s; want unknown", d.Edges["C→B"])
+	}
+	// A chain through a proof that is not an edge here is not checked.
+	in.Edges[0].Transfers[0].Chain = []string{""}
+	if d := Derive(in, verdicts(in, nil)); d.Edges["C→B"] != Unchecked {
+		t.Errorf("with a chain outside the input, C→B = %s; want not checked", d.Edges["C→B"])
+	}
+}
+
+func TestHistoryBothWays(t *testing.T) {
+	in := &Input{Automata: autos("TM", "TMS2", "TxnOrd", "Res"),
+		Edges: []Edge{edge(History, "TMS2", "TxnOrd"), edge(Refinement, "TxnOrd", "Res"), edge(Backward, "Res", "TxnOrd")}}
+	d := Derive(in, verdicts(in, nil))
+	for _, want := range []string{"TMS2 implements TxnOrd", "TxnOrd implements TMS2", "TxnOrd refines TMS2",
+		"TMS2 implements Res", "Res implements TMS2"} {
+		if d.Theorem(want) == nil {
+			t.Errorf("missing %q; derived:\n%s", want, names(d))
+		}
+	}
+	if d.Theorem("TMS2 refines TxnOrd") != nil {
+		t.Errorf("a history edge's forward half was used as a refinement mapping")
+	}
+	th := d.Theorem("Res implements TMS2")
+	if th != nil && !strings.Contains(th.Provenance(), "transitivity") {
+		t.Errorf("provenance = %q", th.Provenance())
+	}
+}
+
+func TestCheckClaims(t *testing.T) {
+	in := &Input{Automata: autos("TM", "A", "C"), Edges: []Edge{edge(Refinement, "C", "A")}}
+	d := Derive(in, verdicts(in, nil))
+	pos := source.Pos{File: "p.yaml", Line: 3, Col: 5}
+	errs := CheckClaims([]Claim{{Name: "C implements A", Pos: pos}, {Name: "A implements C", Pos: pos}}, d)
+	if len(errs) != 1 || !strings.Contains(errs[0].Msg, "A implements C") || errs[0].Pos != pos {
+		t.Errorf("CheckClaims = %v; want one error about A implements C at p.yaml:3:5", errs)
+	}
+}

@@ -1,0 +1,114 @@
+// This file builds the input of the theorems phase (package
+// internal/theorems) from the generated obligations and edges.
+
+package simulation
+
+import (
+	"sort"
+	"strings"
+
+	"ladder/internal/theorems"
+	"ladder/ioa"
+)
+
+// TheoremInput returns what theorems.Derive reads of obls and edges: the
+// automata they are about (with their interfaces and invariants), each
+// obligation's invariant and assumptions, and each edge's kind, automata,
+// obligations, assumptions and transfer chains.
+func TheoremInput(obls []*Obligation, edges []*Edge) *theorems.Input {
+	in := &theorems.Input{}
+	autos := map[string]*ioa.Automaton{}
+	for _, e := range edges {
+		autos[e.Proof.Concrete.Name] = e.Proof.Concrete
+		autos[e.Proof.Abstract.Name] = e.Proof.Abstract
+	}
+	for _, o := range obls {
+		a := o.automaton
+		if a != nil {
+			autos[a.Name] = a
+		}
+		to := theorems.Obligation{ID: o.ID, Invariant: o.Invariant, Assumes: o.Assumes}
+		if a != nil && o.Invariant != "" {
+			to.Automaton = a.Name
+		}
+		in.Obligations = append(in.Obligations, to)
+	}
+	names := make([]string, 0, len(autos))
+	for n := range autos {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		a := autos[n]
+		ta := theorems.Automaton{Name: a.Name, Interface: InterfaceSpelling(a.Interface)}
+		for _, inv := range a.Invariants {
+			ta.Invariants = append(ta.Invariants, theorems.Invariant{Name: inv.Name, Key: InvariantKey(a, inv.Name)})
+		}
+		in.Automata = append(in.Automata, ta)
+	}
+	byProof := map[*ioa.Proof]string{}
+	for _, e := range edges {
+		byProof[e.Proof] = e.Name
+	}
+	for _, e := range edges {
+		te := theorems.Edge{Name: e.Name, Kind: edgeKind(e.Proof.Kind), Concrete: e.Proof.Concrete.Name,
+			Abstract: e.Proof.Abstract.Name, Obligations: e.Obligations, Assumes: e.Assumes}
+		for _, t := range e.Transfers {
+			tt := theorems.Transferred{Key: t.Key, Source: t.Source}
+			for _, q := range t.Chain {
+				tt.Chain = append(tt.Chain, byProof[q]) // "" when q is not an edge here
+			}
+			te.Transfers = append(te.Transfers, tt)
+		}
+		in.Edges = append(in.Edges, te)
+	}
+	return in
+}
+
+// edgeKind is the kind of a proof as the rules see it.
+func edgeKind(k ioa.ProofKind) theorems.EdgeKind {
+	switch {
+	case k.IsRefinement():
+		return theorems.Refinement
+	case k == ioa.ProofHistory:
+		return theorems.History
+	case k == ioa.ProofBackward:
+		return theorems.Backward
+	}
+	return theorems.Forward
+}
+
+// InterfaceSpelling spells an interface canonically for the rules: ""
+// for none, else its name and each event with its parameter sorts. Two
+// automata have the same external events exactly when their spellings are
+// equal (interfaces are declared once, by name).
+func InterfaceSpelling(i *ioa.Interface) string {
+	if i == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(i.Name)
+	for _, e := range i.Events {
+		b.WriteString(" " + e.Name + "(")
+		for j, p := range e.Params {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(p.Sort.String())
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Claims returns the theorems the proof files expect (`theorems:`), for
+// theorems.CheckClaims.
+func Claims(proofs []*ioa.Proof) []theorems.Claim {
+	var out []theorems.Claim
+	for _, p := range proofs {
+		for _, c := range p.Theorems {
+			out = append(out, theorems.Claim{Name: c.Name(), Pos: c.Pos})
+		}
+	}
+	return out
+}
