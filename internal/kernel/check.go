@@ -222,22 +222,40 @@ func (s *Session) Check(q *Query) Result {
 	if full.verdict == Refuted && !cfg.Search.Off && large(fext) {
 		full = s.minimize(q, full, fext, deadline, &cost)
 	}
-	if full.verdict != Unknown || full.Internal || cfg.Search.Off {
+	if full.verdict != Unknown || full.Internal {
 		return s.finish(q, full, cost)
 	}
 	r = full
 
 	// 3. The bounded search, for a counterexample the solver did not
 	// find.
-	o := s.oracle(q, deadline, "", &cost)
-	f := s.k.refuter.Search(q.problem, nil, s.k.cfg.Search.limits(), o)
-	if fr := o.result(f); fr != nil {
-		return s.finish(q, *fr, cost)
+	if !cfg.Search.Off {
+		o := s.oracle(q, deadline, "", &cost)
+		f := s.k.refuter.Search(q.problem, nil, s.k.cfg.Search.limits(), o)
+		if fr := o.result(f); fr != nil {
+			return s.finish(q, *fr, cost)
+		}
+		if f.Note != "" {
+			r.Reason += "; " + f.Note
+		}
+		r.Timeout = r.Timeout || f.Timeout
 	}
-	if f.Note != "" {
-		r.Reason += "; " + f.Note
+
+	// 4. No counterexample: the plain solver again, with the retry limit.
+	// Z3's default solver gives up on some true obligations after a
+	// change that does not change their meaning (reordering a
+	// conjunction), which the plain solver proves within a few million
+	// units. Only unsat counts.
+	if !r.Timeout && cfg.RetryRLimit > cfg.FirstRLimit {
+		retry := cfg
+		retry.RLimit = cfg.RetryRLimit
+		retry.plain = true
+		rr, _ := s.decide(q, retry, deadline, &cost)
+		if rr.verdict == Proved || rr.Internal {
+			return s.finish(q, rr, cost)
+		}
+		r.Timeout = r.Timeout || rr.Timeout
 	}
-	r.Timeout = r.Timeout || f.Timeout
 	return s.finish(q, r, cost)
 }
 

@@ -16,7 +16,8 @@ import (
 // solver identity, so every cached result becomes a miss. Format 4 added
 // the check with Z3's plain SMT solver after the first check; format 5
 // makes the first check the plain solver's, with a small limit, followed
-// by the default solver's with the full limit.
+// by the default solver's with the full limit and, on unknown, the plain
+// solver's again with the retry limit.
 const Format = 5
 
 // Default limits.
@@ -34,6 +35,10 @@ const (
 	// 110 s where the default solver needs 4 s), so the first check is
 	// kept short and the default solver does the rest.
 	DefaultFirstRLimit = 100_000
+	// DefaultRetryRLimit is the default resource limit of the plain
+	// solver's second check, after the default solver's unknown (see the
+	// package documentation).
+	DefaultRetryRLimit = 20_000_000
 	// DefaultTimeout is the default wall-clock safety net per obligation.
 	DefaultTimeout = 120 * time.Second
 )
@@ -63,6 +68,10 @@ type Config struct {
 	// in Z3's plain SMT solver; it is lowered to RLimit when larger.
 	// 0 means DefaultFirstRLimit.
 	FirstRLimit uint64
+	// RetryRLimit is the resource limit of the plain solver's check after
+	// the default solver answered unknown; no such check when it is not
+	// above FirstRLimit. 0 means DefaultRetryRLimit.
+	RetryRLimit uint64
 	// Timeout is the wall-clock limit per obligation, in whole
 	// milliseconds, over all its checks: a safety net, since unlike RLimit
 	// it depends on the machine. 0 means DefaultTimeout.
@@ -104,6 +113,12 @@ func (c Config) withDefaults() Config {
 	if c.FirstRLimit > c.RLimit {
 		c.FirstRLimit = c.RLimit
 	}
+	if c.RetryRLimit == 0 {
+		c.RetryRLimit = DefaultRetryRLimit
+	}
+	if c.RetryRLimit > c.RLimit {
+		c.RetryRLimit = c.RLimit
+	}
 	if c.Timeout == 0 {
 		c.Timeout = DefaultTimeout
 	}
@@ -126,7 +141,7 @@ func (c Config) withDefaults() Config {
 // validate reports limits the solver cannot take.
 func (c Config) validate() error {
 	switch {
-	case c.RLimit > math.MaxUint32:
+	case c.RLimit > math.MaxUint32 || c.RetryRLimit > math.MaxUint32:
 		return fmt.Errorf("rlimit %d exceeds Z3's maximum %d", c.RLimit, uint64(math.MaxUint32))
 	case c.Search.RLimit > math.MaxUint32:
 		return fmt.Errorf("search rlimit %d exceeds Z3's maximum %d", c.Search.RLimit, uint64(math.MaxUint32))
@@ -152,6 +167,7 @@ func (c Config) Params() string {
 		{"first_rlimit", u(c.FirstRLimit)},
 		{"kernel", strconv.Itoa(Format)},
 		{"random_seed", u(uint64(c.Seed))},
+		{"retry_rlimit", u(c.RetryRLimit)},
 		{"rlimit", u(c.RLimit)},
 	}
 	if c.Search.Off {

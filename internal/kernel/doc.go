@@ -38,23 +38,30 @@
 //
 // # The procedure for one obligation
 //
-// Check runs at most three steps, all under the one wall-clock Timeout:
+// Check runs at most four steps, all under the one wall-clock Timeout:
 //
 //  1. The problem's text in Z3's plain SMT solver (Z3_mk_simple_solver),
 //     with the small resource limit Config.FirstRLimit (default 100,000).
-//     unsat and sat are decided as above. Most obligations end here: the
-//     plain solver skips the default solver's preprocessing tactic, which
-//     costs a few milliseconds even on a trivial problem (median 1 ms
-//     against 5 ms over the repository's obligations).
-//  2. On unknown, the same text in Z3's default solver with the full
+//     Only unsat counts here (a sat answer goes on to step 2, whose
+//     default solver gives every counterexample). Most obligations end
+//     here: the plain solver skips the default solver's preprocessing
+//     tactic, which costs a few milliseconds even on a trivial problem
+//     (median 1 ms against 5 ms over the repository's obligations).
+//  2. Otherwise, the same text in Z3's default solver with the full
 //     Config.RLimit. unsat and sat are decided as above: the text and the
 //     rules of a verdict are the same, only the solver's search differs.
-//     The plain solver is not given more: its cost per resource unit
-//     grows steeply on the hard problems, where the default solver's
-//     preprocessing pays off. A true obligation reaches this step without
-//     paying for the search.
+//     A true obligation reaches this step without paying for the search.
 //  3. On unknown, unless SearchConfig.Off, the bounded counterexample
 //     search (below).
+//  4. Without a counterexample, the plain solver again, with
+//     Config.RetryRLimit (default 20 million). Only unsat counts. Z3's
+//     default solver gives up at 100 million units on some true
+//     obligations after an edit that does not change their meaning (four
+//     of DSTM's relation steps after `x >= 0` became `0 <= x` in one
+//     clause), which the plain solver proves with 2 to 19 million; its
+//     cost per unit grows steeply on hard problems, which is why it is not
+//     the default solver's substitute, and it comes after the search so
+//     that a wrong claim is refuted without paying for it.
 //
 // So only obligations the solver leaves unknown pay for the search.
 //

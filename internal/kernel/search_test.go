@@ -139,7 +139,7 @@ func TestSearchProcedure(t *testing.T) {
 		{name: "unknown after all", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
 			verdict: Unknown, reason: "(rlimit 1000, timeout 2m0s, seed 0); bounded search: no counterexample in 2 of 3 instances; unknown in T=2",
-			log: "plain 100, check 1000, bounded T=1, bounded T=2, bounded T=3"},
+			log: "plain 100, check 1000, bounded T=1, bounded T=2, bounded T=3, plain 1000"},
 		{name: "budget", cfg: Config{FirstRLimit: 100, RLimit: 100, Search: SearchConfig{Budget: 10}},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unknown}, replay: good,
 			verdict: Unknown, reason: "no counterexample in 0 of 3 instances; unknown in T=1; 2 not checked (search budget spent)",
@@ -150,7 +150,13 @@ func TestSearchProcedure(t *testing.T) {
 			log: "plain 100, check 1000, bounded T=1"},
 		{name: "search off", cfg: Config{FirstRLimit: 100, RLimit: 1000, Search: SearchConfig{Off: true}},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, replay: good, verdict: Unknown, reason: "z3: incomplete quantifiers (rlimit 1000",
-			log: "plain 100, check 1000"},
+			log: "plain 100, check 1000, plain 1000"},
+		{name: "proved by the plain solver's retry", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			plain: map[uint64]answer{100: unknown, 1000: unsat}, full: map[uint64]answer{1000: unknown}, replay: good,
+			verdict: Proved, log: "plain 100, check 1000, bounded T=1, bounded T=2, bounded T=3, plain 1000"},
+		{name: "no retry without a larger limit", cfg: Config{FirstRLimit: 100, RLimit: 1000, RetryRLimit: 100},
+			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, bounded: map[int]answer{1: sat}, replay: good,
+			verdict: Refuted, log: "plain 100, check 1000, bounded T=1"},
 	}
 	for _, tt := range tests {
 		var log []string
