@@ -19,6 +19,7 @@ package theorems
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -521,19 +522,9 @@ func Transfer(f, p *Theorem) (*Theorem, error) {
 }
 
 func union(a, b []string) []string {
-	set := map[string]bool{}
-	for _, x := range a {
-		set[x] = true
-	}
-	for _, x := range b {
-		set[x] = true
-	}
-	out := make([]string, 0, len(set))
-	for x := range set {
-		out = append(out, x)
-	}
-	sort.Strings(out)
-	return out
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // ---- derivation ----
