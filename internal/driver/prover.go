@@ -52,6 +52,11 @@ type Config struct {
 	CacheDir string
 	// NoCache ignores the cache: nothing is read or written.
 	NoCache bool
+	// SaveOnClose saves the cache when the Prover closes instead of after
+	// every Prove: for callers that prove many small inputs in a row
+	// (ladder infer), where saving the whole snapshot after each costs
+	// more than the solver.
+	SaveOnClose bool
 	// UnknownDir is where the queries of unknown obligations are dumped;
 	// "" means CacheDir/unknown.
 	UnknownDir string
@@ -132,6 +137,9 @@ type Prover struct {
 	// remoteHits counts the unit records the last run took from the
 	// remote cache.
 	remoteHits atomic.Int64
+	// proved is set by a Prove whose results wait for Close to be saved
+	// (Config.SaveOnClose).
+	proved atomic.Bool
 }
 
 // RemoteHits returns the number of unit records the last run took from
@@ -194,8 +202,8 @@ func (p *Prover) warn(msg string) {
 // Kernel returns the prover's kernel.
 func (p *Prover) Kernel() *kernel.Kernel { return p.kernel }
 
-// Close closes the cache. Prove has already saved it; Status never writes
-// it.
+// Close closes the cache, saving it first with SaveOnClose (else Prove
+// has already saved it; Status never writes it).
 func (p *Prover) Close() error {
 	if p.cfg.Remote != nil {
 		p.cfg.Remote.Close()
@@ -203,7 +211,13 @@ func (p *Prover) Close() error {
 	if p.cache == nil {
 		return nil
 	}
-	err := p.cache.Close()
+	var err error
+	if p.cfg.SaveOnClose && p.proved.Load() {
+		err = p.cache.Save()
+	}
+	if cerr := p.cache.Close(); err == nil {
+		err = cerr
+	}
 	p.cache = nil
 	return err
 }
@@ -380,7 +394,10 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	rep.Solver = report.Solver{Name: p.solver.Name, Version: p.solver.Version, Params: p.solver.Params, Workers: p.cfg.Jobs}
 	if p.cache != nil {
 		rep.Solver.Cache = p.cfg.CacheDir
-		if solve {
+		switch {
+		case solve && p.cfg.SaveOnClose:
+			p.proved.Store(true)
+		case solve:
 			if err := p.cache.Save(); err != nil {
 				p.warn(err.Error())
 			}

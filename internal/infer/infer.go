@@ -287,14 +287,18 @@ func run(ctx context.Context, o Options, start time.Time, partial **Result) (*Re
 
 	// Houdini.
 	t = time.Now()
-	prover, err := driver.NewProver(o.Prover)
+	// Houdini proves chunk after chunk: the cache is saved once, at the
+	// end, not after every chunk.
+	pcfg := o.Prover
+	pcfg.SaveOnClose = true
+	prover, err := driver.NewProver(pcfg)
 	if err != nil {
 		return nil, err
 	}
-	defer prover.Close()
+	defer closeProver(prover, progress)
 	// The quick prover has limits of its own, and so a cache of its own
 	// (a cache holds the results of one solver configuration).
-	qcfg := o.Prover
+	qcfg := pcfg
 	qcfg.Kernel = quickLimits(qcfg.Kernel)
 	if !qcfg.NoCache {
 		dir := qcfg.CacheDir
@@ -308,7 +312,7 @@ func run(ctx context.Context, o Options, start time.Time, partial **Result) (*Re
 	if err != nil {
 		return nil, err
 	}
-	defer quick.Close()
+	defer closeProver(quick, progress)
 	s := &session{path: path, orig: orig, auto: a.Name, library: o.Library, overlays: o.Overlays,
 		prover: prover, quick: quick, param: !o.NoParametrized, progress: progress}
 	fine, _, rounds, err := s.houdini(ctx, pool, func(i int) string { return fmt.Sprintf("%s_c%d", o.Prefix, i+1) })
@@ -540,4 +544,13 @@ func (r *Result) WriteSummary(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "  total %.2fs\n", r.Seconds)
+}
+
+// closeProver closes p, which saves its cache, and reports a failure
+// through progress: the inference stands, only the reuse of its verdicts
+// is lost.
+func closeProver(p *driver.Prover, progress func(string)) {
+	if err := p.Close(); err != nil && progress != nil {
+		progress("warning: cache: " + err.Error())
+	}
 }

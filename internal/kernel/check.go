@@ -47,9 +47,10 @@ type answer struct {
 // Z3 context per check in production, a scripted fake in the kernel's tests.
 // Both checks use cfg's Seed, RLimit and Timeout only.
 type solver interface {
-	// check decides p as the kernel's verdicts require (z3Solver: from
-	// its canonical text), with a model on sat.
-	check(p *logic.Problem, cfg Config) (answer, error)
+	// check decides p, whose canonical text is text, as the kernel's
+	// verdicts require (z3Solver: from that text, exactly as hashed), with
+	// a model on sat.
+	check(p *logic.Problem, text string, cfg Config) (answer, error)
 	// model decides p in one check that keeps the model on sat
 	// (z3Solver: through the API). The refuter's problems are checked
 	// with it: its answers are never a proof, so they need not come from
@@ -266,7 +267,7 @@ func (s *Session) Check(q *Query) Result {
 func (s *Session) decide(q *Query, cfg Config, deadline time.Time, cost *costs) (Result, proposal.Extent) {
 	limits := cfg.Limits()
 	cfg.Timeout = remaining(deadline)
-	ans, err := s.s.check(q.problem, cfg)
+	ans, err := s.s.check(q.problem, q.text, cfg)
 	if ans.release != nil {
 		defer ans.release()
 	}

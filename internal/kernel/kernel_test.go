@@ -22,7 +22,7 @@ type fakeSolver struct {
 	released *int
 }
 
-func (f *fakeSolver) check(p *logic.Problem, cfg Config) (answer, error) {
+func (f *fakeSolver) check(p *logic.Problem, _ string, cfg Config) (answer, error) {
 	*f.calls++
 	if f.err != nil {
 		return answer{}, f.err
@@ -35,7 +35,8 @@ func (f *fakeSolver) check(p *logic.Problem, cfg Config) (answer, error) {
 }
 
 func (f *fakeSolver) model(p *logic.Problem, cfg Config) (answer, error) {
-	return f.check(p, cfg)
+	text, _ := p.Text()
+	return f.check(p, text, cfg)
 }
 
 func (f *fakeSolver) close() {}

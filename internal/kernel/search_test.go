@@ -24,7 +24,7 @@ type flowSolver struct {
 	universe int // > 0: the universe of T in a model of the problem's text
 }
 
-func (f *flowSolver) check(p *logic.Problem, cfg Config) (answer, error) {
+func (f *flowSolver) check(p *logic.Problem, _ string, cfg Config) (answer, error) {
 	a := f.full[cfg.RLimit]
 	if cfg.plain {
 		*f.log = append(*f.log, "plain "+itoa(cfg.RLimit))

@@ -26,7 +26,7 @@ func New(cfg Config, unknownDir string, r proposal.Refuter) (*Kernel, error) {
 }
 
 // z3Solver checks each problem from its canonical text, through Z3's
-// SMT-LIB2 parser (smt.CheckText), in a fresh Z3 context. The text is the
+// SMT-LIB2 parser (smt.CheckScript), in a fresh Z3 context. The text is the
 // one the cache key and the kernel's fingerprint are computed from, and the
 // one --dump-smt writes, so a verdict is a function of exactly what is
 // hashed and `z3 FILE` answers a dump as the kernel did. A fresh context
@@ -58,10 +58,10 @@ func (z *z3Solver) context() context.Context {
 	return z.ctx
 }
 
-func (z *z3Solver) check(p *logic.Problem, cfg Config) (answer, error) {
+func (z *z3Solver) check(p *logic.Problem, text string, cfg Config) (answer, error) {
 	sc := smt.Config{RLimit: cfg.RLimit, Seed: cfg.Seed, TimeoutMS: uint(cfg.Timeout.Milliseconds()), Simple: cfg.plain}
 	start := time.Now()
-	r, err := smt.CheckText(z.context(), p, sc)
+	r, err := smt.CheckScript(z.context(), text, sc)
 	if err != nil {
 		return answer{}, err
 	}

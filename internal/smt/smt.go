@@ -113,6 +113,12 @@ func CheckText(goctx context.Context, p *logic.Problem, cfg Config) (*Result, er
 	if err != nil {
 		return nil, err
 	}
+	return CheckScript(goctx, text, cfg)
+}
+
+// CheckScript is CheckText for a problem already printed: text is its
+// canonical SMT-LIB2 text (logic.Problem.Text), as the kernel holds it.
+func CheckScript(goctx context.Context, text string, cfg Config) (*Result, error) {
 	zc, err := z3.NewContext(nil)
 	if err != nil {
 		return nil, err
