@@ -329,6 +329,13 @@ func TestHostileSpecialFiles(t *testing.T) {
 	mkfifo(t, filepath.Join(dir, "rep.json"))
 	hostile(t, dir, time.Minute, "report", "--from", "rep.json").expect(t, exitUsage, `rep.json: not a regular file: a named pipe`)
 	hostile(t, dir, time.Minute, "report", "--from", "big.yaml").expect(t, exitUsage, `big.yaml: file too large: 68157441 bytes, over the limit of 64 MiB`)
+	// A named pipe among the dumps an audit reads is an error for that
+	// file, not a hang.
+	if err := os.MkdirAll(filepath.Join(dir, "dumps"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mkfifo(t, filepath.Join(dir, "dumps", "pipe.smt2"))
+	hostile(t, dir, time.Minute, "audit", "--dumps", "dumps", "--solvers", "z3").expect(t, exitFailure, `dumps/pipe.smt2: .*not a regular file: a named pipe`)
 }
 
 // A broken file far below a checked directory is read and reported.

@@ -18,10 +18,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
+
+	"ladder/internal/safeio"
 )
 
 // Answer is one solver's answer on one obligation.
@@ -194,7 +195,9 @@ func (s Solver) Available() error {
 // ReadDump reads an obligation's dump and returns its ID (from the
 // "; ladder obligation: " header) and text.
 func ReadDump(path string) (id string, text []byte, err error) {
-	text, err = os.ReadFile(path)
+	// A named pipe or a device among the dumps is refused, not read
+	// forever; a dump is no larger than an input file.
+	text, err = safeio.ReadFile(path, safeio.MaxInputSize)
 	if err != nil {
 		return "", nil, err
 	}
