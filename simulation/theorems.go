@@ -4,7 +4,8 @@
 package simulation
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"ladder/internal/theorems"
@@ -33,12 +34,7 @@ func TheoremInput(obls []*Obligation, edges []*Edge) *theorems.Input {
 		}
 		in.Obligations = append(in.Obligations, to)
 	}
-	names := make([]string, 0, len(autos))
-	for n := range autos {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(autos)) {
 		a := autos[n]
 		ta := theorems.Automaton{Name: a.Name, Interface: InterfaceSpelling(a.Interface)}
 		for _, inv := range a.Invariants {

@@ -22,6 +22,7 @@ import (
 
 	"ladder/internal/audit"
 	"ladder/internal/kernel"
+	"ladder/internal/report"
 )
 
 func init() {
@@ -179,7 +180,7 @@ func auditTargets(e *env, paths []string, o *proveFlags, a *auditFlags) (lines [
 	}
 	lines = []*auditLine{}
 	for _, ob := range rep.Obligations {
-		if ob.Verdict == "proved" {
+		if ob.Verdict == report.Proved {
 			lines = append(lines, &auditLine{ID: ob.ID, file: filepath.Join(dir, kernel.DumpName(ob.ID))})
 		}
 	}

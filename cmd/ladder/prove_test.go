@@ -162,23 +162,9 @@ func TestProveErrors(t *testing.T) {
 // and returns its path.
 func driverFixture(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "internal", "driver", "testdata", name)
 	dir := filepath.Join(t.TempDir(), name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "internal", "driver", "testdata", name))); err != nil {
 		t.Fatal(err)
-	}
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 	return dir
 }

@@ -22,22 +22,8 @@ import (
 func copyTestdata(t *testing.T, name string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), name)
-	if err := os.MkdirAll(dst, 0o755); err != nil {
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", name))); err != nil {
 		t.Fatal(err)
-	}
-	src := filepath.Join("testdata", name)
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 	return dst
 }

@@ -366,7 +366,6 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 			done = append(done, j)
 		}
 	}
-	in.verdicts = verdicts(done)
 	d := derive(in, done)
 	if solve {
 		p.record(in, done, d)
@@ -478,9 +477,10 @@ func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
 }
 
 // derive is the theorems phase over in, with the kernel's verdicts of the
-// decided jobs.
+// decided jobs, which it keeps as in's verdicts (Input.Verdicts).
 func derive(in *Input, done []*job) *theorems.Derivation {
-	return theorems.Derive(simulation.TheoremInput(in.Obligations, in.Edges), verdicts(done))
+	in.verdicts = verdicts(done)
+	return theorems.Derive(simulation.TheoremInput(in.Obligations, in.Edges), in.verdicts)
 }
 
 // verdicts returns the kernel's verdict of each decided job; the others

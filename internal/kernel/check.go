@@ -208,10 +208,7 @@ func (s *Session) Check(q *Query) Result {
 	// the default solver's preprocessing costs. Only unsat counts: the
 	// plain solver's models (huge sequence lengths, say) are left to the
 	// default solver, so that every counterexample comes from step 2.
-	first := cfg
-	first.RLimit = cfg.FirstRLimit
-	first.plain = true
-	r, _ := s.decide(q, first, deadline, &cost)
+	r := s.plain(q, cfg.FirstRLimit, deadline, &cost)
 	if r.verdict == Proved || r.Timeout || r.Internal {
 		return s.finish(q, r, cost)
 	}
@@ -248,16 +245,23 @@ func (s *Session) Check(q *Query) Result {
 	// conjunction), which the plain solver proves within a few million
 	// units. Only unsat counts.
 	if !r.Timeout && cfg.RetryRLimit > cfg.FirstRLimit {
-		retry := cfg
-		retry.RLimit = cfg.RetryRLimit
-		retry.plain = true
-		rr, _ := s.decide(q, retry, deadline, &cost)
+		rr := s.plain(q, cfg.RetryRLimit, deadline, &cost)
 		if rr.verdict == Proved || rr.Internal {
 			return s.finish(q, rr, cost)
 		}
 		r.Timeout = r.Timeout || rr.Timeout
 	}
 	return s.finish(q, r, cost)
+}
+
+// plain checks q's problem in Z3's plain SMT solver with resource limit
+// rlimit (steps 1 and 4 of Check): only its unsat decides; its sat is
+// Unknown, since its models are not replayed.
+func (s *Session) plain(q *Query, rlimit uint64, deadline time.Time, cost *costs) Result {
+	cfg := s.k.cfg
+	cfg.RLimit, cfg.plain = rlimit, true
+	r, _ := s.decide(q, cfg, deadline, cost)
+	return r
 }
 
 // decide checks q's problem under cfg (its RLimit; the time left before
