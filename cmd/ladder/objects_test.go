@@ -1,7 +1,6 @@
 package main
 
 import (
-	"regexp"
 	"testing"
 )
 
@@ -21,13 +20,7 @@ const (
 // matching re.
 func expectOK(t *testing.T, args []string, re string) {
 	t.Helper()
-	code, stdout, stderr := runLadder(args...)
-	if code != exitOK {
-		t.Errorf("ladder %v: exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", args, code, exitOK, stdout, stderr)
-	}
-	if !regexp.MustCompile(re).MatchString(stdout) {
-		t.Errorf("ladder %v: stdout does not match %s:\n%s", args, re, stdout)
-	}
+	expectExit(t, exitOK, args, re)
 }
 
 // TestObjectsBounded checks, explores and cross-checks the objects on small
