@@ -6,11 +6,11 @@
 // opinion, and a disagreement is a finding for people to look into (a bug
 // in the linked solver, in the binding, or in the text the kernel hashes).
 //
-// cvc5 reads the dumps with one rewrite (ForCVC5): it takes a constant
-// array only over a value, so each constant array over a declared default
-// element (((as const (Array L V)) |V#0|)) becomes a fresh constant with
-// an axiom that every cell holds that element, which is equivalent; the
-// Z3-only options are dropped and (set-logic ALL) is added.
+// Both solvers read each dump unchanged: its text is portable SMT-LIB 2.6
+// (package logic names every constant array over a non-value, which cvc5
+// does not accept), its Z3 options are ones cvc5 ignores, and cvc5 runs
+// with --incremental because a dump of an obligation proved by Z3's plain
+// solver opens a scope with (push 1) (kernel.Query.ScriptFor).
 package audit
 
 import (
@@ -76,25 +76,20 @@ func Check(ctx context.Context, cfg Config, s Solver, script []byte) Result {
 		path = s.Name
 	}
 	var args []string
-	input := script
 	switch s.Name {
 	case "z3":
 		// -in: the script on stdin; -T: z3's own wall-clock limit, a
 		// little under ours so that it answers "timeout" itself.
 		args = []string{"-in", fmt.Sprintf("-T:%d", int(timeout.Seconds())+1)}
 	case "cvc5":
-		var err error
-		if input, err = ForCVC5(script); err != nil {
-			return Result{Solver: s.Name, Answer: Error, Detail: err.Error()}
-		}
-		args = []string{"--lang=smt2", fmt.Sprintf("--tlimit=%d", timeout.Milliseconds())}
+		args = []string{"--lang=smt2", "--incremental", fmt.Sprintf("--tlimit=%d", timeout.Milliseconds())}
 	default:
 		return Result{Solver: s.Name, Answer: Error, Detail: fmt.Sprintf("unknown solver %q (known: %s)", s.Name, strings.Join(Supported, ", "))}
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout+5*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Stdin = bytes.NewReader(input)
+	cmd.Stdin = bytes.NewReader(script)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()

@@ -329,6 +329,9 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 						p.check(ctx, s, j)
 					}
 				}
+				if solve && p.cfg.DumpSMT != "" && j.query != nil && j.err == nil {
+					p.dump(j)
+				}
 				prog.end()
 				j.release()
 			})
@@ -449,18 +452,20 @@ func (p *Prover) prepare(j *job, solve bool) {
 		return
 	}
 	j.query, j.key, j.qfp = q, cache.KeyOf(q.Text(), p.solver), q.Fingerprint()
-	if p.cfg.DumpSMT != "" && solve {
-		if _, err := q.WriteScript(p.cfg.DumpSMT); err != nil {
-			j.err = fmt.Errorf("--dump-smt: %v", err)
-			return
-		}
-	}
 	if r, ok := p.kernel.Trivial(q); ok {
 		j.res, j.done = r, true
 		return
 	}
 	if r, ok := p.lookup(q, j.key); ok {
 		j.res, j.cached, j.done = r, true, true
+	}
+}
+
+// dump writes j's query into the --dump-smt directory, for the solver that
+// proved it when it is proved (kernel.Query.ScriptFor).
+func (p *Prover) dump(j *job) {
+	if _, err := j.query.WriteScriptFor(p.cfg.DumpSMT, j.res); err != nil {
+		j.err = fmt.Errorf("--dump-smt: %v", err)
 	}
 }
 

@@ -280,7 +280,11 @@ func (s *Session) decide(q *Query, cfg Config, deadline time.Time, cost *costs) 
 	case err != nil:
 		return internalResult(q.fingerprint, "solver error: %v", err), nil
 	case ans.status == statusUnsat:
-		return Result{verdict: Proved, fingerprint: q.fingerprint}, nil
+		solver := SolverDefault
+		if cfg.plain {
+			solver = SolverPlain
+		}
+		return Result{verdict: Proved, fingerprint: q.fingerprint, Solver: solver}, nil
 	case ans.status == statusSat && cfg.plain:
 		return Result{verdict: Unknown, fingerprint: q.fingerprint, Reason: "sat in the plain solver, whose models are not replayed"}, nil
 	case ans.status == statusSat:

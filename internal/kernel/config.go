@@ -17,8 +17,9 @@ import (
 // the check with Z3's plain SMT solver after the first check; format 5
 // makes the first check the plain solver's, with a small limit, followed
 // by the default solver's with the full limit and, on unknown, the plain
-// solver's again with the retry limit.
-const Format = 5
+// solver's again with the retry limit. Format 6 records which of the two
+// solvers proved a query (Result.Solver), so that its dump selects it.
+const Format = 6
 
 // Default limits.
 const (

@@ -218,6 +218,9 @@ func TestAdmit(t *testing.T) {
 		if name == "unknown" && a.Dump == "" {
 			t.Errorf("admitted unknown has no dump")
 		}
+		if a.Solver != r.Solver || (name == "unsat") != (a.Solver != "") {
+			t.Errorf("%s: admitted solver %q; checked %q", name, a.Solver, r.Solver)
+		}
 	}
 
 	// A proved record is refused for any other query: other text, other
@@ -249,6 +252,8 @@ func TestAdmit(t *testing.T) {
 		strings.Replace(string(data), `}`, `,"extra":1}`, 1),
 		string(data) + `{}`,
 		strings.Replace(string(data), `"proved"`, `"refuted"`, 1), // refuted without counterexample
+		strings.Replace(string(data), `"solver":"`, `"solver":"x`, 1),
+		strings.Replace(strings.Replace(string(data), `,"solver":"plain"`, ``, 1), `,"solver":"default"`, ``, 1),
 	} {
 		if _, err := h.k.Admit(q, []byte(bad)); err == nil {
 			t.Errorf("admitted %q", bad)
@@ -263,11 +268,11 @@ func TestConfig(t *testing.T) {
 	if got, want := (Config{}).Params(), (Config{RLimit: DefaultRLimit, Timeout: DefaultTimeout}).Params(); got != want {
 		t.Errorf("zero Config params %s; want the defaults %s", got, want)
 	}
-	want := `"first_rlimit"="10" "kernel"="5" "random_seed"="3" "retry_rlimit"="10" "rlimit"="10" "search_budget"="30000000" "search_max_size"="3" "search_rlimit"="5000000" "timeout_ms"="1500"`
+	want := `"first_rlimit"="10" "kernel"="6" "random_seed"="3" "retry_rlimit"="10" "rlimit"="10" "search_budget"="30000000" "search_max_size"="3" "search_rlimit"="5000000" "timeout_ms"="1500"`
 	if got := (Config{Seed: 3, RLimit: 10, Timeout: 1500 * time.Millisecond}).Params(); got != want {
 		t.Errorf("Params = %s; want %s", got, want)
 	}
-	want = `"first_rlimit"="100" "kernel"="5" "random_seed"="0" "retry_rlimit"="200" "rlimit"="200" "search"="off" "timeout_ms"="120000"`
+	want = `"first_rlimit"="100" "kernel"="6" "random_seed"="0" "retry_rlimit"="200" "rlimit"="200" "search"="off" "timeout_ms"="120000"`
 	if got := (Config{RLimit: 200, FirstRLimit: 100, Search: SearchConfig{Off: true, MaxSize: 2}}).Params(); got != want {
 		t.Errorf("Params = %s; want %s", got, want)
 	}
@@ -312,6 +317,20 @@ func TestScript(t *testing.T) {
 	}
 	if !strings.HasSuffix(s, q.Text()) {
 		t.Errorf("script does not end with the text")
+	}
+	if strings.Contains(s, "(push 1)") {
+		t.Errorf("the script of an unproved query selects the plain solver:\n%s", s)
+	}
+	// A query proved by the plain solver is dumped for the command line's
+	// incremental mode, which uses that solver; one proved by the default
+	// solver is dumped as Script.
+	plain := q.ScriptFor(Result{verdict: Proved, Solver: SolverPlain})
+	if !strings.Contains(plain, "; proved by: the plain solver\n") || !strings.HasSuffix(plain, "(push 1)\n"+q.Text()) {
+		t.Errorf("plain solver's script:\n%s", plain)
+	}
+	def := q.ScriptFor(Result{verdict: Proved, Solver: SolverDefault})
+	if strings.Contains(def, "(push 1)") || !strings.HasSuffix(def, q.Text()) {
+		t.Errorf("default solver's script:\n%s", def)
 	}
 }
 

@@ -57,18 +57,34 @@ func fingerprintOf(id Identity, text string) string {
 // Script returns a standalone SMT-LIB2 script for the query: a comment
 // header naming the obligation and the solver configuration, the options
 // that set the same random seed, resource limit and timeout, then Text. The
-// z3 command line (`z3 FILE`) answers it as the kernel's solver does.
-func (q *Query) Script() string {
+// z3 command line (`z3 FILE`) answers it as the kernel's default solver
+// does (step 2 of Check). It is the dump of a query that is not proved.
+func (q *Query) Script() string { return q.ScriptFor(Result{}) }
+
+// ScriptFor is Script for the query's result r. When r is proved by Z3's
+// plain SMT solver (r.Solver is SolverPlain), the script opens a scope with
+// (push 1) before the text: the z3 command line then solves incrementally,
+// which it does with its plain SMT solver, without the preprocessing of its
+// default solver, so that `z3 FILE` answers unsat as the kernel's solver
+// did. (push 1) is standard SMT-LIB 2.6 and changes nothing of the
+// problem's meaning; cvc5 reads it with --incremental.
+func (q *Query) ScriptFor(r Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "; ladder obligation: %s\n", oneLine(q.ob.ID))
 	if q.ob.Pos.IsValid() {
 		fmt.Fprintf(&b, "; blames: %s\n", q.ob.Pos)
 	}
 	fmt.Fprintf(&b, "; solver: %s %s; %s\n", q.identity.Name, q.identity.Version, q.cfg.Limits())
+	if r.verdict == Proved {
+		fmt.Fprintf(&b, "; proved by: the %s solver\n", r.Solver)
+	}
 	fmt.Fprintf(&b, "; expected answer: unsat (the obligation holds)\n")
 	fmt.Fprintf(&b, "(set-option :random-seed %d)\n", q.cfg.Seed)
 	fmt.Fprintf(&b, "(set-option :rlimit %d)\n", q.cfg.RLimit)
 	fmt.Fprintf(&b, "(set-option :timeout %d)\n", q.cfg.Timeout.Milliseconds())
+	if r.verdict == Proved && r.Solver == SolverPlain {
+		b.WriteString("(push 1)\n")
+	}
 	b.WriteString(q.text)
 	return b.String()
 }
@@ -76,11 +92,17 @@ func (q *Query) Script() string {
 // WriteScript writes Script to dir/DumpName(ID), creating dir, and returns
 // the file's path.
 func (q *Query) WriteScript(dir string) (string, error) {
+	return q.WriteScriptFor(dir, Result{})
+}
+
+// WriteScriptFor writes ScriptFor(r) to dir/DumpName(ID), creating dir,
+// and returns the file's path.
+func (q *Query) WriteScriptFor(dir string, r Result) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, DumpName(q.ob.ID))
-	if err := os.WriteFile(path, []byte(q.Script()), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(q.ScriptFor(r)), 0o644); err != nil {
 		return "", err
 	}
 	return path, nil

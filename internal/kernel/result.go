@@ -82,6 +82,10 @@ type Result struct {
 	Z3Seconds float64
 	// RLimitUsed is the resource count the solver used.
 	RLimitUsed uint64
+	// Solver names the Z3 solver whose unsat answer proved the query
+	// (SolverPlain or SolverDefault); "" for any other verdict. A dump of
+	// the query selects the same solver (Query.ScriptFor).
+	Solver string
 	// Timeout is set when the solver stopped at the wall-clock limit or
 	// was interrupted: such an Unknown depends on the machine and is not
 	// worth caching.
@@ -108,12 +112,21 @@ func Failed(err error) Result {
 	return internalResult("", "%v", err)
 }
 
+// The solvers a Result names (Result.Solver).
+const (
+	// SolverPlain is Z3's plain SMT solver (steps 1 and 4 of Check).
+	SolverPlain = "plain"
+	// SolverDefault is Z3's default solver (step 2 of Check).
+	SolverDefault = "default"
+)
+
 // record is the encoded form of a Result.
 type record struct {
 	Kernel         int             `json:"kernel"`
 	Query          string          `json:"query"`
 	Verdict        string          `json:"verdict"`
 	RLimitUsed     uint64          `json:"rlimit_used,omitempty"`
+	Solver         string          `json:"solver,omitempty"`
 	Reason         string          `json:"reason,omitempty"`
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
 }
@@ -126,7 +139,7 @@ func (r Result) Encode() ([]byte, error) {
 		return nil, errors.New("kernel: result is not cacheable")
 	}
 	return json.Marshal(record{Kernel: Format, Query: r.fingerprint, Verdict: r.verdict.String(),
-		RLimitUsed: r.RLimitUsed, Reason: r.Reason, Counterexample: r.Counterexample})
+		RLimitUsed: r.RLimitUsed, Solver: r.Solver, Reason: r.Reason, Counterexample: r.Counterexample})
 }
 
 // Admit decodes a result that Encode produced and accepts it only when it
@@ -144,7 +157,10 @@ func (k *Kernel) Admit(q *Query, data []byte) (Result, error) {
 		if rec.Reason != "" || rec.Counterexample != nil {
 			return Result{}, errors.New("kernel: proved record with a reason or counterexample")
 		}
-		r.verdict = Proved
+		if rec.Solver != SolverPlain && rec.Solver != SolverDefault {
+			return Result{}, fmt.Errorf("kernel: proved record naming the solver %q", rec.Solver)
+		}
+		r.verdict, r.Solver = Proved, rec.Solver
 	case "refuted":
 		if rec.Counterexample == nil {
 			return Result{}, errors.New("kernel: refuted record without a counterexample")
@@ -199,7 +215,10 @@ func (k *Kernel) AdmitRecorded(fingerprint string, data []byte) (Result, error) 
 		if rec.Reason != "" || rec.Counterexample != nil {
 			return Result{}, errors.New("kernel: proved record with a reason or counterexample")
 		}
-		r.verdict = Proved
+		if rec.Solver != SolverPlain && rec.Solver != SolverDefault {
+			return Result{}, fmt.Errorf("kernel: proved record naming the solver %q", rec.Solver)
+		}
+		r.verdict, r.Solver = Proved, rec.Solver
 	case "trivial":
 		if rec.Counterexample != nil {
 			return Result{}, errors.New("kernel: trivial record with a counterexample")

@@ -127,7 +127,7 @@ func TestScriptAgreesWithCLI(t *testing.T) {
 		r := s.Check(q)
 		s.Close()
 		kernelAnswer := map[Verdict]string{Proved: "unsat", Refuted: "sat", Unknown: "unknown"}[r.Verdict()]
-		path, err := q.WriteScript(dir)
+		path, err := q.WriteScriptFor(dir, r)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,4 +42,22 @@
 // the text of a shared DAG stays linear in its size. Names beginning with %
 // are therefore reserved: constants, sorts and datatype symbols may not use
 // them. Problem.Hash is the hex SHA-256 of Problem.Text.
+//
+// # Portable text
+//
+// The text is SMT-LIB 2.6 that Z3 and cvc5 both read. cvc5 takes a
+// constant array ((as const (Array D R)) v) only when v is a value (a
+// literal, a constructor applied to values, a constant array of a value),
+// so Text names every other constant array: a fresh constant %c0, %c1, ...
+// (numbered in the order the assertions meet them; equal arrays share
+// one) declared after the problem's constants and defined by an axiom
+// asserted before the problem's assertions,
+//
+//	(assert (forall ((%0 D)) (! (= (select %c0 %0) v) :pattern ((select %c0 %0)))))
+//
+// When v mentions variables x1, x2, ... bound by an enclosing quantifier,
+// the array becomes (select (select %cN x1) x2 ...) of an array of arrays
+// indexed by them, with the axiom quantified over them too. Each is a
+// definition, so the text is satisfiable exactly when the problem is
+// (hoist.go).
 package logic

@@ -447,7 +447,16 @@ func (p *Problem) Text() (string, error) {
 	for _, c := range sig.Consts {
 		fmt.Fprintf(&b, "(declare-fun %s () %s)\n", Symbol(c.name), c.sort.key)
 	}
-	for _, a := range p.Assertions {
+	as, defs := hoistConstArrays(p.Assertions)
+	for _, d := range defs {
+		fmt.Fprintf(&b, "(declare-fun %s () %s)\n", Symbol(d.c.name), d.c.sort.key)
+	}
+	for _, d := range defs {
+		fmt.Fprintf(&b, "; %s is a constant array\n(assert ", Symbol(d.c.name))
+		writeShared(&b, d.axiom())
+		b.WriteString(")\n")
+	}
+	for _, a := range as {
 		fmt.Fprintf(&b, "; %s\n(assert ", a.Name)
 		writeShared(&b, a.Term)
 		b.WriteString(")\n")
