@@ -28,7 +28,7 @@ import (
 func init() {
 	register(&command{
 		name:  "audit",
-		args:  "[PATHS] [--solvers z3,cvc5] [--solver-timeout D] [--dumps DIR] [-j N] [--only PATTERN] [--json]",
+		args:  "[PATHS] [--solvers z3,cvc5] [--solver-timeout D] [--fresh] [--dumps DIR] [-j N] [--only PATTERN] [--json]",
 		short: "re-check proved obligations with the z3 command line and cvc5",
 		long: `Audit proves the YAML files and directories given as prove does
 (reusing the cache), writes every proved obligation as the standalone
@@ -40,9 +40,11 @@ solver did not answer unsat, and a summary per solver: how many agree
 With --dumps DIR it audits the .smt2 files of DIR instead (as written by
 prove --dump-smt), each expected unsat.
 
-cvc5 reads each file with one equivalent rewrite (a constant array over a
-declared element becomes a constant with an axiom; docs/prove.md). An audit
-never changes a verdict. It exits with 0 when no solver disagrees and
+With --fresh it audits only the obligations the run re-checked, not those
+whose verdict it reused from the cache: the audit of an edit.
+
+Both solvers read each file unchanged (portable SMT-LIB; docs/prove.md,
+"Dumps"). An audit never changes a verdict. It exits with 0 when no solver disagrees and
 none failed on a file, 1 when one disagrees or fails, and 2 on usage
 errors or when a solver is not installed.`,
 		setup: func(fs *flag.FlagSet) func(*env, []string) int {
@@ -54,6 +56,7 @@ errors or when a solver is not installed.`,
 			fs.DurationVar(&a.timeout, "solver-timeout", 20*time.Second, "the wall-clock limit of one solver run")
 			fs.StringVar(&a.dumps, "dumps", "", "audit the .smt2 files of `DIR` instead of proving")
 			fs.BoolVar(&a.json, "json", false, "print the audit as JSON on stdout")
+			fs.BoolVar(&a.fresh, "fresh", false, "audit only the obligations the run re-checked, not those reused from the cache")
 			return func(e *env, paths []string) int {
 				return runAudit(e, paths, o, a)
 			}
@@ -66,6 +69,7 @@ type auditFlags struct {
 	timeout time.Duration
 	dumps   string
 	json    bool
+	fresh   bool
 }
 
 // auditLine is the audit of one obligation.
@@ -156,8 +160,8 @@ func (a *auditFlags) solverList() ([]audit.Solver, error) {
 func auditTargets(e *env, paths []string, o *proveFlags, a *auditFlags) (lines []*auditLine, cleanup func(), code int) {
 	cleanup = func() {}
 	if a.dumps != "" {
-		if len(paths) > 0 {
-			return nil, cleanup, e.usageError("audit", "--dumps takes no paths")
+		if len(paths) > 0 || a.fresh {
+			return nil, cleanup, e.usageError("audit", "--dumps takes no paths and no --fresh")
 		}
 		files, err := filepath.Glob(filepath.Join(a.dumps, "*.smt2"))
 		if err != nil || len(files) == 0 {
@@ -180,7 +184,7 @@ func auditTargets(e *env, paths []string, o *proveFlags, a *auditFlags) (lines [
 	}
 	lines = []*auditLine{}
 	for _, ob := range rep.Obligations {
-		if ob.Verdict == report.Proved {
+		if ob.Verdict == report.Proved && !(a.fresh && ob.Cached) {
 			lines = append(lines, &auditLine{ID: ob.ID, file: filepath.Join(dir, kernel.DumpName(ob.ID))})
 		}
 	}

@@ -73,3 +73,26 @@ func TestAudit(t *testing.T) {
 		t.Errorf("summary does not count the disagreement:\n%s", stdout)
 	}
 }
+
+// TestAuditFresh checks that --fresh audits the obligations a run
+// re-checked and none that it reused from the cache.
+func TestAuditFresh(t *testing.T) {
+	if err := (audit.Solver{Name: "z3"}).Available(); err != nil {
+		if os.Getenv("LADDER_REQUIRE_AUDIT") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	cache := filepath.Join(t.TempDir(), "cache")
+	args := []string{"audit", "--fresh", "--solvers", "z3", "-j", "1", "--cache-dir", cache,
+		"--only", "invariant memsNonEmpty", "../../specs/TMS2.yaml"}
+	code, stdout, stderr := runLadder(args...)
+	m := regexp.MustCompile(`(?m)^([0-9]+) obligations audited\n  z3 +([0-9]+) unsat \(agree\)`).FindStringSubmatch(stdout)
+	if code != exitOK || m == nil || m[1] != m[2] || m[1] == "0" {
+		t.Fatalf("first audit: exit code %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runLadder(args...)
+	if code != exitOK || !strings.Contains(stdout, "0 obligations audited\n") {
+		t.Fatalf("audit with everything cached: exit code %d, want nothing audited\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
