@@ -19,7 +19,7 @@ type hoisted struct {
 // constant array whose element is not a value.
 type hoister struct {
 	in   interner
-	memo map[*Term]*Term // representative → rewritten term
+	memo map[*Term]*Term // a term (and its representative) → rewritten term
 	defs []hoisted
 }
 
@@ -40,11 +40,15 @@ func hoistConstArrays(as []Named) ([]Named, []hoisted) {
 }
 
 func (h *hoister) rewrite(t *Term) *Term {
-	t = h.in.canon(t)
 	if r, ok := h.memo[t]; ok {
 		return r
 	}
-	r := h.rewrite1(t)
+	c := h.in.canon(t)
+	r, ok := h.memo[c]
+	if !ok {
+		r = h.rewrite1(c)
+		h.memo[c] = r
+	}
 	h.memo[t] = r
 	return r
 }
