@@ -18,6 +18,7 @@ import (
 	"ladder/internal/nodestore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 	"ladder/ioa/expr"
 	"ladder/simulation"
 )
@@ -51,10 +52,10 @@ type candidates struct {
 	comps   []*compPin       // the variables of A the index pins in part
 	filters []*varFilter
 	seed    maphash.Seed
-	// flat lays out A's encodings variable by variable (eval.Flat.Offsets),
+	// flat lays out A's encodings variable by variable (fast.Flat.Offsets),
 	// so that enter permutes a state's variables from its bytes; nil when
 	// A has no flat layout
-	flat *eval.Flat
+	flat *fast.Flat
 	// The index, without pointers (the collector does not trace millions
 	// of them) and without a Go map (whose lookups miss the cache several
 	// times): the entries in order of the top bits of the hash of their
@@ -301,7 +302,7 @@ func (cs *candidates) build() error {
 		}
 		byVar[v].conds = append(byVar[v].conds, f)
 	}
-	if fl, err := eval.NewFlat(x.mA); err == nil && (cs.sym == nil || cs.sym.BytesOnly()) {
+	if fl, err := fast.NewFlat(x.mA); err == nil && (cs.sym == nil || cs.sym.BytesOnly()) {
 		cs.flat = fl
 	}
 	// The states are entered in parts, one per core, each on its own
@@ -1438,7 +1439,7 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 // canonical encoding), limit counting orbits. It stops early, incomplete,
 // when meter's budget is reached, and reports its progress to prog.
 //
-// States are expanded on their encodings (eval.Flat) when the automaton
+// States are expanded on their encodings (fast.Flat) when the automaton
 // compiles to the flat layout and the group canonicalizes encodings from
 // their bytes (Symmetry.BytesOnly), as the explorer does; a state Flat
 // gives up on is decoded and expanded by the Runner. Both give the same
@@ -1496,11 +1497,11 @@ func reachableWith(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore
 		runners[k] = m.NewRunner()
 		runners[k].SetScratch(true)
 	}
-	var fl *eval.Flat
-	var flats []*eval.FlatRunner
+	var fl *fast.Flat
+	var flats []*fast.FlatRunner
 	var offs [][]int
 	if useFlat && (sy == nil || sy.BytesOnly()) {
-		if f, err := eval.NewFlat(m); err == nil {
+		if f, err := fast.NewFlat(m); err == nil {
 			fl = f
 			for range w {
 				flats = append(flats, fl.NewRunner())

@@ -37,7 +37,7 @@
 //     new states are checked decoded from their keys (with symmetry, their
 //     representatives, which satisfy the same conditions).
 //   - Without a visitor or dead-register reduction, an automaton whose
-//     encodings have a fixed layout is run on them (eval.Flat): a state is
+//     encodings have a fixed layout is run on them (fast.Flat): a state is
 //     expanded from its key into its successors' keys, and checked from
 //     its key, with no decoding; with symmetry reduction, a successor's
 //     canonical key is computed from its bytes (eval.Symmetry.LeastEncoded)
@@ -45,7 +45,7 @@
 //     Runner expands and checks a state Flat gives up on. A sequential
 //     search expands a group of states (flatGroup) before it looks up
 //     their successors together. A new state's invariants are checked by
-//     eval.FlatRunner.HoldsAfterRow: only those the step can change, and
+//     fast.FlatRunner.HoldsAfterRow: only those the step can change, and
 //     those of the form forall x. B that it can change only at its
 //     parameter's row, at that row alone.
 //     Such a search on several workers is parallel_flat.go: the store's

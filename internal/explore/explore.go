@@ -15,6 +15,7 @@ import (
 	"ladder/internal/nodestore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 	"ladder/ioa/expr"
 )
 
@@ -59,7 +60,7 @@ type Config struct {
 	// control value) replaced by their sort's default value (dead.go).
 	ReduceDead bool
 
-	// NoFlat turns off the explorer's fastest path (eval.Flat), which
+	// NoFlat turns off the explorer's fastest path (fast.Flat), which
 	// runs the automaton on encoded states, for comparisons.
 	NoFlat bool
 
@@ -138,7 +139,7 @@ type Result struct {
 	// entries.
 	Dead []DeadRegister `json:"deadRegisters,omitempty"`
 	// Flat is set when the search ran the automaton on encoded states
-	// (eval.Flat) rather than on decoded ones only.
+	// (fast.Flat) rather than on decoded ones only.
 	Flat bool `json:"flat,omitempty"`
 }
 
@@ -282,13 +283,13 @@ type explorer struct {
 	// its key (the state itself, or with symmetry reduction its
 	// representative, which satisfies the same conditions).
 	lean bool
-	// flat runs the automaton on encoded states (eval.Flat), when it
+	// flat runs the automaton on encoded states (fast.Flat), when it
 	// compiles and nothing needs the states themselves: no visitor, no
 	// dead-register reduction, and with symmetry reduction byte programs
 	// for every permuted variable; fr is the sequential search's runner
 	// of it.
-	flat *eval.Flat
-	fr   *eval.FlatRunner
+	flat *fast.Flat
+	fr   *fast.FlatRunner
 	fset *flatSet // levelFlat's workers
 	offs []int    // the variables' offsets in a key (canonical)
 	// sets are the two worker sets of levelParallel: one expands a
@@ -374,7 +375,7 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 	x.lean = x.dead == nil && cfg.Visitor == nil
 	if x.lean && (x.sym == nil || x.sym.BytesOnly()) && !cfg.NoFlat {
 		// an automaton outside the flat layout is run by the Runner alone
-		if fl, err := eval.NewFlat(m); err == nil {
+		if fl, err := fast.NewFlat(m); err == nil {
 			x.flat, x.fr = fl, fl.NewRunner()
 			x.offs = make([]int, len(a.Vars)+1)
 			if w := x.workers(); w > 1 {
@@ -547,7 +548,7 @@ func (x *explorer) canonical(buf []byte, k0 int, offs []int) ([]byte, int32, boo
 // RowParam: the stored state satisfies them all), and when it cannot
 // tell or finds one violated, the Runner
 // checks them all again on the decoded state, and names the violated one.
-func (x *explorer) foundFlat(fr *eval.FlatRunner, r *eval.Runner, id, depth, act int, row int64, key []byte) (bool, error) {
+func (x *explorer) foundFlat(fr *fast.FlatRunner, r *eval.Runner, id, depth, act int, row int64, key []byte) (bool, error) {
 	if depth > x.res.MaxDepth {
 		x.res.MaxDepth = depth
 	}
@@ -635,7 +636,7 @@ type pending struct {
 // rowParam returns fr.RowParam(act) for a successor Flat is visiting,
 // or -1 with symmetry reduction, whose keys are images of the steps'
 // post-states under permutations that may move the row.
-func (x *explorer) rowParam(fr *eval.FlatRunner, act int) int64 {
+func (x *explorer) rowParam(fr *fast.FlatRunner, act int) int64 {
 	if x.sym != nil {
 		return -1
 	}
@@ -1117,7 +1118,7 @@ func appendIDs(ids []int32, items []item) []int32 {
 // violation of the first violating one. With flats (levelFlat), a state
 // decoded from its key is first checked by Flat, and by the Runner only
 // when Flat does not find every condition to hold.
-func (x *explorer) checkFresh(runners []*eval.Runner, flats []*eval.FlatRunner, fresh []item, depth int) error {
+func (x *explorer) checkFresh(runners []*eval.Runner, flats []*fast.FlatRunner, fresh []item, depth int) error {
 	if len(fresh) > 0 && depth > x.res.MaxDepth {
 		x.res.MaxDepth = depth
 	}

@@ -66,7 +66,7 @@ func (c *compiler) binding(cj expr.Expr, i int) (expr.Expr, bool) {
 		return nil, false
 	}
 	s, err := sortOf(b.X)
-	if err != nil || !atomicKey(s) {
+	if err != nil || !AtomicKey(s) {
 		return nil, false
 	}
 	for _, pair := range [2][2]expr.Expr{{b.X, b.Y}, {b.Y, b.X}} {
@@ -96,7 +96,7 @@ func (c *compiler) mask(cj expr.Expr, i int) (paramMask, bool) {
 		return paramMask{}, false
 	}
 	xs, err := sortOf(ix.X)
-	if err != nil || xs.Kind != expr.KMap || !atomicKey(xs.Key) || !smallLeaf(xs.Elem) {
+	if err != nil || xs.Kind != expr.KMap || !AtomicKey(xs.Key) || !smallLeaf(xs.Elem) {
 		return paramMask{}, false
 	}
 	k, ok := c.constOf(b.Y)

@@ -64,7 +64,7 @@ func (r *Runner) EncodeOffs(buf []byte, s State, d *Dead, offs []int) []byte {
 // Decode returns the state whose encoding (Machine.AppendState) is key; in
 // scratch mode it lives in scratch memory.
 func (r *Runner) Decode(key []byte) (s State, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	if r.offs == nil {
 		r.offs = make([]int, len(r.m.vars)+1)
 	}

@@ -127,8 +127,8 @@ func (r *Runner) enumFn(ac *actionCode) func(i int) bool {
 		if pc.nat && lo < 0 {
 			lo = 0
 		}
-		if hi > lo && (hi-lo > int64(r.m.Inst.maxEnum()) || hi-lo < 0) {
-			f.fail(r.m.A.Actions[ac.index].Pos, "range of parameter %s is %d..%d, larger than the limit of %d values", pc.name, lo, hi, r.m.Inst.maxEnum())
+		if hi > lo && (hi-lo > int64(r.m.Inst.EnumLimit()) || hi-lo < 0) {
+			f.fail(r.m.A.Actions[ac.index].Pos, "range of parameter %s is %d..%d, larger than the limit of %d values", pc.name, lo, hi, r.m.Inst.EnumLimit())
 			return false
 		}
 		for k := lo; k < hi; k++ {
@@ -149,7 +149,7 @@ func (r *Runner) enumFn(ac *actionCode) func(i int) bool {
 // returns false to stop. The error reports run-time failures (overflow,
 // ranges over the limit).
 func (r *Runner) Successors(s State, visit func(act int, params []Value, post State) bool) (err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	f := &r.f
 	f.state, f.err = s, nil
 	r.visit = visit
@@ -198,7 +198,7 @@ func (r *Runner) NatViolatedAfter(pre, post State) string {
 // (named NatInvariant(v)), then the invariants with the given indices in
 // Automaton.Invariants (all when invs is nil).
 func (r *Runner) Violated(s State, invs []int) (name string, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	for i := range r.m.vars {
 		vc := &r.m.vars[i]
 		if vc.nat != nil && !vc.nat(s[i]) {
@@ -245,7 +245,7 @@ func (r *Runner) firstFalse(s State, invs []int, pre State) (string, error) {
 // Final reports whether s satisfies the automaton's `final:` predicates
 // (true when it declares none).
 func (r *Runner) Final(s State) (ok bool, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	f := &r.g
 	f.state, f.err, f.params = s, nil, nil
 	for _, p := range r.m.final {
@@ -268,7 +268,7 @@ func (r *Runner) ViolatedAfter(pre, post State, invs []int) (name string, err er
 	if len(pre) != len(post) {
 		return r.Violated(post, invs)
 	}
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	if name := r.NatViolatedAfter(pre, post); name != "" {
 		return name, nil
 	}

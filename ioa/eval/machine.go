@@ -92,7 +92,7 @@ func NewMachine(a *ioa.Automaton, inst *Instance) (m *Machine, err error) {
 
 // newMachine is NewMachine, optionally with plain code (for tests).
 func newMachine(a *ioa.Automaton, inst *Instance, plain bool) (m *Machine, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	if a == nil {
 		return nil, errors.New("no automaton")
 	}
@@ -195,14 +195,6 @@ func newMachine(a *ioa.Automaton, inst *Instance, plain bool) (m *Machine, err e
 	return m, nil
 }
 
-// conjuncts splits e at its top-level `and`s.
-func conjuncts(e expr.Expr, out []expr.Expr) []expr.Expr {
-	if b, ok := e.(*expr.Binary); ok && b.Op == expr.OpAnd {
-		return conjuncts(b.Y, conjuncts(b.X, out))
-	}
-	return append(out, e)
-}
-
 func (m *Machine) compileAction(index int, act *ioa.Action) (*actionCode, error) {
 	c := m.c
 	c.nparams = len(act.Params)
@@ -242,7 +234,7 @@ func (m *Machine) compileAction(index int, act *ioa.Action) (*actionCode, error)
 	}
 	if act.Pre != nil {
 		cjs := make([][]expr.Expr, len(ac.params))
-		for _, cj := range conjuncts(act.Pre, nil) {
+		for _, cj := range expr.Conjuncts(act.Pre, nil) {
 			f, err := c.expr(cj)
 			if err != nil {
 				return nil, err

@@ -74,7 +74,7 @@ func (m *Machine) NewSymmetry(sorts []SymSort) (*Symmetry, error) {
 		if ps == nil {
 			return nil, fmt.Errorf("%s is not a parameter sort of %s", ss.Name, m.A.Name)
 		}
-		n := m.Inst.size(ps)
+		n := m.Inst.Count(ps)
 		if n < 1 || n > 256 {
 			return nil, fmt.Errorf("%s has %d elements; a symmetric sort has between 1 and 256", ss.Name, n)
 		}
@@ -290,7 +290,7 @@ func (sy *Symmetry) pencoder(s *expr.Sort) pencoder {
 		k := sy.sorts[s.Name]
 		return func(buf []byte, v Value, p *permTab) []byte { return append(buf, p.fwd[k][v.n]) }
 	case expr.KOption:
-		if m.byteOption(s) {
+		if m.ByteOption(s) {
 			k := sy.sorts[s.Elem.Name]
 			return func(buf []byte, v Value, p *permTab) []byte {
 				if v.n == 0 {

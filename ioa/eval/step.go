@@ -31,11 +31,16 @@ func (m *Machine) InvariantIndex(name string) int {
 	return -1
 }
 
+// InvariantReads returns the state variables that invariant i (by index in
+// Automaton.Invariants) reads, directly or through definitions, or nil
+// when they are unknown (every variable).
+func (m *Machine) InvariantReads(i int) []int { return m.invs[i].reads }
+
 // Init returns every start state: the product of the init values and, for
 // variables without init, of every value of their sort, filtered by the
 // initially predicates.
 func (m *Machine) Init() (states []State, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	f := &frame{locals: make([]Value, m.nlocals)}
 	parts := make([][]Value, len(m.vars))
 	total := int64(1)
@@ -51,8 +56,8 @@ func (m *Machine) Init() (states []State, err error) {
 			parts[i] = vc.domain
 		}
 		total *= int64(len(parts[i]))
-		if total > int64(m.Inst.maxEnum()) {
-			return nil, errorf(vc.v.Pos, "too many candidate start states (more than %d): give %s an init", m.Inst.maxEnum(), vc.v.Name)
+		if total > int64(m.Inst.EnumLimit()) {
+			return nil, errorf(vc.v.Pos, "too many candidate start states (more than %d): give %s an init", m.Inst.EnumLimit(), vc.v.Name)
 		}
 	}
 	product(parts, func(vs []Value) {
@@ -138,7 +143,7 @@ type StepScratch struct {
 // StepEvaluatedWith is StepEvaluated with its frame in sc (nil: allocated).
 // The post-state is allocated anew, in sc's Arena if it has one.
 func (m *Machine) StepEvaluatedWith(sc *StepScratch, act *ioa.Action, s State, params []Value) (post State, ok bool, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	ac, err := m.actionCode(act)
 	if err != nil {
 		return nil, false, err
@@ -210,7 +215,7 @@ func (m *Machine) StepEvaluatedWith(sc *StepScratch, act *ioa.Action, s State, p
 // the earlier parameters bound (Nat ones from 0). The slice passed to fn is
 // reused; fn returns false to stop.
 func (m *Machine) EachParams(act *ioa.Action, s State, fn func(params []Value) bool) (err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	ac, err := m.actionCode(act)
 	if err != nil {
 		return err
@@ -241,8 +246,8 @@ func (m *Machine) EachParams(act *ioa.Action, s State, fn func(params []Value) b
 		if pc.nat && lo < 0 {
 			lo = 0
 		}
-		if hi > lo && (hi-lo > int64(m.Inst.maxEnum()) || hi-lo < 0) {
-			f.fail(act.Pos, "range of parameter %s is %d..%d, larger than the limit of %d values", pc.name, lo, hi, m.Inst.maxEnum())
+		if hi > lo && (hi-lo > int64(m.Inst.EnumLimit()) || hi-lo < 0) {
+			f.fail(act.Pos, "range of parameter %s is %d..%d, larger than the limit of %d values", pc.name, lo, hi, m.Inst.EnumLimit())
 			return false
 		}
 		for k := lo; k < hi; k++ {
@@ -260,7 +265,7 @@ func (m *Machine) EachParams(act *ioa.Action, s State, fn func(params []Value) b
 // Compile compiles an expression over the automaton's state (ObjVar
 // identifiers), with the given free objects (see the function Compile).
 func (m *Machine) Compile(e expr.Expr, free ...*expr.Object) (f *Func, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return compileFunc(m.c, e, free)
@@ -280,7 +285,7 @@ func (m *Machine) Holds(pred expr.Expr, s State) (bool, error) {
 // shows through the view, and its arguments; the name is "" for an internal
 // action.
 func (m *Machine) ViewEvent(act *ioa.Action, params []Value) (event string, args []Value, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	ac, err := m.actionCode(act)
 	if err != nil {
 		return "", nil, err

@@ -219,7 +219,7 @@ func (c *compiler) getterOf(e expr.Expr, x fn) getter {
 		return getter{kind: gConst, k: k.n}
 	}
 	if ix, ok := e.(*expr.Index); ok {
-		if xs := ix.X.Sort(); !xs.IsInvalid() && xs.Kind == expr.KMap && atomicKey(xs.Key) {
+		if xs := ix.X.Sort(); !xs.IsInvalid() && xs.Kind == expr.KMap && AtomicKey(xs.Key) {
 			if vi, ok := c.varRead(ix.X); ok {
 				if pi, ok := c.paramRead(ix.Index); ok {
 					return getter{kind: gVarParam, v: vi, i: pi}
