@@ -446,7 +446,7 @@ func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error
 	// values are needed: where A has the flat layout, a state's variables
 	// and their images are read from its encoding; the values kept (a
 	// filter's distinct values) are cloned
-	r := x.mA.NewRunner()
+	r := fast.NewRunner(x.mA)
 	r.SetScratch(true)
 	offs := make([]int, len(x.mA.A.Vars)+1)
 	var key []byte
@@ -1492,9 +1492,9 @@ func reachableWith(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore
 	}
 	w := runtime.GOMAXPROCS(0)
 	parts := make([]part, w)
-	runners := make([]*eval.Runner, w)
+	runners := make([]*fast.Runner, w)
 	for k := range runners {
-		runners[k] = m.NewRunner()
+		runners[k] = fast.NewRunner(m)
 		runners[k].SetScratch(true)
 	}
 	var fl *fast.Flat

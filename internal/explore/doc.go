@@ -15,7 +15,7 @@
 //     a state's successors will probe are touched together before they are
 //     inserted, so that their cache misses overlap.
 //   - The BFS queue holds ids only. Expanding a state decodes it into the
-//     scratch memory of an eval.Runner, computes its successors there,
+//     scratch memory of an fast.Runner, computes its successors there,
 //     encodes them incrementally (the variables an action leaves alone are
 //     copied from the parent's encoding), inserts them in order and checks
 //     the invariants of the new ones; the scratch memory is then reused. The
@@ -23,7 +23,7 @@
 //     garbage collector has little to do.
 //   - A new state's conditions are checked when it is inserted; a
 //     sequential search evaluates again only those that read a variable
-//     the step changed (eval.Runner.ViolatedAfter), since the expanded
+//     the step changed (fast.Runner.ViolatedAfter), since the expanded
 //     state satisfies them all.
 //   - A violation is found when the violating state is inserted; since ids
 //     are given in BFS order the trace is a shortest one. It is rebuilt from

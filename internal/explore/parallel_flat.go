@@ -83,7 +83,7 @@ const (
 type flatWorker struct {
 	_  [128]byte // padding: see the file comment
 	fr *fast.FlatRunner
-	r  *eval.Runner // for the states Flat gives up on, and final checks
+	r  *fast.Runner // for the states Flat gives up on, and final checks
 	_  [128]byte
 }
 
@@ -184,7 +184,7 @@ func (x *explorer) newFlatSet(w int) *flatSet {
 		fs.shards[sh] = &flatShard{}
 	}
 	for g := range fs.ws {
-		r := x.m.NewRunner()
+		r := fast.NewRunner(x.m)
 		r.SetScratch(true)
 		fs.ws[g] = &flatWorker{fr: x.flat.NewRunner(), r: r}
 	}
@@ -291,7 +291,7 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 		if parallelStore {
 			stopErr = x.suspects(fs)
 		} else {
-			runners, flats := make([]*eval.Runner, w), make([]*fast.FlatRunner, w)
+			runners, flats := make([]*fast.Runner, w), make([]*fast.FlatRunner, w)
 			for g, wk := range fs.ws {
 				runners[g], flats[g] = wk.r, wk.fr
 			}

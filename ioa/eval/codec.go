@@ -3,8 +3,8 @@
 // cross-checkers hash and store: two states are equal exactly when their
 // encodings are. It is how the explorer represents a state, not part of the
 // semantics: Step, Init, Eval and the replay of counterexamples never
-// encode; TestEncoding checks the round trip, and TestFastPathsAgree
-// runs the reference Step on states decoded from their encodings.
+// encode; TestEncoding checks the round trip, and package fast's
+// TestRunnerAgrees compares the Runner's decoding and encoding with it.
 
 package eval
 

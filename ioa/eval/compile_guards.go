@@ -1,5 +1,5 @@
 // This file compiles the leading conjuncts of an action parameter's
-// precondition into tests that need no closure call, for Runner.Successors:
+// precondition into tests that need no closure call, for fast.Runner:
 // a parameter's values are then skipped before any compiled code runs.
 //
 //   - A mask: `x[p] = K`, `x[p] != K`, `x[p] in S` or `x[p] notin S`, for a

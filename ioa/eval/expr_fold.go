@@ -4,8 +4,8 @@
 // comparisons of parameters and bound variables). They are fast paths, not
 // semantics: plain code (compiler.noFold, newMachine with plain set) takes
 // none of them — every getter is then gOther, x(f).n, and no expression is
-// folded — and the tests TestPlainAgreesTMS2 and TestFastPathsAgree check
-// that the optimised code computes what plain code computes.
+// folded — and TestPlainAgrees checks that the optimised code computes
+// what plain code computes.
 
 package eval
 

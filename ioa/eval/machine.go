@@ -3,7 +3,8 @@
 // conditions, the byte codec), start predicates, actions (parameters,
 // preconditions split by the last parameter they mention, effects, views),
 // final predicates and invariants. Effects are compiled in effect.go; the
-// reference stepping is step.go, the explorer's Runner fast_runner.go.
+// reference stepping is step.go; code.go gives package fast's Runner the
+// compiled code.
 
 package eval
 
@@ -19,7 +20,7 @@ import (
 
 // Machine is an automaton compiled for one instance. It is immutable after
 // NewMachine (Compile excepted, which locks) and safe for concurrent use;
-// each goroutine runs it through its own Runner.
+// each goroutine runs it through its own Frame or fast.Runner.
 type Machine struct {
 	A    *ioa.Automaton // the automaton
 	Inst *Instance      // the instance it was compiled for
@@ -29,7 +30,7 @@ type Machine struct {
 	nlocals   int
 	vars      []varCode
 	initially []fn
-	acts      []*actionCode
+	acts      []*ActionCode
 	invs      []invCode
 	final     []fn // nil: the automaton declares no final states
 }
@@ -51,10 +52,11 @@ type invCode struct {
 	reads []int
 }
 
-// actionCode is a compiled action.
-type actionCode struct {
+// ActionCode is a compiled action (code.go).
+type ActionCode struct {
 	index  int
 	act    *ioa.Action
+	inst   *Instance // the instance of the parameters' ranges
 	params []paramCode
 	pre0   []fn // conjuncts of the precondition that mention no parameter
 	eff    effFn
@@ -195,11 +197,11 @@ func newMachine(a *ioa.Automaton, inst *Instance, plain bool) (m *Machine, err e
 	return m, nil
 }
 
-func (m *Machine) compileAction(index int, act *ioa.Action) (*actionCode, error) {
+func (m *Machine) compileAction(index int, act *ioa.Action) (*ActionCode, error) {
 	c := m.c
 	c.nparams = len(act.Params)
 	defer func() { c.nparams = -1 }()
-	ac := &actionCode{index: index, act: act, params: make([]paramCode, len(act.Params))}
+	ac := &ActionCode{index: index, act: act, inst: m.Inst, params: make([]paramCode, len(act.Params))}
 	for i, b := range act.Params {
 		if b == nil || b.Var == nil {
 			return nil, errorf(act.Pos, "action %s: malformed parameter", act.Name)

@@ -1,8 +1,8 @@
 // This file implements the reference stepping of a Machine: start states,
 // one transition at a time (Step, which checks its inputs), the
 // enumeration of parameter tuples, predicates on states, and the events
-// and notation of actions. The explorer's bulk interface, Runner
-// (fast_runner.go), must compute the same transitions as Step.
+// and notation of actions. The explorer's bulk interface, package fast's
+// Runner, must compute the same transitions as Step.
 
 package eval
 
@@ -35,6 +35,19 @@ func (m *Machine) InvariantIndex(name string) int {
 // Automaton.Invariants) reads, directly or through definitions, or nil
 // when they are unknown (every variable).
 func (m *Machine) InvariantReads(i int) []int { return m.invs[i].reads }
+
+// NatViolated returns the name of the first implicit Nat condition that s
+// violates (NatInvariant(v) for variable v), or "".
+func (m *Machine) NatViolated(s State) (name string, err error) {
+	defer RecoverInternal(&err)
+	for i := range m.vars {
+		vc := &m.vars[i]
+		if vc.nat != nil && !vc.nat(s[i]) {
+			return NatInvariant(vc.v.Name), nil
+		}
+	}
+	return "", nil
+}
 
 // Init returns every start state: the product of the init values and, for
 // variables without init, of every value of their sort, filtered by the
@@ -81,8 +94,8 @@ func (m *Machine) Init() (states []State, err error) {
 	return states, nil
 }
 
-// actionCode returns the compiled action for act.
-func (m *Machine) actionCode(act *ioa.Action) (*actionCode, error) {
+// codeOf returns the compiled action for act.
+func (m *Machine) codeOf(act *ioa.Action) (*ActionCode, error) {
 	for _, ac := range m.acts {
 		if ac.act == act {
 			return ac, nil
@@ -118,10 +131,11 @@ func (m *Machine) Step(act *ioa.Action, s State, params []Value) (post State, ok
 	return m.StepEvaluated(act, s, params)
 }
 
-// StepEvaluated is Step for a state s this package computed (by Init, Step,
-// a Runner, Decode, or by evaluating expressions of the automaton's state
-// variables' sorts): such a state conforms to the instance by
-// construction, so it is not checked again. Parameters are checked as
+// StepEvaluated is Step for a state s this package computed (by Init,
+// Step, DecodeState, running the compiled code as a fast.Runner does, or
+// by evaluating expressions of the automaton's state variables' sorts):
+// such a state conforms to the instance by construction, so it is not
+// checked again. Parameters are checked as
 // Step checks them.
 func (m *Machine) StepEvaluated(act *ioa.Action, s State, params []Value) (post State, ok bool, err error) {
 	return m.StepEvaluatedWith(nil, act, s, params)
@@ -144,7 +158,7 @@ type StepScratch struct {
 // The post-state is allocated anew, in sc's Arena if it has one.
 func (m *Machine) StepEvaluatedWith(sc *StepScratch, act *ioa.Action, s State, params []Value) (post State, ok bool, err error) {
 	defer RecoverInternal(&err)
-	ac, err := m.actionCode(act)
+	ac, err := m.codeOf(act)
 	if err != nil {
 		return nil, false, err
 	}
@@ -216,7 +230,7 @@ func (m *Machine) StepEvaluatedWith(sc *StepScratch, act *ioa.Action, s State, p
 // reused; fn returns false to stop.
 func (m *Machine) EachParams(act *ioa.Action, s State, fn func(params []Value) bool) (err error) {
 	defer RecoverInternal(&err)
-	ac, err := m.actionCode(act)
+	ac, err := m.codeOf(act)
 	if err != nil {
 		return err
 	}
@@ -239,15 +253,8 @@ func (m *Machine) EachParams(act *ioa.Action, s State, fn func(params []Value) b
 			}
 			return true
 		}
-		lo, hi := pc.lo(f).n, pc.hi(f).n
-		if f.err != nil {
-			return false
-		}
-		if pc.nat && lo < 0 {
-			lo = 0
-		}
-		if hi > lo && (hi-lo > int64(m.Inst.EnumLimit()) || hi-lo < 0) {
-			f.fail(act.Pos, "range of parameter %s is %d..%d, larger than the limit of %d values", pc.name, lo, hi, m.Inst.EnumLimit())
+		lo, hi, ok := ac.paramRange(f, i)
+		if !ok {
 			return false
 		}
 		for k := lo; k < hi; k++ {
@@ -286,7 +293,7 @@ func (m *Machine) Holds(pred expr.Expr, s State) (bool, error) {
 // action.
 func (m *Machine) ViewEvent(act *ioa.Action, params []Value) (event string, args []Value, err error) {
 	defer RecoverInternal(&err)
-	ac, err := m.actionCode(act)
+	ac, err := m.codeOf(act)
 	if err != nil {
 		return "", nil, err
 	}
@@ -332,7 +339,7 @@ func (m *Machine) FormatEvent(act *ioa.Action, params []Value) (string, error) {
 	if err != nil || name == "" {
 		return "", err
 	}
-	ac, _ := m.actionCode(act)
+	ac, _ := m.codeOf(act)
 	var b strings.Builder
 	b.WriteString(name)
 	if len(args) > 0 {

@@ -38,7 +38,7 @@ func walkStates(b *testing.B, file, name string, sizes map[string]int) (*eval.Ma
 		b.Fatal(err)
 	}
 	inits, _ := m.Init()
-	r := m.NewRunner()
+	r := NewRunner(m)
 	var keys [][]byte
 	seen := map[string]bool{}
 	queue := []eval.State{inits[0]}
@@ -62,7 +62,7 @@ func walkStates(b *testing.B, file, name string, sizes map[string]int) (*eval.Ma
 // successors and encoding them, per state.
 func BenchmarkSuccessorsTMS2(b *testing.B) {
 	m, keys := tms2States(b)
-	r := m.NewRunner()
+	r := NewRunner(m)
 	r.SetScratch(true)
 	var buf []byte
 	defer cpuTimer(b)()
@@ -106,7 +106,7 @@ func BenchmarkFlatSuccessorsTMS2(b *testing.B) {
 // BenchmarkDecodeTMS2 measures decoding a state.
 func BenchmarkDecodeTMS2(b *testing.B) {
 	m, keys := tms2States(b)
-	r := m.NewRunner()
+	r := NewRunner(m)
 	r.SetScratch(true)
 	defer cpuTimer(b)()
 	for i := 0; i < b.N; i++ {
@@ -118,7 +118,7 @@ func BenchmarkDecodeTMS2(b *testing.B) {
 // BenchmarkInvariantsTMS2 measures checking every invariant in a state.
 func BenchmarkInvariantsTMS2(b *testing.B) {
 	m, keys := tms2States(b)
-	r := m.NewRunner()
+	r := NewRunner(m)
 	r.SetScratch(true)
 	var states []eval.State
 	for _, k := range keys {

@@ -124,7 +124,7 @@ func compareFlatRows(t *testing.T, m *eval.Machine, fl *Flat, max int) (states, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := m.NewRunner()
+	r := NewRunner(m)
 	fr := fl.NewRunner()
 	seen := map[string]bool{}
 	var queue [][]byte
