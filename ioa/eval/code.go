@@ -1,7 +1,7 @@
 // This file gives an engine that runs a Machine in bulk (package fast's
 // Runner) the Machine's compiled code: a Frame to run it in; per action
 // its precondition by parameter level, its parameters' domains, ranges
-// and compiled tests, and its effect; per state variable its Nat
+// and compiled tests (ParamCode), and its effect; per state variable its Nat
 // condition; the invariants, the final predicates and the decoding of
 // states into a Frame's memory. These are the closures Init, Step,
 // EachParams and Compile run, so an engine built on them computes with the
@@ -59,43 +59,42 @@ func (ac *ActionCode) Enabled0(fr *Frame) bool { return holdAll(&fr.f, ac.pre0) 
 // Params returns the number of the action's parameters.
 func (ac *ActionCode) Params() int { return len(ac.params) }
 
-// Ranged reports whether parameter i ranges over integers (Range) rather
-// than over the values of its finite sort (Domain).
-func (ac *ActionCode) Ranged(i int) bool { return ac.params[i].lo != nil }
+// Param returns the compiled code of parameter i.
+func (ac *ActionCode) Param(i int) *ParamCode { return &ac.params[i] }
 
-// Domain returns the values of parameter i's finite sort, in canonical
+// Ranged reports whether the parameter ranges over integers (Range)
+// rather than over the values of its finite sort (Domain).
+func (pc *ParamCode) Ranged() bool { return pc.lo != nil }
+
+// Domain returns the values of the parameter's finite sort, in canonical
 // order; the caller must not change them.
-func (ac *ActionCode) Domain(i int) []Value { return ac.params[i].values }
+func (pc *ParamCode) Domain() []Value { return pc.values }
 
-// Range returns the integer range lo <= p < hi of parameter i, evaluated
-// in fr with the parameters before it bound (from 0 for a Nat), as
+// Range returns the parameter's integer range lo <= p < hi, evaluated in
+// fr with the parameters before it bound (from 0 for a Nat), as
 // EachParams enumerates it; ok is false after a run-time error, or when
 // the range has more values than the instance allows (an error in fr).
-func (ac *ActionCode) Range(fr *Frame, i int) (lo, hi int64, ok bool) {
-	return ac.paramRange(&fr.f, i)
-}
+func (pc *ParamCode) Range(fr *Frame) (lo, hi int64, ok bool) { return pc.rangeIn(&fr.f) }
 
-// Binding returns the only value parameter i can take where its level's
+// Binding returns the only value the parameter can take where its level's
 // first conjunct is p = e, e's value in fr, and false when the level has
 // no such conjunct (compile_guards.go).
-func (ac *ActionCode) Binding(fr *Frame, i int) (int64, bool) {
-	pc := &ac.params[i]
+func (pc *ParamCode) Binding(fr *Frame) (int64, bool) {
 	if pc.bind == nil {
 		return 0, false
 	}
 	return pc.bind(&fr.f).n, true
 }
 
-// Passes reports whether value k of parameter i passes the bit tests its
-// level's leading conjuncts were compiled to (compile_guards.go) in fr.
-func (ac *ActionCode) Passes(fr *Frame, i int, k int64) bool {
-	return ac.params[i].passes(&fr.f, k)
-}
+// Passes reports whether value k of the parameter passes the bit tests
+// its level's leading conjuncts were compiled to (compile_guards.go) in
+// fr.
+func (pc *ParamCode) Passes(fr *Frame, k int64) bool { return pc.passes(&fr.f, k) }
 
-// Holds reports whether the other conjuncts of the precondition whose
-// last parameter is parameter i hold in fr, evaluated in order up to the
-// first false one.
-func (ac *ActionCode) Holds(fr *Frame, i int) bool { return holdAll(&fr.f, ac.params[i].pre) }
+// Holds reports whether the other conjuncts of the precondition whose last
+// parameter is this one hold in fr, evaluated in order up to the first
+// false one.
+func (pc *ParamCode) Holds(fr *Frame) bool { return holdAll(&fr.f, pc.pre) }
 
 // Apply writes into post, a copy of fr's state, the values the effect
 // assigns, evaluated in fr.
@@ -112,9 +111,8 @@ func holdAll(f *frame, ps []fn) bool {
 	return true
 }
 
-// paramRange returns the range of parameter i in f (see ActionCode.Range).
-func (ac *ActionCode) paramRange(f *frame, i int) (lo, hi int64, ok bool) {
-	pc := &ac.params[i]
+// rangeIn returns the parameter's range in f (see ParamCode.Range).
+func (pc *ParamCode) rangeIn(f *frame) (lo, hi int64, ok bool) {
 	lo, hi = pc.lo(f).n, pc.hi(f).n
 	if f.err != nil {
 		return 0, 0, false
@@ -122,8 +120,8 @@ func (ac *ActionCode) paramRange(f *frame, i int) (lo, hi int64, ok bool) {
 	if pc.nat && lo < 0 {
 		lo = 0
 	}
-	if limit := ac.inst.EnumLimit(); hi > lo && (hi-lo > int64(limit) || hi-lo < 0) {
-		f.fail(ac.act.Pos, "range of parameter %s is %d..%d, larger than the limit of %d values", pc.name, lo, hi, limit)
+	if limit := pc.inst.EnumLimit(); hi > lo && (hi-lo > int64(limit) || hi-lo < 0) {
+		f.fail(pc.pos, "range of parameter %s is %d..%d, larger than the limit of %d values", pc.name, lo, hi, limit)
 		return 0, 0, false
 	}
 	return lo, hi, true

@@ -33,7 +33,7 @@ type paramMask struct {
 // leadingTests moves the leading conjuncts of the level of parameter i
 // (cjs, with their compiled code in fns) that are masks or a binding into
 // pc, and returns the compiled code of the others.
-func (c *compiler) leadingTests(pc *paramCode, i int, cjs []expr.Expr, fns []fn) []fn {
+func (c *compiler) leadingTests(pc *ParamCode, i int, cjs []expr.Expr, fns []fn) []fn {
 	if pc.values == nil || c.noFold {
 		return fns
 	}
@@ -133,7 +133,7 @@ func smallLeaf(s *expr.Sort) bool {
 }
 
 // passes reports whether value k of a parameter passes its masks in f.
-func (pc *paramCode) passes(f *frame, k int64) bool {
+func (pc *ParamCode) passes(f *frame, k int64) bool {
 	for _, m := range pc.masks {
 		if m.mask>>uint64(f.state[m.v].vs[k].n)&1 == 0 {
 			return false
@@ -145,7 +145,7 @@ func (pc *paramCode) passes(f *frame, k int64) bool {
 // admits reports whether value v of the parameter passes the level's
 // compiled tests in f (its binding or its masks), with the parameters
 // before it bound.
-func (pc *paramCode) admits(f *frame, v Value) bool {
+func (pc *ParamCode) admits(f *frame, v Value) bool {
 	if pc.bind != nil {
 		return pc.bind(f).n == v.n
 	}

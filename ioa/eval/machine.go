@@ -56,17 +56,18 @@ type invCode struct {
 type ActionCode struct {
 	index  int
 	act    *ioa.Action
-	inst   *Instance // the instance of the parameters' ranges
-	params []paramCode
+	params []ParamCode
 	pre0   []fn // conjuncts of the precondition that mention no parameter
 	eff    effFn
 	event  string
 	view   []fn
 }
 
-// paramCode is a compiled action parameter.
-type paramCode struct {
+// ParamCode is a compiled action parameter (code.go).
+type ParamCode struct {
 	name   string
+	pos    source.Pos // the action's, for errors
+	inst   *Instance  // the instance of the range
 	sort   *expr.Sort
 	values []Value // the domain of a parameter of a finite sort
 	lo, hi fn      // the range of an Int parameter, evaluated in the pre-state
@@ -201,7 +202,7 @@ func (m *Machine) compileAction(index int, act *ioa.Action) (*ActionCode, error)
 	c := m.c
 	c.nparams = len(act.Params)
 	defer func() { c.nparams = -1 }()
-	ac := &ActionCode{index: index, act: act, inst: m.Inst, params: make([]paramCode, len(act.Params))}
+	ac := &ActionCode{index: index, act: act, params: make([]ParamCode, len(act.Params))}
 	for i, b := range act.Params {
 		if b == nil || b.Var == nil {
 			return nil, errorf(act.Pos, "action %s: malformed parameter", act.Name)
@@ -210,7 +211,7 @@ func (m *Machine) compileAction(index int, act *ioa.Action) (*ActionCode, error)
 			return nil, errorf(b.P, "parameter %s has index %d, not %d", b.Var.Name, b.Var.Index, i)
 		}
 		pc := &ac.params[i]
-		pc.name, pc.sort = b.Var.Name, b.Var.Sort
+		pc.name, pc.sort, pc.pos, pc.inst = b.Var.Name, b.Var.Sort, act.Pos, m.Inst
 		if b.Lo != nil && b.Hi != nil {
 			var err error
 			if pc.lo, err = c.expr(b.Lo); err != nil {

@@ -253,7 +253,7 @@ func (m *Machine) EachParams(act *ioa.Action, s State, fn func(params []Value) b
 			}
 			return true
 		}
-		lo, hi, ok := ac.paramRange(f, i)
+		lo, hi, ok := pc.rangeIn(f)
 		if !ok {
 			return false
 		}

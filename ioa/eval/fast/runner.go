@@ -83,10 +83,14 @@ func (r *Runner) Machine() *eval.Machine { return r.m }
 func (r *Runner) enumFn(act int, ac *eval.ActionCode) func(i int) bool {
 	f := r.f
 	params := r.params[act]
+	pcs := make([]*eval.ParamCode, len(params))
+	for i := range pcs {
+		pcs[i] = ac.Param(i)
+	}
 	n := len(r.m.A.Vars)
 	var rec func(i int) bool
 	try := func(i int) bool {
-		if !ac.Holds(f, i) {
+		if !pcs[i].Holds(f) {
 			return true
 		}
 		return rec(i + 1)
@@ -104,10 +108,11 @@ func (r *Runner) enumFn(act int, ac *eval.ActionCode) func(i int) bool {
 			}
 			return r.visit(act, params, post)
 		}
-		if !ac.Ranged(i) {
-			if want, ok := ac.Binding(f, i); ok {
+		pc := pcs[i]
+		if !pc.Ranged() {
+			if want, ok := pc.Binding(f); ok {
 				// the level's first conjunct is p = e: only e's value
-				for _, v := range ac.Domain(i) {
+				for _, v := range pc.Domain() {
 					if v.Int() == want {
 						params[i] = v
 						if !try(i) {
@@ -117,8 +122,8 @@ func (r *Runner) enumFn(act int, ac *eval.ActionCode) func(i int) bool {
 				}
 				return true
 			}
-			for _, v := range ac.Domain(i) {
-				if !ac.Passes(f, i, v.Int()) {
+			for _, v := range pc.Domain() {
+				if !pc.Passes(f, v.Int()) {
 					continue
 				}
 				params[i] = v
@@ -128,7 +133,7 @@ func (r *Runner) enumFn(act int, ac *eval.ActionCode) func(i int) bool {
 			}
 			return true
 		}
-		lo, hi, ok := ac.Range(f, i)
+		lo, hi, ok := pc.Range(f)
 		if !ok {
 			return false
 		}
