@@ -1,11 +1,12 @@
 // This file gives an engine that runs a Machine in bulk (package fast's
 // Runner) the Machine's compiled code: a Frame to run it in; per action
 // its precondition by parameter level, its parameters' domains, ranges
-// and compiled tests (ParamCode), and its effect; per state variable its Nat
-// condition; the invariants, the final predicates and the decoding of
-// states into a Frame's memory. These are the closures Init, Step,
-// EachParams and Compile run, so an engine built on them computes with the
-// reference semantics; what it adds is the order in which it runs them.
+// and compiled tests (ParamCode), and its effect; per state variable its
+// Nat condition; the invariants, the final predicates and the decoding
+// of states into a Frame's memory. These are the closures Init, Step,
+// EachParams and Compile run, so an engine built on them computes with
+// the reference semantics; what it adds is the order in which it runs
+// them.
 
 package eval
 

@@ -1,10 +1,11 @@
 // Package eval owns the ground semantics of the expression language: the
 // trusted reference evaluator, the referee that replays the prover's
 // counterexamples and that simulation's point checker
-// (simulation.PointChecker) evaluates the rules with. It evaluates sort-checked ioa/expr
-// trees in a finite instance (Instance: the sizes of parameter sorts and the
-// values of constants) and runs automata (Machine: start states,
-// preconditions, parameter enumeration, effects, invariants, views).
+// (simulation.PointChecker) evaluates the rules with. It evaluates
+// sort-checked ioa/expr trees in a finite instance (Instance: the sizes of
+// parameter sorts and the values of constants) and runs automata
+// (Machine: start states, preconditions, parameter enumeration, effects,
+// invariants, views).
 //
 // # Values
 //
@@ -83,10 +84,10 @@
 //
 // The explorer and the cross-checker run automata in bulk with package
 // ioa/eval/fast, which imports this package and is checked against it;
-// this package does not import it. fast.Runner runs the Machine's compiled
-// code (Frame, ActionCode, in code.go) in its own order: all successors of
-// a state at once, each conjunct of a precondition as soon as the
-// parameters it mentions are bound. fast.Flat compiles an automaton a
+// this package does not import it. fast.Runner runs the Machine's
+// compiled code (Frame, ActionCode, ParamCode, in code.go) in its own
+// order: all successors of a state at once, each conjunct of a
+// precondition as soon as the parameters it mentions are bound. fast.Flat compiles an automaton a
 // second time, to closures over encodings. What they share with this
 // package is the canonical encoding of states (codec.go, AppendState), its
 // canonical form under a symmetry group (permute.go, Symmetry) and its
