@@ -135,8 +135,7 @@ func (m *Machine) Step(act *ioa.Action, s State, params []Value) (post State, ok
 // Step, DecodeState, running the compiled code as a fast.Runner does, or
 // by evaluating expressions of the automaton's state variables' sorts):
 // such a state conforms to the instance by construction, so it is not
-// checked again. Parameters are checked as
-// Step checks them.
+// checked again. Parameters are checked as Step checks them.
 func (m *Machine) StepEvaluated(act *ioa.Action, s State, params []Value) (post State, ok bool, err error) {
 	return m.StepEvaluatedWith(nil, act, s, params)
 }
