@@ -6,6 +6,7 @@ import (
 	"ladder/internal/explore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 	"ladder/ioa/expr"
 )
 
@@ -117,7 +118,7 @@ func someStates(t *testing.T, w *conWorld, a *ioa.Automaton) []eval.State {
 	if err != nil || len(out) == 0 {
 		t.Fatalf("%s: start states: %v", a.Name, err)
 	}
-	r := m.NewRunner()
+	r := fast.NewRunner(m)
 	for i := 0; i < len(out) && len(out) < 12; i++ {
 		err := r.Successors(out[i], func(_ int, _ []eval.Value, post eval.State) bool {
 			out = append(out, post.Clone())

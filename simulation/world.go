@@ -643,7 +643,7 @@ func (w *conWorld) natFact(a *ioa.Automaton, s eval.State, i int) (bool, error) 
 			return false, err
 		}
 	}
-	name, err := m.NewRunner().Violated(probe, []int{})
+	name, err := m.NatViolated(probe)
 	return name == "", err
 }
 

@@ -18,6 +18,7 @@ import (
 	"ladder/internal/nodestore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 	"ladder/ioa/expr"
 	"ladder/simulation"
 )
@@ -51,10 +52,10 @@ type candidates struct {
 	comps   []*compPin       // the variables of A the index pins in part
 	filters []*varFilter
 	seed    maphash.Seed
-	// flat lays out A's encodings variable by variable (eval.Flat.Offsets),
+	// flat lays out A's encodings variable by variable (fast.Flat.Offsets),
 	// so that enter permutes a state's variables from its bytes; nil when
 	// A has no flat layout
-	flat *eval.Flat
+	flat *fast.Flat
 	// The index, without pointers (the collector does not trace millions
 	// of them) and without a Go map (whose lookups miss the cache several
 	// times): the entries in order of the top bits of the hash of their
@@ -301,7 +302,7 @@ func (cs *candidates) build() error {
 		}
 		byVar[v].conds = append(byVar[v].conds, f)
 	}
-	if fl, err := eval.NewFlat(x.mA); err == nil && (cs.sym == nil || cs.sym.BytesOnly()) {
+	if fl, err := fast.NewFlat(x.mA); err == nil && (cs.sym == nil || cs.sym.BytesOnly()) {
 		cs.flat = fl
 	}
 	// The states are entered in parts, one per core, each on its own
@@ -445,7 +446,7 @@ func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error
 	// values are needed: where A has the flat layout, a state's variables
 	// and their images are read from its encoding; the values kept (a
 	// filter's distinct values) are cloned
-	r := x.mA.NewRunner()
+	r := fast.NewRunner(x.mA)
 	r.SetScratch(true)
 	offs := make([]int, len(x.mA.A.Vars)+1)
 	var key []byte
@@ -1438,7 +1439,7 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 // canonical encoding), limit counting orbits. It stops early, incomplete,
 // when meter's budget is reached, and reports its progress to prog.
 //
-// States are expanded on their encodings (eval.Flat) when the automaton
+// States are expanded on their encodings (fast.Flat) when the automaton
 // compiles to the flat layout and the group canonicalizes encodings from
 // their bytes (Symmetry.BytesOnly), as the explorer does; a state Flat
 // gives up on is decoded and expanded by the Runner. Both give the same
@@ -1491,16 +1492,16 @@ func reachableWith(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore
 	}
 	w := runtime.GOMAXPROCS(0)
 	parts := make([]part, w)
-	runners := make([]*eval.Runner, w)
+	runners := make([]*fast.Runner, w)
 	for k := range runners {
-		runners[k] = m.NewRunner()
+		runners[k] = fast.NewRunner(m)
 		runners[k].SetScratch(true)
 	}
-	var fl *eval.Flat
-	var flats []*eval.FlatRunner
+	var fl *fast.Flat
+	var flats []*fast.FlatRunner
 	var offs [][]int
 	if useFlat && (sy == nil || sy.BytesOnly()) {
-		if f, err := eval.NewFlat(m); err == nil {
+		if f, err := fast.NewFlat(m); err == nil {
 			fl = f
 			for range w {
 				flats = append(flats, fl.NewRunner())

@@ -12,6 +12,7 @@ import (
 	"ladder/internal/explore"
 	"ladder/internal/nodestore"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 	"ladder/simulation"
 )
 
@@ -362,7 +363,7 @@ func sameEntries(x, y []int32) bool {
 // the abstract automaton (reachable, batches expanded on several
 // goroutines) against the explorer: the same number of states, or of
 // orbits under symmetry; that it stores the same encodings in the same
-// order whether it runs the automaton on encodings (eval.Flat) or with
+// order whether it runs the automaton on encodings (fast.Flat) or with
 // the Runner alone; and that a limit below it stops it, incomplete, at
 // the limit.
 func TestReachableMatchesExplore(t *testing.T) {
@@ -387,7 +388,7 @@ func TestReachableMatchesExplore(t *testing.T) {
 		if err != nil || !complete || st.Len() != want.States {
 			t.Fatalf("%v: reachable finds %d states (complete %v, %v), the explorer %d", sym, st.Len(), complete, err, want.States)
 		}
-		if _, err := eval.NewFlat(x.mA); err != nil || g != nil && !g.BytesOnly() {
+		if _, err := fast.NewFlat(x.mA); err != nil || g != nil && !g.BytesOnly() {
 			t.Fatalf("%v: %s does not run on encodings (%v), so the comparison below compares the Runner with itself", sym, p.Abstract.Name, err)
 		}
 		plain, complete, err := reachableWith(x.mA, g, nodestore.MaxNodes, meter, explore.NewReporter(nil, meter), false)

@@ -75,7 +75,7 @@ func BenchmarkForwardReduceDead(b *testing.B) {
 
 // BenchmarkReachableFlat measures the backward check's exploration of the
 // abstract automaton (reachable: TxnOrdTMS2WithFailures at T=3,L=1,V=2,
-// --symmetry T) on encodings (eval.Flat) and with the Runner alone, in one
+// --symmetry T) on encodings (fast.Flat) and with the Runner alone, in one
 // run: it reports the orbits and the ratio of the Runner's time to the
 // encodings' ("speedup"). An untimed run first maps the memory the others
 // reuse (a first touch of a page costs microseconds here), each run starts

@@ -12,6 +12,7 @@ import (
 	"ladder/internal/explore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 	"ladder/ioa/expr"
 	"ladder/simulation"
 )
@@ -24,7 +25,7 @@ type checker struct {
 	instC  *eval.Instance // for the concrete automaton
 	instA  *eval.Instance // for the abstract automaton
 	mC, mA *eval.Machine
-	rC, rA *eval.Runner // without scratch memory
+	rC, rA *fast.Runner // without scratch memory
 	group  string       // "C→A › kind", the prefix of obligation IDs
 	res    *Result
 
@@ -78,7 +79,7 @@ type checker struct {
 	// candR decodes the candidates of a worker's copy into its scratch
 	// memory, which nodeStart releases between nodes (candNode: the last
 	// node started); permBuf is scratch of candidates.state.
-	candR    *eval.Runner
+	candR    *fast.Runner
 	candNode int
 	permBuf  []byte
 	// nodeOf, set on a worker's copy of a search of states, returns the
@@ -182,7 +183,7 @@ func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
 	if x.mA, err = explore.Machine(p.Abstract, explore.Config{Instance: x.instA}); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Abstract.Name, err)
 	}
-	x.rC, x.rA = x.mC.NewRunner(), x.mA.NewRunner()
+	x.rC, x.rA = fast.NewRunner(x.mC), fast.NewRunner(x.mA)
 	if x.rules, err = simulation.NewPointChecker(p, all); err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"ladder/internal/safeio"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 )
 
 // TraceResult is the outcome of Implements. Its exported fields marshal
@@ -74,7 +75,7 @@ type TraceFailure struct {
 // and the interned sets of states (sorted ids, delta-encoded, in a store).
 type absSide struct {
 	m      *eval.Machine
-	r      *eval.Runner // in scratch mode: a state is decoded to be expanded
+	r      *fast.Runner // in scratch mode: a state is decoded to be expanded
 	limit  int
 	st     *nodestore.Store
 	adjOff []int64  // per state: its successors in adj, or -1 before expansion
@@ -98,7 +99,7 @@ type absSide struct {
 }
 
 func newAbsSide(m *eval.Machine, limit int) *absSide {
-	r := m.NewRunner()
+	r := fast.NewRunner(m)
 	r.SetScratch(true)
 	return &absSide{m: m, r: r, limit: limit, st: nodestore.New(), events: map[string]uint32{}, names: []string{""},
 		sets: nodestore.New(), post: map[uint64]int32{}}
@@ -565,7 +566,7 @@ func implements(res *TraceResult, mC *eval.Machine, gC *eval.Symmetry, dC *eval.
 	if err != nil {
 		return err
 	}
-	rt := mC.NewRunner() // for replays
+	rt := fast.NewRunner(mC) // for replays
 	// traceTo rebuilds a shortest execution to pair id from a real start
 	// state, through real states and the real sets of A's states after
 	// their traces (with symmetry the stored pairs are representatives),
@@ -686,7 +687,7 @@ func implements(res *TraceResult, mC *eval.Machine, gC *eval.Symmetry, dC *eval.
 		p0, p1 int
 		post   eval.State
 	}
-	r := mC.NewRunner()
+	r := fast.NewRunner(mC)
 	r.SetScratch(true)
 	var succs []succ
 	var pbuf []eval.Value

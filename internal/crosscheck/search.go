@@ -38,6 +38,7 @@ import (
 	"ladder/internal/nodestore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 )
 
 // errDeferred is how a worker's copy of the checker reports a failed
@@ -100,7 +101,7 @@ type root struct{ s, a eval.State }
 type searchWorker struct {
 	x     *checker                           // a copy of the checker (nil without step checks)
 	step  func(tr *explore.Transition) error // the copy's step callback (searches of states)
-	r, rA *eval.Runner
+	r, rA *fast.Runner
 	enc   *encoder
 	arena []byte       // the successors' keys
 	pbuf  []eval.Value // their parameters
@@ -201,13 +202,13 @@ func (x *checker) clone() *checker {
 		w.cases[a] = make([]int64, len(cs))
 	}
 	w.failure = nil
-	w.rC, w.rA = x.mC.NewRunner(), x.mA.NewRunner()
+	w.rC, w.rA = fast.NewRunner(x.mC), fast.NewRunner(x.mA)
 	w.rules = x.rules.Clone()
 	w.pt, w.hist, w.planCache, w.decoded, w.relOf, w.relKey, w.imgKey, w.verdicts = nil, nil, nil, nil, nil, nil, nil, nil
 	w.related, w.known = nil, [2]eval.State{}
 	w.relScratch, w.relAll, w.probeHashes, w.probeA, w.probeB, w.probeArena = nil, nil, nil, nil, nil, nil
 	w.nodeOf, w.found, w.pre = nil, found{}, preNode{id: -1}
-	w.candR, w.candNode, w.permBuf = x.mA.NewRunner(), -1, nil
+	w.candR, w.candNode, w.permBuf = fast.NewRunner(x.mA), -1, nil
 	w.candR.SetScratch(true)
 	w.traceOf = func(int) (*explore.Trace, []MatchedStep, error) { return nil, nil, errDeferred }
 	return &w
@@ -288,11 +289,11 @@ func (s *search) run() error {
 	w := s.numWorkers()
 	s.workers = make([]*searchWorker, w)
 	for k := range s.workers {
-		sw := &searchWorker{r: s.m.NewRunner(), enc: x.newEncoder(s.m, s.pair), checked: map[string]struct{}{},
+		sw := &searchWorker{r: fast.NewRunner(s.m), enc: x.newEncoder(s.m, s.pair), checked: map[string]struct{}{},
 			seenC: map[string]struct{}{}, seenA: map[string]struct{}{}}
 		sw.r.SetScratch(true)
 		if s.pair {
-			sw.rA = x.mA.NewRunner()
+			sw.rA = fast.NewRunner(x.mA)
 			sw.rA.SetScratch(true)
 		}
 		if s.check != nil {
@@ -745,7 +746,7 @@ func (s *search) stepFailed(i int) error {
 	}()
 	x.failure = nil
 	var failed error
-	r := s.m.NewRunner()
+	r := fast.NewRunner(s.m)
 	err = r.Successors(last.s, func(act int, params []eval.Value, post eval.State) bool {
 		tr := &explore.Transition{From: i, To: -1, Pre: last.s, Post: post, Action: s.auto.Actions[act], Params: append([]eval.Value(nil), params...)}
 		var err error
@@ -793,7 +794,7 @@ func (s *search) replay(id int) ([]replayed, error) {
 	}
 	out := []replayed{{s: r0.s, a: r0.a}}
 	enc := s.x.newEncoder(s.m, s.pair)
-	r := s.m.NewRunner()
+	r := fast.NewRunner(s.m)
 	var buf []byte
 	for _, nid := range path[1:] {
 		want := string(s.st.Key(nid))

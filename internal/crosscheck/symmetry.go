@@ -53,6 +53,7 @@ import (
 	"ladder/internal/source"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 	"ladder/ioa/expr"
 	"ladder/simulation"
 )
@@ -339,10 +340,10 @@ func (e *encoder) appendLeastImage(buf []byte, image func(buf []byte, g int) []b
 // values with the states the runners rC and rA last decoded, from their
 // encodings in a node's key (a step's successor pair): the encodings of
 // the variables they share are copied from those keys
-// (eval.Runner.EncodeOffs), and the abstract state's image is rearranged
+// (fast.Runner.EncodeOffs), and the abstract state's image is rearranged
 // from its encoding where it can be (eval.Symmetry.EncodePermuted). The
 // key is append's.
-func (e *encoder) appendWith(buf []byte, c, a eval.State, rC, rA *eval.Runner) []byte {
+func (e *encoder) appendWith(buf []byte, c, a eval.State, rC, rA *fast.Runner) []byte {
 	if e.g == nil {
 		e.tmp = rC.Encode(e.tmp[:0], c)
 		buf = binary.AppendUvarint(buf, uint64(len(e.tmp)))
@@ -368,7 +369,7 @@ func (e *encoder) appendWith(buf []byte, c, a eval.State, rC, rA *eval.Runner) [
 // decoded, from its encoding in a node's key (a step's successor): the
 // encodings of the variables they share are copied from that key
 // (eval.Symmetry.EncodeLeast).
-func (e *encoder) appendTiesWith(buf []byte, s eval.State, r *eval.Runner) ([]byte, []int) {
+func (e *encoder) appendTiesWith(buf []byte, s eval.State, r *fast.Runner) ([]byte, []int) {
 	if e.g == nil {
 		e.ties = append(e.ties[:0], 0)
 		return r.Encode(buf, s), e.ties

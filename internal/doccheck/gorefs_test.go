@@ -180,7 +180,7 @@ func resolves(pkgs map[string][]*goPackage, pkg, sym, member string) (ok, known 
 // file name they give exists, a bare one (without a directory) in the
 // package of the comment, one with directories from the file's directory,
 // from the repository root, or as the end of a repository path
-// (eval/compile.go for ioa/eval/compile.go); and a reference pkg.Symbol or
+// (eval/expr.go for ioa/eval/expr.go); and a reference pkg.Symbol or
 // pkg.Type.Member to a package of the module names one of its
 // declarations.
 func TestGoDocReferences(t *testing.T) {

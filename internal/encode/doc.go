@@ -159,17 +159,18 @@
 //
 // # Files
 //
-// The encoder of expressions reads along the language, with the same
-// layout as its twin, the compiler of the reference evaluator (package
-// ioa/eval), so that the two semantics of each construct can be read side
-// by side:
+// The encoder of expressions reads along the language, and its files
+// have the names of their twins in the reference evaluator (package
+// ioa/eval) and in the explorer's engine on encodings (package
+// ioa/eval/fast), so that the three semantics of each construct can be
+// read side by side:
 //
-//	expr.go          the Encoder, dispatch, literals, if, let     eval/compile.go
-//	expr_names.go    identifiers, constants, state variables      eval/compile_names.go
-//	expr_ops.go      unary and binary operators, arithmetic       eval/compile_ops.go
-//	expr_binders.go  quantifiers, lambdas, set comprehensions     eval/compile_binders.go
-//	expr_index.go    index, update, fields, records, literals     eval/compile_index.go
-//	expr_calls.go    definitions and built-in functions           eval/compile_calls.go
+//	expr.go          the Encoder, dispatch, literals, if, let
+//	expr_names.go    identifiers, constants, state variables
+//	expr_ops.go      unary and binary operators, arithmetic
+//	expr_binders.go  quantifiers, lambdas, set comprehensions
+//	expr_index.go    index, update, fields, records, literals
+//	expr_calls.go    definitions and built-in functions
 //
 // value.go and sorts.go hold the representation of values, automaton.go
 // states, steps and problems, decode.go the way back from models.

@@ -2,8 +2,9 @@
 // the dispatch on the kind of expression (Encoder.expr) with the cases that
 // need no file of their own (literals, if-then-else, let). The other cases
 // are in expr_names.go, expr_ops.go, expr_binders.go, expr_index.go and
-// expr_calls.go. The evaluator (ioa/eval) has the same layout:
-// ioa/eval/compile.go is this file's twin.
+// expr_calls.go. The reference evaluator (ioa/eval) and the explorer's
+// engine on encodings (ioa/eval/fast) have the same layout: their expr.go
+// are this file's twins.
 
 package encode
 

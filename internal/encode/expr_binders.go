@@ -1,7 +1,9 @@
 // This file implements the encoding of binders: quantifiers over sorts
 // (one variable per leaf, under the domain condition of the sort) and
 // integer ranges, lambdas and set comprehensions (lambda terms over the
-// key sort). Its twin in the evaluator is ioa/eval/compile_binders.go.
+// key sort). Its twins are ioa/eval/expr_binders.go (the reference
+// evaluator) and ioa/eval/fast/expr_binders.go (the explorer's engine on
+// encodings).
 
 package encode
 

@@ -1,7 +1,8 @@
 // This file implements the encoding of calls: definitions (expanded at
 // each call with the encodings of the arguments shared), qualified
 // definitions expanded on another state, and the built-in functions. Its
-// twin in the evaluator is ioa/eval/compile_calls.go.
+// twins are ioa/eval/expr_calls.go (the reference evaluator) and
+// ioa/eval/fast/expr_calls.go (the explorer's engine on encodings).
 
 package encode
 

@@ -1,7 +1,8 @@
 // This file implements the encoding of indexing and updates of maps and
 // sequences, field selection and record updates, and the record, set and
-// sequence literals. Its twin in the evaluator is
-// ioa/eval/compile_index.go.
+// sequence literals. Its twins are ioa/eval/expr_index.go (the reference
+// evaluator) and ioa/eval/fast/expr_index.go (the explorer's engine on
+// encodings).
 
 package encode
 

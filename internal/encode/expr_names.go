@@ -2,7 +2,9 @@
 // (T#i), identifiers (state variables, action parameters, bound variables,
 // named states, constants, enum constants, definitions without
 // parameters), declared constants and the fresh symbols that stand for
-// arbitrary ones. Its twin in the evaluator is ioa/eval/compile_names.go.
+// arbitrary ones. Its twins are ioa/eval/expr_names.go (the reference
+// evaluator) and ioa/eval/fast/expr_names.go (the explorer's engine on
+// encodings).
 
 package encode
 

@@ -1,8 +1,9 @@
 // This file implements the encoding of the operators: not and unary minus,
 // the connectives (chains of one connective as one n-ary term), equality
 // and comparisons, arithmetic with the language's total div and mod,
-// membership, subset and the set operations. Its twin in the evaluator is
-// ioa/eval/compile_ops.go.
+// membership, subset and the set operations. Its twins are
+// ioa/eval/expr_ops.go (the reference evaluator) and
+// ioa/eval/fast/expr_ops.go (the explorer's engine on encodings).
 
 package encode
 

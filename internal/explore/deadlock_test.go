@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 )
 
 // Two processes take two locks, each holding its first while it takes the
@@ -56,7 +57,7 @@ func TestDeadlock(t *testing.T) {
 				t.Fatal(err)
 			}
 			n := 0
-			if err := m.NewRunner().Successors(last, func(int, []eval.Value, eval.State) bool { n++; return true }); err != nil {
+			if err := fast.NewRunner(m).Successors(last, func(int, []eval.Value, eval.State) bool { n++; return true }); err != nil {
 				t.Fatal(err)
 			}
 			if n != 0 {

@@ -15,7 +15,7 @@
 //     a state's successors will probe are touched together before they are
 //     inserted, so that their cache misses overlap.
 //   - The BFS queue holds ids only. Expanding a state decodes it into the
-//     scratch memory of an eval.Runner, computes its successors there,
+//     scratch memory of an fast.Runner, computes its successors there,
 //     encodes them incrementally (the variables an action leaves alone are
 //     copied from the parent's encoding), inserts them in order and checks
 //     the invariants of the new ones; the scratch memory is then reused. The
@@ -23,7 +23,7 @@
 //     garbage collector has little to do.
 //   - A new state's conditions are checked when it is inserted; a
 //     sequential search evaluates again only those that read a variable
-//     the step changed (eval.Runner.ViolatedAfter), since the expanded
+//     the step changed (fast.Runner.ViolatedAfter), since the expanded
 //     state satisfies them all.
 //   - A violation is found when the violating state is inserted; since ids
 //     are given in BFS order the trace is a shortest one. It is rebuilt from
@@ -37,7 +37,7 @@
 //     new states are checked decoded from their keys (with symmetry, their
 //     representatives, which satisfy the same conditions).
 //   - Without a visitor or dead-register reduction, an automaton whose
-//     encodings have a fixed layout is run on them (eval.Flat): a state is
+//     encodings have a fixed layout is run on them (fast.Flat): a state is
 //     expanded from its key into its successors' keys, and checked from
 //     its key, with no decoding; with symmetry reduction, a successor's
 //     canonical key is computed from its bytes (eval.Symmetry.LeastEncoded)
@@ -45,7 +45,7 @@
 //     Runner expands and checks a state Flat gives up on. A sequential
 //     search expands a group of states (flatGroup) before it looks up
 //     their successors together. A new state's invariants are checked by
-//     eval.FlatRunner.HoldsAfterRow: only those the step can change, and
+//     fast.FlatRunner.HoldsAfterRow: only those the step can change, and
 //     those of the form forall x. B that it can change only at its
 //     parameter's row, at that row alone.
 //     Such a search on several workers is parallel_flat.go: the store's

@@ -15,6 +15,7 @@ import (
 	"ladder/internal/nodestore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 	"ladder/ioa/expr"
 )
 
@@ -59,7 +60,7 @@ type Config struct {
 	// control value) replaced by their sort's default value (dead.go).
 	ReduceDead bool
 
-	// NoFlat turns off the explorer's fastest path (eval.Flat), which
+	// NoFlat turns off the explorer's fastest path (fast.Flat), which
 	// runs the automaton on encoded states, for comparisons.
 	NoFlat bool
 
@@ -138,7 +139,7 @@ type Result struct {
 	// entries.
 	Dead []DeadRegister `json:"deadRegisters,omitempty"`
 	// Flat is set when the search ran the automaton on encoded states
-	// (eval.Flat) rather than on decoded ones only.
+	// (fast.Flat) rather than on decoded ones only.
 	Flat bool `json:"flat,omitempty"`
 }
 
@@ -282,13 +283,13 @@ type explorer struct {
 	// its key (the state itself, or with symmetry reduction its
 	// representative, which satisfies the same conditions).
 	lean bool
-	// flat runs the automaton on encoded states (eval.Flat), when it
+	// flat runs the automaton on encoded states (fast.Flat), when it
 	// compiles and nothing needs the states themselves: no visitor, no
 	// dead-register reduction, and with symmetry reduction byte programs
 	// for every permuted variable; fr is the sequential search's runner
 	// of it.
-	flat *eval.Flat
-	fr   *eval.FlatRunner
+	flat *fast.Flat
+	fr   *fast.FlatRunner
 	fset *flatSet // levelFlat's workers
 	offs []int    // the variables' offsets in a key (canonical)
 	// sets are the two worker sets of levelParallel: one expands a
@@ -374,7 +375,7 @@ func newExplorer(a *ioa.Automaton, cfg Config) (*explorer, error) {
 	x.lean = x.dead == nil && cfg.Visitor == nil
 	if x.lean && (x.sym == nil || x.sym.BytesOnly()) && !cfg.NoFlat {
 		// an automaton outside the flat layout is run by the Runner alone
-		if fl, err := eval.NewFlat(m); err == nil {
+		if fl, err := fast.NewFlat(m); err == nil {
 			x.flat, x.fr = fl, fl.NewRunner()
 			x.offs = make([]int, len(a.Vars)+1)
 			if w := x.workers(); w > 1 {
@@ -408,7 +409,7 @@ func (x *explorer) run() error {
 	if err != nil {
 		return err
 	}
-	runner := x.m.NewRunner()
+	runner := fast.NewRunner(x.m)
 	runner.SetScratch(true)
 	var buf []byte
 	var cur []int32
@@ -497,7 +498,7 @@ var errOverBudget = errors.New("over the budget")
 // reduction, as the dead entries it resets are read by no invariant), so
 // only those that read a variable the step changed are evaluated again
 // (Runner.ViolatedAfter). It reports whether the search must stop.
-func (x *explorer) found(r *eval.Runner, id, depth int, pre, s eval.State) (bool, error) {
+func (x *explorer) found(r *fast.Runner, id, depth int, pre, s eval.State) (bool, error) {
 	if depth > x.res.MaxDepth {
 		x.res.MaxDepth = depth
 	}
@@ -547,7 +548,7 @@ func (x *explorer) canonical(buf []byte, k0 int, offs []int) ([]byte, int32, boo
 // RowParam: the stored state satisfies them all), and when it cannot
 // tell or finds one violated, the Runner
 // checks them all again on the decoded state, and names the violated one.
-func (x *explorer) foundFlat(fr *eval.FlatRunner, r *eval.Runner, id, depth, act int, row int64, key []byte) (bool, error) {
+func (x *explorer) foundFlat(fr *fast.FlatRunner, r *fast.Runner, id, depth, act int, row int64, key []byte) (bool, error) {
 	if depth > x.res.MaxDepth {
 		x.res.MaxDepth = depth
 	}
@@ -560,7 +561,7 @@ func (x *explorer) foundFlat(fr *eval.FlatRunner, r *eval.Runner, id, depth, act
 // recheck checks state id, with encoding key, with the Runner, after Flat
 // did not find every condition to hold in it, and records its violation:
 // Flat decides no violation, and names none.
-func (x *explorer) recheck(r *eval.Runner, id int, key []byte) (bool, error) {
+func (x *explorer) recheck(r *fast.Runner, id int, key []byte) (bool, error) {
 	s, err := r.Decode(key)
 	if err != nil {
 		return true, err
@@ -595,7 +596,7 @@ func (x *explorer) violation(id int, name string) error {
 // declares its final states and s is not one of them, it records the
 // deadlock and reports that the search must stop. States are expanded in
 // breadth-first order, so the first deadlock found is a shortest one.
-func (x *explorer) deadlock(r *eval.Runner, id int, s eval.State) (bool, error) {
+func (x *explorer) deadlock(r *fast.Runner, id int, s eval.State) (bool, error) {
 	if !x.m.HasFinal() {
 		return false, nil
 	}
@@ -635,7 +636,7 @@ type pending struct {
 // rowParam returns fr.RowParam(act) for a successor Flat is visiting,
 // or -1 with symmetry reduction, whose keys are images of the steps'
 // post-states under permutations that may move the row.
-func (x *explorer) rowParam(fr *eval.FlatRunner, act int) int64 {
+func (x *explorer) rowParam(fr *fast.FlatRunner, act int) int64 {
 	if x.sym != nil {
 		return -1
 	}
@@ -650,7 +651,7 @@ const overBytes = 8 << 20
 // successors of each state are computed and encoded first, then their
 // table slots and records are prefetched together, then they are inserted
 // in order.
-func (x *explorer) levelSequential(r *eval.Runner, cur []int32, depth int) ([]int32, error) {
+func (x *explorer) levelSequential(r *fast.Runner, cur []int32, depth int) ([]int32, error) {
 	next := x.ids
 	succs, kbuf, pbuf, hs := x.succs[:0], x.kbuf[:0], x.pbuf[:0], x.hs[:0]
 	defer func() { x.succs, x.kbuf, x.pbuf, x.hs = succs, kbuf, pbuf, hs }()
@@ -754,7 +755,7 @@ const flatGroup = 8
 // order, as levelSequential does one state at a time. It returns the
 // states it handled (0 when Flat gives up on the first), or -1 when the
 // search stops; new states are appended to *next.
-func (x *explorer) flatGroup(r *eval.Runner, cur []int32, depth int, next *[]int32) (int, error) {
+func (x *explorer) flatGroup(r *fast.Runner, cur []int32, depth int, next *[]int32) (int, error) {
 	succs, kbuf, hs := x.succs[:0], x.kbuf[:0], x.hs[:0]
 	defer func() { x.succs, x.kbuf, x.hs = succs, kbuf, hs }()
 	ends := x.groupEnds[:0]
@@ -930,7 +931,7 @@ func (x *explorer) levelParallel(cur []int32, depth int) (next []int32, err erro
 // workerSet is the runners of a parallel search's workers and their
 // buffers; a set expands one batch at a time.
 type workerSet struct {
-	runners []*eval.Runner // in scratch mode
+	runners []*fast.Runner // in scratch mode
 	arenas  [][]byte       // their encoding buffers
 	pbufs   [][]eval.Value // their parameter buffers
 	parts   [][]succ       // their successors
@@ -938,9 +939,9 @@ type workerSet struct {
 }
 
 func newWorkerSet(m *eval.Machine, w int) *workerSet {
-	ws := &workerSet{runners: make([]*eval.Runner, w), arenas: make([][]byte, w), pbufs: make([][]eval.Value, w), parts: make([][]succ, w)}
+	ws := &workerSet{runners: make([]*fast.Runner, w), arenas: make([][]byte, w), pbufs: make([][]eval.Value, w), parts: make([][]succ, w)}
 	for i := range ws.runners {
-		ws.runners[i] = m.NewRunner()
+		ws.runners[i] = fast.NewRunner(m)
 		ws.runners[i].SetScratch(true)
 	}
 	return ws
@@ -1117,7 +1118,7 @@ func appendIDs(ids []int32, items []item) []int32 {
 // violation of the first violating one. With flats (levelFlat), a state
 // decoded from its key is first checked by Flat, and by the Runner only
 // when Flat does not find every condition to hold.
-func (x *explorer) checkFresh(runners []*eval.Runner, flats []*eval.FlatRunner, fresh []item, depth int) error {
+func (x *explorer) checkFresh(runners []*fast.Runner, flats []*fast.FlatRunner, fresh []item, depth int) error {
 	if len(fresh) > 0 && depth > x.res.MaxDepth {
 		x.res.MaxDepth = depth
 	}

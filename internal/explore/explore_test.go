@@ -11,6 +11,7 @@ import (
 
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 	"ladder/ioa/load"
 )
 
@@ -265,7 +266,7 @@ func checkTrace(t *testing.T, a *ioa.Automaton, inst *eval.Instance, tr *Trace, 
 	if tr.Invariant != name {
 		t.Errorf("trace violates %q, want %q", tr.Invariant, name)
 	}
-	r := m.NewRunner()
+	r := fast.NewRunner(m)
 	last := tr.Steps[len(tr.Steps)-1].State
 	if got, err := r.Violated(last, nil); err != nil || got == "" {
 		t.Errorf("the last state violates nothing (%v)", err)
@@ -334,7 +335,7 @@ func TestNatInside(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("DecM(true): %v %v", ok, err)
 	}
-	if name, _ := m.NewRunner().Violated(post, nil); name != "m:Nat" {
+	if name, _ := fast.NewRunner(m).Violated(post, nil); name != "m:Nat" {
 		t.Errorf("after DecM(true): violated %q, want m:Nat", name)
 	}
 }

@@ -1,5 +1,5 @@
 // This file implements the parallel search of an automaton that Flat runs
-// (eval.Flat): with no Values to build, a worker expands a state in less
+// (fast.Flat): with no Values to build, a worker expands a state in less
 // time than a single goroutine takes to insert its successors, so the
 // insertion is parallel too. The store's table is sharded by hash
 // (nodestore.NewSharded), and each batch of a level goes through four
@@ -47,6 +47,7 @@ import (
 	"ladder/internal/memhint"
 	"ladder/internal/nodestore"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 )
 
 // flatBatch is the number of states a parallel level with Flat expands
@@ -81,8 +82,8 @@ const (
 // flatWorker is one worker of levelFlat: its runners.
 type flatWorker struct {
 	_  [128]byte // padding: see the file comment
-	fr *eval.FlatRunner
-	r  *eval.Runner // for the states Flat gives up on, and final checks
+	fr *fast.FlatRunner
+	r  *fast.Runner // for the states Flat gives up on, and final checks
 	_  [128]byte
 }
 
@@ -183,7 +184,7 @@ func (x *explorer) newFlatSet(w int) *flatSet {
 		fs.shards[sh] = &flatShard{}
 	}
 	for g := range fs.ws {
-		r := x.m.NewRunner()
+		r := fast.NewRunner(x.m)
 		r.SetScratch(true)
 		fs.ws[g] = &flatWorker{fr: x.flat.NewRunner(), r: r}
 	}
@@ -290,7 +291,7 @@ func (x *explorer) levelFlat(cur []int32, depth int) (next []int32, err error) {
 		if parallelStore {
 			stopErr = x.suspects(fs)
 		} else {
-			runners, flats := make([]*eval.Runner, w), make([]*eval.FlatRunner, w)
+			runners, flats := make([]*fast.Runner, w), make([]*fast.FlatRunner, w)
 			for g, wk := range fs.ws {
 				runners[g], flats[g] = wk.r, wk.fr
 			}

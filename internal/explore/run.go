@@ -7,6 +7,7 @@ import (
 
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 )
 
 // Run performs one random execution of a in the instance of cfg: a start
@@ -32,7 +33,7 @@ func Run(a *ioa.Automaton, cfg Config, steps int, seed uint64) (*Trace, error) {
 	}
 	cur := inits[rng.IntN(len(inits))]
 	t := newTrace(m, cur)
-	r := m.NewRunner()
+	r := fast.NewRunner(m)
 	type choice struct {
 		act    int
 		params []eval.Value

@@ -129,6 +129,7 @@ import (
 	"ladder/internal/source"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 	"ladder/ioa/expr"
 )
 
@@ -487,7 +488,7 @@ func (x *explorer) setupSymmetry() error {
 // copies the variables s shares with the state r last decoded), or with
 // symmetry reduction its canonical encoding. It also returns the number of
 // states of the orbit of s (1 without symmetry reduction).
-func (x *explorer) encode(r *eval.Runner, buf []byte, s eval.State) ([]byte, int32) {
+func (x *explorer) encode(r *fast.Runner, buf []byte, s eval.State) ([]byte, int32) {
 	if x.sym == nil {
 		if x.dead != nil {
 			return r.EncodeDead(buf, s, x.dead), 1
@@ -544,7 +545,7 @@ func (x *explorer) checkReplay(t *Trace, name string) error {
 		return nil
 	}
 	last := t.Steps[len(t.Steps)-1].State
-	r := x.m.NewRunner()
+	r := fast.NewRunner(x.m)
 	if name != "" {
 		got, err := r.Violated(last, x.invs)
 		if err != nil {

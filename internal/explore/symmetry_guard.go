@@ -559,14 +559,6 @@ func (c *symChecker) rangeFacts(fs *fact, b *expr.Binder) *fact {
 	return fs
 }
 
-// conjuncts splits e at its top-level `and`s.
-func conjuncts(e expr.Expr, out []expr.Expr) []expr.Expr {
-	if b, ok := e.(*expr.Binary); ok && b.Op == expr.OpAnd {
-		return conjuncts(b.Y, conjuncts(b.X, out))
-	}
-	return append(out, e)
-}
-
 // action checks an action: its parameter ranges without facts; each
 // top-level conjunct of the precondition with the facts of the ranges of
 // the parameters up to the last one it mentions and of the conjuncts
@@ -587,7 +579,7 @@ func (c *symChecker) action(params []*expr.Binder, pre expr.Expr, eff []expr.Stm
 	}
 	all := ranges[len(params)]
 	if pre != nil {
-		cjs := conjuncts(pre, nil)
+		cjs := expr.Conjuncts(pre, nil)
 		last := make([]int, len(cjs))
 		for i, cj := range cjs {
 			last[i] = min(expr.MaxParam(cj), len(params)-1)

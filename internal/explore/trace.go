@@ -11,6 +11,7 @@ import (
 	"ladder/internal/safeio"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 )
 
 // Trace is an execution: a start state and the steps after it.
@@ -112,7 +113,7 @@ func (x *explorer) trace(path []int) (*Trace, error) {
 		return nil, fmt.Errorf("internal error: cannot replay the start state of a trace")
 	}
 	t := newTrace(m, cur)
-	r := m.NewRunner()
+	r := fast.NewRunner(m)
 	for _, id := range path[1:] {
 		want := x.st.Key(id)
 		var next eval.State

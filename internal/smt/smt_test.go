@@ -14,6 +14,7 @@ import (
 	"ladder/internal/z3"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/eval/fast"
 	"ladder/ioa/expr"
 )
 
@@ -197,7 +198,7 @@ func reachable(t *testing.T, m *eval.Machine, rng *rand.Rand, walks, steps int) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := m.NewRunner()
+	r := fast.NewRunner(m)
 	var out []eval.State
 	for w := 0; w < walks; w++ {
 		s := init[rng.IntN(len(init))]
@@ -262,7 +263,7 @@ func differential(t *testing.T, a *ioa.Automaton, inst *eval.Instance, seed uint
 			params []eval.Value
 		}
 		var steps []step
-		if err := m.NewRunner().Successors(s, func(ai int, params []eval.Value, _ eval.State) bool {
+		if err := fast.NewRunner(m).Successors(s, func(ai int, params []eval.Value, _ eval.State) bool {
 			if rng.IntN(3) == 0 {
 				steps = append(steps, step{a.Actions[ai], append([]eval.Value(nil), params...)})
 			}

@@ -3,8 +3,8 @@
 // cross-checkers hash and store: two states are equal exactly when their
 // encodings are. It is how the explorer represents a state, not part of the
 // semantics: Step, Init, Eval and the replay of counterexamples never
-// encode; TestEncoding checks the round trip, and TestFastPathsAgree
-// runs the reference Step on states decoded from their encodings.
+// encode; TestEncoding checks the round trip, and package fast's
+// TestRunnerAgrees compares the Runner's decoding and encoding with it.
 
 package eval
 
@@ -24,10 +24,10 @@ type encoder func(buf []byte, v Value) []byte
 // their length and elements, options a tag, and records and tables (whose
 // shapes the sort and instance fix) just their parts.
 func (m *Machine) encoder(s *expr.Sort) encoder {
-	if m.byteScalar(s) {
+	if m.ByteScalar(s) {
 		return func(buf []byte, v Value) []byte { return append(buf, byte(v.n)) }
 	}
-	if m.byteOption(s) {
+	if m.ByteOption(s) {
 		return func(buf []byte, v Value) []byte {
 			if v.n == 0 {
 				return append(buf, 0)
@@ -37,7 +37,7 @@ func (m *Machine) encoder(s *expr.Sort) encoder {
 	}
 	switch s.Kind {
 	case expr.KBool, expr.KEnum, expr.KParam:
-		if m.Inst.size(s) <= 256 {
+		if m.Inst.Count(s) <= 256 {
 			return func(buf []byte, v Value) []byte { return append(buf, byte(v.n)) }
 		}
 		return func(buf []byte, v Value) []byte { return binary.AppendUvarint(buf, uint64(v.n)) }
@@ -72,12 +72,12 @@ func (m *Machine) encoder(s *expr.Sort) encoder {
 			return buf
 		}
 	case expr.KMap:
-		if atomicKey(s.Key) && m.byteScalar(s.Elem) {
+		if AtomicKey(s.Key) && m.ByteScalar(s.Elem) {
 			return appendBytes
 		}
 		return tableEncoder(s.Key, m.encoder(s.Elem))
 	case expr.KSet:
-		if atomicKey(s.Elem) {
+		if AtomicKey(s.Elem) {
 			return appendBytes
 		}
 		return tableEncoder(s.Elem, m.encoder(expr.BoolSort))
@@ -93,16 +93,16 @@ func appendBytes(buf []byte, v Value) []byte {
 	return buf
 }
 
-// fixedWidth returns the length of the encoding of every value of s when
+// FixedWidth returns the length of the encoding of every value of s when
 // each integer in it takes one byte (-64..63, a one-byte zig-zag varint),
 // or false when encodings of values of s differ in length otherwise (a
 // sequence, an Option of a non-scalar): the fixed layouts that byte
-// programs (permute_bytes.go) and Flat (fast_flat.go) work on.
-func (m *Machine) fixedWidth(s *expr.Sort) (int, bool) {
+// programs (permute_bytes.go) and package fast's Flat work on.
+func (m *Machine) FixedWidth(s *expr.Sort) (int, bool) {
 	switch {
-	case m.byteScalar(s):
+	case m.ByteScalar(s):
 		return 1, true
-	case m.byteOption(s):
+	case m.ByteOption(s):
 		return 1, true
 	}
 	switch s.Kind {
@@ -111,7 +111,7 @@ func (m *Machine) fixedWidth(s *expr.Sort) (int, bool) {
 	case expr.KRecord:
 		w := 0
 		for _, f := range s.Fields {
-			fw, ok := m.fixedWidth(f.Sort)
+			fw, ok := m.FixedWidth(f.Sort)
 			if !ok {
 				return 0, false
 			}
@@ -119,32 +119,32 @@ func (m *Machine) fixedWidth(s *expr.Sort) (int, bool) {
 		}
 		return w, true
 	case expr.KMap, expr.KSet:
-		K, X := tableSorts(s)
-		if !m.byteScalar(K) {
+		K, X := TableSorts(s)
+		if !m.ByteScalar(K) {
 			return 0, false
 		}
-		xw, ok := m.fixedWidth(X)
+		xw, ok := m.FixedWidth(X)
 		if !ok {
 			return 0, false
 		}
-		return m.Inst.size(K) * xw, true
+		return m.Inst.Count(K) * xw, true
 	}
 	return 0, false
 }
 
-// byteOption reports whether values of Option sort s are encoded as one
+// ByteOption reports whether values of Option sort s are encoded as one
 // byte: 0 for None, x+1 for Some(x), for a byte scalar sort of fewer than
 // 255 values.
-func (m *Machine) byteOption(s *expr.Sort) bool {
-	return s.Kind == expr.KOption && m.byteScalar(s.Elem) && m.Inst.size(s.Elem) < 255
+func (m *Machine) ByteOption(s *expr.Sort) bool {
+	return s.Kind == expr.KOption && m.ByteScalar(s.Elem) && m.Inst.Count(s.Elem) < 255
 }
 
-// byteScalar reports whether values of s are encoded as one byte: Bool,
+// ByteScalar reports whether values of s are encoded as one byte: Bool,
 // enums and parameter sorts of at most 256 values.
-func (m *Machine) byteScalar(s *expr.Sort) bool {
+func (m *Machine) ByteScalar(s *expr.Sort) bool {
 	switch s.Kind {
 	case expr.KBool, expr.KEnum, expr.KParam:
-		return m.Inst.size(s) <= 256
+		return m.Inst.Count(s) <= 256
 	}
 	return false
 }
@@ -238,8 +238,8 @@ type decoder func(d *dec) Value
 
 // decoder returns the decoder of sort s, the inverse of encoder(s).
 func (m *Machine) decoder(s *expr.Sort) decoder {
-	if m.byteOption(s) {
-		size := int64(m.Inst.size(s.Elem))
+	if m.ByteOption(s) {
+		size := int64(m.Inst.Count(s.Elem))
 		return func(d *dec) Value {
 			v := d.byte()
 			if v == 0 {
@@ -254,7 +254,7 @@ func (m *Machine) decoder(s *expr.Sort) decoder {
 	}
 	switch s.Kind {
 	case expr.KBool, expr.KEnum, expr.KParam:
-		size := int64(m.Inst.size(s))
+		size := int64(m.Inst.Count(s))
 		if size <= 256 {
 			return func(d *dec) Value {
 				v := d.byte()
@@ -315,19 +315,19 @@ func (m *Machine) decoder(s *expr.Sort) decoder {
 			return Value{vs: vs}
 		}
 	case expr.KMap:
-		if atomicKey(s.Key) {
-			n := m.Inst.size(s.Key)
-			if m.byteScalar(s.Elem) {
-				return byteTableDecoder(n, m.Inst.size(s.Elem))
+		if AtomicKey(s.Key) {
+			n := m.Inst.Count(s.Key)
+			if m.ByteScalar(s.Elem) {
+				return byteTableDecoder(n, m.Inst.Count(s.Elem))
 			}
-			if s.Elem.Kind == expr.KOption && m.byteScalar(s.Elem.Elem) && m.Inst.size(s.Elem.Elem) < 255 {
-				return optionTableDecoder(n, m.Inst.size(s.Elem.Elem))
+			if s.Elem.Kind == expr.KOption && m.ByteScalar(s.Elem.Elem) && m.Inst.Count(s.Elem.Elem) < 255 {
+				return optionTableDecoder(n, m.Inst.Count(s.Elem.Elem))
 			}
 		}
 		return m.tableDecoder(s.Key, m.decoder(s.Elem))
 	case expr.KSet:
-		if atomicKey(s.Elem) {
-			return byteTableDecoder(m.Inst.size(s.Elem), 2)
+		if AtomicKey(s.Elem) {
+			return byteTableDecoder(m.Inst.Count(s.Elem), 2)
 		}
 		return m.tableDecoder(s.Elem, m.decoder(expr.BoolSort))
 	}
@@ -351,7 +351,7 @@ func (m *Machine) tableDecoder(K *expr.Sort, leaf decoder) decoder {
 		}
 		return leaf
 	}
-	n := m.Inst.size(K)
+	n := m.Inst.Count(K)
 	return func(d *dec) Value {
 		vs := d.f.mk(n)
 		for i := range vs {

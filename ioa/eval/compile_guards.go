@@ -1,5 +1,5 @@
 // This file compiles the leading conjuncts of an action parameter's
-// precondition into tests that need no closure call, for Runner.Successors:
+// precondition into tests that need no closure call, for fast.Runner:
 // a parameter's values are then skipped before any compiled code runs.
 //
 //   - A mask: `x[p] = K`, `x[p] != K`, `x[p] in S` or `x[p] notin S`, for a
@@ -33,7 +33,7 @@ type paramMask struct {
 // leadingTests moves the leading conjuncts of the level of parameter i
 // (cjs, with their compiled code in fns) that are masks or a binding into
 // pc, and returns the compiled code of the others.
-func (c *compiler) leadingTests(pc *paramCode, i int, cjs []expr.Expr, fns []fn) []fn {
+func (c *compiler) leadingTests(pc *ParamCode, i int, cjs []expr.Expr, fns []fn) []fn {
 	if pc.values == nil || c.noFold {
 		return fns
 	}
@@ -66,7 +66,7 @@ func (c *compiler) binding(cj expr.Expr, i int) (expr.Expr, bool) {
 		return nil, false
 	}
 	s, err := sortOf(b.X)
-	if err != nil || !atomicKey(s) {
+	if err != nil || !AtomicKey(s) {
 		return nil, false
 	}
 	for _, pair := range [2][2]expr.Expr{{b.X, b.Y}, {b.Y, b.X}} {
@@ -96,7 +96,7 @@ func (c *compiler) mask(cj expr.Expr, i int) (paramMask, bool) {
 		return paramMask{}, false
 	}
 	xs, err := sortOf(ix.X)
-	if err != nil || xs.Kind != expr.KMap || !atomicKey(xs.Key) || !smallLeaf(xs.Elem) {
+	if err != nil || xs.Kind != expr.KMap || !AtomicKey(xs.Key) || !smallLeaf(xs.Elem) {
 		return paramMask{}, false
 	}
 	k, ok := c.constOf(b.Y)
@@ -133,7 +133,7 @@ func smallLeaf(s *expr.Sort) bool {
 }
 
 // passes reports whether value k of a parameter passes its masks in f.
-func (pc *paramCode) passes(f *frame, k int64) bool {
+func (pc *ParamCode) passes(f *frame, k int64) bool {
 	for _, m := range pc.masks {
 		if m.mask>>uint64(f.state[m.v].vs[k].n)&1 == 0 {
 			return false
@@ -145,7 +145,7 @@ func (pc *paramCode) passes(f *frame, k int64) bool {
 // admits reports whether value v of the parameter passes the level's
 // compiled tests in f (its binding or its masks), with the parameters
 // before it bound.
-func (pc *paramCode) admits(f *frame, v Value) bool {
+func (pc *ParamCode) admits(f *frame, v Value) bool {
 	if pc.bind != nil {
 		return pc.bind(f).n == v.n
 	}

@@ -1,77 +1,14 @@
 package eval
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"ladder/ioa/load"
 )
 
-// guardsYAML has one action per shape of leading conjunct, and some that
-// must not be compiled to tests.
-const guardsYAML = `automaton: Guards
-sorts:
-  T: param
-  PC: {enum: [A, B, C]}
-state:
-  pc:   {sort: "Map[T, PC]", init: const(A)}
-  flag: {sort: "Map[T, Bool]", init: const(false)}
-  peer: {sort: "Map[T, T]", init: const(T#0)}
-  x:    {sort: Int, init: "0"}
-actions:
-  Eq:
-    kind: internal
-    params: {t: T}
-    pre: pc[t] = A and flag[t] = false
-    eff: pc[t] := B
-  Neq:
-    kind: internal
-    params: {t: T}
-    pre: pc[t] != A
-    eff: pc[t] := C
-  In:
-    kind: internal
-    params: {t: T}
-    pre: pc[t] in {B, C}
-    eff: |
-      pc[t] := A
-      flag[t] := true
-  NotIn:
-    kind: internal
-    params: {t: T}
-    pre: pc[t] notin {A}
-    eff: x := x + 1
-  Bind:
-    kind: internal
-    params: {t: T, u: T}
-    pre: u = peer[t] and pc[u] = B
-    eff: peer[t] := t
-  Later:
-    kind: internal
-    params: {t: T}
-    pre: (x * 4611686018427387904 >= 0 or t = T#0) and pc[t] = A
-    eff: x := x - 1
-definitions:
-  capped: x <= 3
-invariants:
-  someA:
-    body: "pc[T#0] != C or pc[T#1] != C or flag[T#0] or flag[T#1]"
-  small:
-    body: capped
-`
-
-// guardsFile writes guardsYAML into a temporary directory and returns its
-// path.
-func guardsFile(t *testing.T) string {
-	t.Helper()
-	file := filepath.Join(t.TempDir(), "Guards.yaml")
-	if err := os.WriteFile(file, []byte(guardsYAML), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return file
-}
+// guardsFile is the fixture of the compiled guards.
+const guardsFile = "testdata/guards.yaml"
 
 // guardsMachine compiles Guards from file for T=2 (plain: without folding
 // or specialised code).
@@ -91,7 +28,7 @@ func guardsMachine(t *testing.T, file string, plain bool) *Machine {
 // TestLeadingTests checks which conjuncts become bit tests or bindings,
 // and that the successors are those of the plain machine, errors included.
 func TestLeadingTests(t *testing.T) {
-	file := guardsFile(t)
+	file := guardsFile
 	m := guardsMachine(t, file, false)
 	want := map[string]struct {
 		masks []uint64 // per parameter 0: the masks
@@ -136,20 +73,15 @@ func TestLeadingTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, rp := m.NewRunner(), plain.NewRunner()
-	succ := func(r *Runner, s State) ([]string, error) {
-		var out []string
-		err := r.Successors(s, func(act int, params []Value, post State) bool {
-			out = append(out, m.A.Actions[act].Name+Format(params[0], m.A.Actions[act].Params[0].Var.Sort)+string(m.AppendState(nil, post)))
-			return true
-		})
-		return out, err
+	succ := func(m *Machine, s State) ([]string, error) {
+		labels, _, err := successors(m, s)
+		return labels, err
 	}
 	over := append(State{}, inits[0]...)
 	over[0] = Value{vs: []Value{Int(1), Int(1)}} // pc = const(B)
 	over[3] = Int(2)
-	_, err1 := succ(r, over)
-	_, err2 := succ(rp, over)
+	_, err1 := succ(m, over)
+	_, err2 := succ(plain, over)
 	if err1 == nil || err2 == nil || err1.Error() != err2.Error() || !strings.Contains(err1.Error(), "overflow") {
 		t.Fatalf("errors differ or missing: %v / %v", err1, err2)
 	}
@@ -159,18 +91,17 @@ func TestLeadingTests(t *testing.T) {
 	for len(queue) > 0 && len(seen) < 500 {
 		s := queue[0]
 		queue = queue[1:]
-		a, err1 := succ(r, s)
-		b, err2 := succ(rp, s)
+		a, posts, err1 := successors(m, s)
+		b, err2 := succ(plain, s)
 		if (err1 == nil) != (err2 == nil) || strings.Join(a, "|") != strings.Join(b, "|") {
 			t.Fatalf("successors differ in %v:\n%v %v\n%v %v", s, a, err1, b, err2)
 		}
-		r.Successors(s, func(act int, params []Value, post State) bool {
+		for _, post := range posts {
 			if k := string(m.AppendState(nil, post)); !seen[k] {
 				seen[k] = true
-				queue = append(queue, append(State{}, post...))
+				queue = append(queue, post)
 			}
-			return true
-		})
+		}
 	}
 	if len(seen) < 20 {
 		t.Fatalf("only %d states reached", len(seen))

@@ -75,9 +75,9 @@ func (g *deadReg) isDead(s State, t int) bool {
 	return k >= 0 && int(k) < len(g.dead) && g.dead[k]
 }
 
-// appendVar appends the encoding of variable i of s, its dead entries
+// AppendVar appends the encoding of variable i of s, its dead entries
 // encoded as the default.
-func (d *Dead) appendVar(buf []byte, s State, i int) []byte {
+func (d *Dead) AppendVar(buf []byte, s State, i int) []byte {
 	j := d.byVar[i]
 	if j < 0 {
 		return d.m.vars[i].enc(buf, s[i])
@@ -93,18 +93,18 @@ func (d *Dead) appendVar(buf []byte, s State, i int) []byte {
 	return buf
 }
 
-// sameControl reports whether variable i is not a register, or its
+// SameControl reports whether variable i is not a register, or its
 // control is the same value object in s and t: then a variable that is
 // the same in both has the same reduced encoding.
-func (d *Dead) sameControl(s, t State, i int) bool {
+func (d *Dead) SameControl(s, t State, i int) bool {
 	j := d.byVar[i]
-	return j < 0 || same(s[d.regs[j].c], t[d.regs[j].c])
+	return j < 0 || Same(s[d.regs[j].c], t[d.regs[j].c])
 }
 
 // AppendState appends the reduced encoding of s.
 func (d *Dead) AppendState(buf []byte, s State) []byte {
 	for i := range d.m.vars {
-		buf = d.appendVar(buf, s, i)
+		buf = d.AppendVar(buf, s, i)
 	}
 	return buf
 }
@@ -133,24 +133,4 @@ func (d *Dead) Reduce(s State) State {
 		}
 	}
 	return out
-}
-
-// EncodeDead is Encode with the reduction d: the variables s shares with
-// the state last decoded are copied from its key unless they are
-// registers whose control changed.
-func (r *Runner) EncodeDead(buf []byte, s State, d *Dead) []byte {
-	m := r.m
-	if r.last == nil || len(r.last) != len(s) {
-		return d.AppendState(buf, s)
-	}
-	from := 0
-	for i := range m.vars {
-		if same(s[i], r.last[i]) && d.sameControl(s, r.last, i) {
-			continue
-		}
-		buf = append(buf, r.lastKey[from:r.offs[i]]...)
-		buf = d.appendVar(buf, s, i)
-		from = r.offs[i+1]
-	}
-	return append(buf, r.lastKey[from:]...)
 }

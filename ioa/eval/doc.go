@@ -1,9 +1,11 @@
 // Package eval owns the ground semantics of the expression language: the
-// trusted reference evaluator that the explorer runs and that the prover's
-// counterexamples are re-checked with. It evaluates sort-checked ioa/expr
-// trees in a finite instance (Instance: the sizes of parameter sorts and the
-// values of constants) and runs automata (Machine: start states,
-// preconditions, parameter enumeration, effects, invariants, views).
+// trusted reference evaluator, the referee that replays the prover's
+// counterexamples and that simulation's point checker
+// (simulation.PointChecker) evaluates the rules with. It evaluates
+// sort-checked ioa/expr trees in a finite instance (Instance: the sizes of
+// parameter sorts and the values of constants) and runs automata
+// (Machine: start states, preconditions, parameter enumeration, effects,
+// invariants, views).
 //
 // # Values
 //
@@ -76,43 +78,47 @@
 //
 // The Machine compiles every expression once into closures over a frame
 // (the state, the action parameters and slots for bound variables):
-// running one does no name lookups and uses no Go maps. A Runner runs a
-// Machine on one goroutine; the explorer uses Runner.Successors,
-// Runner.Violated and Machine.AppendState (the canonical encoding of a
-// state) in its inner loop.
+// running one does no name lookups and uses no Go maps.
+//
+// # The explorer's engine
+//
+// The explorer and the cross-checker run automata in bulk with package
+// ioa/eval/fast, which imports this package and is checked against it;
+// this package does not import it. fast.Runner runs the Machine's
+// compiled code (Frame, ActionCode, ParamCode, in code.go) in its own
+// order: all successors of a state at once, each conjunct of a
+// precondition as soon as the parameters it mentions are bound. fast.Flat compiles an automaton a
+// second time, to closures over encodings. What they share with this
+// package is the canonical encoding of states (codec.go, AppendState), its
+// canonical form under a symmetry group (permute.go, Symmetry) and its
+// reduction by dead registers (dead.go, Dead), scratch memory (alloc.go,
+// Arena) and the state variables a condition reads (reads.go).
 //
 // # Files
 //
-// The compiler reads along the language, with the same layout as its
-// twin, the encoder of package internal/encode, so that the two semantics
-// of each construct can be read side by side:
+// The compiler reads along the language, and its files have the names of
+// their twins in the SMT encoding (package internal/encode) and in the
+// explorer's engine on encodings (package ioa/eval/fast), so that the
+// three semantics of each construct can be read side by side:
 //
-//	compile.go          the compiler, dispatch, literals, if, let   encode/expr.go
-//	compile_names.go    identifiers, constants, state variables     encode/expr_names.go
-//	compile_ops.go      unary and binary operators, arithmetic      encode/expr_ops.go
-//	compile_binders.go  quantifiers, lambdas, set comprehensions    encode/expr_binders.go
-//	compile_index.go    index, update, fields, records, literals    encode/expr_index.go
-//	compile_calls.go    definitions and built-in functions          encode/expr_calls.go
+//	expr.go          the compiler, dispatch, literals, if, let
+//	expr_names.go    identifiers, constants, state variables
+//	expr_ops.go      unary and binary operators, arithmetic
+//	expr_binders.go  quantifiers, lambdas, set comprehensions
+//	expr_index.go    index, update, fields, records, literals
+//	expr_calls.go    definitions and built-in functions
 //
-// Automata: machine.go compiles one, effect.go its effects, step.go is the
-// reference stepping (Init, Step, EachParams). The explorer's fast paths
-// live in files named fast_*.go: fast_compile.go (constant folding and
-// specialised closures, which plain code does without), fast_runner.go
-// (Runner.Successors, and Runner.ViolatedAfter, which re-checks only the
-// conditions that read a variable a step changed, by reads.go),
-// compile_guards.go (the leading conjuncts of a parameter's precondition
-// as bit tests or a binding, run before any closure), fast_alloc.go
-// (scratch memory) and fast_codec.go (incremental encoding), with the byte
-// codec of states in codec.go. fast_flat.go and fast_flat_expr.go compile
-// an automaton a second time, to closures over the encodings themselves
-// (Flat, FlatRunner), for automata whose encodings have a fixed layout:
-// the explorer's fastest path, which gives up, state by state, wherever
-// the layout or the exact semantics would need more (the Runner then
-// expands the state); TestFlatAgrees compares it with the Runner.
-// Step, Init and Eval never use the Runner, scratch memory or the codec;
-// folding and specialised closures serve every compiled expression, but
-// plain code (the compiler's noFold) does without them. TestFastPathsAgree
-// checks that the fast paths compute the successors and invariants that
-// the plain code's Step computes on every reachable state of instances of
-// the repository's automata.
+// expr_fold.go holds the compiler's optimisations (constant folding and
+// specialised closures), which plain code (the compiler's noFold) does
+// without.
+//
+// Automata: machine.go compiles one, effect.go its effects,
+// compile_guards.go the leading conjuncts of a parameter's precondition
+// (as bit tests or a binding, run before any closure), step.go is the
+// reference stepping (Init, Step, EachParams) and code.go gives package
+// fast the compiled code. Step, Init and Eval never use scratch memory or
+// the codec; folding and specialised closures serve every compiled
+// expression. TestPlainAgrees checks that the optimised code computes the
+// successors and invariants that plain code computes on every reachable
+// state of instances of the repository's automata.
 package eval

@@ -21,10 +21,10 @@ type Env struct {
 	Consts map[*expr.Object]Value // optional: constant values by object, overriding Inst and the definitions
 }
 
-// recoverInternal turns a panic into an internal error. The evaluator does
+// RecoverInternal turns a panic into an internal error. The evaluator does
 // not panic on values it built itself; this guards against malformed values
 // passed in from outside.
-func recoverInternal(err *error) {
+func RecoverInternal(err *error) {
 	if r := recover(); r != nil {
 		*err = &source.Error{Code: source.ErrInternal, Msg: fmt.Sprintf("evaluator: malformed value or internal error: %v", r)}
 	}
@@ -43,7 +43,7 @@ func Eval(e expr.Expr, env *Env) (v Value, err error) {
 
 // evalWith is Eval, optionally without constant folding (for tests).
 func evalWith(e expr.Expr, env *Env, noFold bool) (v Value, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	if env == nil {
 		env = &Env{}
 	}
@@ -84,7 +84,7 @@ type Func struct {
 // call of Eval gives values for, in order: bound variables (ObjBound) and
 // whole states (ObjState, given as State.AsValue()).
 func Compile(e expr.Expr, inst *Instance, free ...*expr.Object) (f *Func, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	return compileFunc(newCompiler(inst), e, free)
 }
 
@@ -121,7 +121,7 @@ func (f *Func) Eval(s State, params []Value, args ...Value) (v Value, err error)
 // EvalIn is Eval with the values the expression builds in ar (nil:
 // allocated); the value it returns is valid until ar's next Release.
 func (f *Func) EvalIn(ar *Arena, s State, params []Value, args ...Value) (v Value, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	if len(args) != len(f.free) {
 		return Value{}, fmt.Errorf("expression takes %d free values, not %d", len(f.free), len(args))
 	}

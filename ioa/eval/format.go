@@ -191,7 +191,7 @@ func isDefault(v Value, s *expr.Sort) bool {
 		}
 		return true
 	case expr.KMap, expr.KSet:
-		key, leaf := tableSorts(s)
+		key, leaf := TableSorts(s)
 		all := true
 		ok := fentries(key, v, func(_, x Value) { all = all && isDefault(x, leaf) })
 		return ok && all

@@ -4,6 +4,9 @@ package eval
 // checker in unit tests: each sets the node's sort as the checker would.
 
 import (
+	"sync"
+	"testing"
+
 	"ladder/ioa/expr"
 )
 
@@ -167,3 +170,71 @@ func useDef(d *expr.Object) expr.Expr {
 	id.Obj = d
 	return st(id, d.Sort)
 }
+
+// successors returns the transitions of m that Step allows from s: for
+// each action in order, each parameter tuple EachParams enumerates that
+// enables it, labelled "act(params) -> post", with the post-states, and
+// the first error.
+func successors(m *Machine, s State) (labels []string, posts []State, err error) {
+	for _, act := range m.A.Actions {
+		var serr error
+		err := m.EachParams(act, s, func(params []Value) bool {
+			post, ok, err := m.StepEvaluated(act, s, append([]Value(nil), params...))
+			if err != nil {
+				serr = err
+				return false
+			}
+			if ok {
+				labels = append(labels, m.FormatAction(act, params)+" -> "+post.Format(m.A))
+				posts = append(posts, post)
+			}
+			return true
+		})
+		if err == nil {
+			err = serr
+		}
+		if err != nil {
+			return labels, posts, err
+		}
+	}
+	return labels, posts, nil
+}
+
+// violated returns the first condition s violates, as fast.Runner.Violated
+// names it: a Nat condition (Machine.NatViolated), then the first false
+// invariant (compiled by Machine.Compile, once per machine), or "".
+func violated(t *testing.T, m *Machine, s State) string {
+	t.Helper()
+	name, err := m.NatViolated(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name != "" {
+		return name
+	}
+	invs, ok := compiledInvariants.Load(m)
+	if !ok {
+		var fs []*Func
+		for _, inv := range m.A.Invariants {
+			f, err := m.Compile(inv.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fs = append(fs, f)
+		}
+		invs, _ = compiledInvariants.LoadOrStore(m, fs)
+	}
+	for k, f := range invs.([]*Func) {
+		v, err := f.Eval(s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !v.Bool() {
+			return m.A.Invariants[k].Name
+		}
+	}
+	return ""
+}
+
+// compiledInvariants holds the invariants violated compiled, by machine.
+var compiledInvariants sync.Map

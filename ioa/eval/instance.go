@@ -71,16 +71,18 @@ func (inst *Instance) sizeParts() []string {
 	return parts
 }
 
-func (inst *Instance) maxEnum() int {
+// EnumLimit returns the largest number of values a range or an enumeration
+// may have in the instance: MaxEnum, or DefaultMaxEnum when it is not set.
+func (inst *Instance) EnumLimit() int {
 	if inst == nil || inst.MaxEnum <= 0 {
 		return DefaultMaxEnum
 	}
 	return inst.MaxEnum
 }
 
-// size returns the number of elements of a Bool, enum or parameter sort,
+// Count returns the number of elements of a Bool, enum or parameter sort,
 // or 0 when it is unknown.
-func (inst *Instance) size(s *expr.Sort) int {
+func (inst *Instance) Count(s *expr.Sort) int {
 	switch s.Kind {
 	case expr.KBool:
 		return 2
@@ -102,7 +104,7 @@ func (inst *Instance) Size(s *expr.Sort) (int, error) {
 	if s == nil || s.Kind != expr.KParam {
 		return 0, fmt.Errorf("%s is not a parameter sort", s)
 	}
-	if n := inst.size(s); n > 0 {
+	if n := inst.Count(s); n > 0 {
 		return n, nil
 	}
 	return 0, fmt.Errorf("no size for parameter sort %s (give %s=n with n >= 1)", s.Name, s.Name)
@@ -156,7 +158,7 @@ func (inst *Instance) Card(s *expr.Sort) (int64, bool) {
 	}
 	switch s.Kind {
 	case expr.KBool, expr.KEnum, expr.KParam:
-		n := inst.size(s)
+		n := inst.Count(s)
 		return int64(n), n > 0 || s.Kind == expr.KEnum
 	case expr.KOption:
 		n, ok := inst.Card(s.Elem)
@@ -174,7 +176,7 @@ func (inst *Instance) Card(s *expr.Sort) (int64, bool) {
 		}
 		return p, true
 	case expr.KMap, expr.KSet:
-		key, leaf := tableSorts(s)
+		key, leaf := TableSorts(s)
 		if !keyable(key) {
 			return 0, false
 		}
@@ -237,7 +239,7 @@ func (inst *Instance) tconst(f *frame, K *expr.Sort, leaf Value) Value {
 		}
 		return leaf
 	}
-	vs := f.mk(inst.size(K))
+	vs := f.mk(inst.Count(K))
 	for i := range vs {
 		vs[i] = leaf
 	}
@@ -291,8 +293,8 @@ func (inst *Instance) Values(s *expr.Sort) ([]Value, error) {
 	if !ok {
 		return nil, fmt.Errorf("cannot enumerate sort %s: it is infinite in an explored instance", s)
 	}
-	if n > int64(inst.maxEnum()) {
-		return nil, fmt.Errorf("cannot enumerate sort %s: %d values exceed the limit of %d", s, n, inst.maxEnum())
+	if n > int64(inst.EnumLimit()) {
+		return nil, fmt.Errorf("cannot enumerate sort %s: %d values exceed the limit of %d", s, n, inst.EnumLimit())
 	}
 	return inst.values(s), nil
 }
@@ -301,7 +303,7 @@ func (inst *Instance) Values(s *expr.Sort) ([]Value, error) {
 func (inst *Instance) values(s *expr.Sort) []Value {
 	switch s.Kind {
 	case expr.KBool, expr.KEnum, expr.KParam:
-		out := make([]Value, inst.size(s))
+		out := make([]Value, inst.Count(s))
 		for i := range out {
 			out[i] = Value{n: int64(i)}
 		}
@@ -321,7 +323,7 @@ func (inst *Instance) values(s *expr.Sort) []Value {
 		product(parts, func(vs []Value) { out = append(out, Record(vs...)) })
 		return out
 	case expr.KMap, expr.KSet:
-		key, leaf := tableSorts(s)
+		key, leaf := TableSorts(s)
 		nk, _ := inst.Card(key)
 		lv := inst.values(leaf)
 		parts := make([][]Value, nk)
@@ -432,7 +434,7 @@ func (inst *Instance) Conforms(v Value, s *expr.Sort) bool {
 	case expr.KInt, expr.KNat:
 		return v.vs == nil
 	case expr.KEnum, expr.KParam:
-		n := inst.size(s)
+		n := inst.Count(s)
 		return v.vs == nil && v.n >= 0 && v.n < int64(n)
 	case expr.KRecord:
 		if v.n != 0 || len(v.vs) != len(s.Fields) {
@@ -460,11 +462,11 @@ func (inst *Instance) Conforms(v Value, s *expr.Sort) bool {
 		}
 		return true
 	case expr.KMap, expr.KSet:
-		key, leaf := tableSorts(s)
+		key, leaf := TableSorts(s)
 		if inst.checkSizes(s) != nil {
 			return false
 		}
-		return tshape(key, v, inst.size, func(x Value) bool { return inst.Conforms(x, leaf) })
+		return tshape(key, v, inst.Count, func(x Value) bool { return inst.Conforms(x, leaf) })
 	}
 	return false
 }

@@ -3,7 +3,8 @@
 // conditions, the byte codec), start predicates, actions (parameters,
 // preconditions split by the last parameter they mention, effects, views),
 // final predicates and invariants. Effects are compiled in effect.go; the
-// reference stepping is step.go, the explorer's Runner fast_runner.go.
+// reference stepping is step.go; code.go gives package fast's Runner the
+// compiled code.
 
 package eval
 
@@ -19,7 +20,7 @@ import (
 
 // Machine is an automaton compiled for one instance. It is immutable after
 // NewMachine (Compile excepted, which locks) and safe for concurrent use;
-// each goroutine runs it through its own Runner.
+// each goroutine runs it through its own Frame or fast.Runner.
 type Machine struct {
 	A    *ioa.Automaton // the automaton
 	Inst *Instance      // the instance it was compiled for
@@ -29,7 +30,7 @@ type Machine struct {
 	nlocals   int
 	vars      []varCode
 	initially []fn
-	acts      []*actionCode
+	acts      []*ActionCode
 	invs      []invCode
 	final     []fn // nil: the automaton declares no final states
 }
@@ -51,20 +52,22 @@ type invCode struct {
 	reads []int
 }
 
-// actionCode is a compiled action.
-type actionCode struct {
+// ActionCode is a compiled action (code.go).
+type ActionCode struct {
 	index  int
 	act    *ioa.Action
-	params []paramCode
+	params []ParamCode
 	pre0   []fn // conjuncts of the precondition that mention no parameter
 	eff    effFn
 	event  string
 	view   []fn
 }
 
-// paramCode is a compiled action parameter.
-type paramCode struct {
+// ParamCode is a compiled action parameter (code.go).
+type ParamCode struct {
 	name   string
+	pos    source.Pos // the action's, for errors
+	inst   *Instance  // the instance of the range
 	sort   *expr.Sort
 	values []Value // the domain of a parameter of a finite sort
 	lo, hi fn      // the range of an Int parameter, evaluated in the pre-state
@@ -92,7 +95,7 @@ func NewMachine(a *ioa.Automaton, inst *Instance) (m *Machine, err error) {
 
 // newMachine is NewMachine, optionally with plain code (for tests).
 func newMachine(a *ioa.Automaton, inst *Instance, plain bool) (m *Machine, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	if a == nil {
 		return nil, errors.New("no automaton")
 	}
@@ -195,19 +198,11 @@ func newMachine(a *ioa.Automaton, inst *Instance, plain bool) (m *Machine, err e
 	return m, nil
 }
 
-// conjuncts splits e at its top-level `and`s.
-func conjuncts(e expr.Expr, out []expr.Expr) []expr.Expr {
-	if b, ok := e.(*expr.Binary); ok && b.Op == expr.OpAnd {
-		return conjuncts(b.Y, conjuncts(b.X, out))
-	}
-	return append(out, e)
-}
-
-func (m *Machine) compileAction(index int, act *ioa.Action) (*actionCode, error) {
+func (m *Machine) compileAction(index int, act *ioa.Action) (*ActionCode, error) {
 	c := m.c
 	c.nparams = len(act.Params)
 	defer func() { c.nparams = -1 }()
-	ac := &actionCode{index: index, act: act, params: make([]paramCode, len(act.Params))}
+	ac := &ActionCode{index: index, act: act, params: make([]ParamCode, len(act.Params))}
 	for i, b := range act.Params {
 		if b == nil || b.Var == nil {
 			return nil, errorf(act.Pos, "action %s: malformed parameter", act.Name)
@@ -216,7 +211,7 @@ func (m *Machine) compileAction(index int, act *ioa.Action) (*actionCode, error)
 			return nil, errorf(b.P, "parameter %s has index %d, not %d", b.Var.Name, b.Var.Index, i)
 		}
 		pc := &ac.params[i]
-		pc.name, pc.sort = b.Var.Name, b.Var.Sort
+		pc.name, pc.sort, pc.pos, pc.inst = b.Var.Name, b.Var.Sort, act.Pos, m.Inst
 		if b.Lo != nil && b.Hi != nil {
 			var err error
 			if pc.lo, err = c.expr(b.Lo); err != nil {
@@ -242,7 +237,7 @@ func (m *Machine) compileAction(index int, act *ioa.Action) (*actionCode, error)
 	}
 	if act.Pre != nil {
 		cjs := make([][]expr.Expr, len(ac.params))
-		for _, cj := range conjuncts(act.Pre, nil) {
+		for _, cj := range expr.Conjuncts(act.Pre, nil) {
 			f, err := c.expr(cj)
 			if err != nil {
 				return nil, err

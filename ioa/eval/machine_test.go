@@ -3,7 +3,6 @@ package eval
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -177,13 +176,13 @@ func TestMachine(t *testing.T) {
 		t.Errorf("else branch: ok=%v ph=%s", ok, Format(post[2], a.Vars[2].Sort))
 	}
 	// successors: Swap, Branch(T#0, 0), Branch(T#0, 1)
-	var succ []string
-	r := m.NewRunner()
-	if err := r.Successors(s0, func(act int, params []Value, post State) bool {
-		succ = append(succ, m.FormatAction(a.Actions[act], params))
-		return true
-	}); err != nil {
+	labels, _, err := successors(m, s0)
+	if err != nil {
 		t.Fatal(err)
+	}
+	var succ []string
+	for _, l := range labels {
+		succ = append(succ, l[:strings.Index(l, " -> ")])
 	}
 	if fmt.Sprint(succ) != "[Swap Branch(T#0, 0) Branch(T#0, 1)]" {
 		t.Errorf("successors %v", succ)
@@ -212,15 +211,12 @@ func TestMachine(t *testing.T) {
 		t.Errorf("ViewEvent: %s %v %v", name, args, err)
 	}
 	// invariants and Holds
-	if name, err := r.Violated(s0, nil); name != "" || err != nil {
-		t.Errorf("start state violates %q (%v)", name, err)
+	if name := violated(t, m, s0); name != "" {
+		t.Errorf("start state violates %q", name)
 	}
 	swapped, _, _ := m.Step(a.Action("Swap"), s0, nil)
-	if name, _ := r.Violated(swapped, nil); name != "ordered" {
+	if name := violated(t, m, swapped); name != "ordered" {
 		t.Errorf("after Swap: violated %q, want ordered", name)
-	}
-	if name, _ := r.Violated(swapped, []int{}); name != "" {
-		t.Errorf("no invariants selected: violated %q", name)
 	}
 	if h, err := m.Holds(a.Invariants[0].Body, swapped); h || err != nil {
 		t.Errorf("Holds(ordered) after Swap = %v, %v", h, err)
@@ -267,8 +263,7 @@ func TestLvalues(t *testing.T) {
 	if err != nil || len(inits) != 1 {
 		t.Fatalf("Init: %d states, %v", len(inits), err)
 	}
-	r := m.NewRunner()
-	if name, _ := r.Violated(inits[0], nil); name != "" {
+	if name := violated(t, m, inits[0]); name != "" {
 		t.Errorf("start state violates %s", name)
 	}
 	post, ok, err := m.Step(a.Action("Set"), inits[0], []Value{Elem(1), Bool(true)})
@@ -283,16 +278,8 @@ func TestLvalues(t *testing.T) {
 	if got := post.Format(a); got != want {
 		t.Errorf("Set(T#1, true):\n got %s\nwant %s", got, want)
 	}
-	if name, _ := r.Violated(post, nil); name != "ns:Nat" {
+	if name := violated(t, m, post); name != "ns:Nat" {
 		t.Errorf("after Set: violated %q, want ns:Nat", name)
-	}
-	// NatViolatedAfter checks the variables the step changed: ns here; a
-	// variable post shares with pre is taken as checked (pre is).
-	if name := r.NatViolatedAfter(inits[0], post); name != "ns:Nat" {
-		t.Errorf("NatViolatedAfter(start, Set): %q, want ns:Nat", name)
-	}
-	if name := r.NatViolatedAfter(post, post); name != "" {
-		t.Errorf("NatViolatedAfter(post, post) = %q: nothing changed", name)
 	}
 	defs := map[string]string{
 		"d1": "{Key{t: T#1, b: true}}",
@@ -396,8 +383,10 @@ func TestEncoding(t *testing.T) {
 				t.Fatalf("%d values, want %d", len(states), card)
 			}
 			seen := map[string]bool{}
-			r := m.NewRunner()
-			r.SetScratch(true)
+			ar := NewArena()
+			fr := m.NewFrame()
+			fr.SetArena(ar)
+			offs := make([]int, 2)
 			for _, st := range states {
 				key := m.AppendState(nil, st)
 				if seen[string(key)] {
@@ -408,16 +397,16 @@ func TestEncoding(t *testing.T) {
 				if err != nil || !back.Equal(st) {
 					t.Fatalf("decode(encode(%s)) = %v, %v", Format(st[0], s), back, err)
 				}
-				r.Release()
-				back, err = r.Decode(key)
+				ar.Release()
+				back, err = m.DecodeIn(fr, key, offs)
 				if err != nil || !back.Equal(st) {
 					t.Fatalf("scratch decode of %s failed", Format(st[0], s))
 				}
 				if !inst.Conforms(back[0], s) {
 					t.Fatalf("decoded %s does not conform", Format(st[0], s))
 				}
-				if enc := r.Encode(nil, back); string(enc) != string(key) {
-					t.Fatalf("incremental encoding differs")
+				if offs[0] != 0 || offs[1] != len(key) {
+					t.Fatalf("decoding %x: offsets %v", key, offs)
 				}
 			}
 			// truncated and extended encodings are errors
@@ -461,68 +450,109 @@ func TestEncoding(t *testing.T) {
 	}
 }
 
-// TestPlainAgreesTMS2 runs TMS2 with the optimised code (constant folding
-// and specialised closures) and with plain code along random executions and
-// checks that they agree on every successor and every invariant.
-func TestPlainAgreesTMS2(t *testing.T) {
-	if _, err := os.Stat("../../specs/TMS2.yaml"); err != nil {
-		t.Skip("no specs/TMS2.yaml")
+// TestPlainAgrees is the differential test of the compiler's
+// optimisations (constant folding, specialised closures and compiled
+// guards, expr_fold.go and compile_guards.go) against plain code: on every
+// reachable state of instances of the repository's automata (breadth
+// first, at most maxStates states), the transitions that StepEvaluated of
+// the optimised machine allows for every parameter tuple EachParams
+// enumerates equal, in order, those Step of a machine compiled to plain
+// code allows, with the same post-states; the start states and the
+// invariants agree too. (Package fast checks its Runner against Step.)
+func TestPlainAgrees(t *testing.T) {
+	const maxStates = 20000
+	for _, c := range []struct {
+		file, automaton string
+	}{
+		{"../../specs/TMS2.yaml", "TMS2"},
+		{"../../algorithms/NOrecAtomicCommitValidate.yaml", "NOrecAtomicCommitValidate"},
+		{"../../algorithms/TL2.yaml", "TL2"},
+	} {
+		t.Run(c.automaton, func(t *testing.T) {
+			if _, err := os.Stat(c.file); err != nil {
+				t.Skipf("no %s", c.file)
+			}
+			set, errs := load.Files(c.file)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			a := set.Automaton(c.automaton)
+			if a == nil {
+				t.Fatalf("no automaton %s in %s", c.automaton, c.file)
+			}
+			inst := &Instance{Sizes: map[string]int{"T": 2, "L": 1, "V": 2}}
+			opt, err := newMachine(a, inst, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain, err := newMachine(a, inst, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			states, transitions := comparePlain(t, opt, plain, maxStates)
+			t.Logf("%s at T=2,L=1,V=2: %d states, %d transitions compared", a.Name, states, transitions)
+			if states < 100 || transitions < states {
+				t.Errorf("only %d states and %d transitions compared", states, transitions)
+			}
+		})
 	}
-	set, errs := load.Files("../../specs/TMS2.yaml")
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	a := set.Automaton("TMS2")
-	inst := &Instance{Sizes: map[string]int{"T": 2, "L": 2, "V": 2}}
-	opt, err := newMachine(a, inst, false)
+}
+
+// comparePlain explores plain breadth first from its start states, up to
+// max states, comparing opt with it in every state; it returns the
+// numbers of states and transitions compared.
+func comparePlain(t *testing.T, opt, plain *Machine, max int) (states, transitions int) {
+	t.Helper()
+	a := plain.A
+	initOpt, err := opt.Init()
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := newMachine(a, inst, true)
+	initPlain, err := plain.Init()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ro, rp := opt.NewRunner(), plain.NewRunner()
-	rng := rand.New(rand.NewPCG(1, 2))
-	succs := func(r *Runner, m *Machine, s State) ([]string, []State) {
-		var names []string
-		var posts []State
-		if err := r.Successors(s, func(act int, params []Value, post State) bool {
-			names = append(names, m.FormatAction(a.Actions[act], params)+" -> "+post.Format(a))
-			posts = append(posts, post)
-			return true
-		}); err != nil {
-			t.Fatal(err)
-		}
-		return names, posts
+	if len(initOpt) != len(initPlain) {
+		t.Fatalf("%d start states, plain code %d", len(initOpt), len(initPlain))
 	}
-	steps := 0
-	for run := 0; run < 30; run++ {
-		inits, _ := opt.Init()
-		s := inits[0]
-		for i := 0; i < 60; i++ {
-			no, posts := succs(ro, opt, s)
-			np, _ := succs(rp, plain, s)
-			if strings.Join(no, "\n") != strings.Join(np, "\n") {
-				t.Fatalf("successors of %s differ:\n%s\nplain:\n%s", s.Format(a), strings.Join(no, "\n"), strings.Join(np, "\n"))
-			}
-			for k := range a.Invariants {
-				vo, err1 := ro.Violated(s, []int{k})
-				vp, err2 := rp.Violated(s, []int{k})
-				if vo != vp || err1 != nil || err2 != nil {
-					t.Fatalf("invariant %s differs in %s", a.Invariants[k].Name, s.Format(a))
-				}
-			}
-			if len(posts) == 0 {
-				break
-			}
-			s = posts[rng.IntN(len(posts))]
-			steps++
+	for i := range initOpt {
+		if !initOpt[i].Equal(initPlain[i]) {
+			t.Fatalf("start state %d is %s, plain code %s", i, initOpt[i].Format(a), initPlain[i].Format(a))
 		}
 	}
-	if steps < 100 {
-		t.Errorf("only %d steps compared", steps)
+	seen := map[string]bool{}
+	var queue []State
+	add := func(s State) {
+		key := plain.AppendState(nil, s)
+		if !seen[string(key)] && len(seen) < max {
+			seen[string(key)] = true
+			queue = append(queue, s)
+		}
 	}
+	for _, s := range initPlain {
+		add(s)
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		states++
+		lo, _, err1 := successors(opt, s)
+		lp, posts, err2 := successors(plain, s)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("successors of %s: %v / plain code %v", s.Format(a), err1, err2)
+		}
+		if strings.Join(lo, "\n") != strings.Join(lp, "\n") {
+			t.Fatalf("the successors of %s differ:\n%s\nplain code:\n%s", s.Format(a), strings.Join(lo, "\n"), strings.Join(lp, "\n"))
+		}
+		transitions += len(lp)
+		if vo, vp := violated(t, opt, s), violated(t, plain, s); vo != vp {
+			t.Fatalf("in %s the optimised code violates %q, plain code %q", s.Format(a), vo, vp)
+		}
+		for _, post := range posts {
+			add(post)
+		}
+	}
+	return states, transitions
 }
 
 func TestInstance(t *testing.T) {
@@ -610,45 +640,9 @@ func TestInstance(t *testing.T) {
 	}
 }
 
-// TestScratch checks that scratch mode computes the same successors as the
-// heap and that Release recycles memory.
-func TestScratch(t *testing.T) {
-	a := loadMachineFixture(t, "swap.yaml", "Swap")
-	m, err := NewMachine(a, &Instance{Sizes: map[string]int{"T": 3}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	inits, _ := m.Init()
-	heap, scratch := m.NewRunner(), m.NewRunner()
-	scratch.SetScratch(true)
-	for round := 0; round < 3; round++ {
-		for _, s := range inits {
-			var want, got []string
-			heap.Successors(s, func(act int, params []Value, post State) bool {
-				want = append(want, post.Format(a))
-				return true
-			})
-			scratch.Release()
-			key := m.AppendState(nil, s)
-			d, err := scratch.Decode(key)
-			if err != nil {
-				t.Fatal(err)
-			}
-			scratch.Successors(d, func(act int, params []Value, post State) bool {
-				got = append(got, post.Format(a))
-				if string(scratch.Encode(nil, post)) != string(m.AppendState(nil, post)) {
-					t.Errorf("incremental encoding differs")
-				}
-				return true
-			})
-			if strings.Join(want, "\n") != strings.Join(got, "\n") {
-				t.Fatalf("scratch successors differ:\n%v\n%v", want, got)
-			}
-		}
-	}
-	if n := len(scratch.f.ar.chunks); n != 1 {
-		t.Errorf("scratch arena has %d chunks after Release cycles, want 1", n)
-	}
+// TestArena checks the arena's chunks: a request larger than a chunk, the
+// capacity of what it hands out, and reuse after reset.
+func TestArena(t *testing.T) {
 	ar := newArena()
 	big := ar.alloc(arenaChunk + 10)
 	small := ar.alloc(3)

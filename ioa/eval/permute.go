@@ -74,7 +74,7 @@ func (m *Machine) NewSymmetry(sorts []SymSort) (*Symmetry, error) {
 		if ps == nil {
 			return nil, fmt.Errorf("%s is not a parameter sort of %s", ss.Name, m.A.Name)
 		}
-		n := m.Inst.size(ps)
+		n := m.Inst.Count(ps)
 		if n < 1 || n > 256 {
 			return nil, fmt.Errorf("%s has %d elements; a symmetric sort has between 1 and 256", ss.Name, n)
 		}
@@ -290,7 +290,7 @@ func (sy *Symmetry) pencoder(s *expr.Sort) pencoder {
 		k := sy.sorts[s.Name]
 		return func(buf []byte, v Value, p *permTab) []byte { return append(buf, p.fwd[k][v.n]) }
 	case expr.KOption:
-		if m.byteOption(s) {
+		if m.ByteOption(s) {
 			k := sy.sorts[s.Elem.Name]
 			return func(buf []byte, v Value, p *permTab) []byte {
 				if v.n == 0 {
@@ -381,7 +381,7 @@ func (sy *Symmetry) AppendPermuted(buf []byte, s State, g int) []byte {
 		if sy.dead != nil && sy.dead.byVar[i] >= 0 {
 			// a reduced group (WithDead): dead entries as the default
 			if e == nil {
-				buf = sy.dead.appendVar(buf, s, i)
+				buf = sy.dead.AppendVar(buf, s, i)
 			} else {
 				buf = sy.appendDeadVar(buf, s, sy.dead.byVar[i], p)
 			}
@@ -472,7 +472,7 @@ func (sy *Symmetry) appendLeast(buf []byte, s State, ties *[]int) ([]byte, int) 
 	for i := range sy.m.vars {
 		offs = append(offs, len(buf)-start)
 		if sy.dead != nil {
-			buf = sy.dead.appendVar(buf, s, i)
+			buf = sy.dead.AppendVar(buf, s, i)
 		} else {
 			buf = sy.m.vars[i].enc(buf, s[i])
 		}
@@ -482,17 +482,26 @@ func (sy *Symmetry) appendLeast(buf []byte, s State, ties *[]int) ([]byte, int) 
 	return buf, n
 }
 
+// OffsEncoder encodes states as AppendState does (or, with a Dead, as
+// Dead.AppendState), setting offs[i], for each state variable i, to the
+// offset of the variable's encoding in the bytes it appends, and offs[n]
+// to their length: fast.Runner.EncodeOffs, which copies the encodings of
+// the variables a state shares with the state it last decoded.
+type OffsEncoder interface {
+	EncodeOffs(buf []byte, s State, d *Dead, offs []int) []byte
+}
+
 // EncodeCanonical appends the canonical encoding of s, as AppendCanonical,
-// encoding s itself with r (Runner.EncodeOffs: the variables s shares with
-// the state r last decoded are copied, so that state must have been
+// encoding s itself with r (the variables s shares with the state a
+// fast.Runner last decoded are copied, so that state must have been
 // decoded from its own encoding, reduced for a group WithDead), and
 // returns the number of permutations that give it.
-func (sy *Symmetry) EncodeCanonical(r *Runner, buf []byte, s State) ([]byte, int) {
+func (sy *Symmetry) EncodeCanonical(r OffsEncoder, buf []byte, s State) ([]byte, int) {
 	return sy.encodeLeast(r, buf, s, nil)
 }
 
 // encodeLeast is EncodeCanonical, which also sets ties as least does.
-func (sy *Symmetry) encodeLeast(r *Runner, buf []byte, s State, ties *[]int) ([]byte, int) {
+func (sy *Symmetry) encodeLeast(r OffsEncoder, buf []byte, s State, ties *[]int) ([]byte, int) {
 	var offs0 [33]int
 	offs := sy.varOffsets(offs0[:])
 	start := len(buf)
@@ -514,7 +523,7 @@ func (sy *Symmetry) varOffsets(small []int) []int {
 
 // EncodeLeast is EncodeCanonical that also returns the permutations that
 // give the least encoding, as AppendLeast (reusing the memory of ties).
-func (sy *Symmetry) EncodeLeast(r *Runner, buf []byte, s State, ties []int) ([]byte, []int) {
+func (sy *Symmetry) EncodeLeast(r OffsEncoder, buf []byte, s State, ties []int) ([]byte, []int) {
 	ties = append(ties[:0], 0)
 	buf, _ = sy.encodeLeast(r, buf, s, &ties)
 	return buf, ties
@@ -524,7 +533,7 @@ func (sy *Symmetry) EncodeLeast(r *Runner, buf []byte, s State, ties []int) ([]b
 // encoding s with r as EncodeCanonical does and rearranging the encoding
 // of each variable that has a byte program (permute_bytes.go) rather than
 // encoding its permuted value.
-func (sy *Symmetry) EncodePermuted(r *Runner, buf []byte, s State, g int) []byte {
+func (sy *Symmetry) EncodePermuted(r OffsEncoder, buf []byte, s State, g int) []byte {
 	var offs0 [33]int
 	offs := sy.varOffsets(offs0[:])
 	if g == 0 {

@@ -66,7 +66,7 @@ func (sy *Symmetry) newByteProg(s *expr.Sort) *byteProg {
 	if s.Kind == expr.KSeq {
 		bp.seq, s = true, s.Elem
 	}
-	w, ok := sy.m.fixedWidth(s)
+	w, ok := sy.m.FixedWidth(s)
 	if !ok || w == 0 || w > 1<<16 {
 		return nil
 	}
@@ -87,7 +87,7 @@ func (sy *Symmetry) layoutKinds(out []uint8, s *expr.Sort) []uint8 {
 			return append(out, uint8(2*k+1))
 		}
 	}
-	if s.Kind == expr.KOption && m.byteScalar(s.Elem) {
+	if s.Kind == expr.KOption && m.ByteScalar(s.Elem) {
 		if k, ok := sy.sorts[s.Elem.Name]; ok && s.Elem.Kind == expr.KParam {
 			return append(out, uint8(2*k+2))
 		}
@@ -100,8 +100,8 @@ func (sy *Symmetry) layoutKinds(out []uint8, s *expr.Sort) []uint8 {
 		}
 		return out
 	case expr.KMap, expr.KSet:
-		K, X := tableSorts(s)
-		for i := m.Inst.size(K); i > 0; i-- {
+		K, X := TableSorts(s)
+		for i := m.Inst.Count(K); i > 0; i-- {
 			out = sy.layoutKinds(out, X)
 		}
 		return out
@@ -118,16 +118,16 @@ func (sy *Symmetry) layoutSrc(out []int32, s *expr.Sort, base int32, p *permTab)
 	case expr.KRecord:
 		for _, f := range s.Fields {
 			out = sy.layoutSrc(out, f.Sort, base, p)
-			w, _ := sy.m.fixedWidth(f.Sort)
+			w, _ := sy.m.FixedWidth(f.Sort)
 			base += int32(w)
 		}
 		return out
 	case expr.KMap, expr.KSet:
-		K, X := tableSorts(s)
-		xw, _ := sy.m.fixedWidth(X)
+		K, X := TableSorts(s)
+		xw, _ := sy.m.FixedWidth(X)
 		k, permuted := sy.sorts[K.Name]
 		permuted = permuted && K.Kind == expr.KParam
-		for i := 0; i < m.Inst.size(K); i++ {
+		for i := 0; i < m.Inst.Count(K); i++ {
 			j := i
 			if permuted {
 				j = int(p.inv[k][i])

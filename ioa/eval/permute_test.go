@@ -158,10 +158,10 @@ func TestPermutedEncoding(t *testing.T) {
 				}
 			}
 			canon, ties := sy.AppendCanonical(nil, s)
-			// EncodeCanonical, after decoding a state that shares some
-			// variables with s (copied from its encoding) and not others
-			r := m.NewRunner()
-			dec, err := r.Decode(m.AppendState(nil, randomState(t, m, rng)))
+			// EncodeCanonical, for a state that shares some variables
+			// with s and not others
+			r := plainOffs{m}
+			dec, err := m.DecodeState(m.AppendState(nil, randomState(t, m, rng)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -341,4 +341,22 @@ func TestByteProgs(t *testing.T) {
 	if got, want := strings.Join(with, " "), "x o s m st mm mn mt sm"; got != want {
 		t.Errorf("byte programs for %q, want %q", got, want)
 	}
+}
+
+// plainOffs is an OffsEncoder that encodes every variable (package fast's
+// Runner copies those a state shares with the state it decoded last).
+type plainOffs struct{ m *Machine }
+
+func (e plainOffs) EncodeOffs(buf []byte, s State, d *Dead, offs []int) []byte {
+	start := len(buf)
+	for i := range s {
+		offs[i] = len(buf) - start
+		if d != nil {
+			buf = d.AppendVar(buf, s, i)
+		} else {
+			buf = e.m.AppendVar(buf, i, s[i])
+		}
+	}
+	offs[len(s)] = len(buf) - start
+	return buf
 }

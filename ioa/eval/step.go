@@ -1,8 +1,8 @@
 // This file implements the reference stepping of a Machine: start states,
 // one transition at a time (Step, which checks its inputs), the
 // enumeration of parameter tuples, predicates on states, and the events
-// and notation of actions. The explorer's bulk interface, Runner
-// (fast_runner.go), must compute the same transitions as Step.
+// and notation of actions. The explorer's bulk interface, package fast's
+// Runner, must compute the same transitions as Step.
 
 package eval
 
@@ -31,11 +31,29 @@ func (m *Machine) InvariantIndex(name string) int {
 	return -1
 }
 
+// InvariantReads returns the state variables that invariant i (by index in
+// Automaton.Invariants) reads, directly or through definitions, or nil
+// when they are unknown (every variable).
+func (m *Machine) InvariantReads(i int) []int { return m.invs[i].reads }
+
+// NatViolated returns the name of the first implicit Nat condition that s
+// violates (NatInvariant(v) for variable v), or "".
+func (m *Machine) NatViolated(s State) (name string, err error) {
+	defer RecoverInternal(&err)
+	for i := range m.vars {
+		vc := &m.vars[i]
+		if vc.nat != nil && !vc.nat(s[i]) {
+			return NatInvariant(vc.v.Name), nil
+		}
+	}
+	return "", nil
+}
+
 // Init returns every start state: the product of the init values and, for
 // variables without init, of every value of their sort, filtered by the
 // initially predicates.
 func (m *Machine) Init() (states []State, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	f := &frame{locals: make([]Value, m.nlocals)}
 	parts := make([][]Value, len(m.vars))
 	total := int64(1)
@@ -51,8 +69,8 @@ func (m *Machine) Init() (states []State, err error) {
 			parts[i] = vc.domain
 		}
 		total *= int64(len(parts[i]))
-		if total > int64(m.Inst.maxEnum()) {
-			return nil, errorf(vc.v.Pos, "too many candidate start states (more than %d): give %s an init", m.Inst.maxEnum(), vc.v.Name)
+		if total > int64(m.Inst.EnumLimit()) {
+			return nil, errorf(vc.v.Pos, "too many candidate start states (more than %d): give %s an init", m.Inst.EnumLimit(), vc.v.Name)
 		}
 	}
 	product(parts, func(vs []Value) {
@@ -76,8 +94,8 @@ func (m *Machine) Init() (states []State, err error) {
 	return states, nil
 }
 
-// actionCode returns the compiled action for act.
-func (m *Machine) actionCode(act *ioa.Action) (*actionCode, error) {
+// codeOf returns the compiled action for act.
+func (m *Machine) codeOf(act *ioa.Action) (*ActionCode, error) {
 	for _, ac := range m.acts {
 		if ac.act == act {
 			return ac, nil
@@ -113,11 +131,11 @@ func (m *Machine) Step(act *ioa.Action, s State, params []Value) (post State, ok
 	return m.StepEvaluated(act, s, params)
 }
 
-// StepEvaluated is Step for a state s this package computed (by Init, Step,
-// a Runner, Decode, or by evaluating expressions of the automaton's state
-// variables' sorts): such a state conforms to the instance by
-// construction, so it is not checked again. Parameters are checked as
-// Step checks them.
+// StepEvaluated is Step for a state s this package computed (by Init,
+// Step, DecodeState, running the compiled code as a fast.Runner does, or
+// by evaluating expressions of the automaton's state variables' sorts):
+// such a state conforms to the instance by construction, so it is not
+// checked again. Parameters are checked as Step checks them.
 func (m *Machine) StepEvaluated(act *ioa.Action, s State, params []Value) (post State, ok bool, err error) {
 	return m.StepEvaluatedWith(nil, act, s, params)
 }
@@ -138,8 +156,8 @@ type StepScratch struct {
 // StepEvaluatedWith is StepEvaluated with its frame in sc (nil: allocated).
 // The post-state is allocated anew, in sc's Arena if it has one.
 func (m *Machine) StepEvaluatedWith(sc *StepScratch, act *ioa.Action, s State, params []Value) (post State, ok bool, err error) {
-	defer recoverInternal(&err)
-	ac, err := m.actionCode(act)
+	defer RecoverInternal(&err)
+	ac, err := m.codeOf(act)
 	if err != nil {
 		return nil, false, err
 	}
@@ -210,8 +228,8 @@ func (m *Machine) StepEvaluatedWith(sc *StepScratch, act *ioa.Action, s State, p
 // the earlier parameters bound (Nat ones from 0). The slice passed to fn is
 // reused; fn returns false to stop.
 func (m *Machine) EachParams(act *ioa.Action, s State, fn func(params []Value) bool) (err error) {
-	defer recoverInternal(&err)
-	ac, err := m.actionCode(act)
+	defer RecoverInternal(&err)
+	ac, err := m.codeOf(act)
 	if err != nil {
 		return err
 	}
@@ -234,15 +252,8 @@ func (m *Machine) EachParams(act *ioa.Action, s State, fn func(params []Value) b
 			}
 			return true
 		}
-		lo, hi := pc.lo(f).n, pc.hi(f).n
-		if f.err != nil {
-			return false
-		}
-		if pc.nat && lo < 0 {
-			lo = 0
-		}
-		if hi > lo && (hi-lo > int64(m.Inst.maxEnum()) || hi-lo < 0) {
-			f.fail(act.Pos, "range of parameter %s is %d..%d, larger than the limit of %d values", pc.name, lo, hi, m.Inst.maxEnum())
+		lo, hi, ok := pc.rangeIn(f)
+		if !ok {
 			return false
 		}
 		for k := lo; k < hi; k++ {
@@ -260,7 +271,7 @@ func (m *Machine) EachParams(act *ioa.Action, s State, fn func(params []Value) b
 // Compile compiles an expression over the automaton's state (ObjVar
 // identifiers), with the given free objects (see the function Compile).
 func (m *Machine) Compile(e expr.Expr, free ...*expr.Object) (f *Func, err error) {
-	defer recoverInternal(&err)
+	defer RecoverInternal(&err)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return compileFunc(m.c, e, free)
@@ -280,8 +291,8 @@ func (m *Machine) Holds(pred expr.Expr, s State) (bool, error) {
 // shows through the view, and its arguments; the name is "" for an internal
 // action.
 func (m *Machine) ViewEvent(act *ioa.Action, params []Value) (event string, args []Value, err error) {
-	defer recoverInternal(&err)
-	ac, err := m.actionCode(act)
+	defer RecoverInternal(&err)
+	ac, err := m.codeOf(act)
 	if err != nil {
 		return "", nil, err
 	}
@@ -327,7 +338,7 @@ func (m *Machine) FormatEvent(act *ioa.Action, params []Value) (string, error) {
 	if err != nil || name == "" {
 		return "", err
 	}
-	ac, _ := m.actionCode(act)
+	ac, _ := m.codeOf(act)
 	var b strings.Builder
 	b.WriteString(name)
 	if len(args) > 0 {

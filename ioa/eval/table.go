@@ -39,14 +39,14 @@ func keyable(s *expr.Sort) bool {
 	return false
 }
 
-// atomicKey reports whether k is a key sort whose table is a flat vector.
-func atomicKey(k *expr.Sort) bool {
+// AtomicKey reports whether k is a key sort whose table is a flat vector.
+func AtomicKey(k *expr.Sort) bool {
 	return k.Kind == expr.KBool || k.Kind == expr.KEnum || k.Kind == expr.KParam
 }
 
-// tableSorts returns the key and leaf sorts of a table of sort s, a map
+// TableSorts returns the key and leaf sorts of a table of sort s, a map
 // or a set (a table of Bool).
-func tableSorts(s *expr.Sort) (key, leaf *expr.Sort) {
+func TableSorts(s *expr.Sort) (key, leaf *expr.Sort) {
 	if s.Kind == expr.KSet {
 		return s.Elem, expr.BoolSort
 	}

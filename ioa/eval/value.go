@@ -151,3 +151,28 @@ func (s State) AsValue() Value { return Value{vs: s} }
 
 // StateOf returns the state that a value of a state record sort stands for.
 func StateOf(v Value) State { return State(v.vs) }
+
+// Same reports whether a and b are the same value object: identical
+// scalars, or composites sharing their storage. Values are immutable, so
+// same values are equal; a successor that a step computes from a state
+// shares the memory of every variable the step leaves alone.
+func Same(a, b Value) bool {
+	if a.n != b.n || len(a.vs) != len(b.vs) {
+		return false
+	}
+	return len(a.vs) == 0 || &a.vs[0] == &b.vs[0]
+}
+
+// SharesVars reports whether t holds s's values of the variables vars in
+// the same memory (Same): values are never changed in place, so those
+// variables are then equal, and a successor computed from s shares the
+// memory of every variable its step leaves alone. (Equal values in
+// different memory are reported as not shared.)
+func SharesVars(s, t State, vars []int) bool {
+	for _, v := range vars {
+		if v < 0 || v >= len(s) || v >= len(t) || !Same(s[v], t[v]) {
+			return false
+		}
+	}
+	return true
+}

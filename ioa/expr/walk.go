@@ -265,6 +265,15 @@ func equalFields(a, b []*FieldInit) bool {
 	return true
 }
 
+// Conjuncts appends the top-level conjuncts of e to out: e split at its
+// `and`s, in order.
+func Conjuncts(e Expr, out []Expr) []Expr {
+	if b, ok := e.(*Binary); ok && b.Op == OpAnd {
+		return Conjuncts(b.Y, Conjuncts(b.X, out))
+	}
+	return append(out, e)
+}
+
 // MaxParam returns the largest Index of an action parameter (an ObjParam
 // object) that e mentions, or -1. The machine checks each top-level
 // conjunct of a precondition as soon as the parameters it mentions are

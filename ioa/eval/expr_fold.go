@@ -4,8 +4,8 @@
 // comparisons of parameters and bound variables). They are fast paths, not
 // semantics: plain code (compiler.noFold, newMachine with plain set) takes
 // none of them — every getter is then gOther, x(f).n, and no expression is
-// folded — and the tests TestPlainAgreesTMS2 and TestFastPathsAgree check
-// that the optimised code computes what plain code computes.
+// folded — and TestPlainAgrees checks that the optimised code computes
+// what plain code computes.
 
 package eval
 
@@ -219,7 +219,7 @@ func (c *compiler) getterOf(e expr.Expr, x fn) getter {
 		return getter{kind: gConst, k: k.n}
 	}
 	if ix, ok := e.(*expr.Index); ok {
-		if xs := ix.X.Sort(); !xs.IsInvalid() && xs.Kind == expr.KMap && atomicKey(xs.Key) {
+		if xs := ix.X.Sort(); !xs.IsInvalid() && xs.Kind == expr.KMap && AtomicKey(xs.Key) {
 			if vi, ok := c.varRead(ix.X); ok {
 				if pi, ok := c.paramRead(ix.Index); ok {
 					return getter{kind: gVarParam, v: vi, i: pi}

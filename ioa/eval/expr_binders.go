@@ -1,7 +1,8 @@
 // This file implements the compilation of binders: quantifiers over finite
 // sorts and integer ranges, and lambdas and set comprehensions, which are
-// tabulated over their finite key sort. Its twin in the encoder is
-// internal/encode/expr_binders.go.
+// tabulated over their finite key sort. Its twins are
+// internal/encode/expr_binders.go (the SMT encoding) and
+// fast/expr_binders.go (the explorer's engine on encodings).
 
 package eval
 
@@ -71,7 +72,7 @@ func (c *compiler) binders(bs []*expr.Binder) ([]binder, func(), error) {
 // every combination of values, in order, and reports false as soon as body
 // gives stop (or an error occurs), true if it never does.
 func (c *compiler) eachFn(bs []binder, body fn, stop int64) func(f *frame) bool {
-	maxEnum := int64(c.inst.maxEnum())
+	maxEnum := int64(c.inst.EnumLimit())
 	var rec func(f *frame, i int) bool
 	rec = func(f *frame, i int) bool {
 		if i == len(bs) {
@@ -180,7 +181,7 @@ func (c *compiler) tabulate(pos source.Pos, variable *expr.Object, K *expr.Sort,
 			f.locals[s] = k
 			leaves[i] = body(f)
 		}
-		if atomicKey(K) {
+		if AtomicKey(K) {
 			return Value{vs: leaves}
 		}
 		return inst.tbuild(f, K, leaves)

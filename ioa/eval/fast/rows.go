@@ -15,7 +15,7 @@
 // range, an assignment target it cannot follow) leaves the invariant to
 // be evaluated whole.
 
-package eval
+package fast
 
 import "ladder/ioa/expr"
 

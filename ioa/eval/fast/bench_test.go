@@ -1,9 +1,10 @@
-package eval
+package fast
 
 import (
 	"os"
 	"testing"
 
+	"ladder/ioa/eval"
 	"ladder/ioa/load"
 )
 
@@ -18,13 +19,13 @@ func cpuTimer(b *testing.B) func() {
 
 // tms2States returns TMS2 (T=2, L=2, V=2) compiled, and the encodings of
 // the states of a random walk.
-func tms2States(b *testing.B) (*Machine, [][]byte) {
-	return walkStates(b, "../../specs/TMS2.yaml", "TMS2", map[string]int{"T": 2, "L": 2, "V": 2})
+func tms2States(b *testing.B) (*eval.Machine, [][]byte) {
+	return walkStates(b, "../../../specs/TMS2.yaml", "TMS2", map[string]int{"T": 2, "L": 2, "V": 2})
 }
 
 // walkStates returns automaton name of file compiled for the sizes, and
 // the encodings of the first 20000 states of a breadth-first search.
-func walkStates(b *testing.B, file, name string, sizes map[string]int) (*Machine, [][]byte) {
+func walkStates(b *testing.B, file, name string, sizes map[string]int) (*eval.Machine, [][]byte) {
 	if _, err := os.Stat(file); err != nil {
 		b.Skip("no " + file)
 	}
@@ -32,19 +33,19 @@ func walkStates(b *testing.B, file, name string, sizes map[string]int) (*Machine
 	if len(errs) > 0 {
 		b.Fatal(errs)
 	}
-	m, err := NewMachine(set.Automaton(name), &Instance{Sizes: sizes})
+	m, err := eval.NewMachine(set.Automaton(name), &eval.Instance{Sizes: sizes})
 	if err != nil {
 		b.Fatal(err)
 	}
 	inits, _ := m.Init()
-	r := m.NewRunner()
+	r := NewRunner(m)
 	var keys [][]byte
 	seen := map[string]bool{}
-	queue := []State{inits[0]}
+	queue := []eval.State{inits[0]}
 	for len(queue) > 0 && len(keys) < 20000 {
 		s := queue[0]
 		queue = queue[1:]
-		r.Successors(s, func(act int, params []Value, post State) bool {
+		r.Successors(s, func(act int, params []eval.Value, post eval.State) bool {
 			k := m.AppendState(nil, post)
 			if !seen[string(k)] {
 				seen[string(k)] = true
@@ -61,7 +62,7 @@ func walkStates(b *testing.B, file, name string, sizes map[string]int) (*Machine
 // successors and encoding them, per state.
 func BenchmarkSuccessorsTMS2(b *testing.B) {
 	m, keys := tms2States(b)
-	r := m.NewRunner()
+	r := NewRunner(m)
 	r.SetScratch(true)
 	var buf []byte
 	defer cpuTimer(b)()
@@ -69,7 +70,7 @@ func BenchmarkSuccessorsTMS2(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		r.Release()
 		s, _ := r.Decode(keys[i%len(keys)])
-		r.Successors(s, func(act int, params []Value, post State) bool {
+		r.Successors(s, func(act int, params []eval.Value, post eval.State) bool {
 			buf = r.Encode(buf[:0], post)
 			n++
 			return true
@@ -105,7 +106,7 @@ func BenchmarkFlatSuccessorsTMS2(b *testing.B) {
 // BenchmarkDecodeTMS2 measures decoding a state.
 func BenchmarkDecodeTMS2(b *testing.B) {
 	m, keys := tms2States(b)
-	r := m.NewRunner()
+	r := NewRunner(m)
 	r.SetScratch(true)
 	defer cpuTimer(b)()
 	for i := 0; i < b.N; i++ {
@@ -117,9 +118,9 @@ func BenchmarkDecodeTMS2(b *testing.B) {
 // BenchmarkInvariantsTMS2 measures checking every invariant in a state.
 func BenchmarkInvariantsTMS2(b *testing.B) {
 	m, keys := tms2States(b)
-	r := m.NewRunner()
+	r := NewRunner(m)
 	r.SetScratch(true)
-	var states []State
+	var states []eval.State
 	for _, k := range keys {
 		s, _ := m.DecodeState(k)
 		states = append(states, s)
@@ -137,11 +138,11 @@ func BenchmarkCanonical(b *testing.B) {
 	for _, c := range []struct {
 		name, file, automaton string
 		sizes                 map[string]int
-		sorts                 []SymSort
+		sorts                 []eval.SymSort
 	}{
-		{"TMS2/T=2,L=2,V=2/T,L", "../../specs/TMS2.yaml", "TMS2", map[string]int{"T": 2, "L": 2, "V": 2}, []SymSort{{Name: "T"}, {Name: "L"}}},
-		{"TMS2/T=3,L=1,V=2/T", "../../specs/TMS2.yaml", "TMS2", map[string]int{"T": 3, "L": 1, "V": 2}, []SymSort{{Name: "T"}}},
-		{"DSTM/T=3,L=1,V=2/T", "../../algorithms/DSTM.yaml", "DSTM", map[string]int{"T": 3, "L": 1, "V": 2}, []SymSort{{Name: "T"}}},
+		{"TMS2/T=2,L=2,V=2/T,L", "../../../specs/TMS2.yaml", "TMS2", map[string]int{"T": 2, "L": 2, "V": 2}, []eval.SymSort{{Name: "T"}, {Name: "L"}}},
+		{"TMS2/T=3,L=1,V=2/T", "../../../specs/TMS2.yaml", "TMS2", map[string]int{"T": 3, "L": 1, "V": 2}, []eval.SymSort{{Name: "T"}}},
+		{"DSTM/T=3,L=1,V=2/T", "../../../algorithms/DSTM.yaml", "DSTM", map[string]int{"T": 3, "L": 1, "V": 2}, []eval.SymSort{{Name: "T"}}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			m, keys := walkStates(b, c.file, c.automaton, c.sizes)
@@ -149,7 +150,7 @@ func BenchmarkCanonical(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			states := make([]State, len(keys))
+			states := make([]eval.State, len(keys))
 			for i, k := range keys {
 				if states[i], err = m.DecodeState(k); err != nil {
 					b.Fatal(err)

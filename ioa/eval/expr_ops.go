@@ -1,7 +1,8 @@
 // This file implements the compilation of the operators: not and unary
 // minus, the connectives (lazy), equality and comparisons, exact integer
 // arithmetic with Euclidean div and mod, membership, subset and the set
-// operations. Its twin in the encoder is internal/encode/expr_ops.go.
+// operations. Its twins are internal/encode/expr_ops.go (the SMT encoding)
+// and fast/expr_ops.go (the explorer's engine on encodings).
 
 package eval
 
@@ -80,7 +81,7 @@ func (c *compiler) binary(e *expr.Binary) (fn, error) {
 	case expr.OpLt, expr.OpLe, expr.OpGt, expr.OpGe:
 		return c.compare(e, x, y), nil
 	case expr.OpAdd, expr.OpSub, expr.OpMul, expr.OpDiv, expr.OpMod:
-		op := arith(e.Op)
+		op := Arith(e.Op)
 		return func(f *frame) Value {
 			r, ok := op(x(f).n, y(f).n)
 			if !ok {
@@ -104,7 +105,7 @@ func (c *compiler) binary(e *expr.Binary) (fn, error) {
 			want = 0
 		}
 		K := ys.Elem
-		if set, ok := c.constOf(e.Y); ok && atomicKey(K) && len(set.vs) <= 64 {
+		if set, ok := c.constOf(e.Y); ok && AtomicKey(K) && len(set.vs) <= 64 {
 			var mask uint64
 			for i, b := range set.vs {
 				mask |= uint64(b.n) << i
@@ -114,7 +115,7 @@ func (c *compiler) binary(e *expr.Binary) (fn, error) {
 			}
 			return func(f *frame) Value { return Value{n: int64(mask >> uint64(x(f).n) & 1)} }, nil
 		}
-		if atomicKey(K) {
+		if AtomicKey(K) {
 			return func(f *frame) Value {
 				s, k := y(f), x(f)
 				return Bool(s.vs[k.n].n == want)
@@ -186,8 +187,8 @@ func (c *compiler) subset(e *expr.Binary, x, y fn) (fn, error) {
 	return nil, errorf(e.Pos(), "subset needs two sets or a partial map and a map, not %s and %s", xs, ys)
 }
 
-// arith returns the integer operation of op, which reports false on overflow.
-func arith(op expr.Op) func(a, b int64) (int64, bool) {
+// Arith returns the integer operation of op, which reports false on overflow.
+func Arith(op expr.Op) func(a, b int64) (int64, bool) {
 	switch op {
 	case expr.OpAdd:
 		return func(a, b int64) (int64, bool) {

@@ -1,7 +1,8 @@
 // This file implements the compilation of names: parameter-sort elements
 // (T#i), identifiers (state variables, action parameters, bound variables,
 // named states, constants, enum constants) and the values of declared
-// constants. Its twin in the encoder is internal/encode/expr_names.go.
+// constants. Its twins are internal/encode/expr_names.go (the SMT
+// encoding) and fast/expr_names.go (the explorer's engine on encodings).
 
 package eval
 

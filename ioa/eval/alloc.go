@@ -1,13 +1,13 @@
-// This file implements scratch allocation: a Runner in scratch mode builds
-// the values of a search step in an arena that it reuses after Release, so
-// that exploring does not allocate per transition, and an Arena does the
-// same for a caller of Func.EvalIn and StepEvaluatedWith (the
-// cross-checker's rules, point by point). It is a fast path: a frame
-// without an arena (those of Machine.Step and Eval, and of EvalIn and
-// StepEvaluatedWith without an Arena) allocates with make, so the
-// reference semantics does not depend on the arena; TestScratch,
-// TestFastPathsAgree and TestArenaSteps compare values built in an arena
-// with heap ones.
+// This file implements scratch allocation: package fast's Runner in
+// scratch mode builds the values of a search step in an Arena that it
+// reuses after Release, so that exploring does not allocate per
+// transition, and an Arena does the same for a caller of Func.EvalIn and
+// StepEvaluatedWith (the cross-checker's rules, point by point). It is a
+// fast path: a frame without an arena (those of Machine.Step and Eval,
+// and of EvalIn and StepEvaluatedWith without an Arena) allocates with
+// make, so the reference semantics does not depend on the arena;
+// TestArenaSteps, and package fast's TestRunnerAgrees, compare values
+// built in an arena with heap ones.
 
 package eval
 
@@ -116,7 +116,7 @@ func Clone(v Value) Value {
 }
 
 // Clone returns a deep copy of s that shares nothing with scratch memory:
-// keep states that a scratch-mode Runner or an explorer visitor hands out
+// keep states that a scratch-mode fast.Runner or an explorer visitor hands out
 // beyond the call with Clone.
 func (s State) Clone() State {
 	out := make(State, len(s))

@@ -1,4 +1,4 @@
-package eval
+package fast
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ladder/ioa"
+	"ladder/ioa/eval"
 	"ladder/ioa/load"
 )
 
@@ -25,7 +26,7 @@ type flatCase struct {
 func flatCases(t *testing.T) []flatCase {
 	t.Helper()
 	var files []string
-	for _, g := range []string{"../../specs/*.yaml", "../../algorithms/*.yaml", "../../algorithms/testdata/*.yaml", "../../docs/examples/mutex/*.yaml"} {
+	for _, g := range []string{"../../../specs/*.yaml", "../../../algorithms/*.yaml", "../../../algorithms/testdata/*.yaml", "../../../docs/examples/mutex/*.yaml"} {
 		m, err := filepath.Glob(g)
 		if err != nil {
 			t.Fatal(err)
@@ -67,13 +68,13 @@ func TestFlatAgrees(t *testing.T) {
 			done[a.Name] = true
 			name := filepath.Base(fc.file) + "/" + a.Name
 			t.Run(name, func(t *testing.T) {
-				inst := &Instance{Sizes: map[string]int{}}
+				inst := &eval.Instance{Sizes: map[string]int{}}
 				for _, s := range a.Sorts {
 					if n, ok := fc.inst[s.Name]; ok {
 						inst.Sizes[s.Name] = n
 					}
 				}
-				m, err := NewMachine(a, inst)
+				m, err := eval.NewMachine(a, inst)
 				if err != nil {
 					t.Skipf("not explorable at %v: %v", inst, err)
 				}
@@ -110,20 +111,20 @@ func TestFlatAgrees(t *testing.T) {
 // compareFlat explores m breadth first with a Runner and compares Flat on
 // every state found; it returns the states compared and those on which
 // Flat gave up.
-func compareFlat(t *testing.T, m *Machine, fl *Flat, max int) (states, gaveUp int) {
+func compareFlat(t *testing.T, m *eval.Machine, fl *Flat, max int) (states, gaveUp int) {
 	states, gaveUp, _ = compareFlatRows(t, m, fl, max)
 	return states, gaveUp
 }
 
 // compareFlatRows is compareFlat, and also returns the steps checked
 // with a row parameter (HoldsAfterRow).
-func compareFlatRows(t *testing.T, m *Machine, fl *Flat, max int) (states, gaveUp, framedSteps int) {
+func compareFlatRows(t *testing.T, m *eval.Machine, fl *Flat, max int) (states, gaveUp, framedSteps int) {
 	t.Helper()
 	inits, err := m.Init()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := m.NewRunner()
+	r := NewRunner(m)
 	fr := fl.NewRunner()
 	seen := map[string]bool{}
 	var queue [][]byte
@@ -147,7 +148,7 @@ func compareFlatRows(t *testing.T, m *Machine, fl *Flat, max int) (states, gaveU
 			t.Fatal(err)
 		}
 		var want []succ
-		rerr := r.Successors(s, func(act int, params []Value, post State) bool {
+		rerr := r.Successors(s, func(act int, params []eval.Value, post eval.State) bool {
 			want = append(want, succ{act, string(m.AppendState(nil, post))})
 			return true
 		})
@@ -203,7 +204,7 @@ func compareFlatRows(t *testing.T, m *Machine, fl *Flat, max int) (states, gaveU
 	return states, gaveUp, framedSteps
 }
 
-func describe[S any](m *Machine, ss []S) string {
+func describe[S any](m *eval.Machine, ss []S) string {
 	var b strings.Builder
 	for _, s := range ss {
 		fmt.Fprintf(&b, "\n  %v", s)
@@ -241,11 +242,11 @@ invariants:
 	m, fl := flatMachine(t, a, map[string]int{"P": 1})
 	fr := fl.NewRunner()
 	key := func(n int64, logLen int) []byte {
-		log := make([]Value, logLen)
+		log := make([]eval.Value, logLen)
 		for i := range log {
-			log[i] = Bool(true)
+			log[i] = eval.Bool(true)
 		}
-		return m.AppendState(nil, State{Int(n), Seq(log...)})
+		return m.AppendState(nil, eval.State{eval.Int(n), eval.Seq(log...)})
 	}
 	count := func(k []byte) (int, bool) {
 		n := 0
@@ -276,7 +277,7 @@ invariants:
 	if _, ok := fr.Holds(key(200, 2), nil); ok {
 		t.Error("Holds(n=200): the state is outside the layout, and Flat answered")
 	}
-	if h, ok := fr.Holds(m.AppendState(nil, State{Int(-3), Seq()}), nil); !ok || h {
+	if h, ok := fr.Holds(m.AppendState(nil, eval.State{eval.Int(-3), eval.Seq()}), nil); !ok || h {
 		t.Errorf("Holds(n=-3) = %v, %v; want the Nat condition violated", h, ok)
 	}
 }
@@ -294,7 +295,7 @@ actions:
     kind: internal
     eff: s := append(s, [])
 `)
-	m, err := NewMachine(a, &Instance{Sizes: map[string]int{"P": 1}})
+	m, err := eval.NewMachine(a, &eval.Instance{Sizes: map[string]int{"P": 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,9 +307,9 @@ actions:
 
 // flatMachine compiles a for the instance with the given sizes, and its
 // Flat.
-func flatMachine(t *testing.T, a *ioa.Automaton, sizes map[string]int) (*Machine, *Flat) {
+func flatMachine(t *testing.T, a *ioa.Automaton, sizes map[string]int) (*eval.Machine, *Flat) {
 	t.Helper()
-	m, err := NewMachine(a, &Instance{Sizes: sizes})
+	m, err := eval.NewMachine(a, &eval.Instance{Sizes: sizes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +468,7 @@ invariants:
   smallX: {body: x < 3}
   smallY: {body: y < 3}
 `)
-	m, err := NewMachine(a, &Instance{Sizes: map[string]int{}})
+	m, err := eval.NewMachine(a, &eval.Instance{Sizes: map[string]int{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,7 +478,7 @@ invariants:
 	}
 	fr := fl.NewRunner()
 	key := func(x, y, z int64) []byte {
-		return m.AppendState(nil, State{Int(x), Int(y), Int(z)})
+		return m.AppendState(nil, eval.State{eval.Int(x), eval.Int(y), eval.Int(z)})
 	}
 	act := func(name string) int { return actionIndex(t, a, name) }
 	cases := []struct {
@@ -504,7 +505,7 @@ invariants:
 	}
 }
 
-// TestFlatHoldsAfterRow checks the row frame (fast_flat_frame.go): after
+// TestFlatHoldsAfterRow checks the row frame (rows.go): after
 // a step that assigns tables at the row of its parameter t only, an
 // invariant `forall x: T. B` that reads them at row x only is evaluated
 // at row t alone; one that reads a table elsewhere, or a variable the
@@ -542,7 +543,7 @@ invariants:
   other: {body: "forall x: T. c[x] <= c[T#0] + 5"}
   glob:  {body: "forall x: T. c[x] <= g + 5"}
 `)
-	m, err := NewMachine(a, &Instance{Sizes: map[string]int{"T": 2}})
+	m, err := eval.NewMachine(a, &eval.Instance{Sizes: map[string]int{"T": 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -565,7 +566,7 @@ invariants:
 	// the evaluation: c = [c0, c1], d = [0, 0], g = 0
 	fr := fl.NewRunner()
 	key := func(c0, c1 int64) []byte {
-		return m.AppendState(nil, State{Record(Int(c0), Int(c1)), Record(Int(0), Int(0)), Int(0)})
+		return m.AppendState(nil, eval.State{eval.Record(eval.Int(c0), eval.Int(c1)), eval.Record(eval.Int(0), eval.Int(0)), eval.Int(0)})
 	}
 	own := []int{0}
 	cases := []struct {

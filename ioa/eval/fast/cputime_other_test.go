@@ -1,6 +1,6 @@
 //go:build !unix
 
-package eval
+package fast
 
 import "time"
 

@@ -7,10 +7,11 @@
 // This file holds the compiler, the frame its closures run on, and the
 // dispatch on the kind of expression (compiler.expr1) with the cases that
 // need no file of their own (literals, if-then-else, let). The other cases
-// are in compile_names.go, compile_ops.go, compile_binders.go,
-// compile_index.go and compile_calls.go; the optimisations (folding,
-// specialised closures) in fast_compile.go. The encoder (internal/encode)
-// has the same layout: internal/encode/expr.go is this file's twin.
+// are in expr_names.go, expr_ops.go, expr_binders.go, expr_index.go and
+// expr_calls.go; the optimisations (folding, specialised closures) in
+// expr_fold.go. The SMT encoding (internal/encode) and the explorer's
+// engine on encodings (package fast) have the same layout: their expr.go
+// are this file's twins.
 
 package eval
 

@@ -1,12 +1,12 @@
 // This file implements Flat, the explorer's fastest path: a machine's
 // actions and invariants compiled a second time, to closures that read and
-// write canonical state encodings (codec.go) directly instead of Values.
+// write canonical state encodings (eval/codec.go) directly instead of Values.
 // Expanding a state then decodes nothing, builds no Value and encodes
 // nothing: a successor's encoding is the parent's with the assigned bytes
 // replaced.
 //
 // It covers the part of the language whose encodings have a fixed layout
-// (fast_flat_expr.go): scalars, records, tables over atomic keys, and
+// (expr.go): scalars, records, tables over atomic keys, and
 // sequences of fixed-layout elements as whole variables, with every
 // integer in one byte (-64..63, a one-byte zig-zag varint). An automaton
 // that uses anything else has no Flat (NewFlat reports why), and a state
@@ -18,13 +18,14 @@
 // compares its successors and invariant verdicts with the Runner's on the
 // reachable states of the repository's automata.
 
-package eval
+package fast
 
 import (
 	"errors"
 	"fmt"
 	"unsafe"
 
+	"ladder/ioa/eval"
 	"ladder/ioa/expr"
 )
 
@@ -32,12 +33,12 @@ import (
 // safe for concurrent use; each goroutine runs it through its own
 // FlatRunner.
 type Flat struct {
-	m    *Machine
+	m    *eval.Machine
 	vars []flatVar
 	acts []*flatAction
 	invs []sfn // by index in Automaton.Invariants
 	// rows[k] is invariant k compiled for the row frame, or nil
-	// (fast_flat_frame.go)
+	// (rows.go)
 	rows   []*rowBody
 	nats   []int // the variables with Nats in their layout
 	plan   []scanStep
@@ -123,15 +124,13 @@ var errNotFlat = errors.New("not in the flat layout")
 
 // NewFlat compiles m's actions and invariants for encoded states, or
 // returns an error saying which construct has no fixed layout.
-func NewFlat(m *Machine) (fl *Flat, err error) {
-	defer recoverInternal(&err)
-	m.mu.Lock()
-	defer m.mu.Unlock()
+func NewFlat(m *eval.Machine) (fl *Flat, err error) {
+	defer eval.RecoverInternal(&err)
 	fl = &Flat{m: m}
-	for _, vc := range m.vars {
-		fv, err := fl.layoutVar(vc.v.Sort)
+	for _, v := range m.A.Vars {
+		fv, err := fl.layoutVar(v.Sort)
 		if err != nil {
-			return nil, fmt.Errorf("state variable %s: %w", vc.v.Name, err)
+			return nil, fmt.Errorf("state variable %s: %w", v.Name, err)
 		}
 		fl.vars = append(fl.vars, fv)
 	}
@@ -217,9 +216,9 @@ func (fl *Flat) frame(fa *flatAction) {
 			fa.natVars = append(fa.natVars, v)
 		}
 	}
-	fa.stale = make([]bool, len(fl.m.invs))
-	for k := range fl.m.invs {
-		reads := fl.m.invs[k].reads
+	fa.stale = make([]bool, len(fl.m.A.Invariants))
+	for k := range fa.stale {
+		reads := fl.m.InvariantReads(k)
 		fa.stale[k] = reads == nil
 		for _, v := range reads {
 			if writes[v] {
@@ -245,8 +244,8 @@ func (fl *Flat) layoutVar(s *expr.Sort) (flatVar, error) {
 }
 
 // fixed returns the size of the encoding of every value of sort s in the
-// flat layout (Machine.fixedWidth), or false.
-func (fl *Flat) fixed(s *expr.Sort) (int, bool) { return fl.m.fixedWidth(s) }
+// flat layout (Machine.FixedWidth), or false.
+func (fl *Flat) fixed(s *expr.Sort) (int, bool) { return fl.m.FixedWidth(s) }
 
 // intOffsets appends the offsets of the integers (and of the Nats) inside
 // the fixed layout of s, which starts at base.
@@ -264,7 +263,7 @@ func (fl *Flat) intOffsets(s *expr.Sort, base int, ints, nats []int) ([]int, []i
 		}
 	case expr.KMap:
 		n, _ := fl.fixed(s.Elem)
-		for k := 0; k < fl.m.Inst.size(s.Key); k++ {
+		for k := 0; k < fl.m.Inst.Count(s.Key); k++ {
 			ints, nats = fl.intOffsets(s.Elem, base+k*n, ints, nats)
 		}
 	}
@@ -524,7 +523,7 @@ func (r *FlatRunner) enum(a *flatAction, i int) bool {
 	if p.nat && lo < 0 {
 		lo = 0
 	}
-	if hi > lo && (hi-lo > int64(r.fl.m.Inst.maxEnum()) || hi-lo < 0) {
+	if hi > lo && (hi-lo > int64(r.fl.m.Inst.EnumLimit()) || hi-lo < 0) {
 		c.bad = true
 		return false
 	}
@@ -640,7 +639,7 @@ func (r *FlatRunner) RowParam(act int) int64 {
 // HoldsAfterRow is HoldsAfter for a step of action act whose RowParam
 // was p (-1: unknown, or a post-state that is an image of the step's
 // under a permutation): an invariant `forall x: S. B` that the step can
-// only change at row x = p is checked there alone (fast_flat_frame.go);
+// only change at row x = p is checked there alone (rows.go);
 // at the other rows B reads what it read in the pre-state.
 func (r *FlatRunner) HoldsAfterRow(act int, p int64, key []byte, invs []int) (holds, ok bool) {
 	if act < 0 || act >= len(r.fl.acts) {

@@ -1,7 +1,8 @@
 // This file implements the compilation of calls: definitions (expanded
-// with their parameters in fresh slots), qualified definitions evaluated on
-// another state, and the built-in functions. Its twin in the encoder is
-// internal/encode/expr_calls.go.
+// with their parameters in fresh slots), qualified definitions evaluated
+// on another state, and the built-in functions. Its twins are
+// internal/encode/expr_calls.go (the SMT encoding) and fast/expr_calls.go
+// (the explorer's engine on encodings).
 
 package eval
 

@@ -1,7 +1,7 @@
 // This file implements the compilation of indexing and updates of maps and
 // sequences, field selection and record updates, and the record, set and
-// sequence literals. Its twin in the encoder is
-// internal/encode/expr_index.go.
+// sequence literals. Its twins are internal/encode/expr_index.go (the SMT
+// encoding) and fast/expr_index.go (the explorer's engine on encodings).
 
 package eval
 
@@ -34,7 +34,7 @@ func (c *compiler) index(e *expr.Index) (fn, error) {
 			return nil, errorf(e.Pos(), "%v", err)
 		}
 		K := xs.Key
-		if atomicKey(K) {
+		if AtomicKey(K) {
 			return c.indexAtomic(e, x, i), nil
 		}
 		return func(f *frame) Value { return tget(K, x(f), i(f)) }, nil
@@ -102,7 +102,7 @@ func (c *compiler) updateFn(pos source.Pos, xs *expr.Sort, xe, ie expr.Expr, x, 
 		K := xs.Key
 		vi, okv := c.varRead(xe)
 		pi, okp := c.paramRead(ie)
-		if atomicKey(K) && okv && okp {
+		if AtomicKey(K) && okv && okp {
 			return func(f *frame) Value {
 				m := f.state[vi]
 				vs := f.mk(len(m.vs))
@@ -111,7 +111,7 @@ func (c *compiler) updateFn(pos source.Pos, xs *expr.Sort, xe, ie expr.Expr, x, 
 				return Value{vs: vs}
 			}, nil
 		}
-		if atomicKey(K) {
+		if AtomicKey(K) {
 			return func(f *frame) Value {
 				m, k, val := x(f), i(f).n, v(f)
 				vs := f.mk(len(m.vs))
@@ -267,7 +267,7 @@ func (c *compiler) setLit(e *expr.SetLit) (fn, error) {
 		return konst(empty), nil
 	}
 	K := s.Elem
-	if atomicKey(K) {
+	if AtomicKey(K) {
 		return func(f *frame) Value {
 			vs := f.mkZero(len(empty.vs))
 			for _, x := range elems {
