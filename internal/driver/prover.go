@@ -319,19 +319,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 			(*worker).close,
 			func(w *worker, i int) {
 				j := todo[i]
-				p.prepare(j, solve)
-				if solve && !j.done && j.query != nil && j.err == nil {
-					s, serr := w.session()
-					if serr != nil {
-						j.err = serr
-					} else {
-						prog.begin(j.ob.ID)
-						p.check(ctx, s, j)
-					}
-				}
-				if solve && p.cfg.DumpSMT != "" && j.query != nil && j.err == nil {
-					p.dump(j)
-				}
+				p.decide(ctx, w, j, solve, prog)
 				prog.end()
 				j.release()
 			})
@@ -458,6 +446,28 @@ func (p *Prover) prepare(j *job, solve bool) {
 	}
 	if r, ok := p.lookup(q, j.key); ok {
 		j.res, j.cached, j.done = r, true, true
+	}
+}
+
+// decide prepares j and, when solving, checks it with w's session unless
+// it was decided on the way (cached, trivial), then dumps it under
+// --dump-smt.
+func (p *Prover) decide(ctx context.Context, w *worker, j *job, solve bool, prog *progress) {
+	p.prepare(j, solve)
+	if !solve || j.query == nil || j.err != nil {
+		return
+	}
+	if !j.done {
+		s, err := w.session()
+		if err != nil {
+			j.err = err
+			return
+		}
+		prog.begin(j.ob.ID)
+		p.check(ctx, s, j)
+	}
+	if p.cfg.DumpSMT != "" {
+		p.dump(j)
 	}
 }
 
