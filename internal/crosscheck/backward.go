@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"ladder/internal/explore"
+	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/simulation"
 )
@@ -31,8 +32,8 @@ func (x *checker) backward() error {
 		}
 	}
 	return x.searchConcrete(func(id int, root, vouched bool, c eval.State) error {
-		// Totality: the verdict is the rules', the explanation this
-		// package's. A step that found R(c, τ(c)) true (each) vouches
+		// Totality: the verdict is the rules', and τ(c) the state they
+		// computed. A step that found R(c, τ(c)) true (each) vouches
 		// for it.
 		var v *simulation.Verdict
 		if !vouched {
@@ -42,10 +43,7 @@ func (x *checker) backward() error {
 			}
 		}
 		if v != nil {
-			tau, err := x.stateOf(x.total, &env{c: c})
-			if err != nil {
-				return err
-			}
+			tau := v.State("τ(c)") // as the rules computed it
 			name := v.Plan.Name
 			bad, err := x.failedClauses(&env{c: c, a: tau})
 			if err != nil {
@@ -72,13 +70,6 @@ func (x *checker) backward() error {
 			if err != nil || v == nil {
 				return err
 			}
-			why, err := x.initA.why(a)
-			if err != nil {
-				return err
-			}
-			if why == "" {
-				why = "(the cross-checker's own evaluation finds it one)"
-			}
 			tr, _, err := x.traceOf(id)
 			if err != nil {
 				return err
@@ -88,7 +79,7 @@ func (x *checker) backward() error {
 				name = fmt.Sprintf("state #%d of %s, related to c", i, p.Abstract.Name)
 			}
 			x.failure = &Failure{Obligation: join(x.group, "start"), Clause: "start", Trace: tr,
-				Message: fmt.Sprintf("R(c, a) holds at the start state c but a (%s) is not a start state of %s: %s", name, p.Abstract.Name, why),
+				Message: fmt.Sprintf("R(c, a) holds at the start state c but a (%s) is not a start state of %s: %s", name, p.Abstract.Name, v.Why),
 				States:  []NamedState{named("a", p.Abstract, a, "", nil)}}
 			return errFailed
 		})
@@ -105,35 +96,20 @@ func (x *checker) backward() error {
 }
 
 // backwardStep checks the concrete step tr against the abstract
-// post-state a (described by aName).
+// post-state a (described by aName). The verdicts are the rules'
+// (stepVerdict), and so is the explanation of a failure: the case's
+// pre-state witness apre and abstract steps as the rules computed them
+// (simulation.Verdict.Run).
 func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName string) error {
 	p := x.p
-	sc := x.steps[tr.Action]
-	if sc == nil {
+	sm := x.steps[tr.Action]
+	if sm == nil {
 		return fmt.Errorf("no step correspondence for %s", tr.Action.Name)
 	}
 	x.res.Checks++
 	if x.nodeOf != nil && x.pre.id != tr.From {
 		// a worker's step from node tr.From, whose state tr.Pre is
 		x.pre = preNode{id: tr.From, s: tr.Pre}
-	}
-	base := &env{c: tr.Pre, a: a, cpost: tr.Post, params: tr.Params}
-	envs := make([]*env, len(sc.cases))
-	envFor := func(k int) (*env, error) {
-		if envs[k] != nil {
-			return envs[k], nil
-		}
-		e := *base
-		e.apre = a
-		if pre := sc.cases[k].pre; pre != nil {
-			apre, err := x.stateOf(pre, base)
-			if err != nil {
-				return nil, err
-			}
-			e.apre = apre
-		}
-		envs[k] = &e
-		return &e, nil
 	}
 	aState := func() NamedState {
 		ns := named("a", p.Abstract, a, "", nil)
@@ -145,7 +121,7 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 		return err
 	}
 	if v != nil && v.Plan.Clause == simulation.ClauseCases {
-		return x.verdictFailure(tr, sc, v, -1, "no case's guard holds", nil, []NamedState{aState()}, nil)
+		return x.verdictFailure(tr, sm, v, -1, "no case's guard holds", nil, []NamedState{aState()}, nil)
 	}
 	if k < 0 {
 		return fmt.Errorf("internal error: no case of %s was evaluated", tr.Action.Name)
@@ -154,60 +130,56 @@ func (x *checker) backwardStep(tr *explore.Transition, a eval.State, aName strin
 	if v == nil {
 		return nil
 	}
-	// The explanation: the case's witness and abstract steps.
-	cc := sc.cases[k]
-	e, err := envFor(k)
-	if err != nil {
-		return err
+	r := v.Run
+	if r == nil {
+		return fmt.Errorf("internal error: the rules did not record the abstract steps of %s", v.Plan.ID)
 	}
-	states := func(r *run) []NamedState {
-		out := []NamedState{aState(), named("apre", p.Abstract, e.apre, "a", a)}
-		if r != nil {
+	apre := r.States[0]
+	states := func(steps bool) []NamedState {
+		out := []NamedState{aState(), named("apre", p.Abstract, apre, "a", a)}
+		if steps {
 			out = append(out, x.runStates("apre", r)[1:]...)
 		}
 		return out
 	}
-	if v.Plan.Clause == simulation.ClauseRelation {
-		bad, err := x.failedClauses(&env{c: tr.Pre, a: e.apre})
+	switch v.Plan.Clause {
+	case simulation.ClauseRelation:
+		bad, err := x.failedClauses(&env{c: tr.Pre, a: apre})
 		if err != nil {
 			return err
 		}
-		if len(bad) == 0 {
-			return x.unexplained(tr, sc, v, k, states(nil), nil)
-		}
-		return x.verdictFailure(tr, sc, v, k,
-			fmt.Sprintf("%s(c, apre) is false: the pre-state witness is not related to the concrete pre-state", bad[0]),
-			x.clauseDetailsIn(bad, &env{c: tr.Pre, a: e.apre}), states(nil), nil)
-	}
-	r, err := x.runSteps(cc, e.apre, e)
-	if err != nil {
-		return err
-	}
-	switch v.Plan.Clause {
+		return x.verdictFailure(tr, sm, v, k,
+			fmt.Sprintf("%s(c, apre) is false: the pre-state witness is not related to the concrete pre-state", clauseArg(v.Plan.Name)),
+			x.clauseDetailsIn(bad, &env{c: tr.Pre, a: apre}), states(false), nil)
 	case simulation.ClausePre:
 		j := v.Plan.Index
-		if r.fail != j {
-			return x.unexplained(tr, sc, v, k, states(r), x.calls(r))
-		}
-		return x.verdictFailure(tr, sc, v, k,
+		return x.verdictFailure(tr, sm, v, k,
 			fmt.Sprintf("the abstract step %s is not enabled in %s", x.call(r, j), uName("apre", j)),
-			whyDisabled(x.mA, cc.steps[j].s.Action, r.us[j], r.args[j]), states(r), x.calls(r))
+			whyDisabled(x.mA, r.Steps[j].Action, r.States[j], r.Args[j]), states(true), x.calls(r))
 	case simulation.ClausePost:
-		m := len(r.us) - 1
-		first, ds := diffs(p.Abstract, fmt.Sprintf("u%d", m), r.us[m], "a", a)
-		if first == "" {
-			return x.unexplained(tr, sc, v, k, states(r), x.calls(r))
-		}
-		return x.verdictFailure(tr, sc, v, k,
+		m := len(r.States) - 1
+		_, ds := diffs(p.Abstract, fmt.Sprintf("u%d", m), r.States[m], "a", a)
+		first := clauseArg(v.Plan.Name)
+		return x.verdictFailure(tr, sm, v, k,
 			fmt.Sprintf("u%d.%s = a.%s is false: the abstract steps from apre do not end in the abstract post-state a", m, first, first),
-			ds, states(r), x.calls(r))
+			ds, states(true), x.calls(r))
 	}
-	msg, err := x.eventCheck(tr.Action, tr.Params, cc, r)
+	msg, err := x.eventCheck(tr.Action, tr.Params, r)
 	if err != nil {
 		return err
 	}
-	if msg == "" {
-		msg = "the event arguments of the concrete and abstract steps differ"
+	if msg == "" { // the events differ in the values the rules compare
+		msg = v.What + " is false"
 	}
-	return x.verdictFailure(tr, sc, v, k, msg, nil, states(r), x.calls(r))
+	return x.verdictFailure(tr, sm, v, k, msg, nil, states(true), x.calls(r))
+}
+
+// clauseArg returns the argument of a step clause's name, e.g. R of
+// "relation(R)".
+func clauseArg(name string) string {
+	c, err := ioa.ParseStepClause(name)
+	if err != nil {
+		return name
+	}
+	return c.Arg
 }

@@ -66,7 +66,6 @@ var exemptions = []exemption{
 	{"internal/crosscheck/backward_index.go:candidates.build", 163, 0, "builds the candidates' index and filters in one pass over the states"},
 	{"internal/crosscheck/backward_index.go:candidates.enter", 149, 0, "the inner loop of the candidate index, kept whole for speed"},
 	{"internal/crosscheck/backward_reach.go:reachableWith", 151, 0, "the reachable-set search on encodings or with the Runner: two paths of one search"},
-	{"internal/crosscheck/history.go:checker.history", 192, 44, "the history-mapping cross-check: one search and the explanation of its failures"},
 	{"internal/crosscheck/implements_search.go:implements", 315, 65, "the trace-inclusion search loop over (state, set) pairs, kept whole for speed"},
 	{"internal/crosscheck/search.go:search.expandNode", 0, 51, "one node's transitions, with symmetry, dead registers and the Flat fast path"},
 	{"internal/driver/prover.go:Prover.run", 150, 46, "the prover pipeline's stages in order: records, workers, assembly"},
