@@ -19,6 +19,23 @@ import (
 // build finds the index's key variables and the filters, and enters every
 // state (under symmetry, every distinct image of each representative).
 func (cs *candidates) build() error {
+	if err := cs.keysAndFilters(); err != nil {
+		return err
+	}
+	if fl, err := eval.NewFlat(cs.x.mA); err == nil && (cs.sym == nil || cs.sym.BytesOnly()) {
+		cs.flat = fl
+	}
+	parts, stopped, err := cs.enterAll()
+	if err != nil || stopped {
+		return err
+	}
+	return cs.join(parts)
+}
+
+// keysAndFilters finds the index's key variables (a conjunct `a.x = e(c)`
+// of R pins x), the components probed (compPin), and the filters (the
+// conjuncts that read one other variable of a).
+func (cs *candidates) keysAndFilters() error {
 	x := cs.x
 	pinned := map[int]bool{}
 	byVar := map[int]*varFilter{}
@@ -85,9 +102,14 @@ func (cs *candidates) build() error {
 		}
 		byVar[v].conds = append(byVar[v].conds, f)
 	}
-	if fl, err := eval.NewFlat(x.mA); err == nil && (cs.sym == nil || cs.sym.BytesOnly()) {
-		cs.flat = fl
-	}
+	return nil
+}
+
+// enterAll enters every state of enc in parts, one per core, and
+// returns them, or stopped when the budget stopped it (the search then
+// stops at once, INCOMPLETE).
+func (cs *candidates) enterAll() ([]indexPart, bool, error) {
+	x := cs.x
 	// The states are entered in parts, one per core, each on its own
 	// goroutine, and joined in order; the values of each filter are
 	// numbered per part and then renumbered in order of first appearance,
@@ -121,16 +143,24 @@ func (cs *candidates) build() error {
 	}
 	for k := range parts {
 		if parts[k].err != nil {
-			return parts[k].err
+			return nil, false, parts[k].err
 		}
 		if parts[k].stopped {
 			x.meter.Stop() // the search stops at once, INCOMPLETE
-			return nil
+			return nil, true, nil
 		}
 	}
 	if x.meter.Exceeded(0) != "" {
-		return nil // the search stops at once, INCOMPLETE
+		return nil, true, nil // the search stops at once, INCOMPLETE
 	}
+	return parts, false, nil
+}
+
+// join joins the parts in order: the entries, their hashes (the index,
+// fill) and the filters' values, renumbered in order of first appearance.
+func (cs *candidates) join(parts []indexPart) error {
+	x := cs.x
+	n := cs.enc.Len()
 	total := 0
 	for k := range parts {
 		total += len(parts[k].rep)
@@ -218,48 +248,12 @@ func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error
 	for j := range pt.ids {
 		pt.ids[j] = make([]int32, 0, est)
 	}
-	num := make([]map[string]int32, nf)
-	for j := range num {
-		num[j] = map[string]int32{}
+	en := &enterer{cs: cs, pt: pt, num: make([]map[string]int32, nf), perms: []int{0}, seen: map[string]bool{},
+		r: x.mA.NewRunner(), offs: make([]int, len(x.mA.A.Vars)+1)}
+	for j := range en.num {
+		en.num[j] = map[string]int32{}
 	}
-	var buf, img []byte
-	perms := []int{0}
-	seen := map[string]bool{}
-	// the states are decoded into scratch memory, and only when their
-	// values are needed: where A has the flat layout, a state's variables
-	// and their images are read from its encoding; the values kept (a
-	// filter's distinct values) are cloned
-	r := x.mA.NewRunner()
-	r.SetScratch(true)
-	offs := make([]int, len(x.mA.A.Vars)+1)
-	var key []byte
-	var a eval.State
-	state := func() (eval.State, error) {
-		if a == nil {
-			var err error
-			a, err = r.Decode(key)
-			return a, err
-		}
-		return a, nil
-	}
-	// imageVar appends the encoding of variable v of the image g of the
-	// state, from its bytes when they suffice
-	imageVar := func(buf []byte, byBytes bool, g, v int) ([]byte, error) {
-		if byBytes {
-			enc := key[offs[v]:offs[v+1]]
-			if cs.sym == nil {
-				return append(buf, enc...), nil
-			}
-			if out, ok := cs.sym.AppendPermutedVarBytes(buf, enc, g, v); ok {
-				return out, nil
-			}
-		}
-		a, err := state()
-		if err != nil {
-			return buf, err
-		}
-		return cs.appendVar(buf, a, g, v), nil
-	}
+	en.r.SetScratch(true)
 	for i := lo; i < hi; i++ {
 		if (i-lo)%4096 == 0 && i > lo {
 			done.Add(4096)
@@ -268,85 +262,168 @@ func (cs *candidates) enter(pt *indexPart, lo, hi int, done *atomic.Int64) error
 				return nil
 			}
 		}
-		r.Release()
-		key, a = cs.enc.Key(i), nil
-		byBytes := cs.flat != nil && cs.flat.Offsets(key, offs)
-		if cs.sym != nil {
-			perms = perms[:0]
-			n, ok := 0, false
-			if byBytes {
-				buf = append(buf[:0], key...)
-				buf, n, ok = cs.sym.LeastEncoded(buf, 0, offs)
-			}
-			if !ok {
-				a, err := state()
-				if err != nil {
-					return err
-				}
-				buf, n = cs.sym.AppendCanonical(buf[:0], a)
-			}
-			if n == 1 {
-				// no permutation but the identity fixes a: its images are distinct
-				for g := 0; g < cs.sym.Order(); g++ {
-					perms = append(perms, g)
-				}
-			} else {
-				a, err := state()
-				if err != nil {
-					return err
-				}
-				clear(seen)
-				for g := 0; g < cs.sym.Order(); g++ {
-					img = cs.sym.AppendPermuted(img[:0], a, g)
-					if !seen[string(img)] {
-						seen[string(img)] = true
-						perms = append(perms, g)
-					}
-				}
-			}
-		}
-		pt.first = append(pt.first, int32(len(pt.rep)))
-		for _, g := range perms {
-			pt.rep = append(pt.rep, int32(i))
-			if cs.sym != nil {
-				pt.perm = append(pt.perm, uint16(g))
-			}
-			buf = buf[:0]
-			var err error
-			for _, v := range cs.keyVars {
-				if buf, err = imageVar(buf, byBytes, g, v); err != nil {
-					return err
-				}
-			}
-			for _, cp := range cs.comps {
-				if buf, err = imageVar(buf, byBytes, g, cp.v); err != nil {
-					return err
-				}
-			}
-			pt.hashes = append(pt.hashes, maphash.Bytes(cs.seed, buf))
-			for j, f := range cs.filters {
-				if buf, err = imageVar(buf[:0], byBytes, g, f.v); err != nil {
-					return err
-				}
-				id, ok := num[j][string(buf)]
-				if !ok {
-					id = int32(len(pt.vals[j]))
-					num[j][string(buf)] = id
-					pt.keys[j] = append(pt.keys[j], string(buf))
-					a, err := state()
-					if err != nil {
-						return err
-					}
-					if cs.sym != nil {
-						pt.vals[j] = append(pt.vals[j], eval.Clone(cs.sym.PermuteVar(a, g, f.v)))
-					} else {
-						pt.vals[j] = append(pt.vals[j], eval.Clone(a[f.v]))
-					}
-				}
-				pt.ids[j] = append(pt.ids[j], id)
-			}
+		if err := en.enter(i); err != nil {
+			return err
 		}
 	}
 	done.Add(int64((hi - lo) % 4096))
+	return nil
+}
+
+// enterer enters states of enc into one part of the index (enter).
+//
+// The states are decoded into the scratch memory of r, and only when
+// their values are needed: where A has the flat layout, a state's
+// variables and their images are read from its encoding (offs: the
+// offsets of its variables); the values kept (a filter's distinct
+// values) are cloned.
+type enterer struct {
+	cs    *candidates
+	pt    *indexPart
+	num   []map[string]int32 // per filter, the number of each value's encoding
+	r     *eval.Runner
+	offs  []int
+	key   []byte     // the encoding of the state being entered
+	a     eval.State // the state decoded, or nil
+	perms []int      // the permutations giving its distinct images
+	seen  map[string]bool
+	buf   []byte
+	img   []byte
+}
+
+// state returns the state being entered, decoded once.
+func (en *enterer) state() (eval.State, error) {
+	if en.a == nil {
+		var err error
+		en.a, err = en.r.Decode(en.key)
+		return en.a, err
+	}
+	return en.a, nil
+}
+
+// imageVar appends the encoding of variable v of the image g of the
+// state, from its bytes when they suffice.
+func (en *enterer) imageVar(buf []byte, byBytes bool, g, v int) ([]byte, error) {
+	cs := en.cs
+	if byBytes {
+		enc := en.key[en.offs[v]:en.offs[v+1]]
+		if cs.sym == nil {
+			return append(buf, enc...), nil
+		}
+		if out, ok := cs.sym.AppendPermutedVarBytes(buf, enc, g, v); ok {
+			return out, nil
+		}
+	}
+	a, err := en.state()
+	if err != nil {
+		return buf, err
+	}
+	return cs.appendVar(buf, a, g, v), nil
+}
+
+// images sets perms to the permutations that give the distinct images of
+// the state being entered.
+func (en *enterer) images(byBytes bool) error {
+	sym := en.cs.sym
+	en.perms = en.perms[:0]
+	n, ok := 0, false
+	if byBytes {
+		en.buf = append(en.buf[:0], en.key...)
+		en.buf, n, ok = sym.LeastEncoded(en.buf, 0, en.offs)
+	}
+	if !ok {
+		a, err := en.state()
+		if err != nil {
+			return err
+		}
+		en.buf, n = sym.AppendCanonical(en.buf[:0], a)
+	}
+	if n == 1 {
+		// no permutation but the identity fixes a: its images are distinct
+		for g := 0; g < sym.Order(); g++ {
+			en.perms = append(en.perms, g)
+		}
+		return nil
+	}
+	a, err := en.state()
+	if err != nil {
+		return err
+	}
+	clear(en.seen)
+	for g := 0; g < sym.Order(); g++ {
+		en.img = sym.AppendPermuted(en.img[:0], a, g)
+		if !en.seen[string(en.img)] {
+			en.seen[string(en.img)] = true
+			en.perms = append(en.perms, g)
+		}
+	}
+	return nil
+}
+
+// enter enters state i of enc: an entry per distinct image, with its
+// hash (of its key variables and probed components) and its filters'
+// value numbers.
+func (en *enterer) enter(i int) error {
+	cs, pt := en.cs, en.pt
+	en.r.Release()
+	en.key, en.a = cs.enc.Key(i), nil
+	byBytes := cs.flat != nil && cs.flat.Offsets(en.key, en.offs)
+	if cs.sym != nil {
+		if err := en.images(byBytes); err != nil {
+			return err
+		}
+	}
+	pt.first = append(pt.first, int32(len(pt.rep)))
+	for _, g := range en.perms {
+		pt.rep = append(pt.rep, int32(i))
+		if cs.sym != nil {
+			pt.perm = append(pt.perm, uint16(g))
+		}
+		buf := en.buf[:0]
+		var err error
+		for _, v := range cs.keyVars {
+			if buf, err = en.imageVar(buf, byBytes, g, v); err != nil {
+				return err
+			}
+		}
+		for _, cp := range cs.comps {
+			if buf, err = en.imageVar(buf, byBytes, g, cp.v); err != nil {
+				return err
+			}
+		}
+		pt.hashes = append(pt.hashes, maphash.Bytes(cs.seed, buf))
+		for j, f := range cs.filters {
+			if buf, err = en.imageVar(buf[:0], byBytes, g, f.v); err != nil {
+				return err
+			}
+			if err := en.filterValue(j, f, g, buf); err != nil {
+				return err
+			}
+		}
+		en.buf = buf
+	}
+	return nil
+}
+
+// filterValue appends to the part the number of the value of filter j's
+// variable in image g, whose encoding is key, numbering it if new.
+func (en *enterer) filterValue(j int, f *varFilter, g int, key []byte) error {
+	cs, pt := en.cs, en.pt
+	id, ok := en.num[j][string(key)]
+	if !ok {
+		id = int32(len(pt.vals[j]))
+		en.num[j][string(key)] = id
+		pt.keys[j] = append(pt.keys[j], string(key))
+		a, err := en.state()
+		if err != nil {
+			return err
+		}
+		if cs.sym != nil {
+			pt.vals[j] = append(pt.vals[j], eval.Clone(cs.sym.PermuteVar(a, g, f.v)))
+		} else {
+			pt.vals[j] = append(pt.vals[j], eval.Clone(a[f.v]))
+		}
+	}
+	pt.ids[j] = append(pt.ids[j], id)
 	return nil
 }

@@ -36,58 +36,18 @@ func reachableWith(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore
 	if err != nil {
 		return nil, false, err
 	}
-	st := nodestore.New()
-	// add stores the state with key k unless it is stored, or the store is
-	// full (then it reports false)
-	add := func(k []byte, h uint64) bool {
-		if st.Len() >= limit {
-			return st.Find(k, h) >= 0
-		}
-		st.Insert(k, h, -1)
-		return true
-	}
-	appendKey := func(buf []byte, s eval.State) []byte {
-		if sy != nil {
-			buf, _ = sy.AppendCanonical(buf, s)
-			return buf
-		}
-		return m.AppendState(buf, s)
-	}
+	rs := newReacher(m, sy, limit, useFlat)
+	st := rs.st
 	var buf []byte
 	for _, s := range inits {
-		buf = appendKey(buf[:0], s)
-		if !add(buf, st.Hash(buf)) {
+		buf = rs.appendKey(buf[:0], s)
+		if !rs.add(buf, st.Hash(buf)) {
 			return st, false, nil
 		}
 	}
 	// Batches of nodes are expanded on one goroutine per core, each
 	// computing the keys of the successors of a contiguous part; the keys
 	// are then stored in order, so the store does not depend on the cores.
-	type part struct {
-		keys   []byte
-		ends   []int
-		hashes []uint64
-		err    error
-	}
-	w := runtime.GOMAXPROCS(0)
-	parts := make([]part, w)
-	runners := make([]*eval.Runner, w)
-	for k := range runners {
-		runners[k] = m.NewRunner()
-		runners[k].SetScratch(true)
-	}
-	var fl *eval.Flat
-	var flats []*eval.FlatRunner
-	var offs [][]int
-	if useFlat && (sy == nil || sy.BytesOnly()) {
-		if f, err := eval.NewFlat(m); err == nil {
-			fl = f
-			for range w {
-				flats = append(flats, fl.NewRunner())
-				offs = append(offs, make([]int, len(m.A.Vars)+1))
-			}
-		}
-	}
 	const batch = 4096
 	depth, levelEnd, transitions := 0, st.Len(), int64(0)
 	for lo := 0; lo < st.Len(); {
@@ -100,66 +60,18 @@ func reachableWith(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore
 		for i := lo; i < hi; i++ {
 			keys[i-lo] = append([]byte(nil), st.Key(i)...)
 		}
-		np := max(1, min(w, (hi-lo)/64))
+		np := max(1, min(len(rs.parts), (hi-lo)/64))
 		var wg sync.WaitGroup
 		for k := 0; k < np; k++ {
 			wg.Add(1)
 			go func(k int) {
 				defer wg.Done()
-				pt, r := &parts[k], runners[k]
-				pt.keys, pt.ends, pt.hashes, pt.err = pt.keys[:0], pt.ends[:0], pt.hashes[:0], nil
-				gaveUp := false
-				visitFlat := func(_ int, post []byte) bool {
-					start := len(pt.keys)
-					pt.keys = append(pt.keys, post...)
-					if sy != nil {
-						var ok bool
-						if !fl.Offsets(pt.keys[start:], offs[k]) {
-							gaveUp = true
-							return false
-						}
-						if pt.keys, _, ok = sy.LeastEncoded(pt.keys, start, offs[k]); !ok {
-							gaveUp = true
-							return false
-						}
-					}
-					pt.ends = append(pt.ends, len(pt.keys))
-					pt.hashes = append(pt.hashes, st.Hash(pt.keys[start:]))
-					return true
-				}
-				for _, key := range keys[len(keys)*k/np : len(keys)*(k+1)/np] {
-					if flats != nil {
-						n0, k0 := len(pt.ends), len(pt.keys)
-						gaveUp = false
-						if flats[k].Successors(key, visitFlat) && !gaveUp {
-							continue
-						}
-						// the Runner expands the state
-						pt.keys, pt.ends, pt.hashes = pt.keys[:k0], pt.ends[:n0], pt.hashes[:n0]
-					}
-					r.Release()
-					s, err := r.Decode(key)
-					if err != nil {
-						pt.err = err
-						return
-					}
-					err = r.Successors(s, func(_ int, _ []eval.Value, post eval.State) bool {
-						start := len(pt.keys)
-						pt.keys = appendKey(pt.keys, post)
-						pt.ends = append(pt.ends, len(pt.keys))
-						pt.hashes = append(pt.hashes, st.Hash(pt.keys[start:]))
-						return true
-					})
-					if err != nil {
-						pt.err = err
-						return
-					}
-				}
+				rs.expand(k, keys[len(keys)*k/np:len(keys)*(k+1)/np])
 			}(k)
 		}
 		wg.Wait()
 		for k := 0; k < np; k++ {
-			pt := &parts[k]
+			pt := &rs.parts[k]
 			if pt.err != nil {
 				return nil, false, pt.err
 			}
@@ -170,7 +82,7 @@ func reachableWith(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore
 					st.Prefetch(pt.hashes[j:min(j+32, len(pt.hashes))])
 				}
 				transitions++
-				if !add(pt.keys[start:end], pt.hashes[j]) {
+				if !rs.add(pt.keys[start:end], pt.hashes[j]) {
 					return st, false, nil
 				}
 				start = end
@@ -181,4 +93,121 @@ func reachableWith(m *eval.Machine, sy *eval.Symmetry, limit int, meter *explore
 		}
 	}
 	return st, true, nil
+}
+
+// reacher is the search of reachableWith: the store, and per core a part
+// of a batch's successors with its runners.
+type reacher struct {
+	m       *eval.Machine
+	sy      *eval.Symmetry
+	limit   int
+	st      *nodestore.Store
+	parts   []reachPart
+	runners []*eval.Runner
+	fl      *eval.Flat // nil: the Runner expands every state
+	flats   []*eval.FlatRunner
+	offs    [][]int
+}
+
+// reachPart is the successors of a part of a batch: their keys (ending
+// at ends) and hashes.
+type reachPart struct {
+	keys   []byte
+	ends   []int
+	hashes []uint64
+	err    error
+}
+
+func newReacher(m *eval.Machine, sy *eval.Symmetry, limit int, useFlat bool) *reacher {
+	w := runtime.GOMAXPROCS(0)
+	rs := &reacher{m: m, sy: sy, limit: limit, st: nodestore.New(), parts: make([]reachPart, w), runners: make([]*eval.Runner, w)}
+	for k := range rs.runners {
+		rs.runners[k] = m.NewRunner()
+		rs.runners[k].SetScratch(true)
+	}
+	if useFlat && (sy == nil || sy.BytesOnly()) {
+		if f, err := eval.NewFlat(m); err == nil {
+			rs.fl = f
+			for range w {
+				rs.flats = append(rs.flats, f.NewRunner())
+				rs.offs = append(rs.offs, make([]int, len(m.A.Vars)+1))
+			}
+		}
+	}
+	return rs
+}
+
+// add stores the state with key k unless it is stored, or the store is
+// full (then it reports false).
+func (rs *reacher) add(k []byte, h uint64) bool {
+	if rs.st.Len() >= rs.limit {
+		return rs.st.Find(k, h) >= 0
+	}
+	rs.st.Insert(k, h, -1)
+	return true
+}
+
+// appendKey appends the key of s: its canonical encoding under sy, or
+// its encoding.
+func (rs *reacher) appendKey(buf []byte, s eval.State) []byte {
+	if rs.sy != nil {
+		buf, _ = rs.sy.AppendCanonical(buf, s)
+		return buf
+	}
+	return rs.m.AppendState(buf, s)
+}
+
+// expand computes into part k the keys of the successors of the states
+// with the given keys: on their encodings (Flat) when it can, else with
+// the Runner.
+func (rs *reacher) expand(k int, keys [][]byte) {
+	pt, r, sy, st := &rs.parts[k], rs.runners[k], rs.sy, rs.st
+	pt.keys, pt.ends, pt.hashes, pt.err = pt.keys[:0], pt.ends[:0], pt.hashes[:0], nil
+	gaveUp := false
+	visitFlat := func(_ int, post []byte) bool {
+		start := len(pt.keys)
+		pt.keys = append(pt.keys, post...)
+		if sy != nil {
+			var ok bool
+			if !rs.fl.Offsets(pt.keys[start:], rs.offs[k]) {
+				gaveUp = true
+				return false
+			}
+			if pt.keys, _, ok = sy.LeastEncoded(pt.keys, start, rs.offs[k]); !ok {
+				gaveUp = true
+				return false
+			}
+		}
+		pt.ends = append(pt.ends, len(pt.keys))
+		pt.hashes = append(pt.hashes, st.Hash(pt.keys[start:]))
+		return true
+	}
+	for _, key := range keys {
+		if rs.flats != nil {
+			n0, k0 := len(pt.ends), len(pt.keys)
+			gaveUp = false
+			if rs.flats[k].Successors(key, visitFlat) && !gaveUp {
+				continue
+			}
+			// the Runner expands the state
+			pt.keys, pt.ends, pt.hashes = pt.keys[:k0], pt.ends[:n0], pt.hashes[:n0]
+		}
+		r.Release()
+		s, err := r.Decode(key)
+		if err != nil {
+			pt.err = err
+			return
+		}
+		err = r.Successors(s, func(_ int, _ []eval.Value, post eval.State) bool {
+			start := len(pt.keys)
+			pt.keys = rs.appendKey(pt.keys, post)
+			pt.ends = append(pt.ends, len(pt.keys))
+			pt.hashes = append(pt.hashes, st.Hash(pt.keys[start:]))
+			return true
+		})
+		if err != nil {
+			pt.err = err
+			return
+		}
+	}
 }
