@@ -29,6 +29,12 @@
 //     states and re-checks it with the reference evaluator, so that a
 //     refutation is reported only when ladder's own semantics agrees with
 //     the solver; a disagreement is an internal error, never a verdict.
+//   - PointChecker (point.go) evaluates an edge's obligations at the
+//     concrete points of a finite instance by the same rules, for the
+//     bounded cross-checker (package crosscheck): its verdicts, what
+//     explains a failing one (Verdict.Run, Why), the edge's expressions
+//     and state maps compiled once for the cross-checker's search, and
+//     the invariants an edge assumes, checked per state (point_edge.go).
 //   - TheoremInput (theorems.go) gives the theorems phase
 //     (internal/theorems) what it reads: names, kinds, assumptions and
 //     transfer chains. That package applies the metatheorems (trace

@@ -22,6 +22,7 @@ type fastEval struct {
 	inst  *eval.Instance
 	objs  []*expr.Object // the proof's state objects, the free objects of compiled expressions
 	funcs map[expr.Expr]*eval.Func
+	extra map[expr.Expr][]extraFunc // compiled over objs and further objects (PointChecker.Func)
 	plans map[*ioa.StateMap][]entryPlan
 	invs  map[expr.Expr]*eval.Func // invariant bodies, over a bare state
 
@@ -150,7 +151,7 @@ type stepResult struct {
 }
 
 func newFastEval(inst *eval.Instance, objs []*expr.Object) *fastEval {
-	f := &fastEval{inst: inst, objs: objs, funcs: map[expr.Expr]*eval.Func{}, invs: map[expr.Expr]*eval.Func{}, plans: map[*ioa.StateMap][]entryPlan{}}
+	f := &fastEval{inst: inst, objs: objs, funcs: map[expr.Expr]*eval.Func{}, extra: map[expr.Expr][]extraFunc{}, invs: map[expr.Expr]*eval.Func{}, plans: map[*ioa.StateMap][]entryPlan{}}
 	f.reset()
 	return f
 }

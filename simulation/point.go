@@ -50,6 +50,9 @@ type PointChecker struct {
 	all   map[*ioa.Action]*plan
 	goals map[goalKey]int
 	sc    *sc[eval.State, eval.Value, bool] // EvalStep's scenario, reused
+	// transfers are the predicates of the invariants assumed by transfer,
+	// which Violated checks states with.
+	transfers map[*ioa.InvariantRef]*eval.Func
 }
 
 // goalKey identifies the plan of a goal of an all-goals scenario.
@@ -219,6 +222,35 @@ type Verdict struct {
 	// Calls are the abstract steps taken, as the evaluator prints them
 	// (e.g. "DoRead(T#0, L#0)"), in order.
 	Calls []string
+	// Run is, for a step obligation, the abstract steps of its case as
+	// the rule took them, or nil.
+	Run *Run
+	// Why is, for a start obligation whose goal is that a state is a
+	// start state, the first reason it is not ("x = 1, not its init 0",
+	// "initially predicate 2 is false"), or "".
+	Why string
+}
+
+// Run is the abstract steps of a case of a step correspondence as a rule
+// took them at a point.
+type Run struct {
+	Case  int                 // the 0-based case
+	Steps []*ioa.AbstractStep // the case's abstract steps β_1 … β_m
+	Args  [][]eval.Value      // the arguments of every step, evaluated in the pre-states
+	// States are u_0 … u_n, the states the steps reached from u_0 (a;
+	// apre for backward simulations): all of them (n = m), or, when the
+	// rule stopped before step n+1 (the goal pre(β_n+1)), the first n+1.
+	States []eval.State
+}
+
+// newRun returns the Run of r, a run of a case of sm, or nil.
+func newRun(sm *ioa.StepMatch, r caseRun, ran bool) *Run {
+	us, _ := r.us.([]eval.State)
+	args, _ := r.args.([][]eval.Value)
+	if !ran || sm == nil || r.kase < 0 || r.kase >= len(sm.Cases) {
+		return nil
+	}
+	return &Run{Case: r.kase, Steps: sm.Cases[r.kase].Steps, Args: args, States: us}
 }
 
 // PointState is a state a rule computed at a point.
@@ -269,8 +301,8 @@ func (pc *PointChecker) UseScratch() {
 // caller checks them once per state (a cross-check explores reachable
 // states only and checks the assumed invariants in each). Every other
 // hypothesis is evaluated, in the rule's order, and the first false one
-// makes the verdict vacuous. The States and Calls of the verdict are
-// recorded when the obligation fails.
+// makes the verdict vacuous. The States, Calls, Run and Why of the
+// verdict are recorded when the obligation fails.
 func (pc *PointChecker) Eval(pl *PointPlan, pt *Point) (Verdict, error) {
 	v, err := pc.eval(pl, pt, true)
 	if err != nil || v.Holds {
@@ -284,7 +316,7 @@ func (pc *PointChecker) eval(pl *PointPlan, pt *Point, quiet bool) (Verdict, err
 	w := pc.w
 	w.states = pt.States
 	w.params["p"] = pt.Params
-	w.trace, w.calls, w.sawConcrete, w.quiet = w.trace[:0], w.calls[:0], false, quiet
+	w.trace, w.calls, w.sawConcrete, w.quiet, w.why = w.trace[:0], w.calls[:0], false, quiet, ""
 	w.fast.seeds, w.fast.related = pt.Steps, pt.Related
 	defer func() { w.quiet, w.fast.seeds, w.fast.related = false, nil, nil }()
 	w.fast.vacuous = ""
@@ -312,6 +344,9 @@ func (pc *PointChecker) eval(pl *PointPlan, pt *Point, quiet bool) (Verdict, err
 			v.Calls = append(v.Calls, c.text)
 		}
 	}
+	if !quiet && scn != nil {
+		v.Run, v.Why = newRun(pl.p.step, scn.run, scn.ran), w.why
+	}
 	return v, nil
 }
 
@@ -329,6 +364,9 @@ type StepResult struct {
 	// rules took every step of the case (refinements and forward
 	// simulations), or nil.
 	Last eval.State
+	// Run is, from Match, the abstract steps of the case as the rules
+	// took them, or nil.
+	Run *Run
 }
 
 // EvalStep evaluates every step obligation of concrete action act at pt
@@ -339,6 +377,17 @@ type StepResult struct {
 // states and calls. Like Eval, it trusts the invariant and Nat
 // hypotheses of the point's given states.
 func (pc *PointChecker) EvalStep(act *ioa.Action, pt *Point) (StepResult, error) {
+	return pc.evalStep(act, pt, false)
+}
+
+// Match is EvalStep that also returns the abstract steps of the case the
+// rules took (StepResult.Run): the steps a concrete step is matched with.
+func (pc *PointChecker) Match(act *ioa.Action, pt *Point) (StepResult, error) {
+	return pc.evalStep(act, pt, true)
+}
+
+// evalStep is EvalStep, keeping the case's run when record is set.
+func (pc *PointChecker) evalStep(act *ioa.Action, pt *Point, record bool) (StepResult, error) {
 	res := StepResult{Case: -1}
 	p := pc.all[act]
 	if p == nil {
@@ -357,6 +406,7 @@ func (pc *PointChecker) EvalStep(act *ioa.Action, pt *Point) (StepResult, error)
 		pc.sc = s
 	}
 	s.err, s.out.hyps, s.out.goals, s.out.goal, s.out.what, s.out.kase, s.out.last = nil, s.out.hyps[:0], s.out.goals[:0], false, "", -1, nil
+	s.out.ran, s.record = false, record
 	clear(s.known)
 	defer func() { w.fast.seeds, w.fast.related = nil, nil }()
 	if p.proof.Kind == ioa.ProofBackward {
@@ -373,6 +423,9 @@ func (pc *PointChecker) EvalStep(act *ioa.Action, pt *Point) (StepResult, error)
 	res.Case = s.out.kase
 	if st, ok := s.out.last.(eval.State); ok {
 		res.Last = st
+	}
+	if record {
+		res.Run = newRun(p.step, s.out.run, s.out.ran)
 	}
 	first := -1
 	for _, g := range s.out.goals {

@@ -76,6 +76,18 @@ type scenario[B any] struct {
 	goals []goalB[B]
 	kase  int
 	last  any
+	// run is the abstract steps of the case as the scenario took them
+	// (abstractSteps), when ran and the world records them (sc.record).
+	run caseRun
+	ran bool
+}
+
+// caseRun is the abstract steps of case kase of a step rule as a scenario
+// took them: the states u_0 … u_n reached and the arguments of every
+// step of the case, as the world's []S and [][]V.
+type caseRun struct {
+	kase     int
+	us, args any
 }
 
 type namedB[B any] struct {
@@ -122,6 +134,9 @@ type sc[S, V, B any] struct {
 	// tried read them.
 	guards []B
 	known  []bool
+	// record: the abstract steps taken are kept in out.run, for the
+	// caller's explanation of a verdict (PointChecker).
+	record bool
 }
 
 // guard returns the value of the guard of case j of sm in envFor(j),
@@ -154,6 +169,9 @@ func newSc[S, V, B any](w world[S, V, B]) *sc[S, V, B] {
 	s := &sc[S, V, B]{w: w, out: &scenario[B]{kase: -1}}
 	if st, ok := any(w).(stopper); ok && st.stops() {
 		s.stop = st
+	}
+	if r, ok := any(w).(interface{ records() bool }); ok {
+		s.record = r.records()
 	}
 	if t, ok := any(w).(interface{ trustsInvariants() bool }); ok {
 		s.trust = t.trustsInvariants()

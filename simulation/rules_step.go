@@ -95,6 +95,9 @@ func abstractSteps[S, V, B any](s *sc[S, V, B], p *plan, k int, c *ioa.Case, u0 
 		}
 		us = append(us, u)
 	}
+	if s.record {
+		s.out.run, s.out.ran = caseRun{kase: k, us: us, args: args}, true
+	}
 	return us, args
 }
 

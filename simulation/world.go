@@ -284,6 +284,9 @@ type conWorld struct {
 	sawConcrete bool
 	// quiet: trace and calls are not recorded (PointChecker.EvalStep).
 	quiet bool
+	// why is the first reason a state was found not to be a start state
+	// (init), when recorded.
+	why string
 	// fast, when set, is the compiled mode of PointChecker (fasteval.go):
 	// compiled expressions, values memoized within a point, invariant and
 	// Nat hypotheses of the point's states taken as true (its caller checks
@@ -318,6 +321,10 @@ func (w *conWorld) trustsInvariants() bool { return w.fast != nil }
 func (w *conWorld) stops() bool { return w.fast != nil }
 
 func (w *conWorld) stopAt(name string) { w.fast.vacuous = name }
+
+// records reports whether a scenario keeps the abstract steps it takes
+// (sc.record): in the compiled mode, unless quiet.
+func (w *conWorld) records() bool { return w.fast != nil && !w.quiet }
 
 // traced is a state a scenario met, with the state it was computed from
 // by a step (base, or "").
@@ -578,15 +585,21 @@ func (w *conWorld) init(a *ioa.Automaton, s eval.State) (bool, error) {
 			return false, err
 		}
 		if !x.Equal(s[i]) {
+			if w.records() {
+				w.why = fmt.Sprintf("%s = %s, not its init %s", v.Name, eval.Format(s[i], v.Sort), eval.Format(x, v.Sort))
+			}
 			return false, nil
 		}
 	}
-	for _, p := range a.Initially {
+	for k, p := range a.Initially {
 		x, err := eval.Eval(p, &eval.Env{Inst: w.inst, State: s})
 		if err != nil {
 			return false, err
 		}
 		if !x.Bool() {
+			if w.records() {
+				w.why = fmt.Sprintf("initially predicate %d is false", k+1)
+			}
 			return false, nil
 		}
 	}

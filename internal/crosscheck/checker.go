@@ -1,13 +1,12 @@
 // This file implements the checker every proof kind shares: the machines
-// of the two automata, the proof's expressions compiled for the instance,
-// and the evaluation of mappings, witnesses, relations, guards and
-// abstract steps.
+// of the two automata, the edge as the rules compiled it (the point
+// checker's expressions and state maps), and the evaluation of mappings,
+// witnesses and relations the search needs.
 
 package crosscheck
 
 import (
 	"fmt"
-	"slices"
 
 	"ladder/internal/explore"
 	"ladder/ioa"
@@ -29,18 +28,15 @@ type checker struct {
 	group  string       // "C→A › kind", the prefix of obligation IDs
 	res    *Result
 
-	free     []*expr.Object // the state objects proof expressions may mention, in argument order
-	mapping  *stateCode     // refinement: f over c; history: f over a
-	start    *stateCode     // forward, history: a₀ over c
-	total    *stateCode     // backward: τ over c
-	relation []*eval.Func   // per clause of p.Relation
-	steps    map[*ioa.Action]*stepCode
-
-	invC, invA []int // the indices of the assumed invariants
-	// transC and transA are the invariants assumed by transfer, P∘g
-	// (simulation.Transferred), over a state of C or A.
-	transC, transA []transferred
-	initC, initA   *initCode
+	// The edge as the rules compiled it (simulation.PointChecker.Func,
+	// StateMap): free are the state objects proof expressions may
+	// mention, in argument order.
+	free     []*expr.Object
+	mapping  *simulation.StateMap // refinement: f over c; history: f over a
+	start    *simulation.StateMap // forward, history: a₀ over c
+	total    *simulation.StateMap // backward: τ over c
+	relation []*eval.Func         // per clause of p.Relation
+	steps    map[*ioa.Action]*ioa.StepMatch
 
 	// rules evaluates the edge's obligations at concrete points: every
 	// verdict of the check comes from it (verdict.go).
@@ -119,42 +115,6 @@ type checker struct {
 	traceOf func(id int) (*explore.Trace, []MatchedStep, error)
 }
 
-// stateCode is a compiled StateMap: one function per variable of Target.
-type stateCode struct {
-	m     *ioa.StateMap
-	funcs []*eval.Func
-	// copies: per variable, the state object and variable number of an
-	// entry `o.x` (expr.StateField: read, not evaluated, when e binds o),
-	// or a nil object
-	copies []varRead
-}
-
-// varRead is a variable x of the state bound to o.
-type varRead struct {
-	o *expr.Object
-	x int
-}
-
-// stepCode is a compiled step correspondence.
-type stepCode struct {
-	sm    *ioa.StepMatch
-	cases []*caseCode
-}
-
-// caseCode is a compiled case.
-type caseCode struct {
-	c     *ioa.Case
-	when  *eval.Func // nil: true
-	pre   *stateCode // backward: the apre witness; nil: apre = a
-	steps []*absStep
-}
-
-// absStep is a compiled abstract step β(θ).
-type absStep struct {
-	s    *ioa.AbstractStep
-	args []*eval.Func
-}
-
 // env gives the states and parameters proof expressions are evaluated in.
 type env struct {
 	c, a, cpost, apre eval.State
@@ -187,18 +147,14 @@ func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
 	if x.rules, err = simulation.NewPointChecker(p, all); err != nil {
 		return nil, err
 	}
-	for _, o := range []*expr.Object{p.C, p.A, p.CPost, p.APre} {
-		if o != nil {
-			x.free = append(x.free, o)
-		}
-	}
-	if x.mapping, err = x.compileMap(p.Mapping); err != nil {
+	x.free = x.rules.Objects()
+	if x.mapping, err = x.rules.StateMap(p.Mapping); err != nil {
 		return nil, err
 	}
-	if x.start, err = x.compileMap(p.Start); err != nil {
+	if x.start, err = x.rules.StateMap(p.Start); err != nil {
 		return nil, err
 	}
-	if x.total, err = x.compileMap(p.Total); err != nil {
+	if x.total, err = x.rules.StateMap(p.Total); err != nil {
 		return nil, err
 	}
 	for _, cl := range p.Relation {
@@ -208,63 +164,10 @@ func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
 		}
 		x.relation = append(x.relation, f)
 	}
-	x.steps = map[*ioa.Action]*stepCode{}
+	x.steps = map[*ioa.Action]*ioa.StepMatch{}
 	for _, sm := range p.Steps {
-		sc := &stepCode{sm: sm}
-		for _, c := range sm.Cases {
-			cc := &caseCode{c: c}
-			if c.When != nil {
-				if cc.when, err = x.compile(c.When); err != nil {
-					return nil, err
-				}
-			}
-			if cc.pre, err = x.compileMap(c.Pre); err != nil {
-				return nil, err
-			}
-			for _, st := range c.Steps {
-				as := &absStep{s: st}
-				for _, a := range st.Args {
-					f, err := x.compile(a)
-					if err != nil {
-						return nil, err
-					}
-					as.args = append(as.args, f)
-				}
-				cc.steps = append(cc.steps, as)
-			}
-			sc.cases = append(sc.cases, cc)
-		}
-		x.steps[sm.Action] = sc
+		x.steps[sm.Action] = sm
 		x.cases[sm.Action] = make([]int64, len(sm.Cases))
-	}
-	// Assumed invariants: of C on concrete states, of A on abstract ones.
-	for _, r := range p.AssumeConcrete {
-		if i := x.mC.InvariantIndex(r.Name); i >= 0 {
-			x.invC = append(x.invC, i)
-		}
-	}
-	for _, r := range p.AssumeAbstract {
-		if i := x.mA.InvariantIndex(r.Name); i >= 0 {
-			x.invA = append(x.invA, i)
-		}
-	}
-	if x.transC, err = x.compileTransfers(p.AssumeConcrete, p.Concrete); err != nil {
-		return nil, err
-	}
-	if x.transA, err = x.compileTransfers(p.AssumeAbstract, p.Abstract); err != nil {
-		return nil, err
-	}
-	if x.invC == nil {
-		x.invC = []int{}
-	}
-	if x.invA == nil {
-		x.invA = []int{}
-	}
-	if x.initC, err = newInitCode(x.mC); err != nil {
-		return nil, err
-	}
-	if x.initA, err = newInitCode(x.mA); err != nil {
-		return nil, err
 	}
 	if err := x.setupSymmetry(cfg.Symmetry); err != nil {
 		return nil, err
@@ -275,38 +178,14 @@ func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
 	return x, nil
 }
 
-// compile compiles a proof expression over the state objects, and then
-// the objects extra (evalBound binds them).
+// compile returns proof expression e as the rules compiled it, over the
+// state objects and then the objects extra (evalBound binds them).
 func (x *checker) compile(e expr.Expr, extra ...*expr.Object) (*eval.Func, error) {
-	f, err := eval.Compile(e, x.inst, slices.Concat(x.free, extra)...)
+	f, err := x.rules.Func(e, extra...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", e.Pos(), err)
 	}
 	return f, nil
-}
-
-func (x *checker) compileMap(m *ioa.StateMap) (*stateCode, error) {
-	if m == nil {
-		return nil, nil
-	}
-	sc := &stateCode{m: m}
-	for _, v := range m.Target.Vars {
-		e := m.Entry(v.Name)
-		if e == nil || e.Value == nil {
-			return nil, fmt.Errorf("%s: no value for variable %s", m.Pos, v.Name)
-		}
-		f, err := x.compile(e.Value)
-		if err != nil {
-			return nil, err
-		}
-		sc.funcs = append(sc.funcs, f)
-		var rd varRead
-		if o, field, ok := expr.StateField(e.Value); ok {
-			rd = varRead{o, field}
-		}
-		sc.copies = append(sc.copies, rd)
-	}
-	return sc, nil
 }
 
 // state returns the state e binds to the proof's state object o, or nil.
@@ -346,23 +225,15 @@ func (x *checker) holds(f *eval.Func, e *env) (bool, error) {
 	return v.Bool(), err
 }
 
-// stateOf evaluates a StateMap.
-func (x *checker) stateOf(sc *stateCode, e *env) (eval.State, error) {
-	out := make(eval.State, len(sc.funcs))
-	for i, f := range sc.funcs {
-		if rd := sc.copies[i]; rd.o != nil {
-			if s := x.state(e, rd.o); rd.x < len(s) {
-				out[i] = s[rd.x]
-				continue
-			}
-		}
-		v, err := x.eval(f, e)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", sc.m.Entries[i].Pos, err)
-		}
-		out[i] = v
+// stateOf applies a state map in e.
+func (x *checker) stateOf(sm *simulation.StateMap, e *env) (eval.State, error) {
+	var buf [4]eval.State
+	var args [4]eval.Value
+	states := buf[:0]
+	for _, o := range x.free {
+		states = append(states, x.state(e, o))
 	}
-	return out, nil
+	return sm.Apply(states, e.params, args[:0])
 }
 
 // failedClauses returns the names of the relation clauses that do not hold
@@ -396,76 +267,18 @@ func (x *checker) relates(e *env) (bool, error) {
 	return true, nil
 }
 
-// selectCase returns the index of the first case of sc whose guard holds,
-// or -1. envFor gives the environment of case k (backward: with its apre).
-func (x *checker) selectCase(sc *stepCode, envFor func(k int) (*env, error)) (int, error) {
-	for k, cc := range sc.cases {
-		if cc.when == nil {
-			return k, nil
-		}
-		e, err := envFor(k)
-		if err != nil {
-			return -1, err
-		}
-		ok, err := x.holds(cc.when, e)
-		if err != nil {
-			return -1, fmt.Errorf("%s: guard of case %d: %v", cc.c.Pos, k+1, err)
-		}
-		if ok {
-			return k, nil
-		}
-	}
-	return -1, nil
-}
-
-// run is the result of running the abstract steps of a case.
-type run struct {
-	cc   *caseCode
-	us   []eval.State   // u_0 … u_j: the states reached
-	args [][]eval.Value // the arguments of every step (evaluated in the pre-states)
-	fail int            // the index of the first step not enabled, or -1
-}
-
 // call returns step j of r as called, e.g. "DoRead(T#0, L#0, 1)".
-func (x *checker) call(r *run, j int) string {
-	return x.mA.FormatAction(r.cc.steps[j].s.Action, r.args[j])
+func (x *checker) call(r *simulation.Run, j int) string {
+	return x.mA.FormatAction(r.Steps[j].Action, r.Args[j])
 }
 
 // calls returns every step of r as called.
-func (x *checker) calls(r *run) []string {
+func (x *checker) calls(r *simulation.Run) []string {
 	out := []string{}
-	for j := range r.args {
+	for j := range r.Args {
 		out = append(out, x.call(r, j))
 	}
 	return out
-}
-
-// runSteps runs the abstract steps of cc from u0, arguments evaluated in e.
-func (x *checker) runSteps(cc *caseCode, u0 eval.State, e *env) (*run, error) {
-	r := &run{cc: cc, us: []eval.State{u0}, fail: -1}
-	for _, as := range cc.steps {
-		args := make([]eval.Value, len(as.args))
-		for i, f := range as.args {
-			v, err := x.eval(f, e)
-			if err != nil {
-				return nil, fmt.Errorf("%s: argument %d of %s: %v", as.s.Pos, i+1, as.s.Action.Name, err)
-			}
-			args[i] = v
-		}
-		r.args = append(r.args, args)
-	}
-	for j, as := range cc.steps {
-		post, ok, err := x.mA.Step(as.s.Action, r.us[j], r.args[j])
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %v", as.s.Pos, x.call(r, j), err)
-		}
-		if !ok {
-			r.fail = j
-			return r, nil
-		}
-		r.us = append(r.us, post)
-	}
-	return r, nil
 }
 
 // caseName returns "case k" for an action with several cases, else "".
@@ -479,14 +292,14 @@ func caseName(sm *ioa.StepMatch, k int) string {
 // eventCheck compares the event of the concrete step act(ps) with the
 // events of the external abstract steps of r. It returns "" when they
 // agree, and otherwise a description of the difference.
-func (x *checker) eventCheck(act *ioa.Action, ps []eval.Value, cc *caseCode, r *run) (string, error) {
+func (x *checker) eventCheck(act *ioa.Action, ps []eval.Value, r *simulation.Run) (string, error) {
 	cname, cargs, err := x.mC.ViewEvent(act, ps)
 	if err != nil {
 		return "", err
 	}
 	var shown []int
-	for j, as := range cc.steps {
-		if as.s.Action.Kind.External() {
+	for j, as := range r.Steps {
+		if as.Action.Kind.External() {
 			shown = append(shown, j)
 		}
 	}
@@ -505,7 +318,7 @@ func (x *checker) eventCheck(act *ioa.Action, ps []eval.Value, cc *caseCode, r *
 		return fmt.Sprintf("the concrete event %s is matched by %d external abstract steps", cev, len(shown)), nil
 	}
 	j := shown[0]
-	aname, aargs, err := x.mA.ViewEvent(cc.steps[j].s.Action, r.args[j])
+	aname, aargs, err := x.mA.ViewEvent(r.Steps[j].Action, r.Args[j])
 	if err != nil {
 		return "", err
 	}
@@ -516,7 +329,7 @@ func (x *checker) eventCheck(act *ioa.Action, ps []eval.Value, cc *caseCode, r *
 	if same {
 		return "", nil
 	}
-	aev, err := x.mA.FormatEvent(cc.steps[j].s.Action, r.args[j])
+	aev, err := x.mA.FormatEvent(r.Steps[j].Action, r.Args[j])
 	if err != nil {
 		return "", err
 	}
@@ -526,55 +339,14 @@ func (x *checker) eventCheck(act *ioa.Action, ps []eval.Value, cc *caseCode, r *
 	return fmt.Sprintf("the concrete step shows %s but the abstract step %s shows %s", cev, x.call(r, j), aev), nil
 }
 
-// transferred is an invariant assumed by transfer, compiled over one
-// state.
-type transferred struct {
-	name string
-	f    *eval.Func
-}
-
-// compileTransfers compiles the predicates P∘g of the invariants of refs,
-// assumed of owner by transfer.
-func (x *checker) compileTransfers(refs []*ioa.InvariantRef, owner *ioa.Automaton) ([]transferred, error) {
-	var out []transferred
-	for _, r := range refs {
-		if !r.Transferred() {
-			continue
-		}
-		obj := &expr.Object{Kind: expr.ObjState, Name: "s", Sort: owner.StateSort}
-		body, err := simulation.Transferred(r, owner, obj)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", r.Pos, err)
-		}
-		f, err := eval.Compile(body, x.inst, obj)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", r.Pos, err)
-		}
-		out = append(out, transferred{name: r.Name, f: f})
-	}
-	return out, nil
-}
-
-// violated returns the first assumed invariant or Nat condition that s, a
-// state of the concrete (abstract) automaton, violates, or "".
+// violated returns the first condition the edge assumes of a state of
+// the concrete (abstract) automaton that s violates, or "": the rules'
+// verdict (simulation.PointChecker.Violated).
 func (x *checker) violated(abstract bool, s eval.State) (string, error) {
-	r, invs, trans := x.rC, x.invC, x.transC
 	if abstract {
-		r, invs, trans = x.rA, x.invA, x.transA
+		return x.rules.Violated(x.p.Abstract, s)
 	}
-	if name, err := r.Violated(s, invs); name != "" || err != nil {
-		return name, err
-	}
-	for _, t := range trans {
-		v, err := t.f.Eval(nil, nil, s.AsValue())
-		if err != nil {
-			return "", err
-		}
-		if !v.Bool() {
-			return t.name, nil
-		}
-	}
-	return "", nil
+	return x.rules.Violated(x.p.Concrete, s)
 }
 
 // countCase records that a step of act took case k.

@@ -50,10 +50,16 @@
 // function (simulation.PointChecker): one run of the rule per step reads
 // every goal of the case the guards select. This package searches for the
 // points and explains a failure (the differing variables, the false
-// conjuncts); it does not decide one.
+// conjuncts); it does not decide one. The edge is compiled once, by the
+// point checker: the search applies its compiled state maps and relation
+// (PointChecker.StateMap, Func), and a failure is explained by what the
+// rule computed (Verdict.States, Run, Why: the case's abstract steps with
+// their arguments, the witnesses, why a state is not a start state).
 //
 // The invariants an edge assumes (`assume:`) and the Nat conditions are
-// checked too, in every state where the obligations assume them: a concrete
+// checked too, by the point checker (PointChecker.Violated, the
+// hypotheses its Eval takes as true of a point's states), in every state
+// where the obligations assume them: a concrete
 // invariant in every reachable concrete state, an abstract one in every
 // abstract state the check builds from a reachable one (f(c), the forward
 // partner a, a history state). A forward check checks the Nat conditions

@@ -38,28 +38,11 @@ func (x *checker) explain(e expr.Expr, en *env) []string {
 }
 
 func (ex *explainer) eval(e expr.Expr) (eval.Value, error) {
-	free := append(append([]*expr.Object(nil), ex.x.free...), ex.bound...)
-	f, err := eval.Compile(e, ex.x.inst, free...)
+	f, err := ex.x.compile(e, ex.bound...)
 	if err != nil {
 		return eval.Value{}, err
 	}
-	args := make([]eval.Value, 0, len(free))
-	for _, o := range ex.x.free {
-		var s eval.State
-		switch o {
-		case ex.x.p.C:
-			s = ex.en.c
-		case ex.x.p.A:
-			s = ex.en.a
-		case ex.x.p.CPost:
-			s = ex.en.cpost
-		case ex.x.p.APre:
-			s = ex.en.apre
-		}
-		args = append(args, s.AsValue())
-	}
-	args = append(args, ex.values...)
-	return f.Eval(nil, ex.en.params, args...)
+	return ex.x.evalBound(f, ex.en, ex.values...)
 }
 
 // why appends the explanation of the false expression e.

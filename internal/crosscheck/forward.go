@@ -10,7 +10,6 @@ import (
 
 	"ladder/internal/explore"
 	"ladder/internal/nodestore"
-	"ladder/ioa"
 	"ladder/ioa/eval"
 	"ladder/ioa/expr"
 	"ladder/simulation"
@@ -100,21 +99,14 @@ func (x *checker) forward() error {
 				Trace: newTrace(x.mC, c0), States: []NamedState{named("a₀", p.Abstract, a0, "", nil)}}
 			return errFailed
 		}
-		// The verdict is the rules' (start › init, start › R_i); the
-		// explanation is this package's.
+		// The verdict is the rules' (start › init, start › R_i), and so
+		// is why a₀ is not a start state (Verdict.Why).
 		v, err := x.firstFailing(map[string]eval.State{"c": c0}, nil, x.plansOf(simulation.ClauseStart))
 		if err != nil {
 			return err
 		}
 		if v != nil && v.Plan.Name == "init" {
-			why, err := x.initA.why(a0)
-			if err != nil {
-				return err
-			}
-			if why == "" {
-				why = "(the cross-checker's own evaluation finds it one)"
-			}
-			return fail("init", fmt.Sprintf("the start witness a₀ is not a start state of %s: %s", p.Abstract.Name, why), nil)
+			return fail("init", fmt.Sprintf("the start witness a₀ is not a start state of %s: %s", p.Abstract.Name, v.Why), nil)
 		}
 		if v != nil {
 			var details []string
@@ -139,7 +131,7 @@ func (x *checker) forward() error {
 
 // forwardStep checks the concrete step tr from the pair (tr.Pre, a) and
 // returns the abstract state u_m it is matched with. The verdicts are the
-// rules' (matchStepRun); the callback only explains a failing relation
+// rules' (matchStep); the callback only explains a failing relation
 // clause, listing every failing one.
 func (x *checker) forwardStep(tr *explore.Transition, a eval.State) (eval.State, error) {
 	if err := x.natPost(tr); err != nil {
@@ -148,18 +140,14 @@ func (x *checker) forwardStep(tr *explore.Transition, a eval.State) (eval.State,
 	if err := x.checkDeadStep(tr, a); err != nil {
 		return nil, err
 	}
-	r, err := x.matchStepRun(tr, a, "a", func(r *run) (string, []string, []NamedState, error) {
-		um := r.us[len(r.us)-1]
+	return x.matchStep(tr, a, "a", func(v *simulation.Verdict) ([]string, []NamedState, error) {
+		um := v.Run.States[len(v.Run.States)-1]
 		bad, err := x.failedClauses(&env{c: tr.Post, a: um})
 		if err != nil || len(bad) == 0 {
-			return "", nil, nil, err
+			return nil, nil, err
 		}
-		return ioa.StepClause{Kind: ioa.ClauseRelation, Arg: bad[0]}.String(), x.clauseDetailsIn(bad, &env{c: tr.Post, a: um}), nil, nil
+		return x.clauseDetailsIn(bad, &env{c: tr.Post, a: um}), nil, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return r.us[len(r.us)-1], nil
 }
 
 // natPost reports the first Nat condition the post-state of tr violates
@@ -169,9 +157,9 @@ func (x *checker) forwardStep(tr *explore.Transition, a eval.State) (eval.State,
 // a Nat read of the post-state as non-negative (explore/symmetry.go),
 // which then holds.
 func (x *checker) natPost(tr *explore.Transition) error {
-	name := x.rC.NatViolatedAfter(tr.Pre, tr.Post)
-	if name == "" {
-		return nil
+	name, err := x.rules.NatViolatedAfter(x.p.Concrete, tr.Pre, tr.Post)
+	if name == "" || err != nil {
+		return err
 	}
 	trace, matched, err := x.traceOf(tr.From)
 	if err != nil {
@@ -189,6 +177,9 @@ func (x *checker) natPost(tr *explore.Transition) error {
 // clauseDetailsIn lists the failing clauses with their text and, for the
 // first, why it is false in en (explain).
 func (x *checker) clauseDetailsIn(names []string, en *env) []string {
+	if len(names) == 0 {
+		return nil
+	}
 	out := x.clauseDetails(names)
 	if cl := x.p.Clause(names[0]); cl != nil {
 		for _, l := range x.explain(cl.Body, en) {
@@ -230,14 +221,13 @@ func (x *checker) pairTrace(path []replayed) (*explore.Trace, []MatchedStep, err
 		if ms.State.Base == "a0" {
 			ms.State.Base = "a₀"
 		}
-		if sc := x.steps[cur.act]; sc != nil {
-			e := &env{c: prev.s, a: prev.a, cpost: cur.s, params: cur.params}
-			k, err := x.selectCase(sc, func(int) (*env, error) { return e, nil })
-			if err == nil && k >= 0 {
-				ms.Case = k + 1
-				if r, err := x.runSteps(sc.cases[k], prev.a, e); err == nil {
-					ms.Steps = x.calls(r)
-				}
+		x.rules.Reset()
+		pt := &simulation.Point{States: map[string]eval.State{"c": prev.s, "a": prev.a}, Params: cur.params,
+			Steps: []simulation.StepSeed{{Action: cur.act, From: prev.s, Params: cur.params, Post: cur.s}}}
+		if r, err := x.rules.Match(cur.act, pt); err == nil && r.Case >= 0 {
+			ms.Case = r.Case + 1
+			if r.Run != nil {
+				ms.Steps = x.calls(r.Run)
 			}
 		}
 		if ms.Steps == nil {

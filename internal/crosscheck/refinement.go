@@ -93,19 +93,12 @@ func (x *checker) refinement() error {
 				return err
 			}
 			if v != nil {
-				why, err := x.initA.why(fc)
-				if err != nil {
-					return err
-				}
-				if why == "" {
-					why = "(the cross-checker's own evaluation finds it one)"
-				}
 				tr, _, err := x.traceOf(id)
 				if err != nil {
 					return err
 				}
 				x.failure = &Failure{Obligation: join(x.group, "start"), Clause: "start", Trace: tr,
-					Message: fmt.Sprintf("f(c) is not a start state of %s: %s", p.Abstract.Name, why),
+					Message: fmt.Sprintf("f(c) is not a start state of %s: %s", p.Abstract.Name, v.Why),
 					States:  []NamedState{named("f(c)", p.Abstract, fc, "", nil)}}
 				return errFailed
 			}
@@ -119,44 +112,29 @@ func (x *checker) refinement() error {
 		}
 		return nil
 	}, func(tr *explore.Transition) error {
-		// f(c) is computed by the rules; here only to explain a failure
-		// (matchStepRun computes it when a is nil).
-		return x.matchStep(tr, nil, "f(c)", func(r *run) (string, []string, []NamedState, error) {
-			fc, err := x.stateOf(x.mapping, &env{c: tr.Pre})
-			if err != nil {
-				return "", nil, nil, err
-			}
-			fpost, err := x.stateOf(x.mapping, &env{c: tr.Post})
-			if err != nil {
-				return "", nil, nil, err
-			}
-			m := len(r.us) - 1
-			first, ds := diffs(p.Abstract, fmt.Sprintf("u%d", m), r.us[m], "f(cpost)", fpost)
-			if first == "" {
-				return "", nil, nil, nil
-			}
-			return ioa.StepClause{Kind: ioa.ClausePost, Arg: first}.String(), ds, []NamedState{named("f(cpost)", p.Abstract, fpost, "f(c)", fc)}, nil
+		// f(c) and f(cpost) are the states the rules computed.
+		_, err := x.matchStep(tr, nil, "f(c)", func(v *simulation.Verdict) ([]string, []NamedState, error) {
+			fc, fpost := v.State("a"), v.State("f(cpost)")
+			m := len(v.Run.States) - 1
+			_, ds := diffs(p.Abstract, fmt.Sprintf("u%d", m), v.Run.States[m], "f(cpost)", fpost)
+			return ds, []NamedState{named("f(cpost)", p.Abstract, fpost, "f(c)", fc)}, nil
 		})
+		return err
 	})
 }
 
 // matchStep checks a concrete step from abstract state a (named aName)
-// for refinements and forward simulations: the case, the abstract steps'
-// preconditions, the post condition (post returns the failing clause
-// without its closing parenthesis, the details and the states to show,
-// or "" when it holds), and the event.
+// for refinements and forward simulations, and returns u_m, the abstract
+// state the step is matched with. The verdicts are the rules'
+// (stepVerdict), and so is the explanation of a failure: the case's
+// abstract steps as the rules took them (simulation.Verdict.Run), with,
+// for a failing post or relation clause, the details and further states
+// that post gives.
 func (x *checker) matchStep(tr *explore.Transition, a eval.State, aName string,
-	post func(r *run) (string, []string, []NamedState, error)) error {
-	_, err := x.matchStepRun(tr, a, aName, post)
-	return err
-}
-
-// matchStepRun is matchStep; it also returns the abstract run.
-func (x *checker) matchStepRun(tr *explore.Transition, a eval.State, aName string,
-	post func(r *run) (string, []string, []NamedState, error)) (*run, error) {
+	post func(v *simulation.Verdict) ([]string, []NamedState, error)) (eval.State, error) {
 	p := x.p
-	sc := x.steps[tr.Action]
-	if sc == nil {
+	sm := x.steps[tr.Action]
+	if sm == nil {
 		return nil, fmt.Errorf("no step correspondence for %s", tr.Action.Name)
 	}
 	x.res.Checks++
@@ -176,55 +154,43 @@ func (x *checker) matchStepRun(tr *explore.Transition, a eval.State, aName strin
 		if um == nil {
 			return nil, fmt.Errorf("internal error: the rules did not take the abstract steps of %s case %d", tr.Action.Name, k+1)
 		}
-		return &run{us: []eval.State{um}, fail: -1}, nil
+		return um, nil
 	}
-	if a == nil && p.Kind.IsRefinement() {
-		if a, err = x.stateOf(x.mapping, &env{c: tr.Pre}); err != nil {
-			return nil, err
-		}
+	if a == nil {
+		a = v.State("a") // f(c)
 	}
 	if v.Plan.Clause == simulation.ClauseCases {
-		return nil, x.verdictFailure(tr, sc, v, -1, "no case's guard holds", nil,
+		return nil, x.verdictFailure(tr, sm, v, -1, "no case's guard holds", nil,
 			[]NamedState{named(aName, p.Abstract, a, "", nil)}, nil)
 	}
 	x.countCase(tr.Action, k)
-	cc := sc.cases[k]
-	// The explanation: the case's abstract steps as the rules ran them.
-	u0 := a
-	e := &env{c: tr.Pre, a: u0, cpost: tr.Post, params: tr.Params}
-	r, err := x.runSteps(cc, u0, e)
-	if err != nil {
-		return nil, err
+	r := v.Run
+	if r == nil {
+		return nil, fmt.Errorf("internal error: the rules did not record the abstract steps of %s", v.Plan.ID)
 	}
 	switch v.Plan.Clause {
 	case simulation.ClausePre:
 		j := v.Plan.Index
-		if r.fail != j {
-			return nil, x.unexplained(tr, sc, v, k, x.runStates(aName, r), x.calls(r))
-		}
-		return nil, x.verdictFailure(tr, sc, v, k,
+		return nil, x.verdictFailure(tr, sm, v, k,
 			fmt.Sprintf("the abstract step %s is not enabled in %s", x.call(r, j), uName(aName, j)),
-			whyDisabled(x.mA, cc.steps[j].s.Action, r.us[j], r.args[j]), x.runStates(aName, r), x.calls(r))
+			whyDisabled(x.mA, r.Steps[j].Action, r.States[j], r.Args[j]), x.runStates(aName, r), x.calls(r))
 	case simulation.ClauseEvent:
-		msg, err := x.eventCheck(tr.Action, tr.Params, cc, r)
+		msg, err := x.eventCheck(tr.Action, tr.Params, r)
 		if err != nil {
 			return nil, err
 		}
-		if msg == "" {
-			msg = "the event arguments of the concrete and abstract steps differ"
+		if msg == "" { // the events differ in the values the rules compare
+			msg = v.What + " is false"
 		}
-		return nil, x.verdictFailure(tr, sc, v, k, msg, nil, x.runStates(aName, r), x.calls(r))
+		return nil, x.verdictFailure(tr, sm, v, k, msg, nil, x.runStates(aName, r), x.calls(r))
 	}
 	// post(x) or relation(R): the explanation lists every differing
 	// variable or failing clause, the first being the obligation's.
-	clause, ds, more, err := post(r)
+	ds, more, err := post(v)
 	if err != nil {
 		return nil, err
 	}
-	if clause == "" {
-		return nil, x.unexplained(tr, sc, v, k, x.runStates(aName, r), x.calls(r))
-	}
-	return nil, x.verdictFailure(tr, sc, v, k, postMessage(v.Plan.Name, len(r.us)-1), ds,
+	return nil, x.verdictFailure(tr, sm, v, k, postMessage(v.Plan.Name, len(r.States)-1), ds,
 		append(x.runStates(aName, r), more...), x.calls(r))
 }
 
@@ -250,42 +216,32 @@ func uName(aName string, j int) string {
 }
 
 // runStates returns the states of a run: u0 in full, the others as changes.
-func (x *checker) runStates(aName string, r *run) []NamedState {
+func (x *checker) runStates(aName string, r *simulation.Run) []NamedState {
 	a := x.p.Abstract
-	out := []NamedState{named(uName(aName, 0), a, r.us[0], "", nil)}
-	for j := 1; j < len(r.us); j++ {
+	out := []NamedState{named(uName(aName, 0), a, r.States[0], "", nil)}
+	for j := 1; j < len(r.States); j++ {
 		prev := aName
 		if j > 1 {
 			prev = fmt.Sprintf("u%d", j-1)
 		}
-		out = append(out, named(fmt.Sprintf("u%d", j), a, r.us[j], prev, r.us[j-1]))
+		out = append(out, named(fmt.Sprintf("u%d", j), a, r.States[j], prev, r.States[j-1]))
 	}
 	return out
 }
 
-// stepFailure records the failure of a concrete step (k < 0: no case).
 // verdictFailure records the failure of the obligation of verdict v (in
 // case k, or -1 for case coverage), explained by msg, details, states and
 // calls.
-func (x *checker) verdictFailure(tr *explore.Transition, sc *stepCode, v *simulation.Verdict, k int, msg string, details []string, states []NamedState, calls []string) error {
-	err := x.stepFailure(tr, sc, k, v.Plan.Name, msg, details, states, calls)
+func (x *checker) verdictFailure(tr *explore.Transition, sm *ioa.StepMatch, v *simulation.Verdict, k int, msg string, details []string, states []NamedState, calls []string) error {
+	err := x.stepFailure(tr, sm, k, v.Plan.Name, msg, details, states, calls)
 	if x.failure != nil {
 		x.failure.Obligation = v.Plan.ID
 	}
 	return err
 }
 
-// unexplained records the failure of the obligation of verdict v when
-// this package's own evaluation, which explains failures, does not find
-// it: the rules decide (the verdict is theirs), and the message says
-// that the explanation disagrees.
-func (x *checker) unexplained(tr *explore.Transition, sc *stepCode, v *simulation.Verdict, k int, states []NamedState, calls []string) error {
-	return x.verdictFailure(tr, sc, v, k,
-		fmt.Sprintf("%s is false by the rules of the prover, but the cross-checker's own evaluation, which explains failures, finds it true", v.What),
-		nil, states, calls)
-}
-
-func (x *checker) stepFailure(tr *explore.Transition, sc *stepCode, k int, clause, msg string, details []string, states []NamedState, calls []string) error {
+// stepFailure records the failure of a concrete step (k < 0: no case).
+func (x *checker) stepFailure(tr *explore.Transition, sm *ioa.StepMatch, k int, clause, msg string, details []string, states []NamedState, calls []string) error {
 	trace, matched, err := x.traceOf(tr.From)
 	if err != nil {
 		return err
@@ -293,11 +249,11 @@ func (x *checker) stepFailure(tr *explore.Transition, sc *stepCode, k int, claus
 	if err := addStep(trace, x.mC, tr.Action, tr.Params, tr.Post); err != nil {
 		return err
 	}
-	f := &Failure{Clause: clause, Action: tr.Action.Name, Cases: len(sc.sm.Cases), Message: msg, Details: details,
+	f := &Failure{Clause: clause, Action: tr.Action.Name, Cases: len(sm.Cases), Message: msg, Details: details,
 		Step: x.mC.FormatAction(tr.Action, tr.Params), Trace: trace, Abstract: matched, States: states, Steps: calls}
 	if k >= 0 {
 		f.Case = k + 1
-		f.Obligation = join(x.group, tr.Action.Name, caseName(sc.sm, k), clause)
+		f.Obligation = join(x.group, tr.Action.Name, caseName(sm, k), clause)
 	} else {
 		f.Obligation = join(x.group, tr.Action.Name, clause)
 	}

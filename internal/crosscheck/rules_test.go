@@ -9,6 +9,7 @@ import (
 	"ladder/internal/explore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
+	"ladder/ioa/expr"
 	"ladder/simulation"
 )
 
@@ -247,8 +248,8 @@ func eachPoint(t *testing.T, x *checker, fn func(action *ioa.Action, c, a eval.S
 }
 
 // TestStateOfCopies checks that stateOf, which reads an entry `o.x` of a
-// state map instead of evaluating it, gives what evaluating every entry
-// gives, on every state map of the repository's proofs (mappings, start
+// state map instead of evaluating it (simulation.StateMap), gives what
+// evaluating every entry gives, on every state map of the repository's proofs (mappings, start
 // and totality witnesses, backward pre-state witnesses) at reachable
 // states of a small instance.
 func TestStateOfCopies(t *testing.T) {
@@ -264,11 +265,11 @@ func TestStateOfCopies(t *testing.T) {
 			t.Fatal(err)
 		}
 		type use struct {
-			code *stateCode
-			ps   []eval.Value // the action's parameters, for a witness
+			m  *ioa.StateMap
+			ps []eval.Value // the action's parameters, for a witness
 		}
-		uses := []use{{x.mapping, nil}, {x.start, nil}, {x.total, nil}}
-		for act, sc := range x.steps {
+		uses := []use{{p.Mapping, nil}, {p.Start, nil}, {p.Total, nil}}
+		for act, sm := range x.steps {
 			var ps []eval.Value
 			for _, b := range act.Params {
 				if b.Lo != nil {
@@ -281,8 +282,8 @@ func TestStateOfCopies(t *testing.T) {
 				}
 				ps = append(ps, vs[len(vs)-1])
 			}
-			for _, cc := range sc.cases {
-				uses = append(uses, use{cc.pre, ps})
+			for _, c := range sm.Cases {
+				uses = append(uses, use{c.Pre, ps})
 			}
 		}
 		meter := explore.NewMeter(explore.Budget{})
@@ -295,14 +296,24 @@ func TestStateOfCopies(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, u := range uses {
-			code := u.code
-			if code == nil {
+			if u.m == nil {
 				continue
 			}
-			for _, rd := range code.copies {
-				if rd.o != nil {
+			code, err := x.rules.StateMap(u.m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var funcs []*eval.Func
+			for _, v := range u.m.Target.Vars {
+				en := u.m.Entry(v.Name)
+				if _, _, ok := expr.StateField(en.Value); ok {
 					copies++
 				}
+				f, err := x.compile(en.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				funcs = append(funcs, f)
 			}
 			for i := 0; i < cs.Len(); i++ {
 				c, err := x.mC.DecodeState(cs.Key(i))
@@ -322,13 +333,13 @@ func TestStateOfCopies(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for j, f := range code.funcs {
+				for j, f := range funcs {
 					want, err := x.eval(f, e)
 					if err != nil {
 						t.Fatal(err)
 					}
 					if !got[j].Equal(want) {
-						t.Fatalf("%s: variable %s of a state map: stateOf gives %v, evaluating it %v", p.Name, code.m.Target.Vars[j].Name, got[j], want)
+						t.Fatalf("%s: variable %s of a state map: stateOf gives %v, evaluating it %v", p.Name, u.m.Target.Vars[j].Name, got[j], want)
 					}
 				}
 			}

@@ -1,75 +1,13 @@
 // This file implements what the checks share to report a failure: the
-// start condition of an automaton as a predicate on states and the
 // building of explore.Trace values.
 
 package crosscheck
 
 import (
-	"fmt"
-
 	"ladder/internal/explore"
 	"ladder/ioa"
 	"ladder/ioa/eval"
 )
-
-// initCode decides whether a state is a start state: every variable with
-// an init has its value, and every `initially` predicate holds.
-type initCode struct {
-	m     *eval.Machine
-	inits []*eval.Value // per variable; nil: any value
-	preds []*eval.Func
-}
-
-func newInitCode(m *eval.Machine) (*initCode, error) {
-	ic := &initCode{m: m}
-	for _, v := range m.A.Vars {
-		if v.Init == nil {
-			ic.inits = append(ic.inits, nil)
-			continue
-		}
-		f, err := m.Compile(v.Init)
-		if err != nil {
-			return nil, fmt.Errorf("%s: init of %s: %v", m.A.Name, v.Name, err)
-		}
-		x, err := f.Eval(nil, nil)
-		if err != nil {
-			return nil, fmt.Errorf("%s: init of %s: %v", m.A.Name, v.Name, err)
-		}
-		ic.inits = append(ic.inits, &x)
-	}
-	for _, p := range m.A.Initially {
-		f, err := m.Compile(p)
-		if err != nil {
-			return nil, fmt.Errorf("%s: initially: %v", m.A.Name, err)
-		}
-		ic.preds = append(ic.preds, f)
-	}
-	return ic, nil
-}
-
-// why returns "" when s is a start state, and otherwise the first reason
-// it is not ("x = 1, not its init 0", "an initially predicate is false").
-func (ic *initCode) why(s eval.State) (string, error) {
-	if err := ic.m.CheckState(s); err != nil {
-		return "", err
-	}
-	for i, v := range ic.inits {
-		if v != nil && !v.Equal(s[i]) {
-			vr := ic.m.A.Vars[i]
-			return fmt.Sprintf("%s = %s, not its init %s", vr.Name, eval.Format(s[i], vr.Sort), eval.Format(*v, vr.Sort)), nil
-		}
-	}
-	for k, f := range ic.preds {
-		v, err := f.Eval(s, nil)
-		if err != nil {
-			return "", err
-		}
-		if !v.Bool() {
-			return fmt.Sprintf("initially predicate %d is false", k+1), nil
-		}
-	}
-	return "", nil
-}
 
 // newTrace returns a trace with start state s0.
 func newTrace(m *eval.Machine, s0 eval.State) *explore.Trace {

@@ -55,8 +55,6 @@ func (e exemption) size(rule string) int {
 // its rule and remove (or zero) its size.
 var exemptions = []exemption{
 	// files over maxFileLines
-	{"internal/crosscheck/backward.go", 1604, 0, "the backward-simulation cross-check: its candidate index, filters and search share their state"},
-	{"internal/crosscheck/implements.go", 813, 0, "the trace-inclusion check: its search over (state, set) pairs and the explanation of failures"},
 	{"internal/crosscheck/search.go", 855, 0, "the breadth-first search the proof cross-checks share, with its parallel expansion"},
 	{"internal/explore/explore.go", 1201, 0, "the explorer's search, options, budgets and result"},
 	{"ioa/expr/parse.go", 802, 0, "the recursive-descent parser of the whole expression grammar"},
@@ -64,11 +62,6 @@ var exemptions = []exemption{
 	{"cmd/ladder/crosscheck.go:crosscheckFlags.run", 133, 0, "checks crosscheck's flags and dispatches its modes, in the order of the usage"},
 	{"cmd/ladder/explore.go:init", 154, 0, "the command's registration, mostly its long usage text"},
 	{"cmd/ladder/infer.go:init", 129, 0, "the command's registration, mostly its long usage text"},
-	{"internal/crosscheck/backward.go:candidates.build", 163, 0, "builds the candidates' index and filters in one pass over the states"},
-	{"internal/crosscheck/backward.go:candidates.enter", 149, 0, "the inner loop of the candidate index, kept whole for speed"},
-	{"internal/crosscheck/backward.go:reachableWith", 151, 0, "the reachable-set search on encodings or with the Runner: two paths of one search"},
-	{"internal/crosscheck/history.go:checker.history", 192, 44, "the history-mapping cross-check: one search and the explanation of its failures"},
-	{"internal/crosscheck/implements.go:implements", 315, 65, "the trace-inclusion search loop over (state, set) pairs, kept whole for speed"},
 	{"internal/crosscheck/search.go:search.expandNode", 0, 51, "one node's transitions, with symmetry, dead registers and the Flat fast path"},
 	{"internal/driver/prover.go:Prover.run", 150, 46, "the prover pipeline's stages in order: records, workers, assembly"},
 	{"internal/encode/decode.go:Encoder.literal", 126, 0, "one case per kind of evaluator value"},

@@ -49,6 +49,22 @@ func (m *Machine) NatViolated(s State) (name string, err error) {
 	return "", nil
 }
 
+// NatViolatedAfter returns the name of the first implicit Nat condition
+// that post, a successor of pre, violates in a variable the step changed,
+// or "" (pre satisfies them all, so the unchanged variables still do).
+func (m *Machine) NatViolatedAfter(pre, post State) string {
+	for i := range m.vars {
+		vc := &m.vars[i]
+		if vc.nat == nil || i < len(pre) && Same(pre[i], post[i]) {
+			continue
+		}
+		if !vc.nat(post[i]) {
+			return NatInvariant(vc.v.Name)
+		}
+	}
+	return ""
+}
+
 // Init returns every start state: the product of the init values and, for
 // variables without init, of every value of their sort, filtered by the
 // initially predicates.

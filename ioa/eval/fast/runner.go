@@ -181,15 +181,7 @@ func (r *Runner) Successors(s eval.State, visit func(act int, params []eval.Valu
 // pre is known to meet them all: a variable whose value post shares with
 // pre (the same scalar, or the same memory) is not checked again.
 func (r *Runner) NatViolatedAfter(pre, post eval.State) string {
-	for i, v := range r.m.A.Vars {
-		if !r.m.HasNat(i) || i < len(pre) && eval.Same(pre[i], post[i]) {
-			continue
-		}
-		if !r.m.NatHolds(i, post[i]) {
-			return eval.NatInvariant(v.Name)
-		}
-	}
-	return ""
+	return r.m.NatViolatedAfter(pre, post)
 }
 
 // Violated returns the name of the first condition that s violates, or ""
