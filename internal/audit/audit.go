@@ -133,20 +133,23 @@ func classify(stdout, stderr string) (Answer, string) {
 		}
 	}
 	if ans == "" || (detail != "" && ans != Unsat && ans != Sat) {
-		if detail == "" {
-			detail = strings.TrimSpace(firstLine(stderr + "\n" + stdout))
-		}
-		if strings.Contains(detail, "timeout") || strings.Contains(detail, "time limit") {
+		all := stderr + "\n" + stdout
+		if strings.Contains(all, "interrupted by timeout") || strings.Contains(detail, "timeout") || strings.Contains(detail, "time limit") {
 			return Timeout, ""
+		}
+		if detail == "" {
+			detail = strings.TrimSpace(firstLine(all))
 		}
 		return Error, detail
 	}
 	return ans, ""
 }
 
+// firstLine returns the first line of s that is not blank nor one of
+// cvc5's warnings about a missing set-logic, which every dump draws.
 func firstLine(s string) string {
 	for _, l := range strings.Split(s, "\n") {
-		if strings.TrimSpace(l) != "" {
+		if strings.TrimSpace(l) != "" && !strings.Contains(l, "set-logic") && !strings.Contains(l, "theories available") {
 			return l
 		}
 	}

@@ -15,6 +15,7 @@ func TestClassify(t *testing.T) {
 		{"unknown\n", "", Unknown},
 		{"timeout\n", "", Timeout},
 		{"", "cvc5 interrupted by timeout.\n", Timeout},
+		{"", "f.smt2:8.13: No set-logic command was given before this point.\nf.smt2:8.13: cvc5 will make all theories available.\ncvc5 interrupted by timeout.\n", Timeout},
 		{"(error \"Parse Error: x\")\n", "", Error},
 		{"", "", Error},
 	}
@@ -27,6 +28,10 @@ func TestClassify(t *testing.T) {
 		Sum([]Result{{Answer: Unsat}, {Answer: Sat}}) != Disagree ||
 		Sum([]Result{{Answer: Unsat}, {Answer: Unsat}}) != Agree {
 		t.Error("Sum")
+	}
+	warn := "f.smt2:8.13: No set-logic command was given before this point.\n"
+	if got, detail := classify("", warn+"f.smt2:9.1: Parse Error: bad\n"); got != Error || !strings.Contains(detail, "Parse Error") {
+		t.Errorf("an error after the set-logic warning: %s %q", got, detail)
 	}
 	if !strings.Contains(string(Error), "error") {
 		t.Error("Error")
