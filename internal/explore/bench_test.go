@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"ladder/internal/cputime"
 	"ladder/ioa/load"
 )
 
@@ -19,7 +20,7 @@ func benchExplore(b *testing.B, file, name, bounds string, workers, maxStates in
 	}
 	b.ResetTimer()
 	var states int
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0 := time.Now(), cputime.Process()
 	for i := 0; i < b.N; i++ {
 		res, err := Explore(a, Config{Instance: inst, Workers: workers, MaxStates: maxStates})
 		if err != nil {
@@ -30,7 +31,7 @@ func benchExplore(b *testing.B, file, name, bounds string, workers, maxStates in
 		}
 		states += res.States
 	}
-	wall, cpu := time.Since(start), cpuTime()-cpu0
+	wall, cpu := time.Since(start), cputime.Process()-cpu0
 	b.ReportMetric(float64(states)/wall.Seconds(), "states/s")
 	b.ReportMetric(float64(states)/cpu.Seconds(), "states/cpu-s")
 	b.ReportMetric(float64(states)/float64(b.N), "states")

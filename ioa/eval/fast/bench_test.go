@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"ladder/internal/cputime"
 	"ladder/ioa/eval"
 	"ladder/ioa/load"
 )
@@ -11,9 +12,9 @@ import (
 // cpuTimer reports CPU nanoseconds per operation when stopped.
 func cpuTimer(b *testing.B) func() {
 	b.ResetTimer()
-	start := cpuTime()
+	start := cputime.Process()
 	return func() {
-		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 	}
 }
 

@@ -1,15 +1,13 @@
 //go:build unix
 
-package explore
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user and system) the process has used: on
-// a shared machine it measures work better than the wall clock.
-func cpuTime() time.Duration {
+func process() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
