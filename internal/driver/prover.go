@@ -636,5 +636,7 @@ func invariantObligations(obs []*simulation.Obligation) map[string][]string {
 // KernelObligation is what the kernel needs of a generated obligation: its
 // name, position, problem and replay.
 func KernelObligation(o *simulation.Obligation) *kernel.Obligation {
-	return &kernel.Obligation{ID: o.ID, Pos: o.Pos, Problem: o.Problem, Replay: o.Replay}
+	p := o.Problem
+	return &kernel.Obligation{ID: o.ID, Pos: o.Pos, Problem: p, Replay: o.Replay,
+		Slice: func() []int { return relevantSlice(p) }}
 }

@@ -107,6 +107,13 @@ type Obligation struct {
 	// evaluator: a counterexample, or an error when the model does not
 	// replay (then the verdict is an internal error, never Refuted).
 	Replay func(logic.Model) (*counterexample.Counterexample, error)
+	// Slice, when not nil, returns the indices (increasing) of a proper
+	// subset of Problem.Assertions, or nil; Check calls it at most once,
+	// when its first check did not prove the obligation, and tries the
+	// subset alone: unsat of a subset is unsat of the whole (weakening),
+	// while sat of a subset says nothing. Which subset is a hint from
+	// outside the kernel; it cannot make a false obligation proved.
+	Slice func() []int
 }
 
 // Prepare prints ob's problem canonically and returns the query to check or
@@ -129,6 +136,44 @@ func (k *Kernel) Prepare(ob *Obligation) (*Query, error) {
 	q := &Query{ob: ob, problem: p, text: text, identity: k.identity, cfg: k.cfg}
 	q.fingerprint = fingerprintOf(k.identity, text)
 	return q, nil
+}
+
+// sliceIndices calls the obligation's Slice once and returns its indices
+// (nil when it has none), or an error when they do not name a proper
+// subset of the query's assertions in increasing order.
+func (q *Query) sliceIndices() ([]int, error) {
+	if q.ob.Slice == nil {
+		return nil, nil
+	}
+	q.sliceOnce.Do(func() { q.slice = append([]int(nil), q.ob.Slice()...) })
+	n := len(q.problem.Assertions)
+	for i, a := range q.slice {
+		if a < 0 || a >= n || i > 0 && a <= q.slice[i-1] || len(q.slice) >= n {
+			return nil, fmt.Errorf("the slice %v is not a proper subset of its %d assertions", q.slice, n)
+		}
+	}
+	return q.slice, nil
+}
+
+// sliced returns the query of q's slice: the problem with the assertions
+// the slice lists, and its text. It has q's fingerprint, which the Proved
+// of the slice answers (the whole follows by weakening), and no slice.
+func (q *Query) sliced() (*Query, error) {
+	idx, err := q.sliceIndices()
+	if err != nil || len(idx) == 0 {
+		return nil, fmt.Errorf("no slice: %v", err)
+	}
+	p := &logic.Problem{Decls: q.problem.Decls}
+	for _, i := range idx {
+		p.Assertions = append(p.Assertions, q.problem.Assertions[i])
+	}
+	text, err := p.Text()
+	if err != nil {
+		return nil, err
+	}
+	sq := &Query{ob: &Obligation{ID: q.ob.ID, Pos: q.ob.Pos, Problem: p}, problem: p, text: text,
+		identity: q.identity, cfg: q.cfg, fingerprint: q.fingerprint}
+	return sq, nil
 }
 
 // Trivial returns the Trivial result for q when one of its problem's
@@ -213,7 +258,18 @@ func (s *Session) Check(q *Query) Result {
 		return s.finish(q, r, cost)
 	}
 
-	// 2. The problem again, in Z3's default solver with the full
+	// 2a. The obligation's slice, if it has one, in the default solver
+	// with the slice limit. Only unsat counts: a subset of the
+	// assertions that is unsat makes the whole unsat.
+	if idx, err := q.sliceIndices(); err != nil {
+		return s.finish(q, internalResult(q.fingerprint, "slice: %v", err), cost)
+	} else if len(idx) > 0 && cfg.SliceRLimit > cfg.FirstRLimit {
+		if sr := s.slice(q, deadline, &cost); sr.verdict == Proved || sr.Internal || sr.Timeout {
+			return s.finish(q, sr, cost)
+		}
+	}
+
+	// 2b. The problem again, in Z3's default solver with the full
 	// resource limit: a true obligation reaches it without paying for
 	// the bounded search first.
 	full, fext := s.decide(q, cfg, deadline, &cost)
@@ -259,8 +315,23 @@ func (s *Session) Check(q *Query) Result {
 // Unknown, since its models are not replayed.
 func (s *Session) plain(q *Query, rlimit uint64, deadline time.Time, cost *costs) Result {
 	cfg := s.k.cfg
-	cfg.RLimit, cfg.plain = rlimit, true
+	cfg.RLimit, cfg.plain, cfg.proofOnly = rlimit, true, true
 	r, _ := s.decide(q, cfg, deadline, cost)
+	return r
+}
+
+// slice checks q's slice in Z3's default solver with the slice limit
+// (the first part of step 2 of Check): its unsat proves q, with Sliced
+// set; anything else is Unknown.
+func (s *Session) slice(q *Query, deadline time.Time, cost *costs) Result {
+	sq, err := q.sliced()
+	if err != nil {
+		return internalResult(q.fingerprint, "slice: ill-formed problem: %v", err)
+	}
+	cfg := s.k.cfg
+	cfg.RLimit, cfg.proofOnly = cfg.SliceRLimit, true
+	r, _ := s.decide(sq, cfg, deadline, cost)
+	r.Sliced = r.verdict == Proved
 	return r
 }
 
@@ -285,8 +356,8 @@ func (s *Session) decide(q *Query, cfg Config, deadline time.Time, cost *costs) 
 			solver = SolverPlain
 		}
 		return Result{verdict: Proved, fingerprint: q.fingerprint, Solver: solver}, nil
-	case ans.status == statusSat && cfg.plain:
-		return Result{verdict: Unknown, fingerprint: q.fingerprint, Reason: "sat in the plain solver, whose models are not replayed"}, nil
+	case ans.status == statusSat && cfg.proofOnly:
+		return Result{verdict: Unknown, fingerprint: q.fingerprint, Reason: "sat in a check whose models are not replayed"}, nil
 	case ans.status == statusSat:
 		r := replay(q, ans.model, "", "")
 		var ext proposal.Extent

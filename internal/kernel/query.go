@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"ladder/internal/logic"
@@ -28,6 +29,8 @@ type Query struct {
 	identity    Identity
 	cfg         Config
 	fingerprint string
+	sliceOnce   sync.Once
+	slice       []int // what Obligation.Slice returned
 }
 
 // ID returns the obligation's ID.
@@ -75,8 +78,15 @@ func (q *Query) ScriptFor(r Result) string {
 		fmt.Fprintf(&b, "; blames: %s\n", q.ob.Pos)
 	}
 	fmt.Fprintf(&b, "; solver: %s %s; %s\n", q.identity.Name, q.identity.Version, q.cfg.Limits())
+	text := q.text
 	if r.verdict == Proved {
 		fmt.Fprintf(&b, "; proved by: the %s solver\n", r.Solver)
+	}
+	if r.verdict == Proved && r.Sliced {
+		if sq, err := q.sliced(); err == nil {
+			text = sq.text
+			fmt.Fprintf(&b, "; on its slice: the %d of its %d assertions below (the whole follows by weakening)\n", len(sq.problem.Assertions), len(q.problem.Assertions))
+		}
 	}
 	fmt.Fprintf(&b, "; expected answer: unsat (the obligation holds)\n")
 	fmt.Fprintf(&b, "(set-option :random-seed %d)\n", q.cfg.Seed)
@@ -85,7 +95,7 @@ func (q *Query) ScriptFor(r Result) string {
 	if r.verdict == Proved && r.Solver == SolverPlain {
 		b.WriteString("(push 1)\n")
 	}
-	b.WriteString(q.text)
+	b.WriteString(text)
 	return b.String()
 }
 

@@ -86,6 +86,10 @@ type Result struct {
 	// (SolverPlain or SolverDefault); "" for any other verdict. A dump of
 	// the query selects the same solver (Query.ScriptFor).
 	Solver string
+	// Sliced is set when the query was proved by its slice alone
+	// (Obligation.Slice): the unsat answer is the slice's, and the
+	// query's follows by weakening. A dump of the query is the slice's.
+	Sliced bool
 	// Timeout is set when the solver stopped at the wall-clock limit or
 	// was interrupted: such an Unknown depends on the machine and is not
 	// worth caching.
@@ -127,6 +131,7 @@ type record struct {
 	Verdict        string          `json:"verdict"`
 	RLimitUsed     uint64          `json:"rlimit_used,omitempty"`
 	Solver         string          `json:"solver,omitempty"`
+	Sliced         bool            `json:"sliced,omitempty"`
 	Reason         string          `json:"reason,omitempty"`
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
 }
@@ -139,7 +144,7 @@ func (r Result) Encode() ([]byte, error) {
 		return nil, errors.New("kernel: result is not cacheable")
 	}
 	return json.Marshal(record{Kernel: Format, Query: r.fingerprint, Verdict: r.verdict.String(),
-		RLimitUsed: r.RLimitUsed, Solver: r.Solver, Reason: r.Reason, Counterexample: r.Counterexample})
+		RLimitUsed: r.RLimitUsed, Solver: r.Solver, Sliced: r.Sliced, Reason: r.Reason, Counterexample: r.Counterexample})
 }
 
 // Admit decodes a result that Encode produced and accepts it only when it
@@ -160,7 +165,7 @@ func (k *Kernel) Admit(q *Query, data []byte) (Result, error) {
 		if rec.Solver != SolverPlain && rec.Solver != SolverDefault {
 			return Result{}, fmt.Errorf("kernel: proved record naming the solver %q", rec.Solver)
 		}
-		r.verdict, r.Solver = Proved, rec.Solver
+		r.verdict, r.Solver, r.Sliced = Proved, rec.Solver, rec.Sliced
 	case "refuted":
 		if rec.Counterexample == nil {
 			return Result{}, errors.New("kernel: refuted record without a counterexample")
@@ -218,7 +223,7 @@ func (k *Kernel) AdmitRecorded(fingerprint string, data []byte) (Result, error) 
 		if rec.Solver != SolverPlain && rec.Solver != SolverDefault {
 			return Result{}, fmt.Errorf("kernel: proved record naming the solver %q", rec.Solver)
 		}
-		r.verdict, r.Solver = Proved, rec.Solver
+		r.verdict, r.Solver, r.Sliced = Proved, rec.Solver, rec.Sliced
 	case "trivial":
 		if rec.Counterexample != nil {
 			return Result{}, errors.New("kernel: trivial record with a counterexample")
@@ -247,6 +252,9 @@ func decodeRecord(data []byte, fingerprint string) (record, error) {
 	}
 	if rec.Query != fingerprint {
 		return record{}, errors.New("kernel: record answers another query")
+	}
+	if (rec.Solver != "" || rec.Sliced) && rec.Verdict != "proved" {
+		return record{}, fmt.Errorf("kernel: %s record naming how it was proved", rec.Verdict)
 	}
 	return rec, nil
 }

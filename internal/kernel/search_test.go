@@ -19,6 +19,7 @@ import (
 type flowSolver struct {
 	full     map[uint64]answer
 	plain    map[uint64]answer // the checks in the plain solver (Config.plain)
+	sliced   map[uint64]answer // the checks of a slice of tProblem (one assertion)
 	bounded  map[int]answer
 	log      *[]string
 	universe int // > 0: the universe of T in a model of the problem's text
@@ -26,7 +27,10 @@ type flowSolver struct {
 
 func (f *flowSolver) check(p *logic.Problem, _ string, cfg Config) (answer, error) {
 	a := f.full[cfg.RLimit]
-	if cfg.plain {
+	if len(p.Assertions) == 1 {
+		*f.log = append(*f.log, "slice "+itoa(cfg.RLimit))
+		a = f.sliced[cfg.RLimit]
+	} else if cfg.plain {
 		*f.log = append(*f.log, "plain "+itoa(cfg.RLimit))
 		a = f.plain[cfg.RLimit]
 	} else {
@@ -109,6 +113,8 @@ func TestSearchProcedure(t *testing.T) {
 		cfg      Config
 		full     map[uint64]answer
 		plain    map[uint64]answer
+		sliced   map[uint64]answer
+		slice    []int // the obligation's slice; nil: none
 		bounded  map[int]answer
 		replay   replayer
 		verdict  Verdict
@@ -154,6 +160,18 @@ func TestSearchProcedure(t *testing.T) {
 		{name: "proved by the plain solver's retry", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown, 1000: unsat}, full: map[uint64]answer{1000: unknown}, replay: good,
 			verdict: Proved, log: "plain 100, check 1000, bounded T=1, bounded T=2, bounded T=3, plain 1000"},
+		{name: "proved by the slice", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
+			plain: map[uint64]answer{100: unknown}, slice: []int{1}, sliced: map[uint64]answer{500: unsat}, replay: good,
+			verdict: Proved, log: "plain 100, slice 500"},
+		{name: "the slice's sat is no counterexample", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
+			plain: map[uint64]answer{100: unknown}, slice: []int{1}, sliced: map[uint64]answer{500: sat}, full: map[uint64]answer{1000: unsat}, replay: bad,
+			verdict: Proved, log: "plain 100, slice 500, check 1000"},
+		{name: "a slice that is not a proper subset", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
+			plain: map[uint64]answer{100: unknown}, slice: []int{0, 1}, replay: good,
+			verdict: Unknown, internal: true, reason: "not a proper subset", log: "plain 100"},
+		{name: "no slice check without a larger limit", cfg: Config{FirstRLimit: 100, SliceRLimit: 100, RLimit: 1000},
+			plain: map[uint64]answer{100: unknown}, slice: []int{1}, full: map[uint64]answer{1000: unsat}, replay: good,
+			verdict: Proved, log: "plain 100, check 1000"},
 		{name: "no retry without a larger limit", cfg: Config{FirstRLimit: 100, RLimit: 1000, RetryRLimit: 100},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, bounded: map[int]answer{1: sat}, replay: good,
 			verdict: Refuted, log: "plain 100, check 1000, bounded T=1"},
@@ -161,12 +179,15 @@ func TestSearchProcedure(t *testing.T) {
 	for _, tt := range tests {
 		var log []string
 		k, err := newKernel(tt.cfg, t.TempDir(), "z3", "4.8.12", func() (solver, error) {
-			return &flowSolver{full: tt.full, plain: tt.plain, bounded: tt.bounded, log: &log}, nil
+			return &flowSolver{full: tt.full, plain: tt.plain, sliced: tt.sliced, bounded: tt.bounded, log: &log}, nil
 		}, refute.New())
 		if err != nil {
 			t.Fatal(err)
 		}
 		ob := &Obligation{ID: "o", Problem: tProblem(), Replay: tt.replay, Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}}
+		if tt.slice != nil {
+			ob.Slice = func() []int { return tt.slice }
+		}
 		q, err := k.Prepare(ob)
 		if err != nil {
 			t.Fatal(err)
@@ -182,6 +203,20 @@ func TestSearchProcedure(t *testing.T) {
 		}
 		if tt.verdict == Unknown && r.Dump == "" {
 			t.Errorf("%s: unknown without a dump", tt.name)
+		}
+		if sliced := strings.HasSuffix(tt.log, "slice 500"); r.Sliced != sliced {
+			t.Errorf("%s: Sliced = %v; want %v", tt.name, r.Sliced, sliced)
+		}
+		if r.Sliced {
+			// The dump of a query proved by its slice is the slice's text.
+			script := q.ScriptFor(r)
+			if !strings.Contains(script, "; on its slice: the 1 of its 2 assertions below") || strings.Contains(script, "; hyp\n") {
+				t.Errorf("%s: script of a sliced proof:\n%s", tt.name, script)
+			}
+			enc, _ := r.Encode()
+			if a, err := k.Admit(q, enc); err != nil || !a.Sliced || a.Verdict() != Proved {
+				t.Errorf("%s: admitted %v sliced=%v (%v)", tt.name, a.Verdict(), a.Sliced, err)
+			}
 		}
 		if tt.text == "" {
 			continue

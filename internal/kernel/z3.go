@@ -71,8 +71,8 @@ func (z *z3Solver) check(p *logic.Problem, text string, cfg Config) (answer, err
 		a.status = statusUnsat
 	case smt.Sat:
 		a.status = statusSat
-		if cfg.plain {
-			break // Check does not replay the plain solver's models
+		if cfg.proofOnly {
+			break // Check replays no model of the plain solver or of a slice
 		}
 		a.model, a.release, err = apiModel(z.context(), p, sc)
 		if errors.Is(err, errNoModel) {
