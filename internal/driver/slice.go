@@ -19,36 +19,22 @@ import (
 // the DSTM→ReservationTMS2 steps the slice needs a fifth of the units.
 func relevantSlice(p *logic.Problem) []int {
 	goal := map[string]bool{}
-	var hyps []int
-	for i, a := range p.Assertions {
-		switch {
-		case strings.HasPrefix(a.Name, "assume "):
-			hyps = append(hyps, i)
-		case strings.HasPrefix(a.Name, "goal"):
-			for _, c := range logic.FreeConsts(a.Term) {
-				if stateVar(c.Name()) {
-					goal[c.Name()] = true
-				}
+	for _, a := range p.Assertions {
+		if !strings.HasPrefix(a.Name, "goal") {
+			continue
+		}
+		for _, c := range logic.FreeConsts(a.Term) {
+			if stateVar(c.Name()) {
+				goal[c.Name()] = true
 			}
 		}
 	}
-	if len(hyps) == 0 || len(goal) == 0 {
+	if len(goal) == 0 {
 		return nil
 	}
-	drop := map[int]bool{}
-	for _, i := range hyps {
-		relevant := false
-		for _, c := range logic.FreeConsts(p.Assertions[i].Term) {
-			if goal[c.Name()] {
-				relevant = true
-				break
-			}
-		}
-		drop[i] = !relevant
-	}
 	var keep []int
-	for i := range p.Assertions {
-		if !drop[i] {
+	for i, a := range p.Assertions {
+		if !strings.HasPrefix(a.Name, "assume ") || mentionsAny(a.Term, goal) {
 			keep = append(keep, i)
 		}
 	}
@@ -56,6 +42,16 @@ func relevantSlice(p *logic.Problem) []int {
 		return nil
 	}
 	return keep
+}
+
+// mentionsAny reports whether t has a free constant named in names.
+func mentionsAny(t *logic.Term, names map[string]bool) bool {
+	for _, c := range logic.FreeConsts(t) {
+		if names[c.Name()] {
+			return true
+		}
+	}
+	return false
 }
 
 // stateVar reports whether a constant of an obligation is a state

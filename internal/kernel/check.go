@@ -157,11 +157,12 @@ func (q *Query) sliceIndices() ([]int, error) {
 
 // sliced returns the query of q's slice: the problem with the assertions
 // the slice lists, and its text. It has q's fingerprint, which the Proved
-// of the slice answers (the whole follows by weakening), and no slice.
+// of the slice answers (the whole follows by weakening), and no slice. It
+// returns nil when the obligation proposes no slice.
 func (q *Query) sliced() (*Query, error) {
 	idx, err := q.sliceIndices()
 	if err != nil || len(idx) == 0 {
-		return nil, fmt.Errorf("no slice: %v", err)
+		return nil, err
 	}
 	p := &logic.Problem{Decls: q.problem.Decls}
 	for _, i := range idx {
@@ -261,9 +262,7 @@ func (s *Session) Check(q *Query) Result {
 	// 2a. The obligation's slice, if it has one, in the default solver
 	// with the slice limit. Only unsat counts: a subset of the
 	// assertions that is unsat makes the whole unsat.
-	if idx, err := q.sliceIndices(); err != nil {
-		return s.finish(q, internalResult(q.fingerprint, "slice: %v", err), cost)
-	} else if len(idx) > 0 && cfg.SliceRLimit > cfg.FirstRLimit {
+	if cfg.SliceRLimit > cfg.FirstRLimit && q.ob.Slice != nil {
 		if sr := s.slice(q, deadline, &cost); sr.verdict == Proved || sr.Internal || sr.Timeout {
 			return s.finish(q, sr, cost)
 		}
@@ -326,7 +325,10 @@ func (s *Session) plain(q *Query, rlimit uint64, deadline time.Time, cost *costs
 func (s *Session) slice(q *Query, deadline time.Time, cost *costs) Result {
 	sq, err := q.sliced()
 	if err != nil {
-		return internalResult(q.fingerprint, "slice: ill-formed problem: %v", err)
+		return internalResult(q.fingerprint, "slice: %v", err)
+	}
+	if sq == nil {
+		return Result{verdict: Unknown, fingerprint: q.fingerprint, Reason: "no slice"}
 	}
 	cfg := s.k.cfg
 	cfg.RLimit, cfg.proofOnly = cfg.SliceRLimit, true

@@ -83,7 +83,7 @@ func (q *Query) ScriptFor(r Result) string {
 		fmt.Fprintf(&b, "; proved by: the %s solver\n", r.Solver)
 	}
 	if r.verdict == Proved && r.Sliced {
-		if sq, err := q.sliced(); err == nil {
+		if sq, err := q.sliced(); err == nil && sq != nil {
 			text = sq.text
 			fmt.Fprintf(&b, "; on its slice: the %d of its %d assertions below (the whole follows by weakening)\n", len(sq.problem.Assertions), len(q.problem.Assertions))
 		}

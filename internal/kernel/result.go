@@ -159,12 +159,6 @@ func (k *Kernel) Admit(q *Query, data []byte) (Result, error) {
 	r := Result{fingerprint: q.fingerprint, RLimitUsed: rec.RLimitUsed}
 	switch rec.Verdict {
 	case "proved":
-		if rec.Reason != "" || rec.Counterexample != nil {
-			return Result{}, errors.New("kernel: proved record with a reason or counterexample")
-		}
-		if rec.Solver != SolverPlain && rec.Solver != SolverDefault {
-			return Result{}, fmt.Errorf("kernel: proved record naming the solver %q", rec.Solver)
-		}
 		r.verdict, r.Solver, r.Sliced = Proved, rec.Solver, rec.Sliced
 	case "refuted":
 		if rec.Counterexample == nil {
@@ -217,12 +211,6 @@ func (k *Kernel) AdmitRecorded(fingerprint string, data []byte) (Result, error) 
 	r := Result{fingerprint: fingerprint, RLimitUsed: rec.RLimitUsed}
 	switch rec.Verdict {
 	case "proved":
-		if rec.Reason != "" || rec.Counterexample != nil {
-			return Result{}, errors.New("kernel: proved record with a reason or counterexample")
-		}
-		if rec.Solver != SolverPlain && rec.Solver != SolverDefault {
-			return Result{}, fmt.Errorf("kernel: proved record naming the solver %q", rec.Solver)
-		}
 		r.verdict, r.Solver, r.Sliced = Proved, rec.Solver, rec.Sliced
 	case "trivial":
 		if rec.Counterexample != nil {
@@ -253,8 +241,13 @@ func decodeRecord(data []byte, fingerprint string) (record, error) {
 	if rec.Query != fingerprint {
 		return record{}, errors.New("kernel: record answers another query")
 	}
-	if (rec.Solver != "" || rec.Sliced) && rec.Verdict != "proved" {
+	switch {
+	case rec.Verdict != "proved" && (rec.Solver != "" || rec.Sliced):
 		return record{}, fmt.Errorf("kernel: %s record naming how it was proved", rec.Verdict)
+	case rec.Verdict == "proved" && (rec.Reason != "" || rec.Counterexample != nil):
+		return record{}, errors.New("kernel: proved record with a reason or counterexample")
+	case rec.Verdict == "proved" && rec.Solver != SolverPlain && rec.Solver != SolverDefault:
+		return record{}, fmt.Errorf("kernel: proved record naming the solver %q", rec.Solver)
 	}
 	return rec, nil
 }
