@@ -28,7 +28,7 @@ import (
 func init() {
 	register(&command{
 		name:  "prove",
-		args:  "[PATHS] [--json] [--html DIR] [-j N] [--no-cache] [--dump-smt DIR] [--rlimit N] [--slice-rlimit N] [--timeout D] [--only PATTERN]",
+		args:  "[PATHS] [--json] [--html DIR] [-j N] [--no-cache] [--dump-smt DIR] [--rlimit N] [--slice-rlimit N] [--no-slices] [--timeout D] [--only PATTERN]",
 		short: "prove invariants and edges with Z3, reusing cached results",
 		long: `Prove loads the YAML files and directories given (by default specs/,
 algorithms/ and proofs/, those that exist), turns every invariant and every
@@ -66,6 +66,7 @@ type proveFlags struct {
 	cacheDir string
 	rlimit   uint64
 	slice    uint64
+	noSlices bool
 	timeout  time.Duration
 	dumpSMT  string
 	only     string
@@ -80,7 +81,8 @@ func (o *proveFlags) define(fs *flag.FlagSet) {
 	fs.BoolVar(&o.noCache, "no-cache", false, "ignore the cache: neither read nor write it")
 	fs.StringVar(&o.cacheDir, "cache-dir", "", "the cache directory (default: .ladder at the repository root)")
 	fs.Uint64Var(&o.rlimit, "rlimit", kernel.DefaultRLimit, "Z3's deterministic resource limit per obligation")
-	fs.Uint64Var(&o.slice, "slice-rlimit", 0, "after the first check, try each obligation's slice (its hypotheses that share a state variable with the goal) with `N` units; 0: do not (docs/prove.md)")
+	fs.Uint64Var(&o.slice, "slice-rlimit", 0, "the resource limit of the check of each slice of an obligation (the hypotheses that share a state variable with the goal), in `N` units; 0: the default (docs/prove.md)")
+	fs.BoolVar(&o.noSlices, "no-slices", false, "check every obligation as a whole, never by its slices (docs/prove.md)")
 	fs.DurationVar(&o.timeout, "timeout", kernel.DefaultTimeout, "the wall-clock limit per obligation, a safety net")
 }
 
@@ -164,7 +166,7 @@ func (o *proveFlags) config(e *env) (driver.Config, error) {
 		Remote:   rc,
 		Signer:   cfgSigner,
 		Verifier: verifier,
-		Kernel:   kernel.Config{RLimit: o.rlimit, SliceRLimit: o.slice, Timeout: o.timeout},
+		Kernel:   kernel.Config{RLimit: o.rlimit, SliceRLimit: o.slice, NoSlices: o.noSlices, Timeout: o.timeout},
 		Jobs:     o.jobs,
 		CacheDir: cacheDir,
 		NoCache:  o.noCache,

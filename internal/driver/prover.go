@@ -232,6 +232,13 @@ type job struct {
 	res    kernel.Result
 	done   bool // res is set
 	cached bool
+	// bySlice: res is proved from the cached proof of a slice
+	// (lookupSlice), and is recorded under key like a fresh result.
+	bySlice bool
+	// slice is the cached proof of the slice that proved res, when it is
+	// known (proved in this run, or taken with res): recorded with res
+	// in the unit record and in the cache; nil when none.
+	slice *unitResult
 	// restored: decided from its unit record (units.go), which stays as
 	// it is
 	restored bool
@@ -446,6 +453,11 @@ func (p *Prover) prepare(j *job, solve bool) {
 	}
 	if r, ok := p.lookup(q, j.key); ok {
 		j.res, j.cached, j.done = r, true, true
+		if r.Slice > 0 {
+			j.slice = p.keys.sliceOf(j.key)
+		}
+	} else if r, sr, ok := p.lookupSlice(q); ok {
+		j.res, j.cached, j.done, j.bySlice, j.slice = r, true, true, true, sr
 	}
 }
 
@@ -487,6 +499,11 @@ func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
 	r := s.CheckContext(ctx, j.query)
 	if ctx.Err() != nil {
 		return // interrupted: the answer may be the interrupt's
+	}
+	if sq, sr, ok := r.TakeSliceProof(); ok {
+		if data, err := sr.Encode(); err == nil {
+			j.slice = &unitResult{Key: cache.KeyOf(sq.Text(), p.solver), Query: sq.Fingerprint(), Record: data}
+		}
 	}
 	j.res, j.done = r, true
 }
@@ -563,6 +580,41 @@ func (p *Prover) lookup(q *kernel.Query, key string) (kernel.Result, bool) {
 	return r, true
 }
 
+// lookupSlice returns q's result proved by weakening from the cached proof
+// of one of its slices (kernel.AdmitSlice), and that proof: after an edit,
+// an obligation whose text changed only outside a slice that proved it
+// before (an edited relation clause its goal does not mention, say) is
+// not checked again. The kernel admits only a proof of exactly the fresh
+// slice's text.
+func (p *Prover) lookupSlice(q *kernel.Query) (kernel.Result, *unitResult, bool) {
+	if p.cache == nil {
+		return kernel.Result{}, nil, false
+	}
+	for n := 1; ; n++ {
+		sq, err := q.Slice(n)
+		if err != nil || sq == nil {
+			return kernel.Result{}, nil, false
+		}
+		skey := cache.KeyOf(sq.Text(), p.solver)
+		var rec []byte
+		if u, ok := p.keys.get(skey); ok {
+			rec = u.Record
+		} else if row, ok := p.cache.Lookup(skey); ok {
+			if rec, ok = p.sig.open(skey, row.Detail); !ok {
+				continue
+			}
+		} else {
+			continue
+		}
+		r, err := p.kernel.AdmitSlice(q, n, rec)
+		if err != nil {
+			p.warn(fmt.Sprintf("cache: entry for %s (slice %d) not admitted (%v); re-checking", q.ID(), n, err))
+			continue
+		}
+		return r, &unitResult{Key: skey, Query: sq.Fingerprint(), Record: rec}, true
+	}
+}
+
 // record stores the new results and the dependency, edge and theorem
 // records in the cache. A record the cache rejects costs only reuse, so it
 // is a warning, not a failure of the run.
@@ -575,7 +627,7 @@ func (p *Prover) record(in *Input, jobs []*job, d *theorems.Derivation) {
 		if j.key == "" || j.restored {
 			continue
 		}
-		if !j.cached && j.res.Cacheable() {
+		if (!j.cached || j.bySlice) && j.res.Cacheable() {
 			detail, err := j.res.Encode()
 			if err == nil {
 				detail = p.sig.seal(j.key, detail)
@@ -585,6 +637,9 @@ func (p *Prover) record(in *Input, jobs []*job, d *theorems.Derivation) {
 				})
 			}
 			if err != nil {
+				errs = append(errs, err.Error())
+			}
+			if err := p.recordSlice(j); err != nil {
 				errs = append(errs, err.Error())
 			}
 		}
@@ -622,6 +677,18 @@ func (p *Prover) record(in *Input, jobs []*job, d *theorems.Derivation) {
 	}
 }
 
+// recordSlice stores the proof of the slice that proved j's query, if it
+// is known, under the slice's own key, so that a later text of the
+// obligation with the same slice is proved from it (lookupSlice). A unit
+// record that holds it takes it out of the snapshot (forgetRecorded).
+func (p *Prover) recordSlice(j *job) error {
+	if j.slice == nil || p.cache.Has(j.slice.Key) {
+		return nil
+	}
+	return p.cache.Put(j.slice.Key, cache.Result{Verdict: cache.Proved, Name: j.ob.ID + " (slice)",
+		Detail: p.sig.seal(j.slice.Key, j.slice.Record)})
+}
+
 // invariantObligations groups invariant obligations by invariant key.
 func invariantObligations(obs []*simulation.Obligation) map[string][]string {
 	m := map[string][]string{}
@@ -638,5 +705,5 @@ func invariantObligations(obs []*simulation.Obligation) map[string][]string {
 func KernelObligation(o *simulation.Obligation) *kernel.Obligation {
 	p := o.Problem
 	return &kernel.Obligation{ID: o.ID, Pos: o.Pos, Problem: p, Replay: o.Replay,
-		Slice: func() []int { return relevantSlice(p) }}
+		Slices: func() [][]int { return relevantSlices(p) }}
 }

@@ -10,6 +10,7 @@ import (
 
 	"ladder/internal/kernel"
 	"ladder/internal/refute"
+	"ladder/internal/report"
 	"ladder/ioa/load"
 	"ladder/simulation"
 )
@@ -323,9 +324,7 @@ func TestEditEachKind(t *testing.T) {
 		if !rep.OK() {
 			t.Fatalf("%s: the edit broke the proof: %+v", e.kind, rep.Summary)
 		}
-		if got := rechecked(rep); !slices.Equal(got, changed) {
-			t.Errorf("%s: re-checked %q; the texts that changed are %q", e.kind, got, changed)
-		}
+		checkRechecked(t, e.kind, rep, changed)
 		if e.kind != "interface" && len(changed) == 0 {
 			t.Errorf("%s: the edit changed no text: the case tests nothing", e.kind)
 		}
@@ -338,5 +337,25 @@ func TestEditEachKind(t *testing.T) {
 		if p.Built() != reads {
 			t.Errorf("%s: built %d obligations, want the %d that read %s", e.kind, p.Built(), reads, e.file)
 		}
+	}
+}
+
+// checkRechecked checks that a run after an edit re-checked exactly the
+// obligations whose text changed (sorted), except those it proved from the
+// cached proof of a slice that the edit left as it was.
+func checkRechecked(t *testing.T, kind string, rep *report.Prove, changed []string) {
+	t.Helper()
+	bySlice := map[string]bool{}
+	for _, o := range rep.Obligations {
+		bySlice[o.ID] = o.Cached && o.Slice > 0
+	}
+	var want []string
+	for _, id := range changed {
+		if !bySlice[id] {
+			want = append(want, id)
+		}
+	}
+	if got := rechecked(rep); !slices.Equal(got, want) {
+		t.Errorf("%s: re-checked %q; the texts that changed, but not the slices that proved them, are %q", kind, got, want)
 	}
 }

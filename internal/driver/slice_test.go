@@ -1,10 +1,17 @@
 package driver
 
 import (
+	"context"
+	"path/filepath"
 	"reflect"
+	"slices"
+	"sort"
+	"strings"
 	"testing"
 
+	"ladder/internal/kernel"
 	"ladder/internal/logic"
+	"ladder/internal/report"
 )
 
 func TestRelevantSlice(t *testing.T) {
@@ -22,21 +29,115 @@ func TestRelevantSlice(t *testing.T) {
 		{Name: "assume A.cntPos(c)", Term: ge(cnt)},
 		{Name: "assume B.otherPos(a)", Term: ge(other)},
 		{Name: "pre Step(c, p)", Term: logic.Ge(logic.Select(cnt, pt), logic.IntVal(1))},
+		{Name: "cntRel(c, a)", Term: logic.Eq(cnt, other)},
 		{Name: "goal (negated)", Term: logic.Not(logic.Ge(logic.Select(pc, pt), logic.IntVal(0)))},
 	}}
-	// The invariants over cnt and other share no state variable with the
-	// goal (p.t, a parameter, does not count); everything else stays.
-	if got, want := relevantSlice(p), []int{0, 1, 4, 5}; !reflect.DeepEqual(got, want) {
-		t.Errorf("relevantSlice = %v; want %v", got, want)
+	// The invariants over cnt and other, and the relation clause over
+	// them, share no state variable with the goal (p.t, a parameter, does
+	// not count): the narrow slice drops all three, the wide one the
+	// invariants only; everything else stays.
+	if got, want := relevantSlices(p), [][]int{{0, 1, 4, 6}, {0, 1, 4, 5, 6}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("relevantSlices = %v; want %v", got, want)
+	}
+	// Only invariants to drop: one slice.
+	q := &logic.Problem{Assertions: append(append([]logic.Named(nil), p.Assertions[:5]...), p.Assertions[6])}
+	if got, want := relevantSlices(q), [][]int{{0, 1, 4, 5}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("relevantSlices = %v; want %v", got, want)
+	}
+	// Only a relation clause to drop: one slice.
+	q.Assertions = append(append([]logic.Named(nil), p.Assertions[:2]...), p.Assertions[4:]...)
+	if got, want := relevantSlices(q), [][]int{{0, 1, 2, 4}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("relevantSlices = %v; want %v", got, want)
 	}
 	// Nothing to drop: no slice.
-	p.Assertions = append(p.Assertions[:2], p.Assertions[4:]...)
-	if got := relevantSlice(p); got != nil {
-		t.Errorf("relevantSlice = %v; want nil when every hypothesis is relevant", got)
+	q.Assertions = append(append([]logic.Named(nil), p.Assertions[:2]...), p.Assertions[4], p.Assertions[6])
+	if got := relevantSlices(q); got != nil {
+		t.Errorf("relevantSlices = %v; want nil when every hypothesis is relevant", got)
 	}
 	for name, want := range map[string]bool{"c.pc": true, "s.mems.len": true, "p.t": false, "TMS2::v0": false, "V#0": false} {
 		if stateVar(name) != want {
 			t.Errorf("stateVar(%q) = %v", name, !want)
 		}
+	}
+}
+
+// TestSliceReuse edits an invariant without changing its meaning: the
+// text of its own obligations changes, and so does that of every
+// obligation that assumes it. Those whose proof was a slice without the
+// invariant (their goal shares no state variable with it) are proved again
+// from the cached proof of that slice, unchanged, without the solver;
+// the others are re-checked. Without slices, every changed text is
+// re-checked.
+func TestSliceReuse(t *testing.T) {
+	for _, noSlices := range []bool{false, true} {
+		dir := copyTestdata(t, "counter")
+		cfg := Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2, Kernel: kernel.Config{NoSlices: noSlices}}
+		p, err := NewProver(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		in := loadDir(t, dir)
+		if _, err := p.Prove(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+		keys := func(in *Input) map[string]string {
+			m := map[string]string{}
+			for _, o := range in.Obligations {
+				if g, ok := p.cache.Generated(o.ID); ok {
+					m[o.ID] = g.Key
+				}
+			}
+			return m
+		}
+		before := keys(in)
+		edit(t, filepath.Join(dir, "impl.yaml"), "sumNonNeg: sum >= 0", "sumNonNeg: 0 <= sum")
+		in = loadDir(t, dir)
+		after, err := p.Prove(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := after.Summary; s.Proved+s.Trivial != s.Obligations {
+			t.Fatalf("noSlices=%v: after the edit %+v; want everything proved", noSlices, s)
+		}
+		now := keys(in)
+		trivial := map[string]bool{}
+		for _, o := range after.Obligations {
+			trivial[o.ID] = o.Verdict == report.Trivial
+		}
+		changed := map[string]bool{}
+		for id, k := range now {
+			if before[id] != k && !trivial[id] {
+				changed[id] = true
+			}
+		}
+		var fromSlice []string
+		for _, id := range rechecked(after) {
+			if !changed[id] {
+				t.Errorf("noSlices=%v: %s re-checked, but its text did not change", noSlices, id)
+			}
+		}
+		rc := map[string]bool{}
+		for _, id := range rechecked(after) {
+			rc[id] = true
+		}
+		for id := range changed {
+			if !rc[id] {
+				fromSlice = append(fromSlice, id)
+			}
+		}
+		sort.Strings(fromSlice)
+		for _, id := range fromSlice {
+			if strings.Contains(id, "sumNonNeg") {
+				t.Errorf("noSlices=%v: %s, an obligation of the edited invariant, was not re-checked", noSlices, id)
+			}
+		}
+		switch {
+		case noSlices && len(fromSlice) > 0:
+			t.Errorf("without slices, changed texts were not re-checked: %q", fromSlice)
+		case !noSlices && !slices.Contains(fromSlice, "Buffered › invariant bufRange › Stage"):
+			t.Errorf("bufRange › Stage, whose goal shares nothing with sumNonNeg, was not proved from its slice; from slices: %q; re-checked %q", fromSlice, rechecked(after))
+		}
+		p.Close()
 	}
 }

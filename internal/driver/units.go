@@ -68,6 +68,11 @@ type unitResult struct {
 	Key    string          `json:"key"`
 	Query  string          `json:"query"`
 	Record json.RawMessage `json:"record"`
+	// Slice is the proof of the slice that proved the query
+	// (kernel.Result.Slice), with the slice's own key, fingerprint and
+	// record, when it is known: a later text of the obligation with the
+	// same slice is proved from it (kernel.Kernel.AdmitSlice).
+	Slice *unitResult `json:"slice,omitempty"`
 }
 
 // restoredUnit is a unit taken from its record: its obligations and
@@ -376,7 +381,7 @@ func (p *Prover) recordUnits(in *Input, jobs []*job) map[string]bool {
 				complete = false
 				break
 			}
-			rec.Results = append(rec.Results, unitResult{Key: j.key, Query: j.qfp, Record: data})
+			rec.Results = append(rec.Results, unitResult{Key: j.key, Query: j.qfp, Record: data, Slice: j.slice})
 			for _, f := range o.Sources {
 				sum, ok := in.Sums[f]
 				if !ok {
@@ -402,7 +407,7 @@ func (p *Prover) recordUnits(in *Input, jobs []*job) map[string]bool {
 			for _, o := range u.obs {
 				j := byID[o.ID]
 				data, _ := j.res.Encode()
-				rec.Results = append(rec.Results, unitResult{Key: j.key, Query: j.qfp, Record: data})
+				rec.Results = append(rec.Results, unitResult{Key: j.key, Query: j.qfp, Record: data, Slice: j.slice})
 			}
 		}
 		rec.Plan = simulation.PlanOf(u.obs, u.edge)
@@ -552,7 +557,21 @@ func (u *unitKeys) add(unit string, rec *unitRecord) {
 		if r.Key != "" {
 			u.byKey[r.Key] = r
 		}
+		if r.Slice != nil && r.Slice.Key != "" {
+			u.byKey[r.Slice.Key] = *r.Slice
+		}
 	}
+}
+
+// sliceOf returns the slice proof recorded with the verdict indexed under
+// key, nil when none.
+func (u *unitKeys) sliceOf(key string) *unitResult {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if r, ok := u.byKey[key]; ok {
+		return r.Slice
+	}
+	return nil
 }
 
 // stale records that rec, the record of unit, no longer holds for it.
@@ -656,6 +675,10 @@ func (p *Prover) forgetCovered(in *Input, jobs []*job, written map[string]bool) 
 		for _, j := range js {
 			keys, names = append(keys, j.key), append(names, j.ob.ID)
 			now[j.key] = true
+			if j.slice != nil {
+				keys = append(keys, j.slice.Key)
+				now[j.slice.Key] = true
+			}
 		}
 		if !written[u] {
 			continue
@@ -663,7 +686,14 @@ func (p *Prover) forgetCovered(in *Input, jobs []*job, written map[string]bool) 
 		p.keys.mu.Lock()
 		old := p.keys.old[u]
 		p.keys.mu.Unlock()
+		var olds []unitResult
 		for _, r := range old {
+			olds = append(olds, r)
+			if r.Slice != nil {
+				olds = append(olds, *r.Slice)
+			}
+		}
+		for _, r := range olds {
 			if now[r.Key] || r.Key == "" || p.cache.Has(r.Key) {
 				continue
 			}

@@ -245,9 +245,7 @@ func TestUnitRecordsEachKind(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.kind, err)
 		}
-		if got := rechecked(rep); !slices.Equal(got, changed) {
-			t.Errorf("%s: re-checked %q; the texts that changed are %q", e.kind, got, changed)
-		}
+		checkRechecked(t, e.kind, rep, changed)
 		q := newProver(t, 2)
 		ref, err := q.Prove(ctx, fresh)
 		if err != nil {

@@ -107,13 +107,14 @@ type Obligation struct {
 	// evaluator: a counterexample, or an error when the model does not
 	// replay (then the verdict is an internal error, never Refuted).
 	Replay func(logic.Model) (*counterexample.Counterexample, error)
-	// Slice, when not nil, returns the indices (increasing) of a proper
-	// subset of Problem.Assertions, or nil; Check calls it at most once,
-	// when its first check did not prove the obligation, and tries the
-	// subset alone: unsat of a subset is unsat of the whole (weakening),
-	// while sat of a subset says nothing. Which subset is a hint from
-	// outside the kernel; it cannot make a false obligation proved.
-	Slice func() []int
+	// Slices, when not nil, returns proper subsets of Problem.Assertions,
+	// each as increasing indices, to try in this order; Check calls it at
+	// most once, when its first check did not prove the obligation, and
+	// tries each subset alone: unsat of a subset is unsat of the whole
+	// (weakening), while sat of a subset says nothing. Which subsets are
+	// hints from outside the kernel; they cannot make a false obligation
+	// proved.
+	Slices func() [][]int
 }
 
 // Prepare prints ob's problem canonically and returns the query to check or
@@ -138,42 +139,59 @@ func (k *Kernel) Prepare(ob *Obligation) (*Query, error) {
 	return q, nil
 }
 
-// sliceIndices calls the obligation's Slice once and returns its indices
-// (nil when it has none), or an error when they do not name a proper
+// sliceIndices calls the obligation's Slices once and returns them (nil
+// when it has none), or an error when one of them does not name a proper
 // subset of the query's assertions in increasing order.
-func (q *Query) sliceIndices() ([]int, error) {
-	if q.ob.Slice == nil {
+func (q *Query) sliceIndices() ([][]int, error) {
+	if q.ob.Slices == nil {
 		return nil, nil
 	}
-	q.sliceOnce.Do(func() { q.slice = append([]int(nil), q.ob.Slice()...) })
+	q.sliceOnce.Do(func() {
+		for _, sl := range q.ob.Slices() {
+			q.slices = append(q.slices, append([]int(nil), sl...))
+		}
+	})
 	n := len(q.problem.Assertions)
-	for i, a := range q.slice {
-		if a < 0 || a >= n || i > 0 && a <= q.slice[i-1] || len(q.slice) >= n {
-			return nil, fmt.Errorf("the slice %v is not a proper subset of its %d assertions", q.slice, n)
+	for _, sl := range q.slices {
+		for i, a := range sl {
+			if a < 0 || a >= n || i > 0 && a <= sl[i-1] || len(sl) >= n {
+				return nil, fmt.Errorf("the slice %v is not a proper subset of its %d assertions", sl, n)
+			}
 		}
 	}
-	return q.slice, nil
+	return q.slices, nil
 }
 
-// sliced returns the query of q's slice: the problem with the assertions
-// the slice lists, and its text. It has q's fingerprint, which the Proved
-// of the slice answers (the whole follows by weakening), and no slice. It
-// returns nil when the obligation proposes no slice.
-func (q *Query) sliced() (*Query, error) {
+// Slice returns the query of q's n-th slice (from 1; Obligation.Slices):
+// the problem with q's declarations and the assertions the slice lists,
+// its canonical text, and its own fingerprint, with no slices of its own.
+// Its Proved result proves q by weakening (Session.Check, Kernel.AdmitSlice).
+// It returns nil when the obligation proposes no n-th slice.
+func (q *Query) Slice(n int) (*Query, error) {
 	idx, err := q.sliceIndices()
-	if err != nil || len(idx) == 0 {
+	if err != nil || n < 1 || n > len(idx) {
 		return nil, err
 	}
+	q.sliceMu.Lock()
+	defer q.sliceMu.Unlock()
+	if q.sliced == nil {
+		q.sliced = make([]*Query, len(idx))
+	}
+	if q.sliced[n-1] != nil {
+		return q.sliced[n-1], nil
+	}
 	p := &logic.Problem{Decls: q.problem.Decls}
-	for _, i := range idx {
+	for _, i := range idx[n-1] {
 		p.Assertions = append(p.Assertions, q.problem.Assertions[i])
 	}
 	text, err := p.Text()
 	if err != nil {
 		return nil, err
 	}
-	sq := &Query{ob: &Obligation{ID: q.ob.ID, Pos: q.ob.Pos, Problem: p}, problem: p, text: text,
-		identity: q.identity, cfg: q.cfg, fingerprint: q.fingerprint}
+	sq := &Query{ob: &Obligation{ID: fmt.Sprintf("%s (slice %d)", q.ob.ID, n), Pos: q.ob.Pos, Problem: p},
+		problem: p, text: text, identity: q.identity, cfg: q.cfg}
+	sq.fingerprint = fingerprintOf(sq.identity, text)
+	q.sliced[n-1] = sq
 	return sq, nil
 }
 
@@ -254,16 +272,24 @@ func (s *Session) Check(q *Query) Result {
 	// the default solver's preprocessing costs. Only unsat counts: the
 	// plain solver's models (huge sequence lengths, say) are left to the
 	// default solver, so that every counterexample comes from step 2.
+	// Before it (1a), the obligation's first slice, likewise: a smaller
+	// problem, and one whose proof an edit outside the slice keeps.
+	slices := !cfg.NoSlices && q.ob.Slices != nil
+	if slices {
+		if sr := s.slice(q, 1, cfg.FirstRLimit, true, deadline, &cost); sr.verdict == Proved || sr.Internal || sr.Timeout {
+			return s.finish(q, sr, cost)
+		}
+	}
 	r := s.plain(q, cfg.FirstRLimit, deadline, &cost)
 	if r.verdict == Proved || r.Timeout || r.Internal {
 		return s.finish(q, r, cost)
 	}
 
-	// 2a. The obligation's slice, if it has one, in the default solver
-	// with the slice limit. Only unsat counts: a subset of the
-	// assertions that is unsat makes the whole unsat.
-	if cfg.SliceRLimit > cfg.FirstRLimit && q.ob.Slice != nil {
-		if sr := s.slice(q, deadline, &cost); sr.verdict == Proved || sr.Internal || sr.Timeout {
+	// 2a. Each of the obligation's slices in Z3's default solver with the
+	// slice limit. Only unsat counts: a subset of the assertions that is
+	// unsat makes the whole unsat.
+	if slices && cfg.SliceRLimit > cfg.FirstRLimit {
+		if sr := s.slices(q, deadline, &cost); sr.verdict == Proved || sr.Internal || sr.Timeout {
 			return s.finish(q, sr, cost)
 		}
 	}
@@ -319,11 +345,29 @@ func (s *Session) plain(q *Query, rlimit uint64, deadline time.Time, cost *costs
 	return r
 }
 
-// slice checks q's slice in Z3's default solver with the slice limit
-// (the first part of step 2 of Check): its unsat proves q, with Sliced
-// set; anything else is Unknown.
-func (s *Session) slice(q *Query, deadline time.Time, cost *costs) Result {
-	sq, err := q.sliced()
+// slices is step 2a of Check: each of q's slices in Z3's default solver
+// with the slice limit, until one is unsat; anything else is Unknown.
+func (s *Session) slices(q *Query, deadline time.Time, cost *costs) Result {
+	cfg := s.k.cfg
+	idx, err := q.sliceIndices()
+	if err != nil {
+		return internalResult(q.fingerprint, "slice: %v", err)
+	}
+	for n := 1; n <= len(idx); n++ {
+		if r := s.slice(q, n, cfg.SliceRLimit, false, deadline, cost); r.verdict == Proved || r.Internal || r.Timeout {
+			return r
+		}
+	}
+	return Result{verdict: Unknown, fingerprint: q.fingerprint}
+}
+
+// slice checks q's n-th slice with resource limit rlimit, in Z3's plain
+// solver when plain is set (step 1a of Check), else in its default solver
+// (step 2a): its unsat proves q, with Slice set to n and the slice's own
+// proof kept for the cache (Result.TakeSliceProof); anything else is
+// Unknown.
+func (s *Session) slice(q *Query, n int, rlimit uint64, plain bool, deadline time.Time, cost *costs) Result {
+	sq, err := q.Slice(n)
 	if err != nil {
 		return internalResult(q.fingerprint, "slice: %v", err)
 	}
@@ -331,9 +375,13 @@ func (s *Session) slice(q *Query, deadline time.Time, cost *costs) Result {
 		return Result{verdict: Unknown, fingerprint: q.fingerprint, Reason: "no slice"}
 	}
 	cfg := s.k.cfg
-	cfg.RLimit, cfg.proofOnly = cfg.SliceRLimit, true
-	r, _ := s.decide(sq, cfg, deadline, cost)
-	r.Sliced = r.verdict == Proved
+	cfg.RLimit, cfg.plain, cfg.proofOnly = rlimit, plain, true
+	sr, _ := s.decide(sq, cfg, deadline, cost)
+	r := sr
+	r.fingerprint = q.fingerprint
+	if sr.verdict == Proved {
+		r.Slice, r.sliceQuery, r.sliceResult = n, sq, &sr
+	}
 	return r
 }
 

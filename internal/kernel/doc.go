@@ -47,23 +47,15 @@
 //     here: the plain solver skips the default solver's preprocessing
 //     tactic, which costs a few milliseconds even on a trivial problem
 //     (median 1 ms against 5 ms over the repository's obligations).
+//     Before it (1a), unless Config.NoSlices, the obligation's first
+//     slice is checked the same way (see Slices below).
 //  2. Otherwise, the same text in Z3's default solver with the full
 //     Config.RLimit. unsat and sat are decided as above: the text and the
 //     rules of a verdict are the same, only the solver's search differs.
 //     A true obligation reaches this step without paying for the search.
-//     Before that, when Config.SliceRLimit is set (it is 0, off, by
-//     default) and the obligation has a slice (Obligation.Slice, a proper
-//     subset of its assertions proposed outside the kernel), the slice's
-//     problem in the default solver with that limit (20 million is
-//     SuggestedSliceRLimit). Only the slice's unsat counts, and it proves
-//     the obligation by weakening: if a subset of the assertions has no
-//     model, the whole set has none. Its sat says nothing (the slice is
-//     weaker than the problem) and is never replayed. The result is
-//     marked Sliced, and the dump of the query is the slice's text. The
-//     driver's slice drops the assumed invariants that share no state
-//     variable with the goal; over the repository, at 20 million, it
-//     halves the units Z3 spends on the DSTM→ReservationTMS2 edge (1,040
-//     million to 509 million; 68 s to 46 s) and cuts the total by 40%.
+//     Before that (2a), unless Config.NoSlices, each of the obligation's
+//     slices in the default solver with Config.SliceRLimit (default 5
+//     million). Only unsat counts.
 //  3. On unknown, unless SearchConfig.Off, the bounded counterexample
 //     search (below).
 //  4. Without a counterexample, the plain solver again, with
@@ -91,6 +83,28 @@
 // constants), and the original is kept otherwise, also when the search
 // finds nothing. A bounded model that does not replay is an internal
 // error, as in the search. Proved obligations never pay for this.
+//
+// # Slices
+//
+// An obligation may propose slices (Obligation.Slices): proper subsets of
+// its problem's assertions, printed with all of its declarations
+// (Query.Slice). The slice's unsat proves the obligation by weakening: if
+// a subset of the assertions has no model, the whole set has none. Its sat
+// says nothing (the slice is weaker than the problem) and is never
+// replayed. Which subsets are proposed is a hint from outside the kernel:
+// the driver's narrow slice drops the assumed invariants and the relation
+// clauses of the pre-states that share no state variable with the negated
+// goal, its wide slice the invariants only. A result proved by its n-th
+// slice has Slice = n, and the dump of the query is the slice's text.
+//
+// A slice is a query of its own, with its own fingerprint, and the proof
+// of a slice is cached under it (Result.TakeSliceProof). Kernel.AdmitSlice
+// admits a query as Proved when the cache holds a Proved record for
+// exactly the fingerprint of one of its slices, freshly printed from the
+// query: after an edit of a hypothesis that a slice leaves out, the
+// obligation is proved again without a call to the solver, by the same
+// weakening and under the same rule as any cached verdict, a record for
+// exactly the text that was proved.
 //
 // # Bounded counterexample search
 //

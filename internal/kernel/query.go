@@ -30,7 +30,9 @@ type Query struct {
 	cfg         Config
 	fingerprint string
 	sliceOnce   sync.Once
-	slice       []int // what Obligation.Slice returned
+	slices      [][]int // what Obligation.Slices returned
+	sliceMu     sync.Mutex
+	sliced      []*Query // the queries of slices, once printed (Slice)
 }
 
 // ID returns the obligation's ID.
@@ -82,10 +84,10 @@ func (q *Query) ScriptFor(r Result) string {
 	if r.verdict == Proved {
 		fmt.Fprintf(&b, "; proved by: the %s solver\n", r.Solver)
 	}
-	if r.verdict == Proved && r.Sliced {
-		if sq, err := q.sliced(); err == nil && sq != nil {
+	if r.verdict == Proved && r.Slice > 0 {
+		if sq, err := q.Slice(r.Slice); err == nil && sq != nil {
 			text = sq.text
-			fmt.Fprintf(&b, "; on its slice: the %d of its %d assertions below (the whole follows by weakening)\n", len(sq.problem.Assertions), len(q.problem.Assertions))
+			fmt.Fprintf(&b, "; on its slice %d: the %d of its %d assertions below (the whole follows by weakening)\n", r.Slice, len(sq.problem.Assertions), len(q.problem.Assertions))
 		}
 	}
 	fmt.Fprintf(&b, "; expected answer: unsat (the obligation holds)\n")

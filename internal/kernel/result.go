@@ -86,10 +86,15 @@ type Result struct {
 	// (SolverPlain or SolverDefault); "" for any other verdict. A dump of
 	// the query selects the same solver (Query.ScriptFor).
 	Solver string
-	// Sliced is set when the query was proved by its slice alone
-	// (Obligation.Slice): the unsat answer is the slice's, and the
-	// query's follows by weakening. A dump of the query is the slice's.
-	Sliced bool
+	// Slice is n > 0 when the query was proved by its n-th slice alone
+	// (Obligation.Slices, Query.Slice): the unsat answer is the slice's,
+	// and the query's follows by weakening. A dump of the query is the
+	// slice's.
+	Slice int
+	// sliceQuery and sliceResult are the slice and its own Proved result
+	// when Check proved the query by it (SliceProof).
+	sliceQuery  *Query
+	sliceResult *Result
 	// Timeout is set when the solver stopped at the wall-clock limit or
 	// was interrupted: such an Unknown depends on the machine and is not
 	// worth caching.
@@ -131,7 +136,7 @@ type record struct {
 	Verdict        string          `json:"verdict"`
 	RLimitUsed     uint64          `json:"rlimit_used,omitempty"`
 	Solver         string          `json:"solver,omitempty"`
-	Sliced         bool            `json:"sliced,omitempty"`
+	Slice          int             `json:"slice,omitempty"`
 	Reason         string          `json:"reason,omitempty"`
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
 }
@@ -144,7 +149,7 @@ func (r Result) Encode() ([]byte, error) {
 		return nil, errors.New("kernel: result is not cacheable")
 	}
 	return json.Marshal(record{Kernel: Format, Query: r.fingerprint, Verdict: r.verdict.String(),
-		RLimitUsed: r.RLimitUsed, Solver: r.Solver, Sliced: r.Sliced, Reason: r.Reason, Counterexample: r.Counterexample})
+		RLimitUsed: r.RLimitUsed, Solver: r.Solver, Slice: r.Slice, Reason: r.Reason, Counterexample: r.Counterexample})
 }
 
 // Admit decodes a result that Encode produced and accepts it only when it
@@ -159,7 +164,7 @@ func (k *Kernel) Admit(q *Query, data []byte) (Result, error) {
 	r := Result{fingerprint: q.fingerprint, RLimitUsed: rec.RLimitUsed}
 	switch rec.Verdict {
 	case "proved":
-		r.verdict, r.Solver, r.Sliced = Proved, rec.Solver, rec.Sliced
+		r.verdict, r.Solver, r.Slice = Proved, rec.Solver, rec.Slice
 	case "refuted":
 		if rec.Counterexample == nil {
 			return Result{}, errors.New("kernel: refuted record without a counterexample")
@@ -179,6 +184,59 @@ func (k *Kernel) Admit(q *Query, data []byte) (Result, error) {
 		return Result{}, fmt.Errorf("kernel: invalid verdict %q", rec.Verdict)
 	}
 	return r, nil
+}
+
+// TakeSliceProof returns the slice that proved the query and the slice's
+// own Proved result, which the caller may cache under the slice's text,
+// when Session.Check proved the query by a slice in this run, and forgets
+// them (a slice's query holds its problem); ok is false otherwise.
+func (r *Result) TakeSliceProof() (q *Query, proof Result, ok bool) {
+	sq, sr := r.sliceQuery, r.sliceResult
+	r.sliceQuery, r.sliceResult = nil, nil
+	if r.verdict != Proved || sq == nil || sr == nil {
+		return nil, Result{}, false
+	}
+	return sq, *sr, true
+}
+
+// AdmitSlice decodes a result that Encode produced for q's n-th slice
+// (Query.Slice) and, when it is the slice's Proved result, returns q's
+// Proved result by weakening: the record must be of this kernel's format,
+// answer exactly the slice's fingerprint, which is freshly computed from
+// the slice's text (q's declarations and a subset of q's assertions), and
+// say proved on the slice's whole text (no slice of its own). Any other
+// record is an error: only a proof carries over from a subset.
+func (k *Kernel) AdmitSlice(q *Query, n int, data []byte) (Result, error) {
+	if q.identity != k.identity {
+		return Result{}, errors.New("kernel: query prepared under another configuration")
+	}
+	sq, err := q.Slice(n)
+	if err != nil {
+		return Result{}, fmt.Errorf("kernel: slice %d: %v", n, err)
+	}
+	if sq == nil {
+		return Result{}, fmt.Errorf("kernel: the query has no slice %d", n)
+	}
+	rec, err := decodeRecord(data, sq.fingerprint)
+	if err != nil {
+		return Result{}, err
+	}
+	if rec.Verdict != "proved" || rec.Slice != 0 {
+		return Result{}, fmt.Errorf("kernel: a %s record of a slice proves nothing", rec.Verdict)
+	}
+	return Result{verdict: Proved, fingerprint: q.fingerprint, Solver: rec.Solver, Slice: n}, nil
+}
+
+// SliceHint returns the slice a record that Encode produced says proved
+// its query, 0 when none or when the record does not decode. It is a hint
+// for where to look in the cache after an edit (Kernel.AdmitSlice decides),
+// never part of a verdict.
+func SliceHint(data []byte) int {
+	var rec record
+	if json.Unmarshal(data, &rec) != nil || rec.Verdict != "proved" || rec.Slice < 0 {
+		return 0
+	}
+	return rec.Slice
 }
 
 // seconds converts a duration in seconds to a finite non-negative float.
@@ -211,7 +269,7 @@ func (k *Kernel) AdmitRecorded(fingerprint string, data []byte) (Result, error) 
 	r := Result{fingerprint: fingerprint, RLimitUsed: rec.RLimitUsed}
 	switch rec.Verdict {
 	case "proved":
-		r.verdict, r.Solver, r.Sliced = Proved, rec.Solver, rec.Sliced
+		r.verdict, r.Solver, r.Slice = Proved, rec.Solver, rec.Slice
 	case "trivial":
 		if rec.Counterexample != nil {
 			return Result{}, errors.New("kernel: trivial record with a counterexample")
@@ -242,7 +300,9 @@ func decodeRecord(data []byte, fingerprint string) (record, error) {
 		return record{}, errors.New("kernel: record answers another query")
 	}
 	switch {
-	case rec.Verdict != "proved" && (rec.Solver != "" || rec.Sliced):
+	case rec.Slice < 0:
+		return record{}, fmt.Errorf("kernel: record naming the slice %d", rec.Slice)
+	case rec.Verdict != "proved" && (rec.Solver != "" || rec.Slice != 0):
 		return record{}, fmt.Errorf("kernel: %s record naming how it was proved", rec.Verdict)
 	case rec.Verdict == "proved" && (rec.Reason != "" || rec.Counterexample != nil):
 		return record{}, errors.New("kernel: proved record with a reason or counterexample")

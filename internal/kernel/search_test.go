@@ -3,6 +3,7 @@ package kernel
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,9 +18,13 @@ import (
 // the problem's text (by resource limit), bounded the API checks of
 // bounded problems (by the size of T).
 type flowSolver struct {
-	full     map[uint64]answer
-	plain    map[uint64]answer // the checks in the plain solver (Config.plain)
-	sliced   map[uint64]answer // the checks of a slice of tProblem (one assertion)
+	full   map[uint64]answer
+	plain  map[uint64]answer // the checks in the plain solver (Config.plain)
+	sliced map[uint64]answer // the checks of a slice of tProblem (one assertion)
+	// goalSliced, when set, answers instead the checks of the slice
+	// that keeps the goal alone
+	goalSliced map[uint64]answer
+
 	bounded  map[int]answer
 	log      *[]string
 	universe int // > 0: the universe of T in a model of the problem's text
@@ -28,8 +33,15 @@ type flowSolver struct {
 func (f *flowSolver) check(p *logic.Problem, _ string, cfg Config) (answer, error) {
 	a := f.full[cfg.RLimit]
 	if len(p.Assertions) == 1 {
-		*f.log = append(*f.log, "slice "+itoa(cfg.RLimit))
+		how := "slice "
+		if cfg.plain {
+			how = "plain slice "
+		}
+		*f.log = append(*f.log, how+itoa(cfg.RLimit))
 		a = f.sliced[cfg.RLimit]
+		if f.goalSliced != nil && p.Assertions[0].Name == "goal" {
+			a = f.goalSliced[cfg.RLimit]
+		}
 	} else if cfg.plain {
 		*f.log = append(*f.log, "plain "+itoa(cfg.RLimit))
 		a = f.plain[cfg.RLimit]
@@ -109,19 +121,21 @@ func TestSearchProcedure(t *testing.T) {
 	}
 	bad := func(logic.Model) (*counterexample.Counterexample, error) { return nil, errors.New("goal holds") }
 	tests := []struct {
-		name     string
-		cfg      Config
-		full     map[uint64]answer
-		plain    map[uint64]answer
-		sliced   map[uint64]answer
-		slice    []int // the obligation's slice; nil: none
-		bounded  map[int]answer
-		replay   replayer
-		verdict  Verdict
-		internal bool
-		reason   string // substring
-		text     string // substring of the counterexample
-		log      string
+		name       string
+		cfg        Config
+		full       map[uint64]answer
+		plain      map[uint64]answer
+		sliced     map[uint64]answer
+		slices     [][]int           // the obligation's slices; nil: none
+		goalSliced map[uint64]answer // see flowSolver
+		slice      int               // the slice that proves it
+		bounded    map[int]answer
+		replay     replayer
+		verdict    Verdict
+		internal   bool
+		reason     string // substring
+		text       string // substring of the counterexample
+		log        string
 	}{
 		{name: "proved first", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			plain: map[uint64]answer{100: unsat}, replay: good, verdict: Proved, log: "plain 100"},
@@ -160,17 +174,26 @@ func TestSearchProcedure(t *testing.T) {
 		{name: "proved by the plain solver's retry", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown, 1000: unsat}, full: map[uint64]answer{1000: unknown}, replay: good,
 			verdict: Proved, log: "plain 100, check 1000, bounded T=1, bounded T=2, bounded T=3, plain 1000"},
+		{name: "proved by the slice in the plain solver", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
+			slices: [][]int{{1}}, sliced: map[uint64]answer{100: unsat}, replay: good,
+			verdict: Proved, slice: 1, log: "plain slice 100"},
 		{name: "proved by the slice", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
-			plain: map[uint64]answer{100: unknown}, slice: []int{1}, sliced: map[uint64]answer{500: unsat}, replay: good,
-			verdict: Proved, log: "plain 100, slice 500"},
+			plain: map[uint64]answer{100: unknown}, slices: [][]int{{1}}, sliced: map[uint64]answer{500: unsat}, replay: good,
+			verdict: Proved, slice: 1, log: "plain slice 100, plain 100, slice 500"},
 		{name: "the slice's sat is no counterexample", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
-			plain: map[uint64]answer{100: unknown}, slice: []int{1}, sliced: map[uint64]answer{500: sat}, full: map[uint64]answer{1000: unsat}, replay: bad,
-			verdict: Proved, log: "plain 100, slice 500, check 1000"},
+			plain: map[uint64]answer{100: unknown}, slices: [][]int{{1}}, sliced: map[uint64]answer{100: sat, 500: sat}, full: map[uint64]answer{1000: unsat}, replay: bad,
+			verdict: Proved, log: "plain slice 100, plain 100, slice 500, check 1000"},
+		{name: "the second slice proves it", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
+			plain: map[uint64]answer{100: unknown}, slices: [][]int{{0}, {1}}, sliced: map[uint64]answer{500: unknown}, goalSliced: map[uint64]answer{500: unsat}, replay: good,
+			verdict: Proved, slice: 2, log: "plain slice 100, plain 100, slice 500, slice 500"},
 		{name: "a slice that is not a proper subset", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
-			plain: map[uint64]answer{100: unknown}, slice: []int{0, 1}, replay: good,
-			verdict: Unknown, internal: true, reason: "not a proper subset", log: "plain 100"},
-		{name: "no slice check without a larger limit", cfg: Config{FirstRLimit: 100, SliceRLimit: 100, RLimit: 1000},
-			plain: map[uint64]answer{100: unknown}, slice: []int{1}, full: map[uint64]answer{1000: unsat}, replay: good,
+			plain: map[uint64]answer{100: unknown}, slices: [][]int{{0, 1}}, replay: good,
+			verdict: Unknown, internal: true, reason: "not a proper subset", log: ""},
+		{name: "no slice check in the default solver without a larger limit", cfg: Config{FirstRLimit: 100, SliceRLimit: 100, RLimit: 1000},
+			plain: map[uint64]answer{100: unknown}, slices: [][]int{{1}}, full: map[uint64]answer{1000: unsat}, replay: good,
+			verdict: Proved, log: "plain slice 100, plain 100, check 1000"},
+		{name: "no slices", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000, NoSlices: true},
+			plain: map[uint64]answer{100: unknown}, slices: [][]int{{1}}, sliced: map[uint64]answer{100: unsat, 500: unsat}, full: map[uint64]answer{1000: unsat}, replay: good,
 			verdict: Proved, log: "plain 100, check 1000"},
 		{name: "no retry without a larger limit", cfg: Config{FirstRLimit: 100, RLimit: 1000, RetryRLimit: 100},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, bounded: map[int]answer{1: sat}, replay: good,
@@ -179,14 +202,14 @@ func TestSearchProcedure(t *testing.T) {
 	for _, tt := range tests {
 		var log []string
 		k, err := newKernel(tt.cfg, t.TempDir(), "z3", "4.8.12", func() (solver, error) {
-			return &flowSolver{full: tt.full, plain: tt.plain, sliced: tt.sliced, bounded: tt.bounded, log: &log}, nil
+			return &flowSolver{full: tt.full, plain: tt.plain, sliced: tt.sliced, goalSliced: tt.goalSliced, bounded: tt.bounded, log: &log}, nil
 		}, refute.New())
 		if err != nil {
 			t.Fatal(err)
 		}
 		ob := &Obligation{ID: "o", Problem: tProblem(), Replay: tt.replay, Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}}
-		if tt.slice != nil {
-			ob.Slice = func() []int { return tt.slice }
+		if tt.slices != nil {
+			ob.Slices = func() [][]int { return tt.slices }
 		}
 		q, err := k.Prepare(ob)
 		if err != nil {
@@ -204,19 +227,11 @@ func TestSearchProcedure(t *testing.T) {
 		if tt.verdict == Unknown && r.Dump == "" {
 			t.Errorf("%s: unknown without a dump", tt.name)
 		}
-		if sliced := strings.HasSuffix(tt.log, "slice 500"); r.Sliced != sliced {
-			t.Errorf("%s: Sliced = %v; want %v", tt.name, r.Sliced, sliced)
+		if r.Slice != tt.slice {
+			t.Errorf("%s: Slice = %d; want %d", tt.name, r.Slice, tt.slice)
 		}
-		if r.Sliced {
-			// The dump of a query proved by its slice is the slice's text.
-			script := q.ScriptFor(r)
-			if !strings.Contains(script, "; on its slice: the 1 of its 2 assertions below") || strings.Contains(script, "; hyp\n") {
-				t.Errorf("%s: script of a sliced proof:\n%s", tt.name, script)
-			}
-			enc, _ := r.Encode()
-			if a, err := k.Admit(q, enc); err != nil || !a.Sliced || a.Verdict() != Proved {
-				t.Errorf("%s: admitted %v sliced=%v (%v)", tt.name, a.Verdict(), a.Sliced, err)
-			}
+		if r.Slice > 0 {
+			checkSliceProof(t, tt.name, k, q, r)
 		}
 		if tt.text == "" {
 			continue
@@ -329,5 +344,55 @@ func TestMinimizeProcedure(t *testing.T) {
 		case tt.text != "-" && !strings.Contains(text, tt.text):
 			t.Errorf("%s: counterexample %q; want ~%q", tt.name, text, tt.text)
 		}
+	}
+}
+
+// checkSliceProof checks what a query proved by a slice gives the cache:
+// its dump is the slice's text, its record is admitted for it, and the
+// slice's own record proves it again through AdmitSlice, which takes
+// nothing else.
+func checkSliceProof(t *testing.T, name string, k *Kernel, q *Query, r Result) {
+	t.Helper()
+	script := q.ScriptFor(r)
+	if !strings.Contains(script, fmt.Sprintf("; on its slice %d: the 1 of its 2 assertions below", r.Slice)) || strings.Count(script, "(assert") != 1 {
+		t.Errorf("%s: script of a sliced proof:\n%s", name, script)
+	}
+	enc, _ := r.Encode()
+	if a, err := k.Admit(q, enc); err != nil || a.Slice != r.Slice || a.Verdict() != Proved {
+		t.Errorf("%s: admitted %v slice=%d (%v)", name, a.Verdict(), a.Slice, err)
+	}
+	sq, sr, ok := r.TakeSliceProof()
+	if !ok {
+		t.Fatalf("%s: no slice proof", name)
+	}
+	if want, _ := q.Slice(r.Slice); want == nil || sq.Text() != want.Text() || sq.Fingerprint() == q.Fingerprint() {
+		t.Errorf("%s: the slice proof's query is not the slice", name)
+	}
+	senc, err := sr.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := k.AdmitSlice(q, r.Slice, senc); err != nil || a.Verdict() != Proved || a.Slice != r.Slice || a.fingerprint != q.Fingerprint() {
+		t.Errorf("%s: AdmitSlice = %v slice %d (%v)", name, a.Verdict(), a.Slice, err)
+	}
+	if _, _, ok := r.TakeSliceProof(); ok {
+		t.Errorf("%s: the slice proof is taken twice", name)
+	}
+	if SliceHint(enc) != r.Slice || SliceHint(senc) != 0 {
+		t.Errorf("%s: SliceHint %d, %d", name, SliceHint(enc), SliceHint(senc))
+	}
+	// The whole query's record is no proof of its slice, nor is the
+	// slice's record one of another slice.
+	if _, err := k.AdmitSlice(q, r.Slice, enc); err == nil {
+		t.Errorf("%s: AdmitSlice took the whole query's record", name)
+	}
+	other := 3 - r.Slice
+	if sq2, _ := q.Slice(other); sq2 != nil {
+		if _, err := k.AdmitSlice(q, other, senc); err == nil {
+			t.Errorf("%s: AdmitSlice took slice %d's record for slice %d", name, r.Slice, other)
+		}
+	}
+	if _, err := k.AdmitSlice(q, 7, senc); err == nil {
+		t.Errorf("%s: AdmitSlice of a slice that does not exist", name)
 	}
 }

@@ -162,6 +162,11 @@ type Obligation struct {
 	RLimitUsed uint64 `json:"rlimit_used"`
 	// Cached is set when the verdict was reused from the cache.
 	Cached bool `json:"cached"`
+	// Slice is n > 0 when the obligation was proved by its n-th slice, a
+	// subset of its hypotheses (docs/prove.md, "Slices"); with Cached, the
+	// cache held the proof of that slice, perhaps for an earlier text of
+	// the obligation that differed only outside it.
+	Slice int `json:"slice,omitempty"`
 	// Counterexample is set for Refuted.
 	Counterexample *Counterexample `json:"counterexample,omitempty"`
 	// Reason explains Unknown: Z3's reason_unknown and the limits, or
