@@ -64,6 +64,10 @@ type Obligation struct {
 	// Assumes are the keys of the invariants the hypotheses assume; the
 	// obligation's verdict counts only once they are proved.
 	Assumes []string
+	// AssumeChosen is set when a strategy's assume: list chose the
+	// invariants the hypotheses assume (the driver's slices then keep
+	// them all).
+	AssumeChosen bool
 	// Replay decodes a model of Problem and re-checks it with the
 	// reference evaluator; see replay.go.
 	Replay Replayer

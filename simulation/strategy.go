@@ -192,6 +192,7 @@ func (g *generator) strategize(o *Obligation, p *plan, d *deps, autos []*ioa.Aut
 				so.ID = join(append([]string{o.ID}, c.labels...)...)
 				so.Case = join(append([]string{o.Case}, c.labels...)...)
 				so.Assumes = hintAssumes(o, p, c)
+				so.AssumeChosen = c.keep != nil
 				sp := *p
 				sp.hint = c
 				if g.add(&so, &sp, hintDeps(d, o, h, c), autos, shared) {

@@ -28,7 +28,7 @@ import (
 func init() {
 	register(&command{
 		name:  "prove",
-		args:  "[PATHS] [--json] [--html DIR] [-j N] [--no-cache] [--dump-smt DIR] [--rlimit N] [--slice-rlimit N] [--no-slices] [--timeout D] [--only PATTERN]",
+		args:  "[PATHS] [--json] [--html DIR] [-j N] [--no-cache] [--dump-smt DIR] [--rlimit N] [--slice-rlimit N] [--no-slices] [--timeout D] [--only PATTERN] [--minimize]",
 		short: "prove invariants and edges with Z3, reusing cached results",
 		long: `Prove loads the YAML files and directories given (by default specs/,
 algorithms/ and proofs/, those that exist), turns every invariant and every
@@ -41,6 +41,11 @@ grouped by invariant and edge, then the counterexamples of refuted
 obligations, the reasons of unknown ones, the theorems derived from what was
 proved, and a summary. --json prints the same as JSON (docs/prove.md).
 
+With --minimize (and --only) it proves nothing: for each selected
+obligation it finds which of the invariants it assumes its proof needs, by
+dropping them one at a time while the kernel still proves the rest, and
+prints the strategy entry that assumes only those, to paste into the proof.
+
 It exits with 0 when every selected obligation is proved, 1 when one is
 refuted or unknown, when an expected theorem is not derived, or when
 --only selects nothing, and 2 on input or usage errors.`,
@@ -51,6 +56,7 @@ refuted or unknown, when an expected theorem is not derived, or when
 			fs.StringVar(&o.dumpSMT, "dump-smt", "", "write every selected obligation as a standalone .smt2 file into `DIR`")
 			fs.StringVar(&o.only, "only", "", "check only the obligations whose ID or group matches the regular expression `PATTERN`")
 			fs.StringVar(&o.html, "html", "", "also write the report as an HTML page into `DIR` (DIR/index.html)")
+			fs.BoolVar(&o.minimize, "minimize", false, "for each obligation --only selects, find the invariants its proof needs and print the strategy that assumes only those (docs/prove.md)")
 			o.defineRemote(fs)
 			return func(e *env, paths []string) int {
 				return prove(e, paths, o, *jsonOut)
@@ -71,6 +77,7 @@ type proveFlags struct {
 	dumpSMT  string
 	only     string
 	html     string // prove only: the directory of the HTML report
+	minimize bool   // prove only: Prover.Minimize instead of proving
 
 	remoteCache    string // prove and watch: the remote cache's URL
 	remoteReadOnly bool
@@ -195,17 +202,16 @@ func (e *env) stdoutIsTerminal() bool {
 	return ok && driver.IsTerminal(f)
 }
 
-// runProve is prove without the printing of the report, for prove and
-// audit (named name in messages): it returns the report, or nil and the
-// exit code after printing what went wrong.
-func runProve(e *env, name string, paths []string, o *proveFlags, progress bool) (*report.Prove, int) {
-	start := time.Now()
+// openAndPlan loads the files of paths, opens the prover and plans the
+// obligations (restoring unchanged units from their records): the prover
+// and its input, or nil and the exit code after printing what went wrong.
+func openAndPlan(e *env, name string, paths []string, o *proveFlags, progress bool) (*driver.Prover, *driver.Input, int) {
 	cfg, err := o.config(e)
 	if err != nil {
-		return nil, e.usageError(name, "%v", err)
+		return nil, nil, e.usageError(name, "%v", err)
 	}
 	if paths = defaultPaths(paths); len(paths) == 0 {
-		return nil, e.usageError(name, "no paths given, and none of specs/, algorithms/, proofs/ exists here")
+		return nil, nil, e.usageError(name, "no paths given, and none of specs/, algorithms/, proofs/ exists here")
 	}
 	if progress && e.stdoutIsTerminal() {
 		cfg.Progress = e.stdout
@@ -240,11 +246,11 @@ func runProve(e *env, name string, paths []string, o *proveFlags, progress bool)
 		}
 		printErrors(e.stderr, errs, false)
 		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
-		return nil, exitUsage
+		return nil, nil, exitUsage
 	}
 	p, err := op.p, op.err
 	if err != nil {
-		return nil, e.usageError(name, "%v", err)
+		return nil, nil, e.usageError(name, "%v", err)
 	}
 	// Units unchanged since their records were written are restored from
 	// them; the others are planned (driver/units.go).
@@ -253,7 +259,19 @@ func runProve(e *env, name string, paths []string, o *proveFlags, progress bool)
 		p.Close()
 		printErrors(e.stderr, errs, false)
 		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
-		return nil, exitUsage
+		return nil, nil, exitUsage
+	}
+	return p, in, exitOK
+}
+
+// runProve is prove without the printing of the report, for prove and
+// audit (named name in messages): it returns the report, or nil and the
+// exit code after printing what went wrong.
+func runProve(e *env, name string, paths []string, o *proveFlags, progress bool) (*report.Prove, int) {
+	start := time.Now()
+	p, in, code := openAndPlan(e, name, paths, o, progress)
+	if p == nil {
+		return nil, code
 	}
 	// SIGINT or SIGTERM stops the run; the verdicts decided so far
 	// are saved in the cache before ladder exits.
@@ -287,6 +305,9 @@ func runProve(e *env, name string, paths []string, o *proveFlags, progress bool)
 }
 
 func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
+	if o.minimize {
+		return minimizeCmd(e, paths, o)
+	}
 	rep, code := runProve(e, "prove", paths, o, !jsonOut)
 	if rep == nil {
 		return code
@@ -335,4 +356,46 @@ func repositoryRemote(path string) (string, error) {
 		return line, nil
 	}
 	return "", nil
+}
+
+// minimizeCmd is prove --minimize: Prover.Minimize for the obligations
+// --only selects, printed as strategy entries. It reads no cache (every
+// obligation is built afresh) and writes none.
+func minimizeCmd(e *env, paths []string, o *proveFlags) int {
+	if o.only == "" {
+		return e.usageError("prove", "--minimize needs --only PATTERN: it checks each selected obligation many times")
+	}
+	o.noCache = true
+	p, in, code := openAndPlan(e, "prove", paths, o, false)
+	if p == nil {
+		return code
+	}
+	defer p.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	found, err := p.Minimize(ctx, in)
+	if err != nil {
+		e.errorf("prove", "%v", err)
+		if errors.Is(err, driver.ErrNoObligations) {
+			return exitFailure
+		}
+		return exitInternal
+	}
+	code = exitOK
+	for _, m := range found {
+		fmt.Fprintf(e.stdout, "%s\n", m.ID)
+		if m.Err != "" {
+			fmt.Fprintf(e.stdout, "  nothing found: %s\n\n", m.Err)
+			code = exitFailure
+			continue
+		}
+		n := len(m.Keep) + len(m.Dropped)
+		fmt.Fprintf(e.stdout, "  proved with %d of the %d invariants it assumes (%d units; %d with all of them)\n", len(m.Keep), n, m.After, m.Before)
+		fmt.Fprintf(e.stdout, "  in %s:\n", m.Where)
+		for _, line := range strings.Split(m.Strategy, "\n") {
+			fmt.Fprintf(e.stdout, "    %s\n", line)
+		}
+		fmt.Fprintln(e.stdout)
+	}
+	return code
 }

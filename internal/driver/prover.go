@@ -705,5 +705,5 @@ func invariantObligations(obs []*simulation.Obligation) map[string][]string {
 func KernelObligation(o *simulation.Obligation) *kernel.Obligation {
 	p := o.Problem
 	return &kernel.Obligation{ID: o.ID, Pos: o.Pos, Problem: p, Replay: o.Replay,
-		Slices: func() [][]int { return relevantSlices(p) }}
+		Slices: func() [][]int { return relevantSlices(p, o.AssumeChosen) }}
 }

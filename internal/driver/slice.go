@@ -16,7 +16,9 @@ import (
 // clauses assumed of the pre-states ("R(c, a)") that mention no state
 // variable the negated goal mentions; the wide one drops only such
 // invariants. A slice that is all of p is left out, and so is the wide
-// one when it is the narrow one. A goal that mentions no state variable
+// one when it is the narrow one. When keepInvariants is set (a strategy
+// chose the invariants, Obligation.AssumeChosen), both keep every one of
+// them. A goal that mentions no state variable
 // (a bound on a parameter, say) keeps none of them. A slice that is too small costs one
 // check, never a verdict. Hypotheses that share nothing with the goal are
 // what makes a hard obligation hard: on the repository's 640 obligations
@@ -24,7 +26,7 @@ import (
 // them within 5 million units. Dropping unrelated relation clauses also
 // keeps a slice's text, and so its cached proof (Kernel.AdmitSlice),
 // unchanged by an edit of those clauses.
-func relevantSlices(p *logic.Problem) [][]int {
+func relevantSlices(p *logic.Problem, keepInvariants bool) [][]int {
 	goal := map[string]bool{}
 	for _, a := range p.Assertions {
 		if !strings.HasPrefix(a.Name, "goal") {
@@ -38,7 +40,7 @@ func relevantSlices(p *logic.Problem) [][]int {
 	}
 	var narrow, wide []int
 	for i, a := range p.Assertions {
-		inv, rel := strings.HasPrefix(a.Name, "assume "), strings.HasSuffix(a.Name, "(c, a)")
+		inv, rel := strings.HasPrefix(a.Name, "assume ") && !keepInvariants, strings.HasSuffix(a.Name, "(c, a)")
 		if !inv && !rel {
 			narrow, wide = append(narrow, i), append(wide, i)
 			continue

@@ -36,22 +36,26 @@ func TestRelevantSlice(t *testing.T) {
 	// them, share no state variable with the goal (p.t, a parameter, does
 	// not count): the narrow slice drops all three, the wide one the
 	// invariants only; everything else stays.
-	if got, want := relevantSlices(p), [][]int{{0, 1, 4, 6}, {0, 1, 4, 5, 6}}; !reflect.DeepEqual(got, want) {
+	if got, want := relevantSlices(p, false), [][]int{{0, 1, 4, 6}, {0, 1, 4, 5, 6}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("relevantSlices = %v; want %v", got, want)
 	}
 	// Only invariants to drop: one slice.
 	q := &logic.Problem{Assertions: append(append([]logic.Named(nil), p.Assertions[:5]...), p.Assertions[6])}
-	if got, want := relevantSlices(q), [][]int{{0, 1, 4, 5}}; !reflect.DeepEqual(got, want) {
+	if got, want := relevantSlices(q, false), [][]int{{0, 1, 4, 5}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("relevantSlices = %v; want %v", got, want)
 	}
 	// Only a relation clause to drop: one slice.
 	q.Assertions = append(append([]logic.Named(nil), p.Assertions[:2]...), p.Assertions[4:]...)
-	if got, want := relevantSlices(q), [][]int{{0, 1, 2, 4}}; !reflect.DeepEqual(got, want) {
+	if got, want := relevantSlices(q, false), [][]int{{0, 1, 2, 4}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("relevantSlices = %v; want %v", got, want)
+	}
+	// Invariants a strategy chose are kept: only the relation clause goes.
+	if got, want := relevantSlices(p, true), [][]int{{0, 1, 2, 3, 4, 6}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("relevantSlices with chosen invariants = %v; want %v", got, want)
 	}
 	// Nothing to drop: no slice.
 	q.Assertions = append(append([]logic.Named(nil), p.Assertions[:2]...), p.Assertions[4], p.Assertions[6])
-	if got := relevantSlices(q); got != nil {
+	if got := relevantSlices(q, false); got != nil {
 		t.Errorf("relevantSlices = %v; want nil when every hypothesis is relevant", got)
 	}
 	for name, want := range map[string]bool{"c.pc": true, "s.mems.len": true, "p.t": false, "TMS2::v0": false, "V#0": false} {
