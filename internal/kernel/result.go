@@ -227,18 +227,6 @@ func (k *Kernel) AdmitSlice(q *Query, n int, data []byte) (Result, error) {
 	return Result{verdict: Proved, fingerprint: q.fingerprint, Solver: rec.Solver, Slice: n}, nil
 }
 
-// SliceHint returns the slice a record that Encode produced says proved
-// its query, 0 when none or when the record does not decode. It is a hint
-// for where to look in the cache after an edit (Kernel.AdmitSlice decides),
-// never part of a verdict.
-func SliceHint(data []byte) int {
-	var rec record
-	if json.Unmarshal(data, &rec) != nil || rec.Verdict != "proved" || rec.Slice < 0 {
-		return 0
-	}
-	return rec.Slice
-}
-
 // seconds converts a duration in seconds to a finite non-negative float.
 func seconds(s float64) float64 {
 	if s < 0 || math.IsNaN(s) || math.IsInf(s, 0) {
