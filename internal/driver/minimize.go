@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"ladder/internal/kernel"
 	"ladder/internal/logic"
@@ -48,26 +47,10 @@ func (p *Prover) Minimize(ctx context.Context, in *Input) ([]Minimal, error) {
 		return nil, err
 	}
 	out := make([]Minimal, len(jobs))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range max(1, p.cfg.Jobs) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				out[i] = p.minimize(ctx, jobs[i].ob)
-			}
-		}()
-	}
-	for i := range jobs {
-		if ctx.Err() != nil {
-			break
-		}
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	return out, ctx.Err()
+	err = runPool(ctx, p.cfg.Jobs, len(jobs),
+		func() (struct{}, error) { return struct{}{}, nil }, func(struct{}) {},
+		func(_ struct{}, i int) { out[i] = p.minimize(ctx, jobs[i].ob) })
+	return out, err
 }
 
 // checker checks subsets of an obligation's hypotheses in the kernel under

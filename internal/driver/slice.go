@@ -18,9 +18,9 @@ import (
 // invariants. A slice that is all of p is left out, and so is the wide
 // one when it is the narrow one. When keepInvariants is set (a strategy
 // chose the invariants, Obligation.AssumeChosen), both keep every one of
-// them. A goal that mentions no state variable
-// (a bound on a parameter, say) keeps none of them. A slice that is too small costs one
-// check, never a verdict. Hypotheses that share nothing with the goal are
+// them. A goal that mentions no state variable (a bound on a parameter,
+// say) keeps none of them. A slice that is too small costs one check,
+// never a verdict. Hypotheses that share nothing with the goal are
 // what makes a hard obligation hard: on the repository's 640 obligations
 // that the first check leaves open, the narrow slice proves 615, 600 of
 // them within 5 million units. Dropping unrelated relation clauses also

@@ -12,14 +12,21 @@ import (
 	"ladder/ioa/expr"
 )
 
+// operands compiles the operands of e as scalars.
+func (c *flatCompiler) operands(e *expr.Binary) (x, y sfn, err error) {
+	if x, err = c.scalar(e.X); err != nil {
+		return nil, nil, err
+	}
+	if y, err = c.scalar(e.Y); err != nil {
+		return nil, nil, err
+	}
+	return x, y, nil
+}
+
 func (c *flatCompiler) binary(e *expr.Binary) (sfn, error) {
 	switch e.Op {
 	case expr.OpAnd, expr.OpOr, expr.OpImplies, expr.OpIff:
-		x, err := c.scalar(e.X)
-		if err != nil {
-			return nil, err
-		}
-		y, err := c.scalar(e.Y)
+		x, y, err := c.operands(e)
 		if err != nil {
 			return nil, err
 		}
@@ -61,11 +68,7 @@ func (c *flatCompiler) binary(e *expr.Binary) (sfn, error) {
 			if f := c.entryTest(e.X, e.Y, neq); f != nil {
 				return f, nil
 			}
-			x, err := c.scalar(e.X)
-			if err != nil {
-				return nil, err
-			}
-			y, err := c.scalar(e.Y)
+			x, y, err := c.operands(e)
 			if err != nil {
 				return nil, err
 			}
@@ -91,11 +94,7 @@ func (c *flatCompiler) binary(e *expr.Binary) (sfn, error) {
 			return neq
 		}, nil
 	case expr.OpLt, expr.OpLe, expr.OpGt, expr.OpGe, expr.OpAdd, expr.OpSub, expr.OpMul, expr.OpDiv, expr.OpMod:
-		x, err := c.scalar(e.X)
-		if err != nil {
-			return nil, err
-		}
-		y, err := c.scalar(e.Y)
+		x, y, err := c.operands(e)
 		if err != nil {
 			return nil, err
 		}
