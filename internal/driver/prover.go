@@ -441,7 +441,8 @@ func (p *Prover) prepare(j *job, solve bool) {
 		j.encErr = err
 		return
 	}
-	q, err := p.kernel.Prepare(KernelObligation(j.ob))
+	kob := KernelObligation(j.ob)
+	q, err := p.kernel.Prepare(kob)
 	if err != nil {
 		j.res, j.done = kernel.Failed(err), true
 		return
@@ -458,6 +459,9 @@ func (p *Prover) prepare(j *job, solve bool) {
 		}
 	} else if r, sr, ok := p.lookupSlice(q); ok {
 		j.res, j.cached, j.done, j.bySlice, j.slice = r, true, true, true, sr
+	} else if solve {
+		// read by Check, which the query's obligation is for
+		kob.First = p.priorAttempt(j.ob.ID)
 	}
 }
 
@@ -613,6 +617,35 @@ func (p *Prover) lookupSlice(q *kernel.Query) (kernel.Result, *unitResult, bool)
 		}
 		return r, &unitResult{Key: skey, Query: sq.Fingerprint(), Record: rec}, true
 	}
+}
+
+// priorAttempt returns the check that proved the last text of obligation
+// id whose verdict the unit records or the cache hold (kernel.PriorAttempt):
+// the hint with which Check starts on its new text. The cache's generation
+// record of id names that text's key.
+func (p *Prover) priorAttempt(id string) *kernel.Attempt {
+	if a := p.keys.priorAttempt(id); a != nil {
+		return a
+	}
+	if p.cache == nil {
+		return nil
+	}
+	g, ok := p.cache.Generated(id)
+	if !ok {
+		return nil
+	}
+	row, ok := p.cache.Lookup(g.Key)
+	if !ok {
+		return nil
+	}
+	rec, ok := p.sig.open(g.Key, row.Detail)
+	if !ok {
+		return nil
+	}
+	if a, ok := kernel.PriorAttempt(rec); ok {
+		return &a
+	}
+	return nil
 }
 
 // record stores the new results and the dependency, edge and theorem

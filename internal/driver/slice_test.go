@@ -82,8 +82,21 @@ func TestSliceReuse(t *testing.T) {
 		}
 		ctx := context.Background()
 		in := loadDir(t, dir)
-		if _, err := p.Prove(ctx, in); err != nil {
+		first, err := p.Prove(ctx, in)
+		if err != nil {
 			t.Fatal(err)
+		}
+		// What each obligation's next check starts with: the check that
+		// proved it (kernel.Obligation.First).
+		prior := map[string]*kernel.Attempt{}
+		for _, o := range first.Obligations {
+			if o.Verdict == report.Proved {
+				a := p.priorAttempt(o.ID)
+				if a == nil || a.Slice != o.Slice || a.Solver == "" {
+					t.Errorf("noSlices=%v: %s, proved by slice %d, has the prior attempt %+v", noSlices, o.ID, o.Slice, a)
+				}
+				prior[o.ID] = a
+			}
 		}
 		keys := func(in *Input) map[string]string {
 			m := map[string]string{}
@@ -124,6 +137,13 @@ func TestSliceReuse(t *testing.T) {
 		rc := map[string]bool{}
 		for _, id := range rechecked(after) {
 			rc[id] = true
+		}
+		for _, o := range after.Obligations {
+			// The new text is proved by the check that proved the old one,
+			// which Check tries first.
+			if rc[o.ID] && prior[o.ID] != nil && o.Slice != prior[o.ID].Slice {
+				t.Errorf("noSlices=%v: %s proved by slice %d; its prior attempt was %+v", noSlices, o.ID, o.Slice, prior[o.ID])
+			}
 		}
 		for id := range changed {
 			if !rc[id] {

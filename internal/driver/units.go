@@ -534,6 +534,8 @@ type unitKeys struct {
 	loaded bool                    // every record of the directory was read
 	byKey  map[string]unitResult   // cache key → verdict record
 	old    map[string][]unitResult // unit → the results of its stale record
+	recs   map[string]*unitRecord  // unit → the record read
+	prior  map[string]unitResult   // obligation ID → its result in recs; nil until priorAttempt
 }
 
 // reset empties the index; planned says whether Plan fills it.
@@ -543,7 +545,7 @@ func (u *unitKeys) reset(planned bool) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.loaded = planned
-	u.byKey, u.old = map[string]unitResult{}, map[string][]unitResult{}
+	u.byKey, u.old, u.recs, u.prior = map[string]unitResult{}, map[string][]unitResult{}, map[string]*unitRecord{}, nil
 }
 
 // add indexes the results of rec, the record of unit.
@@ -551,8 +553,9 @@ func (u *unitKeys) add(unit string, rec *unitRecord) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.byKey == nil {
-		u.byKey, u.old = map[string]unitResult{}, map[string][]unitResult{}
+		u.byKey, u.old, u.recs = map[string]unitResult{}, map[string][]unitResult{}, map[string]*unitRecord{}
 	}
+	u.recs[unit], u.prior = rec, nil
 	for _, r := range rec.Results {
 		if r.Key != "" {
 			u.byKey[r.Key] = r
@@ -579,6 +582,37 @@ func (u *unitKeys) stale(unit string, rec *unitRecord) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.old[unit] = rec.Results
+}
+
+// priorAttempt returns the check that proved the obligation id's text in
+// the unit records read (kernel.PriorAttempt), a hint for the check of a
+// new text of it; nil when there is none. The records are indexed by
+// obligation ID at the first call of a run, which only a run that checks
+// an obligation makes.
+func (u *unitKeys) priorAttempt(id string) *kernel.Attempt {
+	u.mu.Lock()
+	if u.prior == nil {
+		u.prior = map[string]unitResult{}
+		for _, rec := range u.recs {
+			if rec.Plan == nil || len(rec.Plan.Obligations) != len(rec.Results) {
+				continue
+			}
+			for i, o := range rec.Plan.Obligations {
+				if o.ID >= 0 && o.ID < len(rec.Plan.Strings) {
+					u.prior[rec.Plan.Strings[o.ID]] = rec.Results[i]
+				}
+			}
+		}
+	}
+	r, ok := u.prior[id]
+	u.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	if a, ok := kernel.PriorAttempt(r.Record); ok {
+		return &a
+	}
+	return nil
 }
 
 // get returns the verdict record indexed under key.

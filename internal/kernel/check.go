@@ -115,6 +115,40 @@ type Obligation struct {
 	// hints from outside the kernel; they cannot make a false obligation
 	// proved.
 	Slices func() [][]int
+	// First, when not nil, is the check Check tries before all others:
+	// the one that proved an earlier text of the obligation (PriorAttempt
+	// of its record), so that an obligation re-checked after an edit does
+	// not pay again for the cheaper checks that failed on it before. A
+	// hint from outside the kernel like Slices: only its unsat counts,
+	// and when it does not prove the obligation Check goes on as without
+	// it.
+	First *Attempt
+}
+
+// Attempt names one check of Check's procedure: the problem's n-th slice
+// (Slice = n > 0) or the whole problem (Slice = 0), in Z3's plain solver
+// (Solver = SolverPlain) or its default solver (SolverDefault), with a
+// resource limit no larger than that step's (Session.first).
+type Attempt struct {
+	Slice  int
+	Solver string
+	// RLimit is what the proof it repeats used (its record's RLimitUsed,
+	// summed over every check of that run); 0 means the step's limit.
+	RLimit uint64
+}
+
+// PriorAttempt returns the check that proved the query of data, a Proved
+// record of this kernel's format for any query: a hint for
+// Obligation.First. ok is false for any other record.
+func PriorAttempt(data []byte) (a Attempt, ok bool) {
+	var rec record
+	if err := json.Unmarshal(data, &rec); err != nil || rec.Kernel != Format || rec.Verdict != "proved" || rec.Slice < 0 {
+		return Attempt{}, false
+	}
+	if rec.Solver != SolverPlain && rec.Solver != SolverDefault {
+		return Attempt{}, false
+	}
+	return Attempt{Slice: rec.Slice, Solver: rec.Solver, RLimit: rec.RLimitUsed}, true
 }
 
 // Prepare prints ob's problem canonically and returns the query to check or
@@ -267,6 +301,14 @@ func (s *Session) Check(q *Query) Result {
 	deadline := time.Now().Add(cfg.Timeout)
 	var cost costs // of every check, summed
 
+	// 0. The check that proved an earlier text of the obligation, when
+	// the caller knows it (Obligation.First). Only unsat counts.
+	if q.ob.First != nil {
+		if r := s.first(q, *q.ob.First, deadline, &cost); r.verdict == Proved || r.Internal || r.Timeout {
+			return s.finish(q, r, cost)
+		}
+	}
+
 	// 1. The problem in Z3's plain SMT solver, with the first resource
 	// limit: most obligations are proved there for a fraction of what
 	// the default solver's preprocessing costs. Only unsat counts: the
@@ -333,6 +375,50 @@ func (s *Session) Check(q *Query) Result {
 		r.Timeout = r.Timeout || rr.Timeout
 	}
 	return s.finish(q, r, cost)
+}
+
+// first is step 0 of Check: the attempt a, with the limit of the step
+// that makes that check (the first or retry limit for the plain solver,
+// the slice limit for a slice in the default solver, the full limit for
+// the whole problem in the default solver), but no more than four times
+// what the proof it repeats used, and no less than the first limit: an
+// edit that makes the obligation harder, or false, costs at most that
+// much more before the usual procedure. Only unsat counts; an attempt
+// naming a slice the query does not have, or made with slices off, is
+// not tried.
+func (s *Session) first(q *Query, a Attempt, deadline time.Time, cost *costs) Result {
+	cfg := s.k.cfg
+	none := Result{verdict: Unknown, fingerprint: q.fingerprint}
+	plain := a.Solver == SolverPlain
+	var limit uint64
+	switch {
+	case a.Slice > 0 && plain:
+		limit = cfg.FirstRLimit
+	case a.Slice > 0:
+		limit = cfg.SliceRLimit
+	case plain:
+		limit = max(cfg.FirstRLimit, cfg.RetryRLimit)
+	default:
+		limit = cfg.RLimit
+	}
+	if a.RLimit > 0 {
+		limit = min(limit, max(cfg.FirstRLimit, 4*a.RLimit))
+	}
+	switch {
+	case a.Solver != SolverPlain && a.Solver != SolverDefault || a.Slice < 0:
+		return none
+	case a.Slice > 0:
+		if cfg.NoSlices || q.ob.Slices == nil {
+			return none
+		}
+		if idx, err := q.sliceIndices(); err != nil || a.Slice > len(idx) {
+			return none // an improper slice is reported by the steps that follow
+		}
+		return s.slice(q, a.Slice, limit, plain, deadline, cost)
+	}
+	cfg.RLimit, cfg.plain, cfg.proofOnly = limit, plain, true
+	r, _ := s.decide(q, cfg, deadline, cost)
+	return r
 }
 
 // plain checks q's problem in Z3's plain SMT solver with resource limit

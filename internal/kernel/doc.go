@@ -40,6 +40,12 @@
 //
 // Check runs at most four steps, all under the one wall-clock Timeout:
 //
+//  0. When the caller names the check that proved an earlier text of the
+//     obligation (Obligation.First, from PriorAttempt of its record),
+//     that check first: the same slice or the whole problem, in the same
+//     solver, with that step's limit but at most four times the units
+//     the earlier proof used. A hint like a slice: only unsat counts, and
+//     otherwise the steps below follow as without it.
 //  1. The problem's text in Z3's plain SMT solver (Z3_mk_simple_solver),
 //     with the small resource limit Config.FirstRLimit (default 100,000).
 //     Only unsat counts here (a sat answer goes on to step 2, whose

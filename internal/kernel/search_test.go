@@ -129,6 +129,7 @@ func TestSearchProcedure(t *testing.T) {
 		slices     [][]int           // the obligation's slices; nil: none
 		goalSliced map[uint64]answer // see flowSolver
 		slice      int               // the slice that proves it
+		first      *Attempt          // Obligation.First
 		bounded    map[int]answer
 		replay     replayer
 		verdict    Verdict
@@ -195,6 +196,27 @@ func TestSearchProcedure(t *testing.T) {
 		{name: "no slices", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000, NoSlices: true},
 			plain: map[uint64]answer{100: unknown}, slices: [][]int{{1}}, sliced: map[uint64]answer{100: unsat, 500: unsat}, full: map[uint64]answer{1000: unsat}, replay: good,
 			verdict: Proved, log: "plain 100, check 1000"},
+		{name: "the prior attempt first", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
+			slices: [][]int{{0}, {1}}, first: &Attempt{Slice: 2, Solver: SolverDefault, RLimit: 50}, goalSliced: map[uint64]answer{200: unsat}, replay: good,
+			verdict: Proved, slice: 2, log: "slice 200"},
+		{name: "the prior attempt in the plain solver", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			first: &Attempt{Solver: SolverPlain, RLimit: 30}, plain: map[uint64]answer{120: unsat}, replay: good,
+			verdict: Proved, log: "plain 120"},
+		{name: "the prior attempt at the step's limit", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			first: &Attempt{Solver: SolverDefault, RLimit: 900}, full: map[uint64]answer{1000: unsat}, replay: good,
+			verdict: Proved, log: "check 1000"},
+		{name: "a failed prior attempt", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			first: &Attempt{Solver: SolverDefault, RLimit: 1000}, full: map[uint64]answer{1000: unknown}, plain: map[uint64]answer{100: unsat}, replay: good,
+			verdict: Proved, log: "check 1000, plain 100"},
+		{name: "the prior attempt's sat is no counterexample", cfg: Config{FirstRLimit: 100, RLimit: 1000},
+			first: &Attempt{Solver: SolverDefault}, full: map[uint64]answer{1000: sat}, plain: map[uint64]answer{100: unknown}, replay: good,
+			verdict: Refuted, log: "check 1000, plain 100, check 1000"},
+		{name: "a prior slice the obligation no longer has", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
+			slices: [][]int{{1}}, first: &Attempt{Slice: 2, Solver: SolverDefault}, sliced: map[uint64]answer{100: unsat}, replay: good,
+			verdict: Proved, slice: 1, log: "plain slice 100"},
+		{name: "a prior slice with slices off", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000, NoSlices: true},
+			slices: [][]int{{1}}, first: &Attempt{Slice: 1, Solver: SolverDefault}, sliced: map[uint64]answer{500: unsat}, plain: map[uint64]answer{100: unsat}, replay: good,
+			verdict: Proved, log: "plain 100"},
 		{name: "no retry without a larger limit", cfg: Config{FirstRLimit: 100, RLimit: 1000, RetryRLimit: 100},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, bounded: map[int]answer{1: sat}, replay: good,
 			verdict: Refuted, log: "plain 100, check 1000, bounded T=1"},
@@ -211,6 +233,7 @@ func TestSearchProcedure(t *testing.T) {
 		if tt.slices != nil {
 			ob.Slices = func() [][]int { return tt.slices }
 		}
+		ob.First = tt.first
 		q, err := k.Prepare(ob)
 		if err != nil {
 			t.Fatal(err)
@@ -391,5 +414,26 @@ func checkSliceProof(t *testing.T, name string, k *Kernel, q *Query, r Result) {
 	}
 	if _, err := k.AdmitSlice(q, 7, senc); err == nil {
 		t.Errorf("%s: AdmitSlice of a slice that does not exist", name)
+	}
+}
+
+// TestPriorAttempt checks that the hint read from a record names the check
+// that proved its query, and that only a Proved record gives one.
+func TestPriorAttempt(t *testing.T) {
+	proved := Result{verdict: Proved, fingerprint: "f", Solver: SolverDefault, Slice: 2, RLimitUsed: 77}
+	data, err := proved.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, ok := PriorAttempt(data); !ok || a != (Attempt{Slice: 2, Solver: SolverDefault, RLimit: 77}) {
+		t.Errorf("PriorAttempt(proved) = %+v, %v", a, ok)
+	}
+	unknown, _ := Result{verdict: Unknown, fingerprint: "f", Reason: "r"}.Encode()
+	refuted, _ := Result{verdict: Refuted, fingerprint: "f", Counterexample: &Counterexample{Text: "x"}}.Encode()
+	for _, d := range [][]byte{unknown, refuted, []byte("{"), []byte(`{"kernel":1,"verdict":"proved","solver":"plain"}`),
+		[]byte(fmt.Sprintf(`{"kernel":%d,"verdict":"proved","solver":"other"}`, Format))} {
+		if a, ok := PriorAttempt(d); ok {
+			t.Errorf("PriorAttempt(%s) = %+v, true; want no attempt", d, a)
+		}
 	}
 }
