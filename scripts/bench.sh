@@ -7,7 +7,13 @@
 # after adding them back (LLM12 §4.2: a refactored pseudocode is proved with
 # one new edge, nothing above it re-checked) and a run after one scripted
 # edit of an action's effect, then after an edit of one relation clause of
-# the DSTM proof, and again with nothing changed; then cold, warm and after
+# the DSTM proof, and again with nothing changed; then `ladder watch` after
+# a further edit of each (scripts/bench-watch.sh); then cold, warm and after
+# ladder watch, from a save to the verdicts on screen, for a new text of
+# each scripted edit: one JSON line (scripts/bench-watch.sh)
+"$root/scripts/bench-watch.sh" "$bin" "$tmp/cache" "$jobs" $paths -- \
+  "$edit_file" "$edit_to" "$edit_to + 0" "$edit2_file" "$edit2_to" "$edit2_to + 0"
+
 # the same edit on a synthetic hierarchy SCALE times the repository (default
 # 10; scripts/scale-repo.sh). It prints one JSON line with the wall-clock
 # times, the re-checked and reused counts and the ratios cold/warm and

@@ -419,7 +419,7 @@ func TestHostileCache(t *testing.T) {
 	dead := deadPID(t)
 	temps := []string{
 		filepath.Join(cache, "cache.db.tmp-123456"),
-		filepath.Join(cache, "units", "0123abcd.json.tmp-"+strconv.Itoa(dead)+"-42"),
+		filepath.Join(cache, "units", "0123abcd.unit.tmp-"+strconv.Itoa(dead)+"-42"),
 	}
 	for _, p := range temps {
 		write(t, p, "partial")

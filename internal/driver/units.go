@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -35,8 +36,10 @@ import (
 )
 
 // unitRecordFormat is the version of unit records; bump it when their
-// meaning changes.
-const unitRecordFormat = 1
+// meaning or encoding changes. Format 2 encodes them with encoding/gob
+// (encodeUnitRecord), which decodes them several times faster than JSON:
+// a run with nothing changed decodes every record it restores.
+const unitRecordFormat = 2
 
 // maxUnitRecordSize is the largest unit record read; a larger one is
 // ignored like a corrupt one.
@@ -98,10 +101,33 @@ func unitName(a *ioa.Automaton, p *ioa.Proof) string {
 	return simulation.ProofOwner(p)
 }
 
+// unitRecordExt ends the name of every unit record file.
+const unitRecordExt = ".unit"
+
+// encodeUnitRecord returns the payload of rec's record file (gob).
+func encodeUnitRecord(rec *unitRecord) ([]byte, error) {
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(rec); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// decodeUnitPayload decodes the payload of a record file, which the
+// caller has unsealed (so it is intact: ladder wrote it), and checks its
+// format.
+func decodeUnitPayload(payload []byte) (*unitRecord, bool) {
+	var rec unitRecord
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&rec); err != nil || rec.Format != unitRecordFormat {
+		return nil, false
+	}
+	return &rec, true
+}
+
 // unitPath returns the file of unit's record.
 func (p *Prover) unitPath(unit string) string {
 	sum := sha256.Sum256([]byte(unit))
-	return filepath.Join(p.cfg.CacheDir, "units", hex.EncodeToString(sum[:16])+".json")
+	return filepath.Join(p.cfg.CacheDir, "units", hex.EncodeToString(sum[:16])+unitRecordExt)
 }
 
 // Plan generates the obligations of a loaded set as Generate does, except
@@ -313,11 +339,11 @@ func (p *Prover) decodeUnitRecord(unit string, data []byte) (*unitRecord, bool) 
 	if !ok {
 		return nil, false
 	}
-	var rec unitRecord
-	if err := json.Unmarshal(payload, &rec); err != nil || rec.Format != unitRecordFormat || rec.Unit != unit {
+	rec, ok := decodeUnitPayload(payload)
+	if !ok || rec.Unit != unit {
 		return nil, false
 	}
-	return &rec, true
+	return rec, true
 }
 
 // recordUnits writes the record of every unit of in that this run planned
@@ -434,6 +460,13 @@ func (p *Prover) recordUnits(in *Input, jobs []*job) map[string]bool {
 		sort.Strings(errs)
 		p.warn(fmt.Sprintf("%d unit records not stored: %s", len(errs), errs[0]))
 	}
+	if len(written) > 0 {
+		// records of format 1 (JSON), which no run reads any more
+		old, _ := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*.json"))
+		for _, f := range old {
+			os.Remove(f)
+		}
+	}
 	return written
 }
 
@@ -448,7 +481,7 @@ func obligationIDs(obs []*simulation.Obligation) []string {
 // writeUnitRecord writes rec atomically: a temporary file renamed over
 // the record.
 func (p *Prover) writeUnitRecord(rec *unitRecord) error {
-	payload, err := json.Marshal(rec)
+	payload, err := encodeUnitRecord(rec)
 	if err != nil {
 		return fmt.Errorf("unit record %s: %v", rec.Unit, err)
 	}
@@ -632,19 +665,14 @@ func (p *Prover) lookupUnits(q *kernel.Query, key string) (kernel.Result, bool) 
 	defer p.keys.loadMu.Unlock()
 	if !p.keys.loaded {
 		p.keys.loaded = true
-		files, _ := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*.json"))
+		files, _ := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*"+unitRecordExt))
 		for _, f := range files {
 			data, err := safeio.ReadFile(f, maxUnitRecordSize)
 			if err != nil {
 				continue
 			}
-			payload, ok := p.unsealUnit(data)
-			if !ok {
-				continue
-			}
-			var rec unitRecord
-			if json.Unmarshal(payload, &rec) == nil && rec.Format == unitRecordFormat {
-				p.keys.add(rec.Unit, &rec)
+			if rec, ok := p.unsealUnit(data); ok {
+				p.keys.add(rec.Unit, rec)
 			}
 		}
 	}
@@ -659,28 +687,30 @@ func (p *Prover) lookupUnits(q *kernel.Query, key string) (kernel.Result, bool) 
 	return res, true
 }
 
-// unsealUnit returns the payload of a unit record file whose unit is not
-// known beforehand: the name it is bound to is read from the file, then
-// checked like any other (unsealFile).
-func (p *Prover) unsealUnit(data []byte) ([]byte, bool) {
-	var probe []byte
+// unsealUnit returns the record of a unit record file whose unit is not
+// known beforehand: signed, the name it is bound to is read from the file
+// and checked like any other (unsealFile); with a checksum line, which
+// binds no name, the payload is decoded only once it matches its checksum.
+// Either way the record must name the unit it is bound to.
+func (p *Prover) unsealUnit(data []byte) (*unitRecord, bool) {
+	name := ""
 	if p.sig.on() {
-		// signed: header, signature, then "ladder-record-of unit NAME"
+		// header, signature, then "ladder-record-of unit NAME"
 		_, rest, _ := bytes.Cut(data, []byte("\n"))
 		_, rest, _ = bytes.Cut(rest, []byte("\n"))
 		line, _, _ := bytes.Cut(rest, []byte("\n"))
-		probe, _ = bytes.CutPrefix(line, []byte("ladder-record-of unit "))
-	} else {
-		_, payload, _ := bytes.Cut(data, []byte("\n"))
-		var head struct {
-			Unit string `json:"unit"`
-		}
-		if json.Unmarshal(payload, &head) != nil {
-			return nil, false
-		}
-		probe = []byte(head.Unit)
+		probe, _ := bytes.CutPrefix(line, []byte("ladder-record-of unit "))
+		name = string(probe)
 	}
-	return p.unsealFile("unit "+string(probe), data)
+	payload, ok := p.unsealFile("unit "+name, data)
+	if !ok {
+		return nil, false
+	}
+	rec, ok := decodeUnitPayload(payload)
+	if !ok || p.sig.on() && rec.Unit != name {
+		return nil, false
+	}
+	return rec, true
 }
 
 // forgetCovered makes the cache snapshot forget the results and dependency

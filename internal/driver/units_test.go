@@ -269,7 +269,7 @@ func TestUnitRecordsRefused(t *testing.T) {
 	if rep, err := p.Prove(ctx, planRecorded(t, p, dir)); err != nil || !rep.OK() {
 		t.Fatalf("cold run: %v %+v", err, rep)
 	}
-	files, err := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*.json"))
+	files, err := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*"+unitRecordExt))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no unit records written: %v", err)
 	}
@@ -289,12 +289,12 @@ func TestUnitRecordsRefused(t *testing.T) {
 	rewrite := func(f string, change func(rec *unitRecord)) {
 		t.Helper()
 		_, payload, _ := strings.Cut(string(originals[f]), "\n")
-		var rec unitRecord
-		if err := json.Unmarshal([]byte(payload), &rec); err != nil {
-			t.Fatal(err)
+		rec, ok := decodeUnitPayload([]byte(payload))
+		if !ok {
+			t.Fatal("undecodable unit record")
 		}
-		change(&rec)
-		if err := p.writeUnitRecord(&rec); err != nil {
+		change(rec)
+		if err := p.writeUnitRecord(rec); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -332,9 +332,9 @@ func TestUnitRecordsRefused(t *testing.T) {
 		{"another ladder", func(f string) { rewrite(f, func(rec *unitRecord) { rec.Exe = strings.Repeat("2", 64) }) }},
 	}
 	_, payload, _ := strings.Cut(string(originals[files[0]]), "\n")
-	var first unitRecord
-	if err := json.Unmarshal([]byte(payload), &first); err != nil {
-		t.Fatal(err)
+	first, ok := decodeUnitPayload([]byte(payload))
+	if !ok {
+		t.Fatal("undecodable unit record")
 	}
 	damaged := first.Unit
 	for _, d := range damage {
@@ -386,7 +386,7 @@ func TestSignedUnitRecords(t *testing.T) {
 	if got := restoredCount(in); got != len(in.Obligations) {
 		t.Fatalf("signed records: %d of %d obligations restored", got, len(in.Obligations))
 	}
-	files, _ := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*.json"))
+	files, _ := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*"+unitRecordExt))
 	for _, variant := range []string{"unsigned", "untrusted"} {
 		for _, f := range files {
 			data, err := os.ReadFile(f)
@@ -429,7 +429,7 @@ func TestUnitRecordsOnlyComplete(t *testing.T) {
 	ctx := context.Background()
 	p := newProver(t, 2)
 	records := func() []string {
-		files, _ := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*.json"))
+		files, _ := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*"+unitRecordExt))
 		return files
 	}
 	p.cfg.Only = "start"
