@@ -630,19 +630,9 @@ func (p *Prover) priorAttempt(id string) *kernel.Attempt {
 	if p.cache == nil {
 		return nil
 	}
-	g, ok := p.cache.Generated(id)
-	if !ok {
+	if _, rec, ok := p.generatedRecord(id); !ok {
 		return nil
-	}
-	row, ok := p.cache.Lookup(g.Key)
-	if !ok {
-		return nil
-	}
-	rec, ok := p.sig.open(g.Key, row.Detail)
-	if !ok {
-		return nil
-	}
-	if a, ok := kernel.PriorAttempt(rec); ok {
+	} else if a, ok := kernel.PriorAttempt(rec); ok {
 		return &a
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 
+	"ladder/internal/cache"
 	"ladder/internal/kernel"
 	"ladder/internal/source"
 )
@@ -101,16 +102,8 @@ func (p *Prover) admitRecorded(j *job, units map[string]string) bool {
 	if unit == "" || j.done {
 		return false
 	}
-	g, ok := p.cache.Generated(j.ob.ID)
+	g, rec, ok := p.generatedRecord(j.ob.ID)
 	if !ok || g.Unit != unit || g.Query == "" {
-		return false
-	}
-	row, ok := p.cache.Lookup(g.Key)
-	if !ok {
-		return false
-	}
-	rec, ok := p.sig.open(g.Key, row.Detail)
-	if !ok {
 		return false
 	}
 	r, err := p.kernel.AdmitRecorded(g.Query, rec)
@@ -119,6 +112,22 @@ func (p *Prover) admitRecorded(j *job, units map[string]string) bool {
 	}
 	j.key, j.qfp, j.res, j.cached, j.done = g.Key, g.Query, r, true, true
 	return true
+}
+
+// generatedRecord returns the cache's generation record of obligation id
+// and the cached verdict record of the text it names (unsealed, not yet
+// admitted by the kernel); ok is false when either is missing or the
+// record does not unseal.
+func (p *Prover) generatedRecord(id string) (g cache.Generation, rec []byte, ok bool) {
+	if g, ok = p.cache.Generated(id); !ok {
+		return g, nil, false
+	}
+	row, ok := p.cache.Lookup(g.Key)
+	if !ok {
+		return g, nil, false
+	}
+	rec, ok = p.sig.open(g.Key, row.Detail)
+	return g, rec, ok
 }
 
 // executableHash returns the hex SHA-256 of the running executable, read
