@@ -28,7 +28,7 @@ import (
 func init() {
 	register(&command{
 		name:  "prove",
-		args:  "[PATHS] [--json] [--html DIR] [-j N] [--no-cache] [--dump-smt DIR] [--rlimit N] [--slice-rlimit N] [--no-slices] [--timeout D] [--only PATTERN] [--minimize]",
+		args:  "[PATHS] [--json] [--html DIR] [-j N] [--no-cache] [--dump-smt DIR] [--rlimit N] [--slice-rlimit N] [--no-slices] [--no-cores] [--timeout D] [--only PATTERN] [--minimize]",
 		short: "prove invariants and edges with Z3, reusing cached results",
 		long: `Prove loads the YAML files and directories given (by default specs/,
 algorithms/ and proofs/, those that exist), turns every invariant and every
@@ -73,6 +73,7 @@ type proveFlags struct {
 	rlimit   uint64
 	slice    uint64
 	noSlices bool
+	noCores  bool
 	timeout  time.Duration
 	dumpSMT  string
 	only     string
@@ -90,6 +91,7 @@ func (o *proveFlags) define(fs *flag.FlagSet) {
 	fs.Uint64Var(&o.rlimit, "rlimit", kernel.DefaultRLimit, "Z3's deterministic resource limit per obligation")
 	fs.Uint64Var(&o.slice, "slice-rlimit", 0, "the resource limit of the check of each slice of an obligation (the hypotheses that share a state variable with the goal), in `N` units; 0: the default (docs/prove.md)")
 	fs.BoolVar(&o.noSlices, "no-slices", false, "check every obligation as a whole, never by its slices (docs/prove.md)")
+	fs.BoolVar(&o.noCores, "no-cores", false, "do not look for the unsat core of an obligation re-checked after an edit (docs/prove.md)")
 	fs.DurationVar(&o.timeout, "timeout", kernel.DefaultTimeout, "the wall-clock limit per obligation, a safety net")
 }
 
@@ -177,6 +179,7 @@ func (o *proveFlags) config(e *env) (driver.Config, error) {
 		Jobs:     o.jobs,
 		CacheDir: cacheDir,
 		NoCache:  o.noCache,
+		NoCores:  o.noCores,
 		DumpSMT:  o.dumpSMT,
 		Only:     o.only,
 		Warn:     func(msg string) { fmt.Fprintf(e.stderr, "ladder: warning: %s\n", msg) },

@@ -52,6 +52,10 @@ type Config struct {
 	CacheDir string
 	// NoCache ignores the cache: nothing is read or written.
 	NoCache bool
+	// NoCores turns off the unsat cores of re-checked obligations
+	// (kernel.Session.Core; docs/prove.md, "Slices"); so does
+	// Kernel.NoSlices.
+	NoCores bool
 	// SaveOnClose saves the cache when the Prover closes instead of after
 	// every Prove: for callers that prove many small inputs in a row
 	// (ladder infer), where saving the whole snapshot after each costs
@@ -239,6 +243,14 @@ type job struct {
 	// known (proved in this run, or taken with res): recorded with res
 	// in the unit record and in the cache; nil when none.
 	slice *unitResult
+	// core is the proof of an unsat core of the query, with its
+	// assertions' names (kernel.Session.Core), recorded with res in the
+	// unit record; nil when none. priorCore is the core recorded with the
+	// obligation's last verdict, whose assertions are proposed as a slice
+	// of the new text; first is the check that proved that text.
+	core, priorCore *unitResult
+	first           *kernel.Attempt
+	coreSlice       int // the number of priorCore's slice among the query's; 0: none
 	// restored: decided from its unit record (units.go), which stays as
 	// it is
 	restored bool
@@ -442,6 +454,17 @@ func (p *Prover) prepare(j *job, solve bool) {
 		return
 	}
 	kob := KernelObligation(j.ob)
+	if c := p.keys.priorCore(j.ob.ID); c != nil {
+		j.priorCore = c
+	}
+	if c := j.priorCore; c != nil && len(c.Names) > 0 {
+		// the assertions of the last text's core, a further slice: its
+		// proof proves this text when their text is unchanged
+		idx := assertionsNamed(j.ob.Problem, c.Names)
+		sl := withSlice(kob.Slices(), idx, len(j.ob.Problem.Assertions))
+		j.coreSlice = slices.IndexFunc(sl, func(s []int) bool { return slices.Equal(s, idx) }) + 1
+		kob.Slices = func() [][]int { return sl }
+	}
 	q, err := p.kernel.Prepare(kob)
 	if err != nil {
 		j.res, j.done = kernel.Failed(err), true
@@ -459,9 +482,25 @@ func (p *Prover) prepare(j *job, solve bool) {
 		}
 	} else if r, sr, ok := p.lookupSlice(q); ok {
 		j.res, j.cached, j.done, j.bySlice, j.slice = r, true, true, true, sr
+		j.keepCore()
 	} else if solve {
-		// read by Check, which the query's obligation is for
+		// read by Check, which the query's obligation is for: the
+		// prior core's assertions first (a small problem, and the proof
+		// that keeps the core), else the check that proved the last text
 		kob.First = p.priorAttempt(j.ob.ID)
+		if a, ok := kernel.PriorAttempt(j.priorCore.record()); ok && j.coreSlice > 0 {
+			kob.First = &kernel.Attempt{Slice: j.coreSlice, Solver: a.Solver, RLimit: a.RLimit}
+		}
+		j.first = kob.First
+	}
+}
+
+// keepCore keeps the prior core's assertions with the verdict, and the
+// proof of their current text, when the slice that proved it is that
+// core: the next edit outside the core finds that proof.
+func (j *job) keepCore() {
+	if j.priorCore != nil && j.slice != nil && j.coreSlice > 0 && j.res.Slice == j.coreSlice {
+		j.core = &unitResult{Key: j.slice.Key, Query: j.slice.Query, Record: j.slice.Record, Names: j.priorCore.Names}
 	}
 }
 
@@ -510,6 +549,27 @@ func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
 		}
 	}
 	j.res, j.done = r, true
+	j.keepCore()
+	if j.core == nil && j.first != nil && r.Verdict() == kernel.Proved && !p.cfg.NoCores && !p.cfg.Kernel.NoSlices {
+		// The text of an obligation proved before changed: it may change
+		// again. The proof of its unsat core makes the next edit outside
+		// the core cost no check at all. Where none was found for its
+		// last text, none is looked for again (an empty Core says so).
+		if j.priorCore != nil && len(j.priorCore.Names) == 0 {
+			j.core = j.priorCore
+			return
+		}
+		j.core = &unitResult{}
+		if c, ok := s.CoreContext(ctx, j.query, r); ok && ctx.Err() == nil {
+			if data, err := c.Proof.Encode(); err == nil {
+				names := make([]string, len(c.Indices))
+				for i, a := range c.Indices {
+					names[i] = j.ob.Problem.Assertions[a].Name
+				}
+				j.core = &unitResult{Key: cache.KeyOf(c.Query.Text(), p.solver), Query: c.Query.Fingerprint(), Record: data, Names: names}
+			}
+		}
+	}
 }
 
 // derive is the theorems phase over in, with the kernel's verdicts of the

@@ -4,6 +4,7 @@
 package driver
 
 import (
+	"slices"
 	"strings"
 
 	"ladder/internal/logic"
@@ -80,4 +81,33 @@ func mentionsAny(t *logic.Term, names map[string]bool) bool {
 func stateVar(name string) bool {
 	head, _, ok := strings.Cut(name, ".")
 	return ok && head != "p" && !strings.Contains(name, "::")
+}
+
+// assertionsNamed returns the indices of p's assertions whose names are
+// among names, in increasing order.
+func assertionsNamed(p *logic.Problem, names []string) []int {
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		want[n] = true
+	}
+	var idx []int
+	for i, a := range p.Assertions {
+		if want[a.Name] {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// withSlice returns proposed with idx, a subset of n assertions, added
+// last when it is a proper, non-empty subset that proposed does not already
+// hold.
+func withSlice(proposed [][]int, idx []int, n int) [][]int {
+	if len(idx) == 0 || len(idx) >= n {
+		return proposed
+	}
+	if slices.ContainsFunc(proposed, func(sl []int) bool { return slices.Equal(sl, idx) }) {
+		return proposed
+	}
+	return append(proposed, idx)
 }

@@ -165,3 +165,75 @@ func TestSliceReuse(t *testing.T) {
 		p.Close()
 	}
 }
+
+// TestCoreReuse checks unsat cores across edits: an edit re-checks the
+// obligations whose text changed and records the proof of each one's
+// unsat core with its verdict; after a further edit of the same invariant,
+// exactly those whose core holds an assertion that changed are checked
+// again, and the others are proved from their core's proof. With cores
+// off, none is recorded and the second edit re-checks what the first did.
+func TestCoreReuse(t *testing.T) {
+	for _, noCores := range []bool{false, true} {
+		dir := copyTestdata(t, "counter")
+		p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2, NoCores: noCores})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		prove := func() *report.Prove {
+			t.Helper()
+			rep, err := p.Prove(ctx, planRecorded(t, p, dir))
+			if err != nil || !rep.OK() {
+				t.Fatalf("noCores=%v: %v %+v", noCores, err, rep)
+			}
+			return rep
+		}
+		prove()
+		edit(t, filepath.Join(dir, "impl.yaml"), "sumNonNeg: sum >= 0", "sumNonNeg: 0 <= sum")
+		first := rechecked(prove())
+		if len(first) == 0 {
+			t.Fatal("the edit re-checked nothing")
+		}
+		planRecorded(t, p, dir) // reads the records the edit's run wrote
+		cores := map[string][]string{}
+		for _, id := range first {
+			if c := p.keys.priorCore(id); c != nil && len(c.Names) > 0 {
+				cores[id] = c.Names
+			}
+		}
+		if noCores != (len(cores) == 0) {
+			t.Fatalf("noCores=%v: cores %v", noCores, cores)
+		}
+		edit(t, filepath.Join(dir, "impl.yaml"), "sumNonNeg: 0 <= sum", "sumNonNeg: 0 <= sum + 0")
+		second := map[string]bool{}
+		for _, id := range rechecked(prove()) {
+			second[id] = true
+		}
+		if noCores {
+			if len(second) != len(first) {
+				t.Errorf("without cores the second edit re-checked %d obligations, the first %d", len(second), len(first))
+			}
+			p.Close()
+			continue
+		}
+		// what the edit changes: the assumption of sumNonNeg, and the
+		// goal of sumNonNeg's own obligations
+		changed := func(id, name string) bool {
+			return strings.Contains(name, "sumNonNeg") || strings.HasPrefix(name, "goal") && strings.Contains(id, "invariant sumNonNeg")
+		}
+		kept := 0
+		for id, names := range cores {
+			touched := slices.ContainsFunc(names, func(n string) bool { return changed(id, n) })
+			if touched != second[id] {
+				t.Errorf("%s: core %q, re-checked %v after the second edit", id, names, second[id])
+			}
+			if !touched {
+				kept++
+			}
+		}
+		if kept == 0 {
+			t.Errorf("no core leaves the edited invariant out: %v", cores)
+		}
+		p.Close()
+	}
+}

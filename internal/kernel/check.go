@@ -214,18 +214,29 @@ func (q *Query) Slice(n int) (*Query, error) {
 	if q.sliced[n-1] != nil {
 		return q.sliced[n-1], nil
 	}
+	sq, err := q.subset(idx[n-1], fmt.Sprintf("%s (slice %d)", q.ob.ID, n))
+	if err != nil {
+		return nil, err
+	}
+	q.sliced[n-1] = sq
+	return sq, nil
+}
+
+// subset returns the query, named id, of the problem with q's
+// declarations and the assertions idx lists (valid indices, increasing),
+// its canonical text and its own fingerprint, with no slices of its own.
+func (q *Query) subset(idx []int, id string) (*Query, error) {
 	p := &logic.Problem{Decls: q.problem.Decls}
-	for _, i := range idx[n-1] {
+	for _, i := range idx {
 		p.Assertions = append(p.Assertions, q.problem.Assertions[i])
 	}
 	text, err := p.Text()
 	if err != nil {
 		return nil, err
 	}
-	sq := &Query{ob: &Obligation{ID: fmt.Sprintf("%s (slice %d)", q.ob.ID, n), Pos: q.ob.Pos, Problem: p},
+	sq := &Query{ob: &Obligation{ID: id, Pos: q.ob.Pos, Problem: p},
 		problem: p, text: text, identity: q.identity, cfg: q.cfg}
 	sq.fingerprint = fingerprintOf(sq.identity, text)
-	q.sliced[n-1] = sq
 	return sq, nil
 }
 
@@ -419,6 +430,121 @@ func (s *Session) first(q *Query, a Attempt, deadline time.Time, cost *costs) Re
 	cfg.RLimit, cfg.plain, cfg.proofOnly = limit, plain, true
 	r, _ := s.decide(q, cfg, deadline, cost)
 	return r
+}
+
+// corer is a solver that can report an unsat core (z3Solver).
+type corer interface {
+	// core checks p, whose canonical text is text, with every assertion
+	// tracked, and on unsat also returns the indices of the assertions
+	// in the solver's unsat core.
+	core(p *logic.Problem, text string, cfg Config) (answer, []int, error)
+}
+
+// Core is what Session.Core found: a proper subset of a proved query's
+// assertions and its own proof.
+type Core struct {
+	// Query is the problem with the query's declarations and the core's
+	// assertions, with its own text and fingerprint.
+	Query *Query
+	// Indices lists the core's assertions, increasing, as indices into
+	// the proved query's.
+	Indices []int
+	// Proof is Query's own Proved result, for the caller to cache under
+	// Query's text: a later text of the obligation whose proposed slices
+	// include this subset is proved from it by Kernel.AdmitSlice.
+	Proof Result
+}
+
+// Core looks for a smaller proof of q, which r, the result of Check in
+// this session, proved: it checks the problem that proved q (q, or the
+// slice r names) again in the same solver with each assertion tracked by
+// an assumption literal, takes the assertions in Z3's unsat core, and
+// checks that subset of q's assertions as a problem of its own, in the
+// plain solver with the first limit, then in the default solver. Each
+// check has a budget of twice the units r used, but no more than the
+// slice limit and no less than the first limit. The core is a hint, like a
+// slice: only the subset's own unsat answer proves it. ok is false when
+// there is no such proof: no core, a core that is not a proper subset, or
+// a subset the checks do not prove.
+func (s *Session) Core(q *Query, r Result) (c Core, ok bool) {
+	return s.CoreContext(context.Background(), q, r)
+}
+
+// CoreContext is Core that stops when ctx is done (and then finds
+// nothing).
+func (s *Session) CoreContext(ctx context.Context, q *Query, r Result) (c Core, ok bool) {
+	if sc, ok := s.s.(interface{ setContext(context.Context) }); ok {
+		sc.setContext(ctx)
+		defer sc.setContext(context.Background())
+	}
+	cs, can := s.s.(corer)
+	if !can || r.verdict != Proved || r.fingerprint != q.fingerprint || r.Solver == "" {
+		return Core{}, false
+	}
+	base, proved := []int(nil), q
+	if r.Slice > 0 {
+		idx, err := q.sliceIndices()
+		if err != nil || r.Slice > len(idx) {
+			return Core{}, false
+		}
+		sq, err := q.Slice(r.Slice)
+		if err != nil || sq == nil {
+			return Core{}, false
+		}
+		base, proved = idx[r.Slice-1], sq
+	}
+	cfg := s.k.cfg
+	deadline := time.Now().Add(cfg.Timeout)
+	cfg.plain, cfg.proofOnly = r.Solver == SolverPlain, true
+	// at most twice what the proof used and the slice limit: a core is
+	// worth no more than a slice's check
+	budget := max(cfg.FirstRLimit, min(2*r.RLimitUsed, cfg.SliceRLimit))
+	cfg.RLimit = min(cfg.RLimit, budget)
+	cfg.Timeout = remaining(deadline)
+	ans, local, err := cs.core(proved.problem, proved.text, cfg)
+	if ans.release != nil {
+		ans.release()
+	}
+	var cost costs // the tracked check's and the subset's: Proof's costs
+	cost.add(ans)
+	if err != nil || ans.status != statusUnsat || len(local) == 0 {
+		return Core{}, false
+	}
+	var idx []int
+	for _, i := range local {
+		if i < 0 || i >= len(proved.problem.Assertions) {
+			return Core{}, false
+		}
+		if base != nil {
+			i = base[i]
+		}
+		if len(idx) > 0 && i <= idx[len(idx)-1] {
+			return Core{}, false
+		}
+		idx = append(idx, i)
+	}
+	if len(idx) >= len(q.problem.Assertions) {
+		return Core{}, false
+	}
+	cq, err := q.subset(idx, q.ob.ID+" (core)")
+	if err != nil {
+		return Core{}, false
+	}
+	for _, plain := range []bool{true, false} {
+		cfg := s.k.cfg
+		cfg.RLimit, cfg.plain, cfg.proofOnly = cfg.FirstRLimit, plain, true
+		if !plain {
+			if budget <= cfg.FirstRLimit {
+				break
+			}
+			cfg.RLimit = budget
+		}
+		if pr, _ := s.decide(cq, cfg, deadline, &cost); pr.verdict == Proved {
+			pr.RLimitUsed, pr.SolverSeconds, pr.Z3Seconds = cost.rlimit, seconds(cost.seconds), seconds(cost.z3secs)
+			return Core{Query: cq, Indices: idx, Proof: pr}, true
+		}
+	}
+	return Core{}, false
 }
 
 // plain checks q's problem in Z3's plain SMT solver with resource limit

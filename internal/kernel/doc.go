@@ -112,6 +112,17 @@
 // weakening and under the same rule as any cached verdict, a record for
 // exactly the text that was proved.
 //
+// Session.Core finds a further subset after a proof: it checks the problem
+// that proved the query again with each assertion tracked by an assumption
+// literal (check-sat under assumptions), takes the assertions of Z3's
+// unsat core, and checks that subset as a problem of its own (Core.Query).
+// The core itself is a hint, like a proposed slice; what counts is the
+// subset's own unsat answer, which is an ordinary Proved result for the
+// subset's text (Core.Proof). The driver caches it and proposes the same
+// assertions, by name, as a slice of the obligation's next text, so that
+// Kernel.AdmitSlice proves that text from it when the subset's text is
+// unchanged.
+//
 // # Bounded counterexample search
 //
 // The search is not part of the kernel: package refute implements it, and

@@ -28,6 +28,18 @@ type flowSolver struct {
 	bounded  map[int]answer
 	log      *[]string
 	universe int // > 0: the universe of T in a model of the problem's text
+
+	coreAnswer answer // the tracked check of Session.Core
+	coreIdx    []int  // its core, as indices into the problem checked
+}
+
+func (f *flowSolver) core(p *logic.Problem, _ string, cfg Config) (answer, []int, error) {
+	how := "core "
+	if cfg.plain {
+		how = "plain core "
+	}
+	*f.log = append(*f.log, how+itoa(cfg.RLimit)+" of "+itoa(uint64(len(p.Assertions))))
+	return f.coreAnswer, f.coreIdx, nil
 }
 
 func (f *flowSolver) check(p *logic.Problem, _ string, cfg Config) (answer, error) {
@@ -434,6 +446,99 @@ func TestPriorAttempt(t *testing.T) {
 		[]byte(fmt.Sprintf(`{"kernel":%d,"verdict":"proved","solver":"other"}`, Format))} {
 		if a, ok := PriorAttempt(d); ok {
 			t.Errorf("PriorAttempt(%s) = %+v, true; want no attempt", d, a)
+		}
+	}
+}
+
+// TestCore checks Session.Core: the tracked check of the problem that
+// proved the query, the subset of the core checked on its own, and that
+// its proof is admitted for a later query that proposes the same subset as
+// a slice, while no core, an improper core or an unproved subset gives
+// nothing.
+func TestCore(t *testing.T) {
+	unsat := answer{status: statusUnsat, rlimit: 1000}
+	unknown := answer{status: statusUnknown, reason: "incomplete quantifiers", rlimit: 10}
+	tests := []struct {
+		name    string
+		plain   map[uint64]answer // the proof of the query
+		slices  [][]int
+		sliced  map[uint64]answer // the proof of the slice, and the subset's checks
+		core    answer
+		coreIdx []int
+		ok      bool
+		idx     []int
+		log     string
+		slimit  uint64 // the slice limit, when not 5000
+	}{
+		{name: "the core of the whole", plain: map[uint64]answer{100: unsat}, sliced: map[uint64]answer{100: unsat},
+			core: unsat, coreIdx: []int{1}, ok: true, idx: []int{1}, log: "plain core 2000 of 2, plain slice 100"},
+		{name: "the subset in the default solver", plain: map[uint64]answer{100: unsat}, sliced: map[uint64]answer{100: unknown, 2000: unsat},
+			core: unsat, coreIdx: []int{1}, ok: true, idx: []int{1}, log: "plain core 2000 of 2, plain slice 100, slice 2000"},
+		{name: "the core of a slice, as indices of the query", slices: [][]int{{1}}, sliced: map[uint64]answer{100: unsat},
+			core: unsat, coreIdx: []int{0}, ok: true, idx: []int{1}, log: "plain core 2000 of 1, plain slice 100"},
+		{name: "no core", plain: map[uint64]answer{100: unsat}, core: unknown, log: "plain core 2000 of 2"},
+		{name: "an improper core", plain: map[uint64]answer{100: unsat}, core: unsat, coreIdx: []int{0, 1}, log: "plain core 2000 of 2"},
+		{name: "a subset not proved", plain: map[uint64]answer{100: unsat}, sliced: map[uint64]answer{100: unknown, 2000: unknown},
+			core: unsat, coreIdx: []int{1}, log: "plain core 2000 of 2, plain slice 100, slice 2000"},
+		{name: "no more than the slice limit", slimit: 700, plain: map[uint64]answer{100: unsat}, sliced: map[uint64]answer{100: unknown, 700: unsat},
+			core: unsat, coreIdx: []int{1}, ok: true, idx: []int{1}, log: "plain core 700 of 2, plain slice 100, slice 700"},
+	}
+	for _, tt := range tests {
+		var log []string
+		cfg := Config{FirstRLimit: 100, SliceRLimit: 5000, RLimit: 10000}
+		if tt.slimit > 0 {
+			cfg.SliceRLimit = tt.slimit
+		}
+		k, err := newKernel(cfg, t.TempDir(), "z3", "4.8.12", func() (solver, error) {
+			return &flowSolver{plain: tt.plain, sliced: tt.sliced, log: &log, coreAnswer: tt.core, coreIdx: tt.coreIdx}, nil
+		}, refute.New())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ob := &Obligation{ID: "o", Problem: tProblem(), Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}}
+		if tt.slices != nil {
+			ob.Slices = func() [][]int { return tt.slices }
+		}
+		q, err := k.Prepare(ob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := k.NewSession()
+		r := s.Check(q)
+		if r.Verdict() != Proved {
+			t.Fatalf("%s: %v", tt.name, r.Verdict())
+		}
+		log = nil
+		c, ok := s.Core(q, r)
+		s.Close()
+		if got := strings.Join(log, ", "); got != tt.log {
+			t.Errorf("%s: checks %q; want %q", tt.name, got, tt.log)
+		}
+		if ok != tt.ok || fmt.Sprint(c.Indices) != fmt.Sprint(tt.idx) {
+			t.Errorf("%s: Core = %v %v; want %v %v", tt.name, c.Indices, ok, tt.idx, tt.ok)
+		}
+		if !ok {
+			continue
+		}
+		if c.Proof.Verdict() != Proved || c.Proof.fingerprint != c.Query.Fingerprint() || c.Query.Fingerprint() == q.Fingerprint() {
+			t.Errorf("%s: proof %v of %s; the core's query is %s, the obligation's %s", tt.name, c.Proof.Verdict(), c.Proof.fingerprint, c.Query.Fingerprint(), q.Fingerprint())
+		}
+		// A later text that proposes the core as a slice is proved from
+		// the core's proof, and only from it.
+		rec, err := c.Proof.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		later := &Obligation{ID: "o", Problem: tProblem(), Pos: ob.Pos, Slices: func() [][]int { return [][]int{{0}, c.Indices} }}
+		lq, err := k.Prepare(later)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, err := k.AdmitSlice(lq, 2, rec); err != nil || a.Verdict() != Proved || a.Slice != 2 {
+			t.Errorf("%s: AdmitSlice of the core = %v, %v", tt.name, a.Verdict(), err)
+		}
+		if _, err := k.AdmitSlice(lq, 1, rec); err == nil {
+			t.Errorf("%s: the core's proof admitted for another slice", tt.name)
 		}
 	}
 }

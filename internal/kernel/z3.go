@@ -95,6 +95,27 @@ func (z *z3Solver) check(p *logic.Problem, text string, cfg Config) (answer, err
 	return a, nil
 }
 
+// core checks p's text as check does, with every assertion tracked, and
+// returns the indices of the assertions in Z3's unsat core on unsat
+// (smt.CoreScript). The core is a hint: Session.Core checks the subset on
+// its own.
+func (z *z3Solver) core(p *logic.Problem, text string, cfg Config) (answer, []int, error) {
+	sc := smt.Config{RLimit: cfg.RLimit, Seed: cfg.Seed, TimeoutMS: uint(cfg.Timeout.Milliseconds()), Simple: cfg.plain}
+	start := time.Now()
+	r, core, err := smt.CoreScript(z.context(), text, len(p.Assertions), sc)
+	if err != nil {
+		return answer{}, nil, err
+	}
+	a := answer{rlimit: r.RLimitUsed, reason: r.Reason, seconds: r.Seconds, z3secs: time.Since(start).Seconds()}
+	switch r.Status {
+	case smt.Unsat:
+		a.status = statusUnsat
+	case smt.Sat:
+		a.status = statusSat
+	}
+	return a, core, nil
+}
+
 // errNoModel is the error of apiModel when the API gives no model for a
 // problem whose text is sat (Z3 4.8.12 can answer unknown there).
 var errNoModel = errors.New("no model")

@@ -3,6 +3,7 @@ package smt
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"time"
 
@@ -102,7 +103,7 @@ func (ss *Session) Check(goctx context.Context, p *logic.Problem, cfg Config) (*
 			}
 		}
 		return nil
-	})
+	}, nil, nil)
 }
 
 // CheckText decides p from its canonical SMT-LIB2 text through Z3's
@@ -125,10 +126,79 @@ func CheckScript(goctx context.Context, text string, cfg Config) (*Result, error
 	}
 	defer zc.Close()
 	cfg.Model = false
-	return run(goctx, zc, nil, cfg, func(s *z3.Solver) error { return s.AssertSMTLIB2(text) })
+	return run(goctx, zc, nil, cfg, func(s *z3.Solver) error { return s.AssertSMTLIB2(text) }, nil, nil)
 }
 
-func run(goctx context.Context, zc *z3.Context, b *builder, cfg Config, assert func(*z3.Solver) error) (*Result, error) {
+// CoreScript checks the SMT-LIB2 text of a problem with n assertions
+// (logic.Problem.Text) in a fresh context, as CheckScript does, except
+// that each assertion is tracked by an assumption literal; on unsat it also
+// returns the indices of the assertions in the unsat core Z3 reports. The
+// core is Z3's account of which assertions its refutation used, a hint: a
+// subset proves nothing until it is checked on its own.
+func CoreScript(goctx context.Context, text string, n int, cfg Config) (*Result, []int, error) {
+	zc, err := z3.NewContext(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer zc.Close()
+	parsed, err := zc.ParseSMTLIB2(text, nil, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(parsed.Assertions) != n {
+		return nil, nil, fmt.Errorf("the text has %d assertions, the problem %d", len(parsed.Assertions), n)
+	}
+	bs, err := zc.BoolSort()
+	if err != nil {
+		return nil, nil, err
+	}
+	lits := make([]z3.AST, n)
+	index := make(map[string]int, n)
+	for i := range lits {
+		name := "ladder!core!" + strconv.Itoa(i)
+		if lits[i], err = zc.Const(name, bs); err != nil {
+			return nil, nil, err
+		}
+		index[name] = i
+	}
+	var core []int
+	cfg.Model = false
+	res, err := run(goctx, zc, nil, cfg, func(s *z3.Solver) error {
+		for i, a := range parsed.Assertions {
+			imp, err := zc.Implies(lits[i], a)
+			if err != nil {
+				return err
+			}
+			if err := s.Assert(imp); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, lits, func(s *z3.Solver) error {
+		lits, err := s.UnsatCore()
+		if err != nil {
+			return err
+		}
+		for _, l := range lits {
+			i, ok := index[l.String()]
+			if !ok {
+				return fmt.Errorf("unsat core literal %s is not an assumption", l)
+			}
+			core = append(core, i)
+		}
+		sort.Ints(core)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, core, nil
+}
+
+// run checks in a new solver of zc what assert asserts, under the
+// assumption literals assume when there are any, and calls onUnsat (when
+// not nil) on an unsat answer.
+func run(goctx context.Context, zc *z3.Context, b *builder, cfg Config, assert func(*z3.Solver) error, assume []z3.AST, onUnsat func(*z3.Solver) error) (*Result, error) {
 	s, err := zc.NewSolver(z3.SolverConfig{RLimit: cfg.RLimit, RandomSeed: cfg.Seed, TimeoutMS: cfg.TimeoutMS, Simple: cfg.Simple})
 	if err != nil {
 		return nil, err
@@ -138,7 +208,12 @@ func run(goctx context.Context, zc *z3.Context, b *builder, cfg Config, assert f
 		return nil, err
 	}
 	start := time.Now()
-	r, err := s.CheckContext(goctx)
+	var r z3.Result
+	if len(assume) > 0 {
+		r, err = s.CheckAssumptionsContext(goctx, assume)
+	} else {
+		r, err = s.CheckContext(goctx)
+	}
 	secs := time.Since(start).Seconds()
 	if err != nil {
 		return nil, err
@@ -156,6 +231,11 @@ func run(goctx context.Context, zc *z3.Context, b *builder, cfg Config, assert f
 		}
 	case z3.Unsat:
 		res.Status = Unsat
+		if onUnsat != nil {
+			if err := onUnsat(s); err != nil {
+				return nil, err
+			}
+		}
 	default:
 		res.Status = Unknown
 		res.Reason = s.ReasonUnknown()

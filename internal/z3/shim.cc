@@ -697,6 +697,33 @@ lz_check lz_solver_check(Z3_context c, Z3_solver s) {
 	return r;
 }
 
+lz_check lz_solver_check_assumptions(Z3_context c, Z3_solver s, unsigned n, const Z3_ast *a) {
+	lz_check r;
+	r.result = Z3_L_UNDEF;
+	r.rlimit_before = 0;
+	r.rlimit_after = 0;
+	r.err = 0;
+	r.msg = nullptr;
+	reset(c);
+	try {
+		r.rlimit_before = rlimit_count(c, s);
+		reset(c);
+		r.result = Z3_solver_check_assumptions(c, s, n, a);
+		r.err = z3err(c, &r.msg);
+		if (r.err == 0) {
+			r.rlimit_after = rlimit_count(c, s);
+			reset(c);
+		}
+	} catch (const std::exception &e) {
+		r.err = LZ_ERR_CXX;
+		r.msg = dup(e.what());
+	} catch (...) {
+		r.err = LZ_ERR_CXX;
+		r.msg = dup("unknown C++ exception");
+	}
+	return r;
+}
+
 lz_str lz_solver_reason_unknown(Z3_context c, Z3_solver s) {
 	TRY_STR(c, { return fin_str(c, Z3_solver_get_reason_unknown(c, s)); })
 }
@@ -719,6 +746,21 @@ lz_ptr lz_solver_get_model(Z3_context c, Z3_solver s) {
 lz_ptr lz_solver_get_assertions(Z3_context c, Z3_solver s) {
 	TRY_PTR(c, {
 		Z3_ast_vector v = Z3_solver_get_assertions(c, s);
+		lz_ptr r;
+		r.p = nullptr;
+		r.msg = nullptr;
+		r.err = z3err(c, &r.msg);
+		if (r.err != 0) return r;
+		if (v == nullptr) return ptr_err(LZ_ERR_NULL, "Z3 returned a null vector");
+		Z3_ast_vector_inc_ref(c, v);
+		r.p = v;
+		return r;
+	})
+}
+
+lz_ptr lz_solver_get_unsat_core(Z3_context c, Z3_solver s) {
+	TRY_PTR(c, {
+		Z3_ast_vector v = Z3_solver_get_unsat_core(c, s);
 		lz_ptr r;
 		r.p = nullptr;
 		r.msg = nullptr;

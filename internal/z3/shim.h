@@ -161,6 +161,8 @@ lz_status lz_solver_set_params(Z3_context c, Z3_solver s, unsigned n, unsigned n
 lz_status lz_solver_assert(Z3_context c, Z3_solver s, Z3_ast a);
 lz_status lz_solver_scope(Z3_context c, Z3_solver s, int op, unsigned n);
 lz_check lz_solver_check(Z3_context c, Z3_solver s);
+lz_check lz_solver_check_assumptions(Z3_context c, Z3_solver s, unsigned n, const Z3_ast *a);
+lz_ptr lz_solver_get_unsat_core(Z3_context c, Z3_solver s);
 lz_str lz_solver_reason_unknown(Z3_context c, Z3_solver s);
 lz_ptr lz_solver_get_model(Z3_context c, Z3_solver s);
 lz_ptr lz_solver_get_assertions(Z3_context c, Z3_solver s);

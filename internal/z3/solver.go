@@ -383,7 +383,41 @@ func (w *watchdog) stop() string {
 	return r
 }
 
+// CheckAssumptionsContext is CheckContext under assumptions: the
+// assertions and the Boolean literals of assumptions together. After Unsat,
+// UnsatCore returns a subset of assumptions that the solver's refutation
+// used.
+func (s *Solver) CheckAssumptionsContext(goctx context.Context, assumptions []AST) (Result, error) {
+	if err := goctx.Err(); err != nil {
+		return Unknown, err
+	}
+	if err := s.ctx.checkASTs("CheckAssumptions", assumptions...); err != nil {
+		return Unknown, err
+	}
+	return s.checkWith(goctx.Done(), assumptions, true)
+}
+
+// UnsatCore returns the assumptions of the last CheckAssumptionsContext,
+// which must have returned Unsat, that its refutation used.
+func (s *Solver) UnsatCore() ([]AST, error) {
+	const op = "UnsatCore"
+	c, sp, err := s.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer s.ctx.mu.Unlock()
+	r := C.lz_solver_get_unsat_core(c, sp)
+	if err := shimErr(op, r.err, r.msg); err != nil {
+		return nil, err
+	}
+	return s.ctx.vectorToASTs(op, c, C.Z3_ast_vector(r.p))
+}
+
 func (s *Solver) check(cancel <-chan struct{}) (Result, error) {
+	return s.checkWith(cancel, nil, false)
+}
+
+func (s *Solver) checkWith(cancel <-chan struct{}, assumptions []AST, assuming bool) (Result, error) {
 	const op = "Check"
 	c, sp, err := s.lock()
 	if err != nil {
@@ -396,7 +430,14 @@ func (s *Solver) check(cancel <-chan struct{}) (Result, error) {
 	if s.timeout > 0 || cancel != nil {
 		w = startWatchdog(s.ctx, s.timeout, cancel)
 	}
-	r := C.lz_solver_check(c, sp)
+	var r C.lz_check
+	if assuming {
+		arr := astArray(assumptions)
+		r = C.lz_solver_check_assumptions(c, sp, C.uint(len(assumptions)), arr)
+		C.free(unsafe.Pointer(arr))
+	} else {
+		r = C.lz_solver_check(c, sp)
+	}
 	fired := ""
 	if w != nil {
 		fired = w.stop()
