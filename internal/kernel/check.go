@@ -462,7 +462,8 @@ type Core struct {
 // checks that subset of q's assertions as a problem of its own, in the
 // plain solver with the first limit, then in the default solver. Each
 // check has a budget of twice the units r used, but no more than the
-// slice limit and no less than the first limit. The core is a hint, like a
+// slice limit and no less than the first limit; a proof that used more
+// than twice the slice limit gets none. The core is a hint, like a
 // slice: only the subset's own unsat answer proves it. ok is false when
 // there is no such proof: no core, a core that is not a proper subset, or
 // a subset the checks do not prove.
@@ -479,6 +480,10 @@ func (s *Session) CoreContext(ctx context.Context, q *Query, r Result) (c Core, 
 	}
 	cs, can := s.s.(corer)
 	if !can || r.verdict != Proved || r.fingerprint != q.fingerprint || r.Solver == "" {
+		return Core{}, false
+	}
+	if r.RLimitUsed > 2*s.k.cfg.SliceRLimit {
+		// the tracked check would not fit in its budget
 		return Core{}, false
 	}
 	base, proved := []int(nil), q

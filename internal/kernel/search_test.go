@@ -480,6 +480,8 @@ func TestCore(t *testing.T) {
 		{name: "an improper core", plain: map[uint64]answer{100: unsat}, core: unsat, coreIdx: []int{0, 1}, log: "plain core 2000 of 2"},
 		{name: "a subset not proved", plain: map[uint64]answer{100: unsat}, sliced: map[uint64]answer{100: unknown, 2000: unknown},
 			core: unsat, coreIdx: []int{1}, log: "plain core 2000 of 2, plain slice 100, slice 2000"},
+		{name: "no core of a proof over twice the slice limit", plain: map[uint64]answer{100: {status: statusUnsat, rlimit: 10001}},
+			core: unsat, coreIdx: []int{1}, log: ""},
 		{name: "no more than the slice limit", slimit: 700, plain: map[uint64]answer{100: unsat}, sliced: map[uint64]answer{100: unknown, 700: unsat},
 			core: unsat, coreIdx: []int{1}, ok: true, idx: []int{1}, log: "plain core 700 of 2, plain slice 100, slice 700"},
 	}
