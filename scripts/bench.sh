@@ -9,11 +9,6 @@
 # edit of an action's effect, then after an edit of one relation clause of
 # the DSTM proof, and again with nothing changed; then `ladder watch` after
 # a further edit of each (scripts/bench-watch.sh); then cold, warm and after
-# ladder watch, from a save to the verdicts on screen, for a new text of
-# each scripted edit: one JSON line (scripts/bench-watch.sh)
-"$root/scripts/bench-watch.sh" "$bin" "$tmp/cache" "$jobs" $paths -- \
-  "$edit_file" "$edit_to" "$edit_to + 0" "$edit2_file" "$edit2_to" "$edit2_to + 0"
-
 # the same edit on a synthetic hierarchy SCALE times the repository (default
 # 10; scripts/scale-repo.sh). It prints one JSON line with the wall-clock
 # times, the re-checked and reused counts and the ratios cold/warm and
@@ -139,6 +134,11 @@ printf '"edit_built":%s,"edit2":"%s","edit2_seconds":%s,"edit2_rechecked":%s,"ed
   "$(field edit built)" "$edit2_file" "$(cat edit2.time)" "$(field edit2 rechecked)" "$(field edit2 built)" "$(cat again.time)"
 printf '"edit":"%s","cold_over_warm":%s,"cold_over_edit":%s}\n' \
   "$edit_file" "$(ratio "$cold" "$warm")" "$(ratio "$cold" "$edit")"
+
+# ladder watch, from a save to the verdicts on screen, for a new text of
+# each scripted edit: one JSON line (scripts/bench-watch.sh)
+"$root/scripts/bench-watch.sh" "$bin" "$tmp/cache" "$jobs" $paths -- \
+  "$edit_file" "$edit_to" "$edit_to + 0" "$edit2_file" "$edit2_to" "$edit2_to + 0"
 
 # the same edit on a synthetic hierarchy SCALE times the repository
 # (scripts/scale-repo.sh; SCALE=0 skips it): cold, warm and edit, with the
