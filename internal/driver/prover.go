@@ -559,8 +559,13 @@ func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
 			j.core = j.priorCore
 			return
 		}
-		j.core = &unitResult{}
-		if c, ok := s.CoreContext(ctx, j.query, r); ok && ctx.Err() == nil {
+		c, ok := s.CoreContext(ctx, j.query, r)
+		switch {
+		case ctx.Err() != nil:
+			// interrupted: nothing is known of its core
+		case !ok:
+			j.core = &unitResult{}
+		default:
 			if data, err := c.Proof.Encode(); err == nil {
 				names := make([]string, len(c.Indices))
 				for i, a := range c.Indices {
