@@ -670,7 +670,10 @@ lz_status lz_solver_scope(Z3_context c, Z3_solver s, int op, unsigned n) {
 	})
 }
 
-lz_check lz_solver_check(Z3_context c, Z3_solver s) {
+// solver_check checks s, under the n assumption literals a when assuming
+// is set (Z3_solver_check_assumptions), else as Z3_solver_check does, and
+// reads the resource count before and after.
+static lz_check solver_check(Z3_context c, Z3_solver s, bool assuming, unsigned n, const Z3_ast *a) {
 	lz_check r;
 	r.result = Z3_L_UNDEF;
 	r.rlimit_before = 0;
@@ -681,7 +684,7 @@ lz_check lz_solver_check(Z3_context c, Z3_solver s) {
 	try {
 		r.rlimit_before = rlimit_count(c, s);
 		reset(c);
-		r.result = Z3_solver_check(c, s);
+		r.result = assuming ? Z3_solver_check_assumptions(c, s, n, a) : Z3_solver_check(c, s);
 		r.err = z3err(c, &r.msg);
 		if (r.err == 0) {
 			r.rlimit_after = rlimit_count(c, s);
@@ -697,31 +700,10 @@ lz_check lz_solver_check(Z3_context c, Z3_solver s) {
 	return r;
 }
 
+lz_check lz_solver_check(Z3_context c, Z3_solver s) { return solver_check(c, s, false, 0, nullptr); }
+
 lz_check lz_solver_check_assumptions(Z3_context c, Z3_solver s, unsigned n, const Z3_ast *a) {
-	lz_check r;
-	r.result = Z3_L_UNDEF;
-	r.rlimit_before = 0;
-	r.rlimit_after = 0;
-	r.err = 0;
-	r.msg = nullptr;
-	reset(c);
-	try {
-		r.rlimit_before = rlimit_count(c, s);
-		reset(c);
-		r.result = Z3_solver_check_assumptions(c, s, n, a);
-		r.err = z3err(c, &r.msg);
-		if (r.err == 0) {
-			r.rlimit_after = rlimit_count(c, s);
-			reset(c);
-		}
-	} catch (const std::exception &e) {
-		r.err = LZ_ERR_CXX;
-		r.msg = dup(e.what());
-	} catch (...) {
-		r.err = LZ_ERR_CXX;
-		r.msg = dup("unknown C++ exception");
-	}
-	return r;
+	return solver_check(c, s, true, n, a);
 }
 
 lz_str lz_solver_reason_unknown(Z3_context c, Z3_solver s) {
@@ -743,34 +725,26 @@ lz_ptr lz_solver_get_model(Z3_context c, Z3_solver s) {
 	})
 }
 
+// vector_result returns v, just returned by Z3, inc_ref'd, or the error Z3
+// reported.
+static lz_ptr vector_result(Z3_context c, Z3_ast_vector v) {
+	lz_ptr r;
+	r.p = nullptr;
+	r.msg = nullptr;
+	r.err = z3err(c, &r.msg);
+	if (r.err != 0) return r;
+	if (v == nullptr) return ptr_err(LZ_ERR_NULL, "Z3 returned a null vector");
+	Z3_ast_vector_inc_ref(c, v);
+	r.p = v;
+	return r;
+}
+
 lz_ptr lz_solver_get_assertions(Z3_context c, Z3_solver s) {
-	TRY_PTR(c, {
-		Z3_ast_vector v = Z3_solver_get_assertions(c, s);
-		lz_ptr r;
-		r.p = nullptr;
-		r.msg = nullptr;
-		r.err = z3err(c, &r.msg);
-		if (r.err != 0) return r;
-		if (v == nullptr) return ptr_err(LZ_ERR_NULL, "Z3 returned a null vector");
-		Z3_ast_vector_inc_ref(c, v);
-		r.p = v;
-		return r;
-	})
+	TRY_PTR(c, { return vector_result(c, Z3_solver_get_assertions(c, s)); })
 }
 
 lz_ptr lz_solver_get_unsat_core(Z3_context c, Z3_solver s) {
-	TRY_PTR(c, {
-		Z3_ast_vector v = Z3_solver_get_unsat_core(c, s);
-		lz_ptr r;
-		r.p = nullptr;
-		r.msg = nullptr;
-		r.err = z3err(c, &r.msg);
-		if (r.err != 0) return r;
-		if (v == nullptr) return ptr_err(LZ_ERR_NULL, "Z3 returned a null vector");
-		Z3_ast_vector_inc_ref(c, v);
-		r.p = v;
-		return r;
-	})
+	TRY_PTR(c, { return vector_result(c, Z3_solver_get_unsat_core(c, s)); })
 }
 
 lz_str lz_solver_to_string(Z3_context c, Z3_solver s) {

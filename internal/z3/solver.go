@@ -400,13 +400,18 @@ func (s *Solver) CheckAssumptionsContext(goctx context.Context, assumptions []AS
 // UnsatCore returns the assumptions of the last CheckAssumptionsContext,
 // which must have returned Unsat, that its refutation used.
 func (s *Solver) UnsatCore() ([]AST, error) {
-	const op = "UnsatCore"
+	return s.vector("UnsatCore", func(c C.Z3_context, sp C.Z3_solver) C.lz_ptr { return C.lz_solver_get_unsat_core(c, sp) })
+}
+
+// vector returns the ASTs of the vector that get returns for the solver,
+// under the context lock.
+func (s *Solver) vector(op string, get func(C.Z3_context, C.Z3_solver) C.lz_ptr) ([]AST, error) {
 	c, sp, err := s.lock()
 	if err != nil {
 		return nil, err
 	}
 	defer s.ctx.mu.Unlock()
-	r := C.lz_solver_get_unsat_core(c, sp)
+	r := get(c, sp)
 	if err := shimErr(op, r.err, r.msg); err != nil {
 		return nil, err
 	}
@@ -508,17 +513,7 @@ func (s *Solver) Model() (*Model, error) {
 
 // Assertions returns the current assertions of the solver.
 func (s *Solver) Assertions() ([]AST, error) {
-	const op = "Assertions"
-	c, sp, err := s.lock()
-	if err != nil {
-		return nil, err
-	}
-	defer s.ctx.mu.Unlock()
-	r := C.lz_solver_get_assertions(c, sp)
-	if err := shimErr(op, r.err, r.msg); err != nil {
-		return nil, err
-	}
-	return s.ctx.vectorToASTs(op, c, C.Z3_ast_vector(r.p))
+	return s.vector("Assertions", func(c C.Z3_context, sp C.Z3_solver) C.lz_ptr { return C.lz_solver_get_assertions(c, sp) })
 }
 
 // vectorToASTs converts and releases an inc_ref'd Z3_ast_vector. Called
