@@ -131,8 +131,10 @@ func CheckScript(goctx context.Context, text string, cfg Config) (*Result, error
 
 // CoreScript checks the SMT-LIB2 text of a problem with n assertions
 // (logic.Problem.Text) in a fresh context, as CheckScript does, except
-// that each assertion is tracked by an assumption literal; on unsat it also
-// returns the indices of the assertions in the unsat core Z3 reports. The
+// that each of the problem's assertions is tracked by an assumption literal
+// (the definitions the text adds for hoisted constant arrays are not); on
+// unsat it also returns the indices of the assertions in the unsat core Z3
+// reports. The
 // core is Z3's account of which assertions its refutation used, a hint: a
 // subset proves nothing until it is checked on its own.
 func CoreScript(goctx context.Context, text string, n int, cfg Config) (*Result, []int, error) {
@@ -145,7 +147,11 @@ func CoreScript(goctx context.Context, text string, n int, cfg Config) (*Result,
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(parsed.Assertions) != n {
+	// The text asserts the definitions of the constant arrays it hoists
+	// first (logic.Problem.Text), then the problem's n assertions in order:
+	// only those are tracked.
+	k := len(parsed.Assertions) - n
+	if k < 0 {
 		return nil, nil, fmt.Errorf("the text has %d assertions, the problem %d", len(parsed.Assertions), n)
 	}
 	bs, err := zc.BoolSort()
@@ -164,7 +170,12 @@ func CoreScript(goctx context.Context, text string, n int, cfg Config) (*Result,
 	var core []int
 	cfg.Model = false
 	res, err := run(goctx, zc, nil, cfg, func(s *z3.Solver) error {
-		for i, a := range parsed.Assertions {
+		for _, d := range parsed.Assertions[:k] {
+			if err := s.Assert(d); err != nil {
+				return err
+			}
+		}
+		for i, a := range parsed.Assertions[k:] {
 			imp, err := zc.Implies(lits[i], a)
 			if err != nil {
 				return err

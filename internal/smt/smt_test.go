@@ -510,3 +510,42 @@ func ExampleStatus() {
 	fmt.Println(Sat, Unsat, Unknown)
 	// Output: sat unsat unknown
 }
+
+// TestCoreScript checks the unsat core of a problem's text: the indices
+// of the problem's assertions the refutation used, also when the text
+// defines a hoisted constant array before them (that definition is not
+// tracked), and none for a sat problem.
+func TestCoreScript(t *testing.T) {
+	x := logic.Const("x", logic.IntSort())
+	y := logic.Const("y", logic.IntSort())
+	arr := logic.ConstArray(logic.IntSort(), x) // hoisted: x is not a value
+	p := &logic.Problem{Assertions: []logic.Named{
+		{Name: "y positive", Term: logic.Gt(y, logic.IntVal(0))},
+		{Name: "goal", Term: logic.Not(logic.Eq(logic.Select(arr, logic.IntVal(0)), x))},
+		{Name: "y small", Term: logic.Lt(y, logic.IntVal(5))},
+	}}
+	text, err := p.Text()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "is a constant array") {
+		t.Fatalf("the constant array is not hoisted:\n%s", text)
+	}
+	for _, simple := range []bool{false, true} {
+		r, core, err := CoreScript(context.Background(), text, len(p.Assertions), Config{RLimit: 1_000_000, Simple: simple})
+		if err != nil || r.Status != Unsat || fmt.Sprint(core) != "[1]" {
+			t.Errorf("simple=%v: %v, core %v, %v; want unsat with core [1]", simple, r, core, err)
+		}
+	}
+	sat := &logic.Problem{Assertions: p.Assertions[:1]}
+	text, err = sat.Text()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, core, err := CoreScript(context.Background(), text, 1, Config{RLimit: 1_000_000}); err != nil || r.Status != Sat || core != nil {
+		t.Errorf("sat problem: %v, core %v, %v", r, core, err)
+	}
+	if _, _, err := CoreScript(context.Background(), text, 2, Config{RLimit: 1_000_000}); err == nil {
+		t.Errorf("a text with fewer assertions than the problem: no error")
+	}
+}
