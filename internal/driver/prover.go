@@ -454,9 +454,7 @@ func (p *Prover) prepare(j *job, solve bool) {
 		return
 	}
 	kob := KernelObligation(j.ob)
-	if c := p.keys.priorCore(j.ob.ID); c != nil {
-		j.priorCore = c
-	}
+	j.priorCore = p.keys.priorCore(j.ob.ID)
 	if c := j.priorCore; c != nil && len(c.Names) > 0 {
 		// the assertions of the last text's core, a further slice: its
 		// proof proves this text when their text is unchanged
@@ -492,15 +490,6 @@ func (p *Prover) prepare(j *job, solve bool) {
 			kob.First = &kernel.Attempt{Slice: j.coreSlice, Solver: a.Solver, RLimit: a.RLimit}
 		}
 		j.first = kob.First
-	}
-}
-
-// keepCore keeps the prior core's assertions with the verdict, and the
-// proof of their current text, when the slice that proved it is that
-// core: the next edit outside the core finds that proof.
-func (j *job) keepCore() {
-	if j.priorCore != nil && j.slice != nil && j.coreSlice > 0 && j.res.Slice == j.coreSlice {
-		j.core = &unitResult{Key: j.slice.Key, Query: j.slice.Query, Record: j.slice.Record, Names: j.priorCore.Names}
 	}
 }
 
@@ -551,29 +540,7 @@ func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
 	j.res, j.done = r, true
 	j.keepCore()
 	if j.core == nil && j.first != nil && r.Verdict() == kernel.Proved && !p.cfg.NoCores && !p.cfg.Kernel.NoSlices {
-		// The text of an obligation proved before changed: it may change
-		// again. The proof of its unsat core makes the next edit outside
-		// the core cost no check at all. Where none was found for its
-		// last text, none is looked for again (an empty Core says so).
-		if j.priorCore != nil && len(j.priorCore.Names) == 0 {
-			j.core = j.priorCore
-			return
-		}
-		c, ok := s.CoreContext(ctx, j.query, r)
-		switch {
-		case ctx.Err() != nil:
-			// interrupted: nothing is known of its core
-		case !ok:
-			j.core = &unitResult{}
-		default:
-			if data, err := c.Proof.Encode(); err == nil {
-				names := make([]string, len(c.Indices))
-				for i, a := range c.Indices {
-					names[i] = j.ob.Problem.Assertions[a].Name
-				}
-				j.core = &unitResult{Key: cache.KeyOf(c.Query.Text(), p.solver), Query: c.Query.Fingerprint(), Record: data, Names: names}
-			}
-		}
+		p.findCore(ctx, s, j)
 	}
 }
 
@@ -647,41 +614,6 @@ func (p *Prover) lookup(q *kernel.Query, key string) (kernel.Result, bool) {
 		return kernel.Result{}, false
 	}
 	return r, true
-}
-
-// lookupSlice returns q's result proved by weakening from the cached proof
-// of one of its slices (kernel.AdmitSlice), and that proof: after an edit,
-// an obligation whose text changed only outside a slice that proved it
-// before (an edited relation clause its goal does not mention, say) is
-// not checked again. The kernel admits only a proof of exactly the fresh
-// slice's text.
-func (p *Prover) lookupSlice(q *kernel.Query) (kernel.Result, *unitResult, bool) {
-	if p.cache == nil {
-		return kernel.Result{}, nil, false
-	}
-	for n := 1; ; n++ {
-		sq, err := q.Slice(n)
-		if err != nil || sq == nil {
-			return kernel.Result{}, nil, false
-		}
-		skey := cache.KeyOf(sq.Text(), p.solver)
-		var rec []byte
-		if u, ok := p.keys.get(skey); ok {
-			rec = u.Record
-		} else if row, ok := p.cache.Lookup(skey); ok {
-			if rec, ok = p.sig.open(skey, row.Detail); !ok {
-				continue
-			}
-		} else {
-			continue
-		}
-		r, err := p.kernel.AdmitSlice(q, n, rec)
-		if err != nil {
-			p.warn(fmt.Sprintf("cache: entry for %s (slice %d) not admitted (%v); re-checking", q.ID(), n, err))
-			continue
-		}
-		return r, &unitResult{Key: skey, Query: sq.Fingerprint(), Record: rec}, true
-	}
 }
 
 // priorAttempt returns the check that proved the last text of obligation

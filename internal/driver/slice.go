@@ -1,12 +1,18 @@
-// This file implements the slice the driver proposes for each obligation
-// (kernel.Obligation.Slices): a guess at the hypotheses a proof needs.
+// This file implements the slices the driver proposes for each obligation
+// (kernel.Obligation.Slices), guesses at the hypotheses a proof needs; the
+// lookup of their cached proofs; and the unsat cores of edited
+// obligations, proposed as a slice of their next text.
 
 package driver
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strings"
 
+	"ladder/internal/cache"
+	"ladder/internal/kernel"
 	"ladder/internal/logic"
 )
 
@@ -110,4 +116,76 @@ func withSlice(proposed [][]int, idx []int, n int) [][]int {
 		return proposed
 	}
 	return append(proposed, idx)
+}
+
+// lookupSlice returns q's result proved by weakening from the cached proof
+// of one of its slices (kernel.AdmitSlice), and that proof: after an edit,
+// an obligation whose text changed only outside a slice that proved it
+// before (an edited relation clause its goal does not mention, say) is
+// not checked again. The kernel admits only a proof of exactly the fresh
+// slice's text.
+func (p *Prover) lookupSlice(q *kernel.Query) (kernel.Result, *unitResult, bool) {
+	if p.cache == nil {
+		return kernel.Result{}, nil, false
+	}
+	for n := 1; ; n++ {
+		sq, err := q.Slice(n)
+		if err != nil || sq == nil {
+			return kernel.Result{}, nil, false
+		}
+		skey := cache.KeyOf(sq.Text(), p.solver)
+		var rec []byte
+		if u, ok := p.keys.get(skey); ok {
+			rec = u.Record
+		} else if row, ok := p.cache.Lookup(skey); ok {
+			if rec, ok = p.sig.open(skey, row.Detail); !ok {
+				continue
+			}
+		} else {
+			continue
+		}
+		r, err := p.kernel.AdmitSlice(q, n, rec)
+		if err != nil {
+			p.warn(fmt.Sprintf("cache: entry for %s (slice %d) not admitted (%v); re-checking", q.ID(), n, err))
+			continue
+		}
+		return r, &unitResult{Key: skey, Query: sq.Fingerprint(), Record: rec}, true
+	}
+}
+
+// keepCore keeps the prior core's assertions with the verdict, and the
+// proof of their current text, when the slice that proved it is that
+// core: the next edit outside the core finds that proof.
+func (j *job) keepCore() {
+	if j.priorCore != nil && j.slice != nil && j.coreSlice > 0 && j.res.Slice == j.coreSlice {
+		j.core = &unitResult{Key: j.slice.Key, Query: j.slice.Query, Record: j.slice.Record, Names: j.priorCore.Names}
+	}
+}
+
+// findCore sets j.core for j, whose text was proved before and changed,
+// and which the session has just proved: it may change again, and the
+// proof of its unsat core makes the next edit outside the core cost no
+// check at all. Where none was found for its last text, none is looked
+// for again (an empty Core says so); an interrupted search leaves nothing.
+func (p *Prover) findCore(ctx context.Context, s *kernel.Session, j *job) {
+	if j.priorCore != nil && len(j.priorCore.Names) == 0 {
+		j.core = j.priorCore
+		return
+	}
+	c, ok := s.CoreContext(ctx, j.query, j.res)
+	switch {
+	case ctx.Err() != nil:
+	case !ok:
+		j.core = &unitResult{}
+	default:
+		data, err := c.Proof.Encode()
+		if err != nil {
+			return
+		}
+		names := make([]string, len(c.Indices))
+		for i, a := range c.Indices {
+			names[i] = j.ob.Problem.Assertions[a].Name
+		}
+		j.core = &unitResult{Key: cache.KeyOf(c.Query.Text(), p.solver), Query: c.Query.Fingerprint(), Record: data, Names: names}
+	}
 }

@@ -24,7 +24,7 @@ type unitKeys struct {
 	byKey  map[string]unitResult   // cache key → verdict record
 	old    map[string][]unitResult // unit → the results of its stale record
 	recs   map[string]*unitRecord  // unit → the record read
-	prior  map[string]unitResult   // obligation ID → its result in recs; nil until priorAttempt
+	prior  map[string]unitResult   // obligation ID → its result in recs; nil until priorResult
 }
 
 // reset empties the index; planned says whether Plan fills it.

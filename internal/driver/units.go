@@ -410,6 +410,17 @@ func (p *Prover) recordUnits(in *Input, jobs []*job) map[string]bool {
 	var wg sync.WaitGroup
 	for _, name := range names {
 		u := units[name]
+		if u.edge != nil {
+			// in the edge's order, which must be exactly this unit's
+			pos := map[string]int{}
+			for i, id := range u.edge.Obligations {
+				pos[id] = i
+			}
+			sort.SliceStable(u.obs, func(a, b int) bool { return pos[u.obs[a].ID] < pos[u.obs[b].ID] })
+			if !slices.Equal(u.edge.Obligations, obligationIDs(u.obs)) {
+				continue
+			}
+		}
 		rec := &unitRecord{Format: unitRecordFormat, Unit: name, Exe: exe, Solver: p.solver.String(), Files: map[string]string{}}
 		complete := true
 		for _, o := range u.obs {
@@ -434,23 +445,6 @@ func (p *Prover) recordUnits(in *Input, jobs []*job) map[string]bool {
 		}
 		if !complete || len(rec.Files) == 0 {
 			continue
-		}
-		if u.edge != nil {
-			// in the edge's order, which must be exactly this unit's
-			pos := map[string]int{}
-			for i, id := range u.edge.Obligations {
-				pos[id] = i
-			}
-			sort.SliceStable(u.obs, func(a, b int) bool { return pos[u.obs[a].ID] < pos[u.obs[b].ID] })
-			if !slices.Equal(u.edge.Obligations, obligationIDs(u.obs)) {
-				continue
-			}
-			rec.Results = rec.Results[:0]
-			for _, o := range u.obs {
-				j := byID[o.ID]
-				data, _ := j.res.Encode()
-				rec.Results = append(rec.Results, unitResult{Key: j.key, Query: j.qfp, Record: data, Slice: j.slice, Core: j.core})
-			}
 		}
 		rec.Plan = simulation.PlanOf(u.obs, u.edge)
 		if u.edge != nil {

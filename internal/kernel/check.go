@@ -400,6 +400,17 @@ func (s *Session) Check(q *Query) Result {
 func (s *Session) first(q *Query, a Attempt, deadline time.Time, cost *costs) Result {
 	cfg := s.k.cfg
 	none := Result{verdict: Unknown, fingerprint: q.fingerprint}
+	switch {
+	case a.Solver != SolverPlain && a.Solver != SolverDefault || a.Slice < 0:
+		return none
+	case a.Slice > 0:
+		if cfg.NoSlices || q.ob.Slices == nil {
+			return none
+		}
+		if idx, err := q.sliceIndices(); err != nil || a.Slice > len(idx) {
+			return none // an improper slice is reported by the steps that follow
+		}
+	}
 	plain := a.Solver == SolverPlain
 	var limit uint64
 	switch {
@@ -415,16 +426,7 @@ func (s *Session) first(q *Query, a Attempt, deadline time.Time, cost *costs) Re
 	if a.RLimit > 0 {
 		limit = min(limit, max(cfg.FirstRLimit, 4*a.RLimit))
 	}
-	switch {
-	case a.Solver != SolverPlain && a.Solver != SolverDefault || a.Slice < 0:
-		return none
-	case a.Slice > 0:
-		if cfg.NoSlices || q.ob.Slices == nil {
-			return none
-		}
-		if idx, err := q.sliceIndices(); err != nil || a.Slice > len(idx) {
-			return none // an improper slice is reported by the steps that follow
-		}
+	if a.Slice > 0 {
 		return s.slice(q, a.Slice, limit, plain, deadline, cost)
 	}
 	cfg.RLimit, cfg.plain, cfg.proofOnly = limit, plain, true

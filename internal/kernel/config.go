@@ -147,7 +147,6 @@ func (c Config) withDefaults() Config {
 	if c.SliceRLimit > c.RLimit {
 		c.SliceRLimit = c.RLimit
 	}
-
 	if c.Timeout == 0 {
 		c.Timeout = DefaultTimeout
 	}

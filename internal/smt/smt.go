@@ -134,9 +134,8 @@ func CheckScript(goctx context.Context, text string, cfg Config) (*Result, error
 // that each of the problem's assertions is tracked by an assumption literal
 // (the definitions the text adds for hoisted constant arrays are not); on
 // unsat it also returns the indices of the assertions in the unsat core Z3
-// reports. The
-// core is Z3's account of which assertions its refutation used, a hint: a
-// subset proves nothing until it is checked on its own.
+// reports. The core is Z3's account of which assertions its refutation
+// used, a hint: a subset proves nothing until it is checked on its own.
 func CoreScript(goctx context.Context, text string, n int, cfg Config) (*Result, []int, error) {
 	zc, err := z3.NewContext(nil)
 	if err != nil {
@@ -186,11 +185,11 @@ func CoreScript(goctx context.Context, text string, n int, cfg Config) (*Result,
 		}
 		return nil
 	}, lits, func(s *z3.Solver) error {
-		lits, err := s.UnsatCore()
+		used, err := s.UnsatCore()
 		if err != nil {
 			return err
 		}
-		for _, l := range lits {
+		for _, l := range used {
 			i, ok := index[l.String()]
 			if !ok {
 				return fmt.Errorf("unsat core literal %s is not an assumption", l)

@@ -394,7 +394,7 @@ func (s *Solver) CheckAssumptionsContext(goctx context.Context, assumptions []AS
 	if err := s.ctx.checkASTs("CheckAssumptions", assumptions...); err != nil {
 		return Unknown, err
 	}
-	return s.checkWith(goctx.Done(), assumptions, true)
+	return s.checkWith(goctx.Done(), assumptions)
 }
 
 // UnsatCore returns the assumptions of the last CheckAssumptionsContext,
@@ -419,10 +419,12 @@ func (s *Solver) vector(op string, get func(C.Z3_context, C.Z3_solver) C.lz_ptr)
 }
 
 func (s *Solver) check(cancel <-chan struct{}) (Result, error) {
-	return s.checkWith(cancel, nil, false)
+	return s.checkWith(cancel, nil)
 }
 
-func (s *Solver) checkWith(cancel <-chan struct{}, assumptions []AST, assuming bool) (Result, error) {
+// checkWith checks the solver, under the assumption literals when there
+// are any.
+func (s *Solver) checkWith(cancel <-chan struct{}, assumptions []AST) (Result, error) {
 	const op = "Check"
 	c, sp, err := s.lock()
 	if err != nil {
@@ -436,7 +438,7 @@ func (s *Solver) checkWith(cancel <-chan struct{}, assumptions []AST, assuming b
 		w = startWatchdog(s.ctx, s.timeout, cancel)
 	}
 	var r C.lz_check
-	if assuming {
+	if len(assumptions) > 0 {
 		arr := astArray(assumptions)
 		r = C.lz_solver_check_assumptions(c, sp, C.uint(len(assumptions)), arr)
 		C.free(unsafe.Pointer(arr))
