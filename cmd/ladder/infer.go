@@ -22,18 +22,8 @@ import (
 	"ladder/internal/source"
 )
 
-// boundList is a repeatable --bound flag.
-type boundList []string
-
-func (b *boundList) String() string     { return strings.Join(*b, " ") }
-func (b *boundList) Set(v string) error { *b = append(*b, v); return nil }
-
-func init() {
-	register(&command{
-		name:  "infer",
-		args:  "FILE [--automaton A] [--proof P] [--bound T=2,L=1,V=2 ...] [--json] [-j N] [--cache-dir DIR]",
-		short: "infer invariants from templates, proved inductive by the kernel",
-		long: `Infer generates candidate invariants of the automaton of FILE from
+// inferLong is the help text of ladder infer.
+const inferLong = `Infer generates candidate invariants of the automaton of FILE from
 templates over its state (docs/infer.md), keeps those that hold in every
 reachable state of small instances (--bound, repeatable; by default
 T=2,L=1,V=2, T=1,L=2,V=2 and T=3,L=1,V=1, and 2, 2 then 3 elements for
@@ -51,9 +41,32 @@ others. With --proof P (a proof file whose concrete automaton is FILE's), it
 also proves P's edge with the inferred invariants as its concrete
 assumptions and prints the assume: section it used.
 
+With --proof P and no FILE it repairs P's edge, a forward simulation that
+does not prove: it proves the edge, generates candidate relation clauses
+comparing the abstract variables the failing goals read with terms over
+the concrete state (under a guard over it, or none), keeps those that hold
+at every pair (c, a) the cross-check reaches on the instances and are
+false at the pre-state of a counterexample of a refuted obligation, reduces
+them by a Houdini fixpoint on the edge's obligations, and then to a
+minimal set with which the edge proves. It prints those clauses, entries
+to add to P's relation: section (docs/infer.md, "Repairing an edge").
+
 It exits with 0 when the inference ran (also when it found nothing) and,
-with --proof, the edge is proved; 1 on errors in the files or an edge that
-is not proved; 2 on usage errors.`,
+with --proof, the edge is proved (or repaired); 1 on errors in the files or
+an edge that is not proved; 2 on usage errors.`
+
+// boundList is a repeatable --bound flag.
+type boundList []string
+
+func (b *boundList) String() string     { return strings.Join(*b, " ") }
+func (b *boundList) Set(v string) error { *b = append(*b, v); return nil }
+
+func init() {
+	register(&command{
+		name:  "infer",
+		args:  "FILE [--automaton A] [--proof P] [--bound T=2,L=1,V=2 ...] [--json] [-j N] [--cache-dir DIR] | --proof P",
+		short: "infer invariants from templates, proved inductive by the kernel",
+		long:  inferLong,
 		setup: func(fs *flag.FlagSet) func(*env, []string) int {
 			o := &proveFlags{}
 			o.define(fs)
@@ -70,8 +83,11 @@ is not proved; 2 on usage errors.`,
 			prefix := fs.String("prefix", "inv", "the prefix of the invariants' names (inv1, inv2, ...)")
 			jsonOut := fs.Bool("json", false, "print the result as JSON on stdout")
 			return func(e *env, args []string) int {
+				if len(args) == 0 && *proof != "" {
+					return runRepair(e, o, *proof, bounds, *maxStates, *exploreTimeout, *prefix, *jsonOut)
+				}
 				if len(args) != 1 {
-					return e.usageError("infer", "expected one FILE, got %d arguments", len(args))
+					return e.usageError("infer", "expected one FILE (or --proof P alone, to repair P's relation), got %d arguments", len(args))
 				}
 				if !validName(*prefix) {
 					return e.usageError("infer", "--prefix %q is not a name", *prefix)
@@ -166,4 +182,59 @@ func validName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// runRepair runs `ladder infer --proof P` without FILE: relation repair.
+func runRepair(e *env, o *proveFlags, proof string, bounds []string, maxStates int, timeout time.Duration, prefix string, jsonOut bool) int {
+	if prefix == "inv" {
+		prefix = "fix"
+	}
+	cfg, err := o.config(e)
+	if err != nil {
+		return e.usageError("infer", "%v", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	terminal := isTerminal(e.stderr)
+	progress := func(msg string) {
+		if terminal {
+			fmt.Fprintf(e.stderr, "\r\033[Kladder infer: %s", msg)
+		} else {
+			fmt.Fprintf(e.stderr, "ladder infer: %s\n", msg)
+		}
+	}
+	res, err := infer.Repair(ctx, infer.RepairOptions{Proof: proof, Bounds: bounds, MaxStates: maxStates, Timeout: timeout,
+		Prefix: prefix, Library: libraryDirs(), Prover: cfg, Progress: progress})
+	if terminal {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	if err != nil {
+		var errs source.ErrorList
+		switch {
+		case errors.As(err, &errs):
+			printErrors(e.stderr, errs, false)
+			fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
+			return exitFailure
+		case errors.Is(err, infer.ErrUsage):
+			return e.usageError("infer", "%s", strings.TrimPrefix(err.Error(), infer.ErrUsage.Error()+": "))
+		}
+		e.errorf("infer", "%v", err)
+		return exitFailure
+	}
+	if jsonOut {
+		err = res.WriteJSON(e.stdout)
+	} else {
+		res.WriteSummary(e.stderr)
+		if res.Status == "repaired" {
+			_, err = fmt.Fprintf(e.stdout, "# add to the relation: section of %s:\n%s", proof, res.Section)
+		}
+	}
+	if err != nil {
+		e.errorf("infer", "%v", err)
+		return exitFailure
+	}
+	if res.Status == "not repaired" {
+		return exitFailure
+	}
+	return exitOK
 }

@@ -36,7 +36,11 @@ type checker struct {
 	start    *simulation.StateMap // forward, history: a₀ over c
 	total    *simulation.StateMap // backward: τ over c
 	relation []*eval.Func         // per clause of p.Relation
-	steps    map[*ioa.Action]*ioa.StepMatch
+	// probes are Config.Probes compiled, and probeFalse which of them
+	// were found false at a pair (probe).
+	probes     []*eval.Func
+	probeFalse []bool
+	steps      map[*ioa.Action]*ioa.StepMatch
 
 	// rules evaluates the edge's obligations at concrete points: every
 	// verdict of the check comes from it (verdict.go).
@@ -164,6 +168,14 @@ func newChecker(p *ioa.Proof, cfg Config) (*checker, error) {
 		}
 		x.relation = append(x.relation, f)
 	}
+	for i, e := range cfg.Probes {
+		f, err := x.compile(e)
+		if err != nil {
+			return nil, fmt.Errorf("probe %d: %v", i+1, err)
+		}
+		x.probes = append(x.probes, f)
+	}
+	x.probeFalse = make([]bool, len(x.probes))
 	x.steps = map[*ioa.Action]*ioa.StepMatch{}
 	for _, sm := range p.Steps {
 		x.steps[sm.Action] = sm

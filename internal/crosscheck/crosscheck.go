@@ -108,6 +108,12 @@ type Config struct {
 	// without the reduction, after a note. Other edges store their
 	// states whole, after a note.
 	ReduceDead bool
+	// Probes are Bool expressions over c and a, sort-checked in the
+	// proof's relation scope, that a forward check evaluates at every pair
+	// it reaches without requiring them: Result.ProbesFalse lists those
+	// false at some pair. Relation repair (package infer) keeps the
+	// candidate clauses that hold at every reachable pair this way.
+	Probes []expr.Expr
 	// deadWhole are the registers a forward check with ReduceDead stores
 	// whole because a read condition of theirs was found false (Check).
 	deadWhole []wholeRegister
@@ -172,10 +178,13 @@ type Result struct {
 	DeadRefused  []string               `json:"deadRegistersStoredWhole,omitempty"`
 	// Cases lists, per concrete action and case, how many checked steps
 	// took the case: a case taken 0 times was not tested.
-	Cases   []CaseCount `json:"cases"`
-	Notes   []string    `json:"notes"` // what the check could not cover
-	Elapsed float64     `json:"elapsedSeconds"`
-	Failure *Failure    `json:"failure,omitempty"` // the first failure found, if any
+	Cases []CaseCount `json:"cases"`
+	Notes []string    `json:"notes"` // what the check could not cover
+	// ProbesFalse are the indices of the Config.Probes found false at
+	// some pair, in increasing order.
+	ProbesFalse []int    `json:"probesFalse,omitempty"`
+	Elapsed     float64  `json:"elapsedSeconds"`
+	Failure     *Failure `json:"failure,omitempty"` // the first failure found, if any
 }
 
 // CaseCount is how often one case of a step correspondence was taken.
@@ -320,6 +329,11 @@ func check(p *ioa.Proof, cfg Config) (res *Result, err error) {
 	x.res.Complete = x.failure == nil && x.res.Limit == ""
 	x.res.Elapsed = time.Since(start).Seconds()
 	x.res.Cases = x.caseCounts()
+	for i, f := range x.probeFalse {
+		if f {
+			x.res.ProbesFalse = append(x.res.ProbesFalse, i)
+		}
+	}
 	return x.res, nil
 }
 

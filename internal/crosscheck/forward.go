@@ -76,6 +76,9 @@ func (x *checker) forward() error {
 		if err != nil {
 			return err
 		}
+		if err := x.probe(c, a); err != nil {
+			return err
+		}
 		// the relation was evaluated at (c, a), which the node stands for
 		if err := x.checkDeadRel(c, a); err != nil {
 			return err

@@ -1,0 +1,242 @@
+// This file implements the selection steps of relation repair: the
+// candidates false at a counterexample (excluding), the minimal set
+// (minimize, hitting, sole) and the merge of guards (mergeGuards).
+
+package infer
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"ladder/internal/crosscheck"
+	"ladder/ioa"
+	"ladder/ioa/expr"
+)
+
+// excluding returns the candidates among survivors that are false at the
+// pre-state of some counterexample of failed; all of survivors when no
+// failing obligation has a counterexample that can be evaluated (and own
+// is set). own says that failed are obligations of the edge itself,
+// which every set of added clauses keeps: their counterexamples count
+// for sole.
+func (r *repairer) excluding(q *ioa.Proof, survivors []int, bodies []expr.Expr, failed map[string]*cexData, own bool) []int {
+	probes := make([]expr.Expr, len(survivors))
+	for k, i := range survivors {
+		probes[k] = bodies[i]
+	}
+	hit := map[int]bool{}
+	evaluated := 0
+	for _, id := range sortedKeys(failed) {
+		d := failed[id]
+		if d == nil {
+			continue
+		}
+		var c, a string
+		for _, s := range d.States {
+			switch {
+			case s.Name == "c" && !s.Changed:
+				c = s.Text
+			case s.Name == "a" && !s.Changed:
+				a = s.Text
+			}
+		}
+		if c == "" || a == "" || d.Instance == "" {
+			continue
+		}
+		holds, err := crosscheck.ProbeAt(q, d.Instance, probes, c, a)
+		if err != nil {
+			r.o.Progress(fmt.Sprintf("counterexample of %s not evaluated: %v", id, err))
+			continue
+		}
+		evaluated++
+		for k, h := range holds {
+			if !h {
+				hit[survivors[k]] = true
+				if own {
+					r.falseAt[survivors[k]] = append(r.falseAt[survivors[k]], r.ncex)
+				}
+			}
+		}
+		r.ncex++
+	}
+	r.res.Counterexamples += evaluated
+	if evaluated == 0 {
+		if !own || len(failed) == 0 {
+			return nil
+		}
+		return survivors
+	}
+	var out []int
+	for _, i := range survivors {
+		if hit[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// minimize returns a minimal subset of live with which the edge proves,
+// live being one. It tries first a small set of clauses that together are
+// false at every counterexample of the edge's own obligations, then
+// leaves out chunks of clauses, halving their size down to single
+// clauses. A clause that alone among those left is false at such a
+// counterexample is never left out: without it, that counterexample
+// satisfies every hypothesis of its obligation again.
+func (r *repairer) minimize(ctx context.Context, texts []string, live []int) ([]int, error) {
+	proves := func(set []int) (bool, error) {
+		run, err := r.proveTexts(ctx, texts, set, "minimize")
+		if err != nil {
+			return false, err
+		}
+		return len(run.failed) == 0 && len(run.candFailed) == 0, nil
+	}
+	if h := r.hitting(live); len(h) > 0 && len(h) < len(live) {
+		ok, err := proves(h)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			live = h
+		}
+	}
+	for size := max(1, len(live)/2); ; size /= 2 {
+		for start := 0; start < len(live); {
+			end := min(start+size, len(live))
+			var without []int
+			left := 0
+			for k, i := range live {
+				if k >= start && k < end && !r.sole(live, i) {
+					left++
+					continue
+				}
+				without = append(without, i)
+			}
+			if left == 0 {
+				start = end
+				continue
+			}
+			ok, err := proves(without)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				live = without
+			} else {
+				start = end
+			}
+		}
+		if size == 1 {
+			return live, nil
+		}
+	}
+}
+
+// hitting returns a small subset of live that has, for every
+// counterexample of the edge's own obligations some clause of live is
+// false at, a clause false at it: greedily, the clause false at the most
+// counterexamples not yet covered (the smaller first on a tie, as the
+// candidates are ordered by size), in live's order.
+func (r *repairer) hitting(live []int) []int {
+	uncovered := map[int]bool{}
+	for _, i := range live {
+		for _, e := range r.falseAt[i] {
+			uncovered[e] = true
+		}
+	}
+	picked := map[int]bool{}
+	for len(uncovered) > 0 {
+		best, most := -1, 0
+		for _, i := range live {
+			n := 0
+			for _, e := range r.falseAt[i] {
+				if uncovered[e] {
+					n++
+				}
+			}
+			if n > most || n == most && n > 0 && i < best {
+				best, most = i, n
+			}
+		}
+		if best < 0 {
+			break
+		}
+		picked[best] = true
+		for _, e := range r.falseAt[best] {
+			delete(uncovered, e)
+		}
+	}
+	var out []int
+	for _, i := range live {
+		if picked[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// guarded matches a candidate `forall x: K. c.v[x] = E => φ` (or its
+// scalar form): the prefix, the guard's term and constant, and φ.
+var guarded = regexp.MustCompile(`^((?:forall [a-z][A-Za-z0-9_]*: [A-Za-z_][A-Za-z0-9_]*\. )?)(c\.[^ ]+) = ([A-Za-z_][A-Za-z0-9_]*) => (.+)$`)
+
+// mergeGuards merges the clauses of cs that differ only in the constant of
+// an enum guard into one clause with the guard `term in {…}`, in the place
+// of the first of them.
+func mergeGuards(cs []string) []string {
+	type key struct{ prefix, term, body string }
+	groups := map[key][]string{}
+	for _, c := range cs {
+		if m := guarded.FindStringSubmatch(c); m != nil {
+			k := key{m[1], m[2], m[4]}
+			groups[k] = append(groups[k], m[3])
+		}
+	}
+	var out []string
+	done := map[key]bool{}
+	for _, c := range cs {
+		m := guarded.FindStringSubmatch(c)
+		if m == nil {
+			out = append(out, c)
+			continue
+		}
+		k := key{m[1], m[2], m[4]}
+		switch g := groups[k]; {
+		case len(g) < 2:
+			out = append(out, c)
+		case !done[k]:
+			done[k] = true
+			out = append(out, fmt.Sprintf("%s%s in {%s} => %s", k.prefix, k.term, strings.Join(g, ", "), k.body))
+		}
+	}
+	return out
+}
+
+// sole reports whether candidate i is the only one of live false at some
+// counterexample.
+func (r *repairer) sole(live []int, i int) bool {
+	for _, e := range r.falseAt[i] {
+		others := false
+		for _, j := range live {
+			if j != i && slices.Contains(r.falseAt[j], e) {
+				others = true
+			}
+		}
+		if !others {
+			return true
+		}
+	}
+	return false
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
