@@ -35,7 +35,7 @@ func TestObjectsBounded(t *testing.T) {
 		stdout string // regexp
 	}{
 		{"check", []string{"check", objSpecs, objAlgs, objProof, objTD},
-			`^checked 20 files: 10 automata, 3 interfaces, 7 proofs\n$`},
+			`^checked 28 files: 13 automata, 3 interfaces, 12 proofs\n$`},
 		{"explore AtomicRegister", []string{"explore", objSpecs + "/AtomicRegister.yaml", "--bound", "T=2,L=1,V=2"},
 			`(?s)^AtomicRegister \(L=1,T=2,V=2\): \d+ states.*OK: all 0 invariant\(s\) and the Nat conditions hold`},
 		{"explore TreiberStackHist", []string{"explore", objAlgs + "/TreiberStackHist.yaml", "--bound", "T=2,L=3,V=2"},
@@ -50,6 +50,18 @@ func TestObjectsBounded(t *testing.T) {
 			`(?s)MSQueue→MSQueueHist \(history, proof MSQueue-MSQueueHist\).*OK: every obligation holds`},
 		{"crosscheck MS forward", []string{"crosscheck", objProof + "/MSQueueHist-AtomicQueue.yaml", "--bound", "T=2,L=3,V=2"},
 			`(?s)MSQueueHist→AtomicQueue \(forward, proof MSQueueHist-AtomicQueue\).*cases taken: EnqLink case 1: \d+, case 2: \d+; DeqReadNext case 1: \d+, case 2: \d+; DeqCas case 1: \d+, case 2: \d+\n.*OK: every obligation holds`},
+		{"explore MSQueuePaperProph", []string{"explore", objAlgs + "/MSQueuePaperProph.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)^MSQueuePaperProph \(L=3,T=2,V=2\): \d+ states.*OK: all 24 invariant\(s\) and the Nat conditions hold`},
+		{"crosscheck MS paper history", []string{"crosscheck", objProof + "/MSQueuePaper-MSQueuePaperHist.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)MSQueuePaper→MSQueuePaperHist \(history, proof MSQueuePaper-MSQueuePaperHist\).*OK: every obligation holds`},
+		{"crosscheck MS paper never blocks", []string{"crosscheck", objProof + "/MSQueuePaperHist-MSQueuePaperProph.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)MSQueuePaperHist→MSQueuePaperProph \(backward, proof MSQueuePaperHist-MSQueuePaperProph\).*OK: every obligation holds`},
+		{"crosscheck MS paper same trace", []string{"crosscheck", objProof + "/MSQueuePaperProph-MSQueuePaperHist.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)MSQueuePaperProph→MSQueuePaperHist \(refinement, proof MSQueuePaperProph-MSQueuePaperHist\).*OK: every obligation holds`},
+		{"crosscheck MS paper forward", []string{"crosscheck", objProof + "/MSQueuePaperProph-AtomicQueue.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)MSQueuePaperProph→AtomicQueue \(forward, proof MSQueuePaperProph-AtomicQueue\).*cases taken: EnqLink case 1: \d+, case 2: \d+; DeqReadNext case 1: \d+, case 2: \d+; DeqCas case 1: \d+, case 2: \d+\n.*OK: every obligation holds`},
+		{"implements AtomicQueue (paper order)", []string{"crosscheck", "--implements", objSpecs + "/AtomicQueue.yaml", objAlgs + "/MSQueuePaper.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)OK: every trace of MSQueuePaper in the instance is a trace of AtomicQueue`},
 		{"implements AtomicStack", []string{"crosscheck", "--implements", objSpecs + "/AtomicStack.yaml", objAlgs + "/TreiberStack.yaml", "--bound", "T=2,L=2,V=2"},
 			`(?s)OK: every trace of TreiberStack in the instance is a trace of AtomicStack`},
 		{"implements AtomicQueue", []string{"crosscheck", "--implements", objSpecs + "/AtomicQueue.yaml", objAlgs + "/MSQueue.yaml", "--bound", "T=2,L=3,V=2"},
@@ -114,6 +126,12 @@ func TestObjectsBuggy(t *testing.T) {
 			`(?s)VIOLATION of deqNext after \d+ steps.*\d+: DeqReadVal\(T#\d\)\n.*The last state violates deqNext`},
 		{"MSQueueDeqSkip crosscheck", []string{"crosscheck", objTD + "/MSQueueDeqSkip-AtomicQueue.yaml", "--bound", "T=2,L=3,V=2"},
 			`(?s)FAILED: MSQueueDeqSkip→AtomicQueue › forward › assume MSQueueDeqSkip.deqNext\n.*\d+: DeqReadVal\(T#\d\)\n`},
+		// the paper's queue without the prophecy variable: the read of a
+		// null h.next is no linearization point when the re-check fails
+		{"MSQueuePaperNoProphecy crosscheck", []string{"crosscheck", objTD + "/MSQueuePaperNoProphecy-AtomicQueue.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)FAILED: MSQueuePaperProph→AtomicQueue › forward › DeqCheck › relation\(pc\)\n.*false: a.pc\[t\] = DeqPending, where a.pc\[t\] = DeqEmptyResponding.*\d+: DeqReadNext\(T#\d\)\n`},
+		{"MSQueuePaperNoProphecy prove", []string{"prove", "--no-cache", "-j", "1", "--rlimit", "2000000", "--only", `MSQueuePaperProph→AtomicQueue › forward › DeqCheck › relation\(pc\)`, objTD + "/MSQueuePaperNoProphecy-AtomicQueue.yaml"},
+			`(?s)relation\(pc\)\s+refuted.*fails: relation: pc\(cpost, u0\)\n    concrete step: DeqCheck\(T#0, (true|false)\).*0 proved, 0 trivial, 1 refuted`},
 		{"MSQueueDeqSkip prove", []string{"prove", "--no-cache", "-j", "1", "--rlimit", "2000000", "--only", `MSQueueDeqSkip › invariant deqNext › DeqReadVal`, objTD + "/MSQueueDeqSkip-AtomicQueue.yaml"},
 			`(?s)deqNext › DeqReadVal\s+refuted.*fails: invariant: deqNext\(s'\)\n    concrete step: DeqReadVal\(T#0\).*0 proved, 0 trivial, 1 refuted`},
 	}
