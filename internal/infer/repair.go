@@ -99,8 +99,8 @@ type RepairRound struct {
 	Phase       string  `json:"phase"` // "houdini" or "minimize"
 	Candidates  int     `json:"candidates"`
 	Obligations int     `json:"obligations"`
-	Failed      int     `json:"failed"` // obligations not proved
-	Dropped     int     `json:"dropped"`
+	Failed      int     `json:"failed"`  // obligations not proved
+	Dropped     int     `json:"dropped"` // candidates dropped (Houdini) before this proof
 	Seconds     float64 `json:"seconds"`
 }
 
@@ -260,11 +260,12 @@ func (r *repairer) run(ctx context.Context) error {
 	// merged (c.pc[t] = A => φ and c.pc[t] = B => φ become
 	// c.pc[t] in {A, B} => φ) when the edge proves with the merged set.
 	if merged := mergeGuards(final); len(merged) < len(final) {
+		t := time.Now()
 		run, err := r.prove(ctx, merged, "merge")
 		if err != nil {
 			return err
 		}
-		res.Rounds = append(res.Rounds, RepairRound{Phase: "merge", Candidates: len(merged), Obligations: run.total, Failed: len(run.failed) + len(run.candFailed)})
+		res.Rounds = append(res.Rounds, RepairRound{Phase: "merge", Candidates: len(merged), Obligations: run.total, Failed: len(run.failed) + len(run.candFailed), Seconds: time.Since(t).Seconds()})
 		if len(run.failed) == 0 && len(run.candFailed) == 0 {
 			final = merged
 		}
@@ -339,9 +340,10 @@ func (r *repairer) rounds(ctx context.Context, q *ioa.Proof, texts []string, bod
 	var live []int
 	failed, candCex := failed0, map[string]*cexData{}
 	var last *edgeRun
+	dropped := 0
 	for round := 0; round < r.o.MaxRounds; round++ {
 		var add []int
-		for _, i := range append(r.excluding(q, survivors, bodies, failed, true), r.excluding(q, survivors, bodies, candCex, false)...) {
+		for _, i := range append(r.excluding(q, survivors, bodies, failed, true), r.supporting(q, texts, live, survivors, bodies, candCex)...) {
 			if !tried[i] {
 				tried[i] = true
 				add = append(add, i)
@@ -365,13 +367,14 @@ func (r *repairer) rounds(ctx context.Context, q *ioa.Proof, texts []string, bod
 				round = r.o.MaxRounds
 				continue
 			}
-			r.res.Rounds[len(r.res.Rounds)-1].Dropped = len(live) - len(keep)
+			dropped = len(live) - len(keep)
 			live = keep
 		}
 		run, err := r.proveTexts(ctx, texts, live, "houdini")
 		if err != nil {
 			return nil, nil, err
 		}
+		r.res.Rounds[len(r.res.Rounds)-1].Dropped, dropped = dropped, 0
 		last, failed, candCex = run, run.failed, run.candCex
 		if len(failed) == 0 && len(run.candFailed) == 0 {
 			break
@@ -394,7 +397,7 @@ func (r *repairer) proveTexts(ctx context.Context, texts []string, idx []int, ph
 		return nil, err
 	}
 	r.res.Rounds = append(r.res.Rounds, RepairRound{Phase: phase, Candidates: len(sel), Obligations: run.total,
-		Failed: len(run.failed), Seconds: time.Since(t).Seconds()})
+		Failed: len(run.failed) + len(run.candFailed), Seconds: time.Since(t).Seconds()})
 	return run, nil
 }
 
@@ -674,8 +677,12 @@ func (res *RepairResult) WriteSummary(w interface{ Write([]byte) (int, error) })
 	fmt.Fprintf(w, "  candidates: %d generated, %d hold at every pair, %d exclude one of %d counterexamples\n",
 		res.Generated, res.Survived, res.Excluding, res.Counterexamples)
 	for _, rd := range res.Rounds {
-		fmt.Fprintf(w, "  %s: %d candidates, %d obligations, %d not proved, %d dropped, %.1f s\n",
-			rd.Phase, rd.Candidates, rd.Obligations, rd.Failed, rd.Dropped, rd.Seconds)
+		drop := ""
+		if rd.Dropped > 0 {
+			drop = fmt.Sprintf(" (%d dropped)", rd.Dropped)
+		}
+		fmt.Fprintf(w, "  %s: %d candidates%s, %d obligations, %d not proved, %.1f s\n",
+			rd.Phase, rd.Candidates, drop, rd.Obligations, rd.Failed, rd.Seconds)
 	}
 	switch res.Status {
 	case "repaired":

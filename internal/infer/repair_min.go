@@ -79,6 +79,56 @@ func (r *repairer) excluding(q *ioa.Proof, survivors []int, bodies []expr.Expr, 
 	return out
 }
 
+// supporting returns, for each live candidate with an obligation refuted
+// in candCex (by its ID), the candidates among survivors that compare the
+// same terms under another guard and are false at the refutation's
+// pre-state: a clause whose guard must cover several program counters
+// (c.pc[t] in {A, B} => φ) is found as the clauses for A and for B, each
+// preserved only with the other. Other candidates are not added for a
+// candidate's refutation, which would add clauses to support clauses
+// without end; Houdini drops a candidate no such clause supports.
+func (r *repairer) supporting(q *ioa.Proof, texts []string, live, survivors []int, bodies []expr.Expr, candCex map[string]*cexData) []int {
+	var out []int
+	for _, id := range sortedKeys(candCex) {
+		m := candRef.FindStringSubmatch(id)
+		if m == nil {
+			continue
+		}
+		var k int
+		if _, err := fmt.Sscanf(m[1], r.o.Prefix+"_c%d", &k); err != nil || k < 1 || k > len(live) {
+			continue
+		}
+		atom := atomOf(texts[live[k-1]])
+		var same []int
+		for _, i := range survivors {
+			if i != live[k-1] && atomOf(texts[i]) == atom {
+				same = append(same, i)
+			}
+		}
+		if len(same) == 0 {
+			continue
+		}
+		out = append(out, r.excluding(q, same, bodies, map[string]*cexData{id: candCex[id]}, false)...)
+	}
+	return out
+}
+
+// atomOf returns a candidate's text without its guard: its binder and
+// the comparison.
+func atomOf(text string) string {
+	prefix, rest := "", text
+	if m := binder.FindStringSubmatch(text); m != nil {
+		prefix, rest = m[1], text[len(m[1]):]
+	}
+	if _, after, ok := strings.Cut(rest, " => "); ok {
+		return prefix + after
+	}
+	return prefix + rest
+}
+
+// binder matches the binder of a quantified candidate.
+var binder = regexp.MustCompile(`^(forall [a-z][A-Za-z0-9_]*: [A-Za-z_][A-Za-z0-9_]*\. )`)
+
 // minimize returns a minimal subset of live with which the edge proves,
 // live being one. It tries first a small set of clauses that together are
 // false at every counterexample of the edge's own obligations, then
