@@ -23,8 +23,10 @@ type rterm struct {
 	bound bool
 }
 
-// relCand is a candidate clause: its text and its size (the number of
-// atoms: 1 unguarded, 2 guarded), by which smaller candidates come first.
+// relCand is a candidate clause: its text and its size, by which
+// smaller candidates come first: 2 per atom (1 unguarded, 2 guarded),
+// plus 1 for an inequality, so that of two clauses an equality is tried
+// first (repair's minimal set prefers the earlier of equal candidates).
 type relCand struct {
 	text string
 	size int
@@ -73,16 +75,24 @@ func relationCandidates(p *ioa.Proof, relevant map[string]bool) []relCand {
 			return fmt.Sprintf("forall %s: %s. %s", x, k.Name, body)
 		}
 		for _, at := range atoms {
-			add(wrap(fill(at, x)), 1)
+			add(wrap(fill(at, x)), 2+inequality(at))
 		}
 		for _, at := range atoms {
 			for _, g := range guards {
-				add(wrap(fill(g+" => "+at, x)), 2)
+				add(wrap(fill(g+" => "+at, x)), 4+inequality(at))
 			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].size < out[j].size })
 	return out
+}
+
+// inequality is 1 for an atom that compares by <= or >=, else 0.
+func inequality(atom string) int {
+	if strings.Contains(atom, " <= ") || strings.Contains(atom, " >= ") {
+		return 1
+	}
+	return 0
 }
 
 // boundName picks the name of the bound variable over sort k: its

@@ -17,10 +17,22 @@ import (
 	"ladder/ioa/expr"
 )
 
+// perCounterexample is the number of candidates a counterexample selects:
+// the first (smallest) of those false at it. A counterexample of an
+// obligation satisfies every candidate already added (they are its
+// hypotheses), so one of those selected must hold for it to go; the
+// rest would only make each proof of the edge larger.
+const perCounterexample = 4
+
+// maxUnguided is the number of candidates added, the smallest first, when
+// no failing obligation has a counterexample to select them (all
+// unknown).
+const maxUnguided = 40
+
 // excluding returns the candidates among survivors that are false at the
-// pre-state of some counterexample of failed; all of survivors when no
-// failing obligation has a counterexample that can be evaluated (and own
-// is set). own says that failed are obligations of the edge itself,
+// pre-state of some counterexample of failed, the first perCounterexample
+// of them for each; the first maxUnguided of survivors when no failing
+// obligation has a counterexample that can be evaluated (and own is set). own says that failed are obligations of the edge itself,
 // which every set of added clauses keeps: their counterexamples count
 // for sole.
 func (r *repairer) excluding(q *ioa.Proof, survivors []int, bodies []expr.Expr, failed map[string]*cexData, own bool) []int {
@@ -53,9 +65,13 @@ func (r *repairer) excluding(q *ioa.Proof, survivors []int, bodies []expr.Expr, 
 			continue
 		}
 		evaluated++
+		picked := 0
 		for k, h := range holds {
 			if !h {
-				hit[survivors[k]] = true
+				if picked < perCounterexample {
+					hit[survivors[k]] = true
+					picked++
+				}
 				if own {
 					r.falseAt[survivors[k]] = append(r.falseAt[survivors[k]], r.ncex)
 				}
@@ -68,7 +84,7 @@ func (r *repairer) excluding(q *ioa.Proof, survivors []int, bodies []expr.Expr, 
 		if !own || len(failed) == 0 {
 			return nil
 		}
-		return survivors
+		return survivors[:min(len(survivors), maxUnguided)]
 	}
 	var out []int
 	for _, i := range survivors {
