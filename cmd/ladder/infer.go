@@ -134,23 +134,14 @@ func init() {
 					fmt.Fprint(e.stderr, "\r\033[K")
 				}
 				if err != nil {
-					var errs source.ErrorList
-					switch {
-					case errors.As(err, &errs):
-						printErrors(e.stderr, errs, false)
-						fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
-						return exitFailure
-					case (errors.Is(err, infer.ErrTooMany) || errors.Is(err, infer.ErrLimit)) && res != nil:
+					if (errors.Is(err, infer.ErrTooMany) || errors.Is(err, infer.ErrLimit)) && res != nil {
 						if *jsonOut {
 							_ = res.WriteJSON(e.stdout)
 						} else {
 							res.WriteSummary(e.stderr)
 						}
-					case errors.Is(err, infer.ErrUsage):
-						return e.usageError("infer", "%s", strings.TrimPrefix(err.Error(), infer.ErrUsage.Error()+": "))
 					}
-					e.errorf("infer", "%v", err)
-					return exitFailure
+					return inferError(e, err)
 				}
 				if *jsonOut {
 					err = res.WriteJSON(e.stdout)
@@ -209,17 +200,7 @@ func runRepair(e *env, o *proveFlags, proof string, bounds []string, maxStates i
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
 	if err != nil {
-		var errs source.ErrorList
-		switch {
-		case errors.As(err, &errs):
-			printErrors(e.stderr, errs, false)
-			fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
-			return exitFailure
-		case errors.Is(err, infer.ErrUsage):
-			return e.usageError("infer", "%s", strings.TrimPrefix(err.Error(), infer.ErrUsage.Error()+": "))
-		}
-		e.errorf("infer", "%v", err)
-		return exitFailure
+		return inferError(e, err)
 	}
 	if jsonOut {
 		err = res.WriteJSON(e.stdout)
@@ -237,4 +218,21 @@ func runRepair(e *env, o *proveFlags, proof string, bounds []string, maxStates i
 		return exitFailure
 	}
 	return exitOK
+}
+
+// inferError reports an error of infer.Run or infer.Repair and returns the
+// exit code: errors in the files are listed, a usage error prints the
+// usage.
+func inferError(e *env, err error) int {
+	var errs source.ErrorList
+	switch {
+	case errors.As(err, &errs):
+		printErrors(e.stderr, errs, false)
+		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
+		return exitFailure
+	case errors.Is(err, infer.ErrUsage):
+		return e.usageError("infer", "%s", strings.TrimPrefix(err.Error(), infer.ErrUsage.Error()+": "))
+	}
+	e.errorf("infer", "%v", err)
+	return exitFailure
 }

@@ -120,6 +120,17 @@ type Result struct {
 	path    string // the automaton's file, absolute
 }
 
+// instanceDefaults sets the limits of each explored instance that are
+// zero to their defaults: 100000 states, one minute.
+func instanceDefaults(maxStates *int, timeout *time.Duration) {
+	if *maxStates == 0 {
+		*maxStates = 100000
+	}
+	if *timeout == 0 {
+		*timeout = time.Minute
+	}
+}
+
 // DefaultBounds returns the instances explored when Options.Bounds is
 // nil: for the sorts of the transactional memory interface T=2,L=1,V=2,
 // T=1,L=2,V=2 (one location makes every location term equal) and
@@ -194,12 +205,7 @@ func run(ctx context.Context, o Options, start time.Time, partial **Result) (*Re
 	if o.Prefix == "" {
 		o.Prefix = "inv"
 	}
-	if o.MaxStates == 0 {
-		o.MaxStates = 100000
-	}
-	if o.Timeout == 0 {
-		o.Timeout = time.Minute
-	}
+	instanceDefaults(&o.MaxStates, &o.Timeout)
 	set, errs := loadConfig(o.Library, o.Overlays).Files(o.File)
 	if len(errs) > 0 {
 		return nil, errs

@@ -149,12 +149,7 @@ func Repair(ctx context.Context, o RepairOptions) (*RepairResult, error) {
 	if o.Prefix == "" {
 		o.Prefix = "fix"
 	}
-	if o.MaxStates == 0 {
-		o.MaxStates = 100000
-	}
-	if o.Timeout == 0 {
-		o.Timeout = time.Minute
-	}
+	instanceDefaults(&o.MaxStates, &o.Timeout)
 	if o.MaxRounds == 0 {
 		o.MaxRounds = 8
 	}
