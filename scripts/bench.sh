@@ -14,7 +14,8 @@
 # times, the re-checked and reused counts and the ratios cold/warm and
 # cold/edit. Then, when SPIN is installed, scripts/bench-spin.sh compares the
 # explorer with SPIN on TMS2 and prints one JSON line per instance. Then
-# scripts/bench-infer.sh measures `ladder infer` (one JSON line per automaton).
+# scripts/bench-infer.sh measures `ladder infer` (one JSON line per automaton),
+# scripts/bench-repair.sh its relation repair (one JSON line per clause removed).
 # Last, scripts/bench-crosscheck.sh measures `ladder crosscheck` on every
 # proof edge, with and without symmetry reduction (one JSON line per edge and
 # run).
@@ -171,6 +172,10 @@ fi
 # invariant inference with the hand-written invariants removed: one JSON
 # line per automaton
 "$root/scripts/bench-infer.sh" "$bin"
+
+# relation repair with one clause of the TL2 and DSTM proofs removed: one
+# JSON line per case
+"$root/scripts/bench-repair.sh" "$bin"
 
 # the bounded cross-checks of every proof edge: one JSON line per edge and run
 "$root/scripts/bench-crosscheck.sh" "$bin"
