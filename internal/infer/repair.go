@@ -669,7 +669,7 @@ func (res *RepairResult) WriteSummary(w interface{ Write([]byte) (int, error) })
 		}
 		fmt.Fprintf(w, "  cross-check %s: %d pairs%s, %.1f s\n", in.Bound, in.States, note, in.Seconds)
 	}
-	fmt.Fprintf(w, "  candidates: %d generated, %d hold at every pair, %d exclude one of %d counterexamples\n",
+	fmt.Fprintf(w, "  candidates: %d generated, %d hold at every pair, %d selected by %d counterexamples\n",
 		res.Generated, res.Survived, res.Excluding, res.Counterexamples)
 	for _, rd := range res.Rounds {
 		drop := ""

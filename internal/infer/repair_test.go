@@ -37,9 +37,12 @@ func brokenCopy(t *testing.T, dir, rel, clause string) (string, string) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(b), "\n")
-	i := -1
+	i, inRelation := -1, false
 	for k, l := range lines {
-		if strings.HasPrefix(l, "  "+clause+":") {
+		if l != "" && l[0] != ' ' && l[0] != '#' {
+			inRelation = strings.HasPrefix(l, "relation:")
+		}
+		if inRelation && i < 0 && strings.HasPrefix(l, "  "+clause+":") {
 			i = k
 		}
 	}
