@@ -16,7 +16,9 @@ import (
 	"ladder/ioa/expr"
 )
 
-// probe evaluates at the pair (c, a) every probe not yet found false.
+// probe evaluates at the pair (c, a) every probe not yet found false. A
+// probe whose evaluation fails there (an arithmetic overflow, say) counts
+// as false: it is a guess, and the check goes on.
 func (x *checker) probe(c, a eval.State) error {
 	e := &env{c: c, a: a}
 	for i, f := range x.probes {
@@ -24,10 +26,7 @@ func (x *checker) probe(c, a eval.State) error {
 			continue
 		}
 		ok, err := x.holds(f, e)
-		if err != nil {
-			return fmt.Errorf("probe %d: %v", i+1, err)
-		}
-		x.probeFalse[i] = !ok
+		x.probeFalse[i] = err != nil || !ok
 	}
 	return nil
 }
@@ -36,7 +35,8 @@ func (x *checker) probe(c, a eval.State) error {
 // in p's relation scope, as Config.Probes) at the pair of states whose
 // texts are cText and aText, as counterexamples render whole states
 // ("A{x: v, …}", every variable listed), in the instance given as bounds
-// ("L=1,T=1,V=2"). It returns whether each holds there.
+// ("L=1,T=1,V=2"). It returns whether each holds there (true for one
+// whose evaluation fails).
 func ProbeAt(p *ioa.Proof, bounds string, probes []expr.Expr, cText, aText string) ([]bool, error) {
 	if p == nil || p.Concrete == nil || p.Abstract == nil {
 		return nil, errors.New("no proof, or a proof that did not load")
@@ -59,9 +59,9 @@ func ProbeAt(p *ioa.Proof, bounds string, probes []expr.Expr, cText, aText strin
 	}
 	out := make([]bool, len(x.probes))
 	for i, f := range x.probes {
-		if out[i], err = x.holds(f, &env{c: c, a: a}); err != nil {
-			return nil, fmt.Errorf("probe %d: %v", i+1, err)
-		}
+		ok, err := x.holds(f, &env{c: c, a: a})
+		// a probe that cannot be evaluated there says nothing of it
+		out[i] = err != nil || ok
 	}
 	return out, nil
 }
