@@ -78,6 +78,15 @@
 // the candidate abstract states only, while the obligations quantify over
 // every state satisfying the invariants in every instance.
 //
+// # Probes
+//
+// A forward check also evaluates Config.Probes, Bool expressions over c
+// and a in the proof's relation scope, at every pair it reaches, without
+// requiring them; Result.ProbesFalse lists those false at some pair.
+// ProbeAt evaluates them at a pair given as text, as a counterexample
+// prints its states. Relation repair (package infer) chooses its
+// candidate clauses with both; no verdict depends on them.
+//
 // # Trace inclusion (Implements)
 //
 // Implements checks that every trace of C in the instance (up to the
