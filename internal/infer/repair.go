@@ -83,6 +83,10 @@ type RepairResult struct {
 	Clauses []Clause `json:"clauses"`
 	// Section is the clauses as YAML entries of `relation:`.
 	Section string `json:"section"`
+	// CrossCheckFailure is the obligation the cross-check refuted at a
+	// reachable pair, if it did: every candidate holds there, so no
+	// relation clause repairs the edge, and repair stops.
+	CrossCheckFailure string `json:"crosscheckFailure,omitempty"`
 	// Remaining are the obligations still not proved, when not repaired.
 	Remaining []string `json:"remaining,omitempty"`
 	Seconds   float64  `json:"seconds"`
@@ -231,6 +235,11 @@ func (r *repairer) run(ctx context.Context) error {
 	q := *cp
 	q.Relation = cp.Relation[:len(p.Relation)]
 	res.Survived = len(survivors)
+	if res.CrossCheckFailure != "" {
+		// The check found the failure at a reachable pair, where every
+		// candidate holds: no clause of them can exclude it.
+		return nil
+	}
 
 	live, last, err := r.rounds(ctx, &q, texts, bodies, survivors, first.failed)
 	if err != nil {
@@ -308,6 +317,9 @@ func (r *repairer) filter(ctx context.Context, cp *ioa.Proof, n int, bodies []ex
 		in := Instance{Bound: cr.Instance, States: cr.States, Complete: cr.Complete, Limit: cr.Limit, Seconds: time.Since(t).Seconds()}
 		if cr.Failure != nil {
 			in.Limit = "failure: " + cr.Failure.Obligation
+			if r.res.CrossCheckFailure == "" {
+				r.res.CrossCheckFailure = cr.Failure.Obligation
+			}
 		}
 		r.res.Instances = append(r.res.Instances, in)
 	}
@@ -667,7 +679,11 @@ func (res *RepairResult) WriteSummary(w interface{ Write([]byte) (int, error) })
 		if !in.Complete && in.Limit != "" {
 			note = " (" + in.Limit + ")"
 		}
-		fmt.Fprintf(w, "  cross-check %s: %d pairs%s, %.1f s\n", in.Bound, in.States, note, in.Seconds)
+		bound := in.Bound
+		if bound == "" {
+			bound = "(no parameter sorts)"
+		}
+		fmt.Fprintf(w, "  cross-check %s: %d pairs%s, %.1f s\n", bound, in.States, note, in.Seconds)
 	}
 	fmt.Fprintf(w, "  candidates: %d generated, %d hold at every pair, %d selected by %d counterexamples\n",
 		res.Generated, res.Survived, res.Excluding, res.Counterexamples)
@@ -678,6 +694,12 @@ func (res *RepairResult) WriteSummary(w interface{ Write([]byte) (int, error) })
 		}
 		fmt.Fprintf(w, "  %s: %d candidates%s, %d obligations, %d not proved, %.1f s\n",
 			rd.Phase, rd.Candidates, drop, rd.Obligations, rd.Failed, rd.Seconds)
+	}
+	switch {
+	case res.CrossCheckFailure != "":
+		fmt.Fprintf(w, "  not repaired: the cross-check refutes %s at a reachable pair, where every candidate clause holds; no relation clause repairs it (ladder crosscheck %s shows the execution) (%.1f s)\n",
+			res.CrossCheckFailure, res.Proof, res.Seconds)
+		return
 	}
 	switch res.Status {
 	case "repaired":

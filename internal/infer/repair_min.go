@@ -56,7 +56,7 @@ func (r *repairer) excluding(q *ioa.Proof, survivors []int, bodies []expr.Expr, 
 				a = s.Text
 			}
 		}
-		if c == "" || a == "" || d.Instance == "" {
+		if c == "" || a == "" {
 			continue
 		}
 		holds, err := crosscheck.ProbeAt(q, d.Instance, probes, c, a)

@@ -168,8 +168,9 @@ func TestRepairRelation(t *testing.T) {
 	}
 }
 
-// TestRepairRefused checks repair's answers on an edge that proves and on
-// a proof that is not a forward simulation.
+// TestRepairRefused checks repair's answers on an edge that proves, on one
+// that the cross-check refutes at a reachable pair, and on a proof that is
+// not a forward simulation.
 func TestRepairRefused(t *testing.T) {
 	lib := []string{filepath.Join(root, "specs"), filepath.Join(root, "algorithms")}
 	cache := t.TempDir()
@@ -183,6 +184,18 @@ func TestRepairRefused(t *testing.T) {
 	}
 	if res.Status != "proved" || len(res.Failed) != 0 || len(res.Clauses) != 0 {
 		t.Fatalf("an edge that proves: status %q, failed %v, clauses %v", res.Status, res.Failed, res.Clauses)
+	}
+	// The coin's forward simulation needs a prophecy variable, not a
+	// clause: the cross-check refutes it at a reachable pair, and repair
+	// says so and stops.
+	coin := RepairOptions{Proof: filepath.Join(root, "docs/examples/prophecy/testdata/LazyCoin-EagerCoin.yaml"),
+		Library: []string{filepath.Join(root, "docs/examples/prophecy")}, Prover: driver.Config{Jobs: 2, CacheDir: cache}}
+	res, err = Repair(context.Background(), coin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != "not repaired" || res.CrossCheckFailure != "LazyCoin→EagerCoin › forward › Show › pre(Show)" || len(res.Rounds) != 0 {
+		t.Fatalf("the coin: status %q, cross-check failure %q, %d proofs", res.Status, res.CrossCheckFailure, len(res.Rounds))
 	}
 	_, err = Repair(context.Background(), opts("proofs/TMS2-CommitSer.yaml"))
 	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "forward simulations") {

@@ -406,6 +406,12 @@ func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 			}
 		}
 	}
+	if files := repairable(p, refuted); len(files) > 0 {
+		b.WriteString("\nA refuted forward simulation may lack a relation clause; ladder infer looks for one (docs/infer.md):\n")
+		for _, f := range files {
+			fmt.Fprintf(&b, "  ladder infer --proof %s\n", f)
+		}
+	}
 	if len(unknown) > 0 {
 		b.WriteString("\nUnknown\n")
 		for _, o := range unknown {
@@ -451,6 +457,36 @@ func (p *Prove) WriteText(w io.Writer, opt TextOptions) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// repairable returns the proof files of the forward simulations with an
+// obligation among refuted, in order, once each: the files of the
+// obligations' positions (an edge's obligations blame its proof file).
+func repairable(p *Prove, refuted []Obligation) []string {
+	forward := map[string]bool{}
+	for _, e := range p.Edges {
+		if e.Kind == "forward" {
+			forward[e.Group] = true
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, o := range refuted {
+		if !forward[o.Group] || o.Pos == "" {
+			continue
+		}
+		file := o.Pos
+		for k := 0; k < 2; k++ {
+			if i := strings.LastIndexByte(file, ':'); i > 0 {
+				file = file[:i]
+			}
+		}
+		if !seen[file] {
+			seen[file] = true
+			out = append(out, file)
+		}
+	}
+	return out
 }
 
 // notChecked counts the edges and invariants whose status is NotChecked.

@@ -61,6 +61,9 @@ C→A › forward › Inc › relation(R1) (proofs/p.yaml:9:5): refuted
   pre-state: n = 3
   parameters: t = T#0
 
+A refuted forward simulation may lack a relation clause; ladder infer looks for one (docs/infer.md):
+  ladder infer --proof proofs/p.yaml
+
 Unknown
 
 C→A › forward › Tick › pre(Tick): unknown
