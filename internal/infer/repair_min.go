@@ -170,6 +170,7 @@ func (r *repairer) minimize(ctx context.Context, texts []string, live []int) ([]
 		}
 	}
 	for size := max(1, len(live)/2); ; size /= 2 {
+		removed := false
 		for start := 0; start < len(live); {
 			end := min(start+size, len(live))
 			var without []int
@@ -190,14 +191,18 @@ func (r *repairer) minimize(ctx context.Context, texts []string, live []int) ([]
 				return nil, err
 			}
 			if ok {
-				live = without
+				live, removed = without, true
 			} else {
 				start = end
 			}
 		}
-		if size == 1 {
+		// A clause kept at size 1 was tried with the clauses after it;
+		// when one of those went, it is tried again: a proof without it
+		// may have failed only at an obligation of a clause gone since.
+		if size == 1 && !removed {
 			return live, nil
 		}
+		size = max(size, 2)
 	}
 }
 
