@@ -116,14 +116,7 @@ func init() {
 				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 				defer stop()
 				terminal := isTerminal(e.stderr)
-				progress := func(msg string) {
-					switch {
-					case terminal:
-						fmt.Fprintf(e.stderr, "\r\033[Kladder infer: %s", msg)
-					case !strings.HasPrefix(msg, "filter "):
-						fmt.Fprintf(e.stderr, "ladder infer: %s\n", msg)
-					}
-				}
+				progress := inferProgress(e, terminal)
 				opts := infer.Options{
 					File: args[0], Automaton: *automaton, Bounds: bounds, MaxStates: *maxStates,
 					Timeout: *exploreTimeout, MaxMemory: memLimit, NoPairs: *noPairs, MaxCandidates: *maxCands, NoParametrized: *noParam, Prefix: *prefix,
@@ -187,13 +180,7 @@ func runRepair(e *env, o *proveFlags, proof string, bounds []string, maxStates i
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	terminal := isTerminal(e.stderr)
-	progress := func(msg string) {
-		if terminal {
-			fmt.Fprintf(e.stderr, "\r\033[Kladder infer: %s", msg)
-		} else {
-			fmt.Fprintf(e.stderr, "ladder infer: %s\n", msg)
-		}
-	}
+	progress := inferProgress(e, terminal)
 	res, err := infer.Repair(ctx, infer.RepairOptions{Proof: proof, Bounds: bounds, MaxStates: maxStates, Timeout: timeout,
 		Prefix: prefix, Library: libraryDirs(), Prover: cfg, Progress: progress})
 	if terminal {
@@ -235,4 +222,18 @@ func inferError(e *env, err error) int {
 	}
 	e.errorf("infer", "%v", err)
 	return exitFailure
+}
+
+// inferProgress returns the progress report of ladder infer: one line
+// rewritten in place on a terminal, else a line per step (without the
+// filter's per-second counts).
+func inferProgress(e *env, terminal bool) func(string) {
+	return func(msg string) {
+		switch {
+		case terminal:
+			fmt.Fprintf(e.stderr, "\r\033[Kladder infer: %s", msg)
+		case !strings.HasPrefix(msg, "filter "):
+			fmt.Fprintf(e.stderr, "ladder infer: %s\n", msg)
+		}
+	}
 }

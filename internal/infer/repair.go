@@ -22,6 +22,7 @@ import (
 	"ladder/internal/driver"
 	"ladder/internal/explore"
 	"ladder/internal/kernel"
+	"ladder/internal/report"
 	"ladder/internal/source"
 	"ladder/ioa"
 	"ladder/ioa/expr"
@@ -567,30 +568,30 @@ func (r *repairer) prove(ctx context.Context, cands []string, phase string) (*ed
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]*simulation.Obligation{}
-	for _, o := range obs {
-		byID[o.ID] = o
+	// Every obligation of the edge counts: one the run left without a
+	// verdict is not proved.
+	cexOf := map[string]*report.Counterexample{}
+	for _, ro := range rep.Obligations {
+		cexOf[ro.ID] = ro.Counterexample
 	}
 	verdicts := part.Verdicts()
-	for _, ro := range rep.Obligations {
-		v, ok := verdicts[ro.ID]
-		if !ok || v.Discharged() {
+	for _, o := range obs {
+		v, ok := verdicts[o.ID]
+		if ok && v.Discharged() {
 			continue
 		}
 		var cx *cexData
-		if v == kernel.Refuted && ro.Counterexample != nil && len(ro.Counterexample.Data) > 0 {
+		if c := cexOf[o.ID]; ok && v == kernel.Refuted && c != nil && len(c.Data) > 0 {
 			var d cexData
-			if json.Unmarshal(ro.Counterexample.Data, &d) == nil {
+			if json.Unmarshal(c.Data, &d) == nil {
 				cx = &d
 			}
 		}
-		run.failed[ro.ID] = cx
-		if o := byID[ro.ID]; o != nil {
-			if k, ok := r.candOf(o); ok {
-				run.candFailed[k] = true
-				run.candCex[ro.ID] = cx
-				delete(run.failed, ro.ID)
-			}
+		if k, isCand := r.candOf(o.ID); isCand {
+			run.candFailed[k] = true
+			run.candCex[o.ID] = cx
+		} else {
+			run.failed[o.ID] = cx
 		}
 	}
 	for _, o := range obs {
@@ -603,19 +604,27 @@ func (r *repairer) prove(ctx context.Context, cands []string, phase string) (*ed
 // or start › fix_c3.
 var candRef = regexp.MustCompile(`(?:relation\(|start › )([A-Za-z_][A-Za-z0-9_]*)`)
 
-// candOf returns the index of the candidate whose clause obligation o
-// proves, if it is one.
-func (r *repairer) candOf(o *simulation.Obligation) (int, bool) {
-	m := candRef.FindStringSubmatch(o.ID)
+// candOf returns the index of the candidate whose clause the obligation
+// named id proves, if it is one.
+func (r *repairer) candOf(id string) (int, bool) {
+	m := candRef.FindStringSubmatch(id)
 	if m == nil {
 		return 0, false
 	}
 	var k int
-	if _, err := fmt.Sscanf(m[1], r.o.Prefix+"_c%d", &k); err != nil || m[1] != r.candName(k-1) {
+	if _, err := fmt.Sscanf(m[1], r.o.Prefix+"_c%d", &k); err != nil || k < 1 || m[1] != r.candName(k-1) {
 		return 0, false
 	}
 	return k - 1, true
 }
+
+// The clauses of failing obligations relevant reads: pre(β),
+// relation(R), post(x).
+var (
+	preClause  = regexp.MustCompile(`pre\(([A-Za-z_][A-Za-z0-9_]*)\)$`)
+	relClause  = regexp.MustCompile(`relation\(([A-Za-z_][A-Za-z0-9_]*)\)$`)
+	postClause = regexp.MustCompile(`post\(([A-Za-z_][A-Za-z0-9_]*)\)$`)
+)
 
 // relevant returns the abstract variables the goals of the failing
 // obligations read: an abstract step's precondition, a relation clause,
@@ -636,28 +645,25 @@ func (r *repairer) relevant(p *ioa.Proof, failed map[string]*cexData) map[string
 			}
 		})
 	}
-	pre := regexp.MustCompile(`pre\(([A-Za-z_][A-Za-z0-9_]*)\)$`)
-	rel := regexp.MustCompile(`relation\(([A-Za-z_][A-Za-z0-9_]*)\)$`)
-	post := regexp.MustCompile(`post\(([A-Za-z_][A-Za-z0-9_]*)\)$`)
 	for id := range failed {
 		switch {
-		case pre.MatchString(id):
-			name := pre.FindStringSubmatch(id)[1]
+		case preClause.MatchString(id):
+			name := preClause.FindStringSubmatch(id)[1]
 			act := p.Abstract.Action(name)
 			if act == nil || act.Pre == nil {
 				all()
 				continue
 			}
 			readsOf(act.Pre, nil)
-		case rel.MatchString(id):
-			cl := p.Clause(rel.FindStringSubmatch(id)[1])
+		case relClause.MatchString(id):
+			cl := p.Clause(relClause.FindStringSubmatch(id)[1])
 			if cl == nil {
 				all()
 				continue
 			}
 			readsOf(cl.Body, p.A)
-		case post.MatchString(id):
-			out[post.FindStringSubmatch(id)[1]] = true
+		case postClause.MatchString(id):
+			out[postClause.FindStringSubmatch(id)[1]] = true
 		default:
 			all()
 		}

@@ -106,18 +106,14 @@ func (r *repairer) excluding(q *ioa.Proof, survivors []int, bodies []expr.Expr, 
 func (r *repairer) supporting(q *ioa.Proof, texts []string, live, survivors []int, bodies []expr.Expr, candCex map[string]*cexData) []int {
 	var out []int
 	for _, id := range sortedKeys(candCex) {
-		m := candRef.FindStringSubmatch(id)
-		if m == nil {
+		k, ok := r.candOf(id)
+		if !ok || k >= len(live) {
 			continue
 		}
-		var k int
-		if _, err := fmt.Sscanf(m[1], r.o.Prefix+"_c%d", &k); err != nil || k < 1 || k > len(live) {
-			continue
-		}
-		atom := atomOf(texts[live[k-1]])
+		atom := atomOf(texts[live[k]])
 		var same []int
 		for _, i := range survivors {
-			if i != live[k-1] && atomOf(texts[i]) == atom {
+			if i != live[k] && atomOf(texts[i]) == atom {
 				same = append(same, i)
 			}
 		}

@@ -280,3 +280,26 @@ func TestRelationCandidates(t *testing.T) {
 		t.Fatalf("%d candidates refused, %d clauses", len(invalid), len(q.Relation))
 	}
 }
+
+// TestCandOf checks that only the obligations of a candidate's own clause
+// name it, by its index.
+func TestCandOf(t *testing.T) {
+	r := &repairer{o: RepairOptions{Prefix: "fix"}}
+	for id, want := range map[string]int{
+		"C→A › forward › Step › relation(fix_c3)":          2,
+		"C→A › forward › Step › case 2 › relation(fix_c1)": 0,
+		"C→A › forward › start › fix_c12":                  11,
+		"C→A › forward › Step › relation(fix_c0)":          -1,
+		"C→A › forward › Step › relation(fix_c03)":         -1,
+		"C→A › forward › Step › relation(pc)":              -1,
+		"C→A › forward › Step › pre(fix_c1)":               -1,
+	} {
+		k, ok := r.candOf(id)
+		if !ok {
+			k = -1
+		}
+		if k != want {
+			t.Errorf("candOf(%q) = %d, want %d", id, k, want)
+		}
+	}
+}

@@ -391,6 +391,12 @@ func (l linker) pos(pos string) linkView {
 	if pos == "" {
 		return linkView{}
 	}
+	return linkView{Text: pos, Href: l.href(posFile(pos))}
+}
+
+// posFile returns the file of a position "file:line:col": pos without its
+// numeric suffixes.
+func posFile(pos string) string {
 	file := pos
 	for range 2 {
 		i := strings.LastIndexByte(file, ':')
@@ -402,7 +408,7 @@ func (l linker) pos(pos string) linkView {
 		}
 		file = file[:i]
 	}
-	return linkView{Text: pos, Href: l.href(file)}
+	return file
 }
 
 // The counterexample's structured form (internal/kernel's render).

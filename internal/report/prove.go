@@ -475,12 +475,7 @@ func repairable(p *Prove, refuted []Obligation) []string {
 		if !forward[o.Group] || o.Pos == "" {
 			continue
 		}
-		file := o.Pos
-		for k := 0; k < 2; k++ {
-			if i := strings.LastIndexByte(file, ':'); i > 0 {
-				file = file[:i]
-			}
-		}
+		file := posFile(o.Pos)
 		if !seen[file] {
 			seen[file] = true
 			out = append(out, file)
