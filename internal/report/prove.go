@@ -286,43 +286,6 @@ func (p *Prove) Sort() {
 	sort.SliceStable(p.Theorems, func(i, j int) bool { return p.Theorems[i].Statement < p.Theorems[j].Statement })
 }
 
-// WriteJSON writes p as one indented JSON object (see docs/prove.md).
-func (p *Prove) WriteJSON(w io.Writer) error {
-	q := *p
-	// Empty lists are written as [] rather than null, for tools.
-	if q.Obligations == nil {
-		q.Obligations = []Obligation{}
-	}
-	if q.Invariants == nil {
-		q.Invariants = []Invariant{}
-	}
-	if q.Edges == nil {
-		q.Edges = []Edge{}
-	}
-	if c := q.Changes; c != nil {
-		cc := *c
-		for _, l := range []*[]string{&cc.Obligations, &cc.Invariants, &cc.Edges, &cc.Theorems} {
-			if *l == nil {
-				*l = []string{}
-			}
-		}
-		if cc.Items == nil {
-			cc.Items = []ItemChange{}
-		}
-		q.Changes = &cc
-	}
-	q.Theorems = append([]Theorem{}, q.Theorems...) // a copy: From is filled in below
-	for i, t := range q.Theorems {
-		if t.From == nil {
-			q.Theorems[i].From = []string{}
-		}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(&q)
-}
-
 // TextOptions controls WriteText.
 type TextOptions struct {
 	// NoTimes leaves times out, for golden files.
