@@ -69,10 +69,11 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint:
 	$(GO) run $(STATICCHECK) ./...
 
-# race runs the tests of the packages that run workers under the race
-# detector (short mode: the solver-heavy cases are left to the plain run).
+# race runs the tests of the packages that run workers, and of the loader,
+# which parses files in parallel, under the race detector (short mode: the
+# solver-heavy cases are left to the plain run).
 race:
-	$(GO) test -race -short -count=1 ./internal/explore ./internal/driver ./internal/cache ./internal/crosscheck
+	$(GO) test -race -short -count=1 ./internal/explore ./internal/driver ./internal/cache ./internal/crosscheck ./ioa/load
 
 # test runs formatting, vet and staticcheck, every Go test (among them the
 # hostile-input suite, cmd/ladder/hostile_test.go: special files, absurd

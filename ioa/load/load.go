@@ -9,9 +9,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"gopkg.in/yaml.v3"
 
@@ -40,7 +43,8 @@ type Set struct {
 // system's files.
 type Config struct {
 	// ReadFile reads a file; nil means ReadFile (regular files of at most
-	// safeio.MaxInputSize bytes).
+	// safeio.MaxInputSize bytes). It is called from several goroutines at
+	// once (the files given are read and parsed in parallel).
 	ReadFile func(name string) ([]byte, error)
 	// ReadDir lists a directory; nil means os.ReadDir when ReadFile is nil
 	// too, and otherwise that every path names a file.
@@ -73,10 +77,13 @@ func (c Config) Files(paths ...string) (*Set, source.ErrorList) {
 		autoName: make(map[string]*ioa.Automaton),
 		ifName:   make(map[string]*ioa.Interface),
 	}
+	var files []string
 	for _, p := range paths {
-		for _, file := range l.expand(p) {
-			l.load(file, source.Pos{})
-		}
+		files = append(files, l.expand(p)...)
+	}
+	l.prefetch(files)
+	for _, file := range files {
+		l.load(file, source.Pos{})
 	}
 	l.loadProofs()       // proof files, once every automaton is known (proof.go)
 	l.resolveTransfers() // chains of refinements for transferred invariants (proof.go)
@@ -105,6 +112,60 @@ type loader struct {
 	autoName map[string]*ioa.Automaton
 	ifName   map[string]*ioa.Interface
 	libIndex map[string]string // the library's automata by name (library.go), built on first use
+	// parsed holds the files prefetch read and parsed, by fileKey; load
+	// takes each from here once.
+	parsed map[string]*parsedFile
+}
+
+// parsedFile is a file read and parsed ahead of loading: its YAML (nil
+// when it is not well-formed), the errors reading or parsing it found, and
+// whether it could be read.
+type parsedFile struct {
+	f    *yfile
+	errs source.ErrorList
+	err  error // reading it
+}
+
+// prefetch reads and parses the given files on all CPUs, for load:
+// reading and parsing YAML is most of loading a file, and the files are
+// independent until their declarations are resolved, which load does in
+// order.
+func (l *loader) prefetch(files []string) {
+	if len(files) < 2 {
+		return
+	}
+	l.parsed = make(map[string]*parsedFile, len(files))
+	todo := make([]*parsedFile, len(files))
+	for i, f := range files {
+		if _, dup := l.parsed[fileKey(f)]; dup {
+			continue
+		}
+		todo[i] = &parsedFile{}
+		l.parsed[fileKey(f)] = todo[i]
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				pf := todo[i]
+				if pf == nil {
+					continue
+				}
+				data, err := l.readFile(files[i])
+				if pf.err = err; err == nil {
+					pf.f = parseYAML(files[i], data, &pf.errs)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // loadedFile records a file that was read: its kind and what it declared.
@@ -220,7 +281,18 @@ func (l *loader) load(path string, ref source.Pos) *loadedFile {
 	lf := &loadedFile{busy: true}
 	l.files[key] = lf
 	defer func() { lf.busy = false }()
-	data, err := l.readFile(path)
+	var f *yfile
+	pf := l.parsed[key]
+	var err error
+	if pf != nil {
+		err = pf.err
+	} else {
+		var data []byte
+		if data, err = l.readFile(path); err == nil {
+			pf = &parsedFile{}
+			pf.f = parseYAML(path, data, &pf.errs)
+		}
+	}
 	if err != nil {
 		if ref == source.NoPos {
 			l.errs.Add(source.Pos{File: path}, source.ErrIO, "cannot read file: %s", ioMessage(err))
@@ -230,7 +302,8 @@ func (l *loader) load(path string, ref source.Pos) *loadedFile {
 		return lf
 	}
 	l.set.Files = append(l.set.Files, path)
-	f := parseYAML(path, data, &l.errs)
+	f = pf.f
+	l.errs = append(l.errs, pf.errs...)
 	if f == nil {
 		return lf
 	}
