@@ -113,6 +113,15 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			}
 		}
 	}
+	if path := e.getenv("LADDER_MEMPROFILE"); path != "" {
+		// A debug hook: the live heap when the command ends.
+		defer func() {
+			if f, err := os.Create(path); err == nil {
+				pprof.Lookup("heap").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
 	c := commands[name]
 	if c == nil {
 		fmt.Fprintf(stderr, "ladder: unknown command %q\n\n", name)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -183,7 +184,27 @@ func (o *proveFlags) config(e *env) (driver.Config, error) {
 		DumpSMT:  o.dumpSMT,
 		Only:     o.only,
 		Warn:     func(msg string) { fmt.Fprintf(e.stderr, "ladder: warning: %s\n", msg) },
+		Trace:    e.trace(),
 	}, nil
+}
+
+// trace returns the writer of phase timings: standard error when
+// LADDER_TRACE is set (a debugging aid, like LADDER_CPUPROFILE), else nil.
+func (e *env) trace() io.Writer {
+	if e.getenv("LADDER_TRACE") == "" {
+		return nil
+	}
+	return e.stderr
+}
+
+// tracePhase writes the wall-clock time since start of phase when
+// LADDER_TRACE is set, and returns the current time.
+func (e *env) tracePhase(phase string, start time.Time) time.Time {
+	now := time.Now()
+	if w := e.trace(); w != nil {
+		fmt.Fprintf(w, "ladder: trace: %-10s %8.3f s\n", phase, now.Sub(start).Seconds())
+	}
+	return now
 }
 
 // defaultPaths returns paths, or the default directories that exist.
@@ -241,8 +262,11 @@ func openAndPlan(e *env, name string, paths []string, o *proveFlags, progress bo
 		paths = append(above, paths...)
 		fmt.Fprintf(e.stderr, "ladder %s: with the %d proof %s above it in proofs/, for the theorems of the chain\n", name, len(above), plural(len(above), "file", "files"))
 	}
+	t := time.Now()
 	set, errs := lc.Files(paths...)
+	t = e.tracePhase("load", t)
 	op := <-proverc
+	e.tracePhase("open", t)
 	if len(errs) > 0 {
 		if op.p != nil {
 			op.p.Close()
@@ -316,11 +340,13 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 		return code
 	}
 	var err error
+	t := time.Now()
 	if jsonOut {
 		err = rep.WriteJSON(e.stdout)
 	} else {
 		err = rep.WriteText(e.stdout, report.TextOptions{})
 	}
+	e.tracePhase("print", t)
 	if err == nil && o.html != "" {
 		_, err = writeHTMLReport(rep, o.html)
 	}

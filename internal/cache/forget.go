@@ -52,3 +52,38 @@ func (c *Cache) Forget(keys, names []string) (int, error) {
 	c.dirty.Store(true)
 	return n, nil
 }
+
+// ForgetGroups deletes the records of the edges (and invariant groups)
+// and theorems named, those that exist, and returns how many rows it
+// deleted. ladder's driver forgets the groups a unit record holds: their
+// obligations are in the record's plan.
+func (c *Cache) ForgetGroups(edges, theorems []string) (int, error) {
+	if c.closed.Load() {
+		return 0, ErrClosed
+	}
+	txn := c.db.Txn(true)
+	n := 0
+	for _, del := range []struct {
+		table string
+		names []string
+	}{{tableEdges, edges}, {tableTheorems, theorems}} {
+		for _, name := range del.names {
+			raw, err := txn.First(del.table, indexID, name)
+			if err != nil || raw == nil {
+				continue
+			}
+			if err := txn.Delete(del.table, raw); err != nil {
+				txn.Abort()
+				return 0, err
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		txn.Abort()
+		return 0, nil
+	}
+	txn.Commit()
+	c.dirty.Store(true)
+	return n, nil
+}

@@ -47,3 +47,49 @@ func TestForget(t *testing.T) {
 		t.Error("the dependency record of b is gone")
 	}
 }
+
+// TestForgetGroups records two edges and two theorems, forgets one of
+// each, saves, and checks after reopening that exactly the other ones are
+// left, and that forgetting what is not stored deletes nothing.
+func TestForgetGroups(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	c, _, err := Open(dir, testSolver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []string{"E", "F"} {
+		if err := c.RecordEdge(e, []string{e + " › x"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.RecordTheorem("T"+e, []string{e}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := c.ForgetGroups([]string{"E", "nope"}, []string{"TE", "nope"}); err != nil || n != 2 {
+		t.Fatalf("ForgetGroups: %d, %v; want 2 rows deleted", n, err)
+	}
+	if n, _ := c.ForgetGroups([]string{"E"}, []string{"TE"}); n != 0 {
+		t.Errorf("forgetting again deleted %d rows", n)
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	c, _, err = Open(dir, testSolver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if got := c.EdgesContaining("E › x"); len(got) != 0 {
+		t.Errorf("the forgotten edge E is back: %q", got)
+	}
+	if got := c.EdgesContaining("F › x"); len(got) != 1 {
+		t.Errorf("edge F: %q", got)
+	}
+	if got, want := c.TheoremsUsing("E"), 0; len(got) != want {
+		t.Errorf("the forgotten theorem TE is back: %q", got)
+	}
+	if got := c.TheoremsUsing("F"); len(got) != 1 {
+		t.Errorf("theorem TF: %q", got)
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"ladder/internal/cache"
 	"ladder/internal/kernel"
@@ -153,6 +154,7 @@ func (p *Prover) unitPath(unit string) string {
 // obligation, is restored from its record instead of planned. Without a
 // cache, with --dump-smt or without sums it is Generate.
 func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.ErrorList) {
+	start := time.Now()
 	p.remoteHits.Store(0)
 	p.keys.reset(true)
 	exe := ""
@@ -204,6 +206,7 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 	}
 	close(next)
 	wg.Wait()
+	t := p.trace("restore", start)
 
 	cfg := simulation.Config{Strategist: strategies.For(), Lazy: true}
 	var planned []string
@@ -223,6 +226,7 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 		errs.Sort()
 		return nil, errs
 	}
+	t = p.trace("generate", t)
 	in := &Input{Automata: h.Automata, Proofs: h.Proofs, Obligations: obs, Edges: edges,
 		Files: set.Files, Items: ItemFingerprints(h), Sums: sums, restored: map[string]admitted{}}
 	for _, u := range units {
@@ -243,6 +247,7 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 		order[pr] = i
 	}
 	sort.SliceStable(in.Edges, func(i, j int) bool { return order[in.Edges[i].Proof] < order[in.Edges[j].Proof] })
+	p.trace("input", t)
 	return in, nil
 }
 

@@ -457,6 +457,23 @@ func TestUnitRecordsOnlyComplete(t *testing.T) {
 	if len(records()) == 0 {
 		t.Errorf("no unit record at all after a complete run")
 	}
+	// The groups of the unit no record holds stay in the snapshot, and
+	// only those.
+	held := 0
+	for _, o := range rep.Obligations {
+		got := p.cache.EdgesContaining(o.ID)
+		switch buffered := strings.HasPrefix(o.ID, "Buffered › "); {
+		case buffered && len(got) == 0:
+			t.Errorf("%s, of the unit with a refuted obligation, is in no group of the snapshot", o.ID)
+		case !buffered && len(got) != 0:
+			t.Errorf("%s, of a unit with a record, is in the snapshot's groups %q", o.ID, got)
+		case buffered:
+			held++
+		}
+	}
+	if held == 0 {
+		t.Errorf("no obligation of automaton Buffered in the report: %+v", rep.Obligations)
+	}
 }
 
 // TestUnitRecordsEditDuringRun checks that a unit record names the bytes
@@ -497,8 +514,9 @@ func TestUnitRecordsForget(t *testing.T) {
 	if rep, err := p.Prove(ctx, planRecorded(t, p, dir)); err != nil || !rep.OK() {
 		t.Fatalf("cold run: %v %+v", err, rep)
 	}
-	if s := p.cache.Stats(); s.Results != 0 || s.Deps != 0 {
-		t.Errorf("after a complete proved run the snapshot holds %d results and %d dependency records; want none (the unit records hold them)", s.Results, s.Deps)
+	if s := p.cache.Stats(); s.Results != 0 || s.Deps != 0 || s.Edges != 0 || s.Theorems != 0 {
+		t.Errorf("after a complete proved run the snapshot holds %d results, %d dependency, %d edge and %d theorem records; want none (the unit records hold them)",
+			s.Results, s.Deps, s.Edges, s.Theorems)
 	}
 	// Status (ladder graph, ladder report) reads the unit records.
 	st, err := p.Status(ctx, loadDir(t, dir))
@@ -510,6 +528,11 @@ func TestUnitRecordsForget(t *testing.T) {
 	edited, err := p.Prove(ctx, planRecorded(t, p, dir))
 	if err != nil || !edited.OK() || len(rechecked(edited)) == 0 {
 		t.Fatalf("edited run: %v %+v", err, edited)
+	}
+	// What the edit affects is still reported, from the obligations'
+	// dependencies rather than the forgotten edge records.
+	if c := edited.Changes; c == nil || len(c.Items) == 0 || len(c.Obligations) == 0 || len(c.Invariants)+len(c.Edges) == 0 || len(c.Theorems) == 0 {
+		t.Errorf("the edit's changes: %+v", c)
 	}
 	edit(t, impl, "      buf := min(k, 2)\n", "      buf := k\n")
 	undone, err := p.Prove(ctx, planRecorded(t, p, dir))
