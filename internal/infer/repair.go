@@ -171,6 +171,10 @@ func Repair(ctx context.Context, o RepairOptions) (*RepairResult, error) {
 	}
 	pcfg := o.Prover
 	pcfg.SaveOnClose = true
+	// No unsat cores: they serve the next edit of an obligation whose text
+	// changed, and here every round changes the relation clauses every
+	// obligation assumes (as in inference: Run).
+	pcfg.NoCores = true
 	prover, err := driver.NewProver(pcfg)
 	if err != nil {
 		return nil, err
