@@ -63,6 +63,50 @@ type unitRecord struct {
 	Results []unitResult `json:"results"`
 
 	remoteKey string // where it is stored in the remote cache; "" for nowhere
+
+	// admitted holds the kernel's admission of Results, in order, once
+	// restoreFrom has admitted them all: a record is decoded once per
+	// content (recordMemo), and the kernel's answer for the same record
+	// and query is the same.
+	admitted []kernel.Result
+}
+
+// recordMemo holds the unit records a prover decoded, by unit, with the
+// SHA-256 of the file content each was decoded from: a later Plan of the
+// same prover that reads the same bytes takes the decoded record, and the
+// kernel's admissions of its verdicts, instead of unsealing and decoding
+// them again. A watcher's run after an edit then costs, for each unchanged
+// unit, a read and a hash of its record file. The zero value is ready to
+// use; it is safe for concurrent use.
+type recordMemo struct {
+	mu sync.Mutex
+	by map[string]memoRecord
+}
+
+type memoRecord struct {
+	sum [sha256.Size]byte
+	rec *unitRecord
+}
+
+// get returns the record decoded from data for unit, if there is one.
+func (m *recordMemo) get(unit string, sum [sha256.Size]byte) (*unitRecord, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.by[unit]
+	if !ok || r.sum != sum {
+		return nil, false
+	}
+	return r.rec, true
+}
+
+// put records rec as decoded from the content with hash sum for unit.
+func (m *recordMemo) put(unit string, sum [sha256.Size]byte, rec *unitRecord) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.by == nil {
+		m.by = map[string]memoRecord{}
+	}
+	m.by[unit] = memoRecord{sum: sum, rec: rec}
 }
 
 // unitResult is the verdict of one obligation of a unit record: its cache
@@ -333,13 +377,26 @@ func (p *Prover) restoreFrom(rec *unitRecord, h *ioa.Hierarchy, a *ioa.Automaton
 		return nil
 	}
 	r := &restoredUnit{obs: obs, edge: edge, results: make(map[string]admitted, len(obs))}
+	p.records.mu.Lock()
+	done := rec.admitted
+	p.records.mu.Unlock()
+	if done == nil {
+		done = make([]kernel.Result, len(obs))
+		for i := range obs {
+			res := rec.Results[i]
+			kr, err := p.kernel.AdmitRecorded(res.Query, res.Record)
+			if err != nil || res.Key == "" {
+				return nil
+			}
+			done[i] = kr
+		}
+		p.records.mu.Lock()
+		rec.admitted = done
+		p.records.mu.Unlock()
+	}
 	for i, o := range obs {
 		res := rec.Results[i]
-		kr, err := p.kernel.AdmitRecorded(res.Query, res.Record)
-		if err != nil || res.Key == "" {
-			return nil
-		}
-		r.results[o.ID] = admitted{key: res.Key, qfp: res.Query, res: kr}
+		r.results[o.ID] = admitted{key: res.Key, qfp: res.Query, res: done[i]}
 	}
 	return r
 }
@@ -354,8 +411,22 @@ func (p *Prover) readUnitRecord(unit string) (*unitRecord, bool) {
 	return p.decodeUnitRecord(unit, data)
 }
 
-// decodeUnitRecord decodes and checks the content of unit's record file.
+// decodeUnitRecord decodes and checks the content of unit's record file,
+// or takes the record this prover decoded from the same content.
 func (p *Prover) decodeUnitRecord(unit string, data []byte) (*unitRecord, bool) {
+	sum := sha256.Sum256(data)
+	if rec, ok := p.records.get(unit, sum); ok {
+		return rec, true
+	}
+	rec, ok := p.decodeUnitContent(unit, data)
+	if ok {
+		p.records.put(unit, sum, rec)
+	}
+	return rec, ok
+}
+
+// decodeUnitContent unseals and decodes the content of unit's record file.
+func (p *Prover) decodeUnitContent(unit string, data []byte) (*unitRecord, bool) {
 	payload, ok := p.unsealFile("unit "+unit, data)
 	if !ok {
 		return nil, false

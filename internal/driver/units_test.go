@@ -558,3 +558,61 @@ func TestExecutableHashIsTheRunningImage(t *testing.T) {
 		t.Errorf("executable hash %s, want that of the running image %x", got, sum)
 	}
 }
+
+// TestUnitRecordMemo checks that a prover decodes a unit record once per
+// content: a second read of the same bytes returns the record it decoded,
+// with the kernel's admissions of its verdicts, and a read of other bytes
+// (a record rewritten, or damaged) decodes them afresh, so that a damaged
+// record is refused even after its intact content was read.
+func TestUnitRecordMemo(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	ctx := context.Background()
+	p := newProver(t, 2)
+	if rep, err := p.Prove(ctx, planRecorded(t, p, dir)); err != nil || !rep.OK() {
+		t.Fatalf("cold run: %v %+v", err, rep)
+	}
+	in := planRecorded(t, p, dir)
+	if got := restoredCount(in); got != len(in.Obligations) {
+		t.Fatalf("%d of %d obligations restored", got, len(in.Obligations))
+	}
+	var unit string // an automaton's: unitOf finds it without the edges
+	for u := range unitsOf(in) {
+		if strings.HasPrefix(u, "automaton:") {
+			unit = u
+		}
+	}
+	if unit == "" {
+		t.Fatal("no automaton unit")
+	}
+	first, ok := p.readUnitRecord(unit)
+	if !ok || first.admitted == nil {
+		t.Fatalf("record of %s: read %v, admitted %v", unit, ok, first != nil && first.admitted != nil)
+	}
+	if again, ok := p.readUnitRecord(unit); !ok || again != first {
+		t.Errorf("a second read of the same content decoded it again")
+	}
+	path := p.unitPath(unit)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := append([]byte(nil), data...)
+	damaged[len(damaged)-3] ^= 1
+	if err := os.WriteFile(path, damaged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := p.readUnitRecord(unit); ok {
+		t.Errorf("a damaged record was read after its intact content")
+	}
+	for _, o := range planRecorded(t, p, dir).Obligations {
+		if name, _ := unitOf(o, nil); o.Restored() && name == unit {
+			t.Errorf("%s restored from a damaged record", o.ID)
+		}
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if back, ok := p.readUnitRecord(unit); !ok || back != first {
+		t.Errorf("the intact content again: read %v, the record decoded first %v", ok, back == first)
+	}
+}
