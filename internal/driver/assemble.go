@@ -9,13 +9,15 @@ import (
 
 	"ladder/internal/kernel"
 	"ladder/internal/report"
+	"ladder/internal/source"
 	"ladder/internal/theorems"
 )
 
 // assemble builds the report: the selected obligations in job order (group,
 // then ID), the statuses of every invariant and edge, and the theorems.
 func assemble(in *Input, jobs []*job, d *theorems.Derivation) *report.Prove {
-	rep := &report.Prove{}
+	rep := &report.Prove{Obligations: make([]report.Obligation, 0, len(jobs))}
+	pos := map[source.Pos]string{} // the obligations of a group share a position
 	for _, j := range jobs {
 		o := report.Obligation{
 			ID: j.ob.ID, Group: j.ob.Group, Verdict: j.res.Verdict().String(),
@@ -23,7 +25,12 @@ func assemble(in *Input, jobs []*job, d *theorems.Derivation) *report.Prove {
 			Reason: j.res.Reason, Dump: j.res.Dump,
 		}
 		if j.ob.Pos.IsValid() {
-			o.Pos = j.ob.Pos.String()
+			p, ok := pos[j.ob.Pos]
+			if !ok {
+				p = j.ob.Pos.String()
+				pos[j.ob.Pos] = p
+			}
+			o.Pos = p
 		}
 		if c := j.res.Counterexample; c != nil && j.res.Verdict() == kernel.Refuted {
 			o.Counterexample = &report.Counterexample{Text: c.Text, Data: c.Data}

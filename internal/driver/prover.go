@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -158,6 +157,9 @@ type Prover struct {
 	// proved is set by a Prove whose results wait for Close to be saved
 	// (Config.SaveOnClose).
 	proved atomic.Bool
+	// records holds the unit records this prover decoded, for the next
+	// Plan of a long-lived prover (ladder watch, ladder lsp): units.go.
+	records recordMemo
 }
 
 // RemoteHits returns the number of unit records the last run took from
@@ -591,15 +593,17 @@ func verdicts(jobs []*job) theorems.Verdicts {
 // selectJobs returns the obligations --only selects, sorted by group then
 // ID, and rejects duplicate IDs and empty selections.
 func (p *Prover) selectJobs(in *Input) ([]*job, error) {
-	seen := map[string]bool{}
-	var jobs []*job
-	for _, ob := range in.Obligations {
+	seen := make(map[string]bool, len(in.Obligations))
+	all := make([]job, len(in.Obligations)) // one allocation for every job
+	jobs := make([]*job, 0, len(in.Obligations))
+	for i, ob := range in.Obligations {
 		if seen[ob.ID] {
 			return nil, fmt.Errorf("internal error: two obligations named %q", ob.ID)
 		}
 		seen[ob.ID] = true
 		if p.sel.match(ob.ID, ob.Group) {
-			jobs = append(jobs, &job{ob: ob})
+			all[i].ob = ob
+			jobs = append(jobs, &all[i])
 		}
 	}
 	if len(jobs) == 0 {
@@ -608,12 +612,11 @@ func (p *Prover) selectJobs(in *Input) ([]*job, error) {
 		}
 		return nil, ErrNoObligations
 	}
-	sort.SliceStable(jobs, func(a, b int) bool {
-		x, y := jobs[a].ob, jobs[b].ob
-		if x.Group != y.Group {
-			return x.Group < y.Group
+	slices.SortStableFunc(jobs, func(a, b *job) int {
+		if c := strings.Compare(a.ob.Group, b.ob.Group); c != 0 {
+			return c
 		}
-		return x.ID < y.ID
+		return strings.Compare(a.ob.ID, b.ob.ID)
 	})
 	return jobs, nil
 }

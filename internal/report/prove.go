@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -268,13 +269,16 @@ func (p *Prove) Summarize() {
 
 // Sort puts every slice of p in its documented order.
 func (p *Prove) Sort() {
-	sort.SliceStable(p.Obligations, func(i, j int) bool {
-		a, b := p.Obligations[i], p.Obligations[j]
-		if a.Group != b.Group {
-			return a.Group < b.Group
+	// The driver assembles the obligations in this order already.
+	byGroup := func(a, b Obligation) int {
+		if c := strings.Compare(a.Group, b.Group); c != 0 {
+			return c
 		}
-		return a.ID < b.ID
-	})
+		return strings.Compare(a.ID, b.ID)
+	}
+	if !slices.IsSortedFunc(p.Obligations, byGroup) {
+		slices.SortStableFunc(p.Obligations, byGroup)
+	}
 	sort.SliceStable(p.Invariants, func(i, j int) bool {
 		a, b := p.Invariants[i], p.Invariants[j]
 		if a.Automaton != b.Automaton {

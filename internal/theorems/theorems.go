@@ -580,10 +580,16 @@ func Derive(in *Input, vs Verdicts) *Derivation {
 	// Saturate. Each round combines the theorems known at its start.
 	for {
 		known := append([]*Theorem(nil), d.Theorems...)
+		// Every rule combines x with a y whose concrete automaton is x's
+		// abstract one: only those pairs are tried, in the order of known.
+		byConcrete := map[string][]*Theorem{}
+		for _, y := range known {
+			byConcrete[y.Concrete] = append(byConcrete[y.Concrete], y)
+		}
 		changed := false
 		for _, x := range known {
-			for _, y := range known {
-				if x.Abstract != y.Concrete || x == y {
+			for _, y := range byConcrete[x.Abstract] {
+				if x == y {
 					continue
 				}
 				if x.Kind == Implements && y.Kind == Implements && x.Concrete != y.Abstract {
