@@ -405,14 +405,18 @@ func (s *session) finalize(ctx context.Context, cs []*cand, name func(int) strin
 const chunk = 100
 
 // quickLimits returns the kernel limits of the Houdini rounds' first
-// check: the configured ones with the whole check's resource limit lowered
-// to quickRLimit (the repository's proofs need under 100000 units with
-// rare exceptions: DefaultFirstRLimit's documentation).
+// check: the configured ones without minimized counterexamples and with
+// the whole check's resource limit lowered to quickRLimit (the
+// repository's proofs need under 100000 units with rare exceptions:
+// DefaultFirstRLimit's documentation).
 func quickLimits(k kernel.Config) kernel.Config {
 	const quickRLimit = 2_000_000
 	if k.RLimit == 0 || k.RLimit > quickRLimit {
 		k.RLimit = quickRLimit
 	}
+	// A round needs to know that a candidate fails, not the smallest
+	// counterexample: nobody reads it.
+	k.Search.NoMinimize = true
 	return k
 }
 

@@ -351,7 +351,7 @@ func (s *Session) Check(q *Query) Result {
 	// resource limit: a true obligation reaches it without paying for
 	// the bounded search first.
 	full, fext := s.decide(q, cfg, deadline, &cost)
-	if full.verdict == Refuted && !cfg.Search.Off && large(fext) {
+	if full.verdict == Refuted && !cfg.Search.Off && !cfg.Search.NoMinimize && large(fext) {
 		full = s.minimize(q, full, fext, deadline, &cost)
 	}
 	if full.verdict != Unknown || full.Internal {

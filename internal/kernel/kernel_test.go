@@ -276,10 +276,14 @@ func TestConfig(t *testing.T) {
 	if got := (Config{RLimit: 200, FirstRLimit: 100, NoSlices: true, Search: SearchConfig{Off: true, MaxSize: 2}}).Params(); got != want {
 		t.Errorf("Params = %s; want %s", got, want)
 	}
+	want = `"first_rlimit"="100000" "kernel"="8" "minimize"="off" "random_seed"="0" "retry_rlimit"="20000000" "rlimit"="100000000" "search_budget"="30000000" "search_max_size"="3" "search_rlimit"="5000000" "slice_rlimit"="5000000" "timeout_ms"="120000"`
+	if got := (Config{Search: SearchConfig{NoMinimize: true}}).Params(); got != want {
+		t.Errorf("Params = %s; want %s", got, want)
+	}
 	// Every search parameter is part of the identity.
 	base := (Config{}).Params()
 	for _, c := range []Config{{FirstRLimit: 5}, {RetryRLimit: 5}, {SliceRLimit: DefaultFirstRLimit + 1}, {NoSlices: true}, {Search: SearchConfig{Off: true}}, {Search: SearchConfig{MaxSize: 2}},
-		{Search: SearchConfig{RLimit: 7}}, {Search: SearchConfig{Budget: 9}}} {
+		{Search: SearchConfig{RLimit: 7}}, {Search: SearchConfig{Budget: 9}}, {Search: SearchConfig{NoMinimize: true}}} {
 		if c.Params() == base {
 			t.Errorf("%+v has the default params", c)
 		}

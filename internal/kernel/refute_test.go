@@ -228,3 +228,44 @@ func fromSim(o *simulation.Obligation) *kernel.Obligation {
 	}
 	return &kernel.Obligation{ID: o.ID, Pos: o.Pos, Problem: o.Problem, Replay: o.Replay}
 }
+
+// TestNoMinimize checks that with SearchConfig.NoMinimize the refutation
+// of the obligation of TestMinimizedRefutation keeps the solver's
+// counterexample, replayed, with no bounded instance and nothing it was
+// minimized from.
+func TestNoMinimize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solver test")
+	}
+	const id = "TMS2WrongInvariant › invariant committedWrote › CommitResp"
+	ob := obligationsOf(t, simulation.Config{Automata: []string{"TMS2WrongInvariant"}}, "specs/testdata/TMS2_wrong_invariant.yaml")[id]
+	if ob == nil {
+		t.Fatalf("no obligation %s", id)
+	}
+	k, err := kernel.New(kernel.Config{Search: kernel.SearchConfig{NoMinimize: true}}, t.TempDir(), refute.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	q, err := k.Prepare(fromSim(ob))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.Check(q)
+	if r.Verdict() != kernel.Refuted || !r.Cacheable() {
+		t.Fatalf("%v %s (cacheable %v); want a cacheable refutation", r.Verdict(), r.Reason, r.Cacheable())
+	}
+	if text := r.Counterexample.Text; !strings.Contains(text, "committedWrote") || strings.Contains(text, "minimized") {
+		t.Errorf("counterexample, not minimized:\n%s", text)
+	}
+	var data struct {
+		Minimized string `json:"minimized_from"`
+	}
+	if err := json.Unmarshal(r.Counterexample.Data, &data); err != nil || data.Minimized != "" {
+		t.Errorf("data %s: %v, minimized_from %q", r.Counterexample.Data, err, data.Minimized)
+	}
+}
