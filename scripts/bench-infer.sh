@@ -11,13 +11,14 @@
 # SPASS): a different tool, template language and problem.
 #
 # Usage: scripts/bench-infer.sh [LADDER_BINARY]
-# Environment: JOBS (-j, default 1), AUTOMATA (repository-relative files;
-# default: the six above).
+# Environment: JOBS (-j, default: the number of CPUs, as ladder infer's
+# own default), AUTOMATA (repository-relative files; default: the six
+# above).
 set -euo pipefail
 
 # shellcheck source=scripts/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh" "${1:-}"
-jobs=${JOBS:-1}
+jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 automata=${AUTOMATA:-docs/examples/mutex/TicketLock.yaml specs/TMS2.yaml algorithms/NOrecAtomicCommitValidate.yaml algorithms/TPL.yaml algorithms/DSTM.yaml algorithms/TL2.yaml}
 
 # strip FILE: the file without its top-level invariants: section.
