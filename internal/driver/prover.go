@@ -158,7 +158,7 @@ type Prover struct {
 	// (Config.SaveOnClose).
 	proved atomic.Bool
 	// records holds the unit records this prover decoded, for the next
-	// Plan of a long-lived prover (ladder watch, ladder lsp): units.go.
+	// Plan of a long-lived prover (ladder watch's): units.go.
 	records recordMemo
 }
 
