@@ -17,40 +17,7 @@ func (c *Cache) Has(key string) bool {
 // snapshot keeps only what no such record does and its cost follows that.
 // Forgetting only ever costs reuse.
 func (c *Cache) Forget(keys, names []string) (int, error) {
-	if c.closed.Load() {
-		return 0, ErrClosed
-	}
-	txn := c.db.Txn(true)
-	n := 0
-	for _, k := range keys {
-		raw, err := txn.First(tableResults, indexID, k)
-		if err != nil || raw == nil {
-			continue
-		}
-		if err := txn.Delete(tableResults, raw); err != nil {
-			txn.Abort()
-			return 0, err
-		}
-		n++
-	}
-	for _, name := range names {
-		raw, err := txn.First(tableDeps, indexID, name)
-		if err != nil || raw == nil {
-			continue
-		}
-		if err := txn.Delete(tableDeps, raw); err != nil {
-			txn.Abort()
-			return 0, err
-		}
-		n++
-	}
-	if n == 0 {
-		txn.Abort()
-		return 0, nil
-	}
-	txn.Commit()
-	c.dirty.Store(true)
-	return n, nil
+	return c.forget(tableRows{tableResults, keys}, tableRows{tableDeps, names})
 }
 
 // ForgetGroups deletes the records of the edges (and invariant groups)
@@ -58,21 +25,30 @@ func (c *Cache) Forget(keys, names []string) (int, error) {
 // deleted. ladder's driver forgets the groups a unit record holds: their
 // obligations are in the record's plan.
 func (c *Cache) ForgetGroups(edges, theorems []string) (int, error) {
+	return c.forget(tableRows{tableEdges, edges}, tableRows{tableTheorems, theorems})
+}
+
+// tableRows names rows of a table by their id.
+type tableRows struct {
+	table string
+	ids   []string
+}
+
+// forget deletes the rows named, those that exist, in one transaction,
+// and returns how many it deleted.
+func (c *Cache) forget(rows ...tableRows) (int, error) {
 	if c.closed.Load() {
 		return 0, ErrClosed
 	}
 	txn := c.db.Txn(true)
 	n := 0
-	for _, del := range []struct {
-		table string
-		names []string
-	}{{tableEdges, edges}, {tableTheorems, theorems}} {
-		for _, name := range del.names {
-			raw, err := txn.First(del.table, indexID, name)
+	for _, r := range rows {
+		for _, id := range r.ids {
+			raw, err := txn.First(r.table, indexID, id)
 			if err != nil || raw == nil {
 				continue
 			}
-			if err := txn.Delete(del.table, raw); err != nil {
+			if err := txn.Delete(r.table, raw); err != nil {
 				txn.Abort()
 				return 0, err
 			}

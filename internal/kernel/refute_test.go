@@ -161,27 +161,7 @@ func TestMinimizedRefutation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("solver test")
 	}
-	const id = "TMS2WrongInvariant › invariant committedWrote › CommitResp"
-	ob := obligationsOf(t, simulation.Config{Automata: []string{"TMS2WrongInvariant"}}, "specs/testdata/TMS2_wrong_invariant.yaml")[id]
-	if ob == nil {
-		t.Fatalf("no obligation %s", id)
-	}
-	k, err := kernel.New(kernel.Config{}, t.TempDir(), refute.New())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := k.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	q, err := k.Prepare(fromSim(ob))
-	if err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now()
-	r := s.Check(q)
-	t.Logf("%s: %v in %.1fs, rlimit %d", id, r.Verdict(), time.Since(start).Seconds(), r.RLimitUsed)
+	r := checkCommittedWrote(t, kernel.Config{})
 	if r.Verdict() != kernel.Refuted {
 		t.Fatalf("%v %s; want refuted", r.Verdict(), r.Reason)
 	}
@@ -237,25 +217,7 @@ func TestNoMinimize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("solver test")
 	}
-	const id = "TMS2WrongInvariant › invariant committedWrote › CommitResp"
-	ob := obligationsOf(t, simulation.Config{Automata: []string{"TMS2WrongInvariant"}}, "specs/testdata/TMS2_wrong_invariant.yaml")[id]
-	if ob == nil {
-		t.Fatalf("no obligation %s", id)
-	}
-	k, err := kernel.New(kernel.Config{Search: kernel.SearchConfig{NoMinimize: true}}, t.TempDir(), refute.New())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := k.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	q, err := k.Prepare(fromSim(ob))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := s.Check(q)
+	r := checkCommittedWrote(t, kernel.Config{Search: kernel.SearchConfig{NoMinimize: true}})
 	if r.Verdict() != kernel.Refuted || !r.Cacheable() {
 		t.Fatalf("%v %s (cacheable %v); want a cacheable refutation", r.Verdict(), r.Reason, r.Cacheable())
 	}
@@ -268,4 +230,33 @@ func TestNoMinimize(t *testing.T) {
 	if err := json.Unmarshal(r.Counterexample.Data, &data); err != nil || data.Minimized != "" {
 		t.Errorf("data %s: %v, minimized_from %q", r.Counterexample.Data, err, data.Minimized)
 	}
+}
+
+// checkCommittedWrote checks, with a kernel of configuration cfg, the
+// obligation of the wrong invariant committedWrote at CommitResp, which Z3
+// refutes over large universes.
+func checkCommittedWrote(t *testing.T, cfg kernel.Config) kernel.Result {
+	t.Helper()
+	const id = "TMS2WrongInvariant › invariant committedWrote › CommitResp"
+	ob := obligationsOf(t, simulation.Config{Automata: []string{"TMS2WrongInvariant"}}, "specs/testdata/TMS2_wrong_invariant.yaml")[id]
+	if ob == nil {
+		t.Fatalf("no obligation %s", id)
+	}
+	k, err := kernel.New(cfg, t.TempDir(), refute.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	q, err := k.Prepare(fromSim(ob))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	r := s.Check(q)
+	t.Logf("%s: %v in %.1fs, rlimit %d", id, r.Verdict(), time.Since(start).Seconds(), r.RLimitUsed)
+	return r
 }
