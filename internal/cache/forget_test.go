@@ -28,14 +28,7 @@ func TestForget(t *testing.T) {
 	if n, _ := c.Forget([]string{key(1)}, []string{"a"}); n != 0 {
 		t.Errorf("forgetting again deleted %d rows", n)
 	}
-	if err := c.Save(); err != nil {
-		t.Fatal(err)
-	}
-	c.Close()
-	c, _, err = Open(dir, testSolver)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c = saveAndReopen(t, c, dir)
 	defer c.Close()
 	if c.Has(key(1)) || !c.Has(key(2)) {
 		t.Errorf("after reopening: has key 1 %v, key 2 %v; want only key 2", c.Has(key(1)), c.Has(key(2)))
@@ -71,14 +64,7 @@ func TestForgetGroups(t *testing.T) {
 	if n, _ := c.ForgetGroups([]string{"E"}, []string{"TE"}); n != 0 {
 		t.Errorf("forgetting again deleted %d rows", n)
 	}
-	if err := c.Save(); err != nil {
-		t.Fatal(err)
-	}
-	c.Close()
-	c, _, err = Open(dir, testSolver)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c = saveAndReopen(t, c, dir)
 	defer c.Close()
 	if got := c.EdgesContaining("E › x"); len(got) != 0 {
 		t.Errorf("the forgotten edge E is back: %q", got)
@@ -92,4 +78,18 @@ func TestForgetGroups(t *testing.T) {
 	if got := c.TheoremsUsing("F"); len(got) != 1 {
 		t.Errorf("theorem TF: %q", got)
 	}
+}
+
+// saveAndReopen saves and closes c, and opens the cache of dir again.
+func saveAndReopen(t *testing.T, c *Cache, dir string) *Cache {
+	t.Helper()
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	c, _, err := Open(dir, testSolver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
