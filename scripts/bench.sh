@@ -124,8 +124,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 cold=$(cat cold.time) warm=$(cat warm.time) edit=$(cat edit.time) refactor=$(cat refactor.time)
 printf '{"obligations":%s,"jobs":%s,"cold_seconds":%s,"warm_seconds":%s,"edit_seconds":%s,' \
   "$(field cold obligations)" "$jobs" "$cold" "$warm" "$edit"
-printf '"cold_solver_seconds":%s,"cold_proved":%s,"cold_trivial":%s,"cold_unknown":%s,"cold_refuted":%s,' \
-  "$(field cold solver_seconds)" "$(field cold proved)" "$(field cold trivial)" "$(field cold unknown)" "$(field cold refuted)"
+printf '"cold_solver_seconds":%s,"cold_z3_seconds":%s,"cold_proved":%s,"cold_trivial":%s,"cold_unknown":%s,"cold_refuted":%s,' \
+  "$(field cold solver_seconds)" "$(field cold z3_seconds)" "$(field cold proved)" "$(field cold trivial)" "$(field cold unknown)" "$(field cold refuted)"
 printf '"cold_rechecked":%s,"warm_rechecked":%s,"warm_reused":%s,"edit_rechecked":%s,"edit_reused":%s,' \
   "$(field cold rechecked)" "$(field warm rechecked)" "$(field warm reused)" "$(field edit rechecked)" "$(field edit reused)"
 printf '"figure3_obligations":%s,"figure3_proved":%s,"figure3_trivial":%s,"figure3_cold_seconds":%s,' \

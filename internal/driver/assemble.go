@@ -21,7 +21,7 @@ func assemble(in *Input, jobs []*job, d *theorems.Derivation) *report.Prove {
 	for _, j := range jobs {
 		o := report.Obligation{
 			ID: j.ob.ID, Group: j.ob.Group, Verdict: j.res.Verdict().String(),
-			Seconds: j.secs, SolverSeconds: j.res.SolverSeconds, RLimitUsed: j.res.RLimitUsed, Cached: j.cached, Slice: j.res.Slice,
+			Seconds: j.secs, SolverSeconds: j.res.SolverSeconds, Z3Seconds: j.res.Z3Seconds + j.coreZ3, RLimitUsed: j.res.RLimitUsed, Cached: j.cached, Slice: j.res.Slice,
 			Reason: j.res.Reason, Dump: j.res.Dump,
 		}
 		if j.ob.Pos.IsValid() {

@@ -271,6 +271,7 @@ type job struct {
 	// it is
 	restored bool
 	secs     float64 // preparing, looking up and checking; not waiting
+	coreZ3   float64 // the time in Z3 of looking for core (res.Z3Seconds has the check's)
 	err      error   // an I/O error that stops the run
 	encErr   error   // the obligation's problem could not be built (*source.Error)
 }

@@ -98,6 +98,12 @@ func TestProveColdWarm(t *testing.T) {
 	if s.Obligations != 12 || s.Proved != 10 || s.Refuted != 2 || s.Reused != 0 || s.Rechecked != 12 {
 		t.Errorf("cold summary %+v", s)
 	}
+	// Time in Z3 includes the checks, and the run's time includes it.
+	for _, o := range cold.Obligations {
+		if o.SolverSeconds <= 0 || o.Z3Seconds < o.SolverSeconds || o.Seconds < o.Z3Seconds {
+			t.Errorf("%s: seconds %v, z3_seconds %v, solver_seconds %v; want 0 < solver <= z3 <= seconds", o.ID, o.Seconds, o.Z3Seconds, o.SolverSeconds)
+		}
+	}
 	warm, _ := prove(t, cfg, in)
 	s = warm.Summary
 	if s.Reused != 12 || s.Rechecked != 0 || s.Proved != 10 || s.Refuted != 2 {
@@ -107,8 +113,8 @@ func TestProveColdWarm(t *testing.T) {
 		t.Errorf("warm verdicts differ:\n%q\n%q", verdictsOf(cold), verdictsOf(warm))
 	}
 	for _, o := range warm.Obligations {
-		if !o.Cached || o.SolverSeconds != 0 {
-			t.Errorf("%s: cached=%v solver_seconds=%v on a warm run", o.ID, o.Cached, o.SolverSeconds)
+		if !o.Cached || o.SolverSeconds != 0 || o.Z3Seconds != 0 {
+			t.Errorf("%s: cached=%v solver_seconds=%v z3_seconds=%v on a warm run", o.ID, o.Cached, o.SolverSeconds, o.Z3Seconds)
 		}
 		if o.Verdict == report.Refuted && o.Counterexample == nil {
 			t.Errorf("%s: cached refutation lost its counterexample", o.ID)
@@ -142,10 +148,10 @@ func isSortedByGroup(r *report.Prove) bool {
 func TestProveDeterministicAcrossJobs(t *testing.T) {
 	in := synthetic(20, 3, 17)
 	strip := func(r *report.Prove) *report.Prove {
-		r.Summary.Seconds, r.Summary.SolverSeconds = 0, 0
+		r.Summary.Seconds, r.Summary.SolverSeconds, r.Summary.Z3Seconds = 0, 0, 0
 		r.Solver.Workers = 0
 		for i := range r.Obligations {
-			r.Obligations[i].Seconds, r.Obligations[i].SolverSeconds = 0, 0
+			r.Obligations[i].Seconds, r.Obligations[i].SolverSeconds, r.Obligations[i].Z3Seconds = 0, 0, 0
 		}
 		return r
 	}

@@ -173,6 +173,7 @@ func (p *Prover) findCore(ctx context.Context, s *kernel.Session, j *job) {
 		return
 	}
 	c, ok := s.CoreContext(ctx, j.query, j.res)
+	j.coreZ3 = c.Proof.Z3Seconds
 	switch {
 	case ctx.Err() != nil:
 	case !ok:

@@ -181,6 +181,7 @@ func writeObligations(w *bufio.Writer, obs []Obligation) error {
 		str("verdict", o.Verdict, false)
 		raw("seconds", appendJSONFloat(num[:0], o.Seconds))
 		raw("solver_seconds", appendJSONFloat(num[:0], o.SolverSeconds))
+		raw("z3_seconds", appendJSONFloat(num[:0], o.Z3Seconds))
 		raw("rlimit_used", strconv.AppendUint(num[:0], o.RLimitUsed, 10))
 		raw("cached", strconv.AppendBool(num[:0], o.Cached))
 		if o.Slice != 0 {

@@ -21,7 +21,7 @@ func TestWriteJSONSameBytes(t *testing.T) {
 	var obs []Obligation
 	for i, s := range odd {
 		o := Obligation{ID: s, Group: odd[(i+1)%len(odd)], Pos: odd[(i+2)%len(odd)], Verdict: "proved",
-			Seconds: floats[i%len(floats)], SolverSeconds: floats[(i+3)%len(floats)], RLimitUsed: uint64(i) * 1e15,
+			Seconds: floats[i%len(floats)], SolverSeconds: floats[(i+3)%len(floats)], Z3Seconds: floats[(i+5)%len(floats)], RLimitUsed: uint64(i) * 1e15,
 			Cached: i%2 == 0, Slice: i % 3, Reason: odd[(i+4)%len(odd)], Dump: odd[(i+5)%len(odd)]}
 		obs = append(obs, o)
 	}

@@ -158,6 +158,12 @@ type Obligation struct {
 	// the part spent inside the solver. Both are 0-ish for a reused result.
 	Seconds       float64 `json:"seconds"`
 	SolverSeconds float64 `json:"solver_seconds"`
+	// Z3Seconds is the part spent in any call into Z3: creating and
+	// deleting its context, parsing and asserting the problem, checking
+	// (SolverSeconds), building a model, and checking the unsat core the
+	// driver finds after an edit (a search that finds none is not
+	// counted). The rest of Seconds is ladder's own.
+	Z3Seconds float64 `json:"z3_seconds"`
 	// RLimitUsed is the solver's resource count (deterministic for a
 	// problem and configuration; for a reused verdict, the original one).
 	RLimitUsed uint64 `json:"rlimit_used"`
@@ -231,6 +237,7 @@ type Summary struct {
 	Built         int     `json:"built"`          // obligations whose problems the run built and printed; the others were decided from their generation records
 	Seconds       float64 `json:"seconds"`        // wall clock of the whole run
 	SolverSeconds float64 `json:"solver_seconds"` // sum of the obligations' solver time
+	Z3Seconds     float64 `json:"z3_seconds"`     // sum of the obligations' time in Z3 (Obligation.Z3Seconds)
 }
 
 // OK reports whether every obligation is discharged (proved or trivial)
@@ -263,6 +270,7 @@ func (p *Prove) Summarize() {
 			s.Rechecked++
 		}
 		s.SolverSeconds += o.SolverSeconds
+		s.Z3Seconds += o.Z3Seconds
 	}
 	p.Summary = s
 }
