@@ -383,7 +383,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 					done = append(done, j)
 				}
 			}
-			p.record(in, done)
+			p.record(in, done, nil)
 			p.recordGroups(in, done, derive(in, done), nil)
 			if err := p.cache.Save(); err != nil {
 				p.warn(err.Error())
@@ -400,12 +400,13 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	d := derive(in, done)
 	t = p.trace("derive", t)
 	if solve {
-		p.record(in, done)
-		t = p.trace("record", t)
 		written := p.recordUnits(in, done)
+		t = p.trace("units", t)
+		p.record(in, done, written)
+		t = p.trace("record", t)
 		p.forgetCovered(in, done, written)
 		p.recordGroups(in, done, d, written)
-		t = p.trace("units", t)
+		t = p.trace("forget", t)
 	}
 	if solve && p.cfg.Only == "" && len(done) == len(jobs) && in.Items != nil {
 		// The items are those of the last complete run only: after an
@@ -462,7 +463,7 @@ func (p *Prover) interrupted(in *Input, jobs []*job, solve bool) error {
 	}
 	saved := ""
 	if solve && p.cache != nil {
-		p.record(in, done)
+		p.record(in, done, nil)
 		p.recordGroups(in, done, derive(in, done), nil)
 		if err := p.cache.Save(); err != nil {
 			p.warn(err.Error())
@@ -667,16 +668,29 @@ func (p *Prover) priorAttempt(id string) *kernel.Attempt {
 }
 
 // record stores the new results and the dependency records in the cache
-// (recordGroups stores the edge and theorem records). A record the cache
-// rejects costs only reuse, so it is a warning, not a failure of the run.
-func (p *Prover) record(in *Input, jobs []*job) {
+// (recordGroups stores the edge and theorem records), except those of the
+// units in written, whose unit records this run wrote: the snapshot
+// forgets what a unit record holds (forgetCovered), so storing them would
+// only be undone, and at the price of the largest tables of a run that
+// builds every obligation. A record the cache rejects costs only reuse,
+// so it is a warning, not a failure of the run.
+func (p *Prover) record(in *Input, jobs []*job, written map[string]bool) {
 	if p.cache == nil {
 		return
+	}
+	var edgeOf map[string]*simulation.Edge
+	if len(written) > 0 {
+		edgeOf = edgesByName(in)
 	}
 	var errs []string
 	for _, j := range jobs {
 		if j.key == "" || j.restored {
 			continue
+		}
+		if len(written) > 0 {
+			if u, _ := unitOf(j.ob, edgeOf); written[u] {
+				continue
+			}
 		}
 		if (!j.cached || j.bySlice) && j.res.Cacheable() {
 			detail, err := j.res.Encode()
