@@ -23,62 +23,37 @@ import (
 func (p *Prove) WriteJSON(w io.Writer) error {
 	q := p.forJSON()
 	bw := bufio.NewWriterSize(w, 1<<16)
-	field := func(name string, v any, first bool) error {
-		if !first {
-			bw.WriteString(",\n")
-		}
-		bw.WriteString("  ")
-		writeJSONString(bw, name)
-		bw.WriteString(": ")
-		return encodeIndented(bw, v)
-	}
-	bw.WriteString("{\n")
-	if err := field("solver", q.Solver, true); err != nil {
+	bw.WriteString("{\n  \"solver\": ")
+	if err := writeEncoded(bw, q.Solver, "  "); err != nil {
 		return err
 	}
 	bw.WriteString(",\n  \"obligations\": ")
 	if err := writeObligations(bw, q.Obligations); err != nil {
 		return err
 	}
-	if err := field("invariants", q.Invariants, false); err != nil {
-		return err
-	}
-	if err := field("edges", q.Edges, false); err != nil {
-		return err
-	}
-	if err := field("theorems", q.Theorems, false); err != nil {
-		return err
-	}
-	if err := field("summary", q.Summary, false); err != nil {
-		return err
-	}
-	if len(q.Errors) > 0 {
-		if err := field("errors", q.Errors, false); err != nil {
-			return err
+	for _, f := range []struct {
+		name string
+		v    any
+		omit bool // omitempty
+	}{
+		{"invariants", q.Invariants, false},
+		{"edges", q.Edges, false},
+		{"theorems", q.Theorems, false},
+		{"summary", q.Summary, false},
+		{"errors", q.Errors, len(q.Errors) == 0},
+		{"warnings", q.Warnings, len(q.Warnings) == 0},
+		{"changes", q.Changes, q.Changes == nil},
+	} {
+		if f.omit {
+			continue
 		}
-	}
-	if len(q.Warnings) > 0 {
-		if err := field("warnings", q.Warnings, false); err != nil {
-			return err
-		}
-	}
-	if q.Changes != nil {
-		if err := field("changes", q.Changes, false); err != nil {
+		bw.WriteString(",\n  \"" + f.name + "\": ")
+		if err := writeEncoded(bw, f.v, "  "); err != nil {
 			return err
 		}
 	}
 	bw.WriteString("\n}\n")
 	return bw.Flush()
-}
-
-// writeJSONStd writes the report with encoding/json alone: the reference
-// WriteJSON's bytes are checked against.
-func (p *Prove) writeJSONStd(w io.Writer) error {
-	q := p.forJSON()
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(&q)
 }
 
 // forJSON returns a shallow copy of p with every nil list that the JSON
@@ -115,12 +90,15 @@ func (p *Prove) forJSON() Prove {
 	return q
 }
 
-// encodeIndented writes v as encoding/json does at the second level of
-// the report (indented by two spaces), without a final newline.
-func encodeIndented(w *bufio.Writer, v any) error {
+// writeEncoded writes v as encoding/json does without HTML escaping and
+// without a final newline: indented by two spaces a level, its lines after
+// the first starting with prefix, or on one line when prefix is "".
+func writeEncoded(w *bufio.Writer, v any, prefix string) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
-	enc.SetIndent("  ", "  ")
+	if prefix != "" {
+		enc.SetIndent(prefix, "  ")
+	}
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return err
@@ -139,7 +117,22 @@ func writeObligations(w *bufio.Writer, obs []Obligation) error {
 		return nil
 	}
 	w.WriteString("[\n")
-	var num []byte
+	num := make([]byte, 0, 32)
+	str := func(name, v string, first bool) {
+		if !first {
+			w.WriteString(",\n")
+		}
+		w.WriteString("      \"")
+		w.WriteString(name)
+		w.WriteString("\": ")
+		writeJSONString(w, v)
+	}
+	raw := func(name string, v []byte) {
+		w.WriteString(",\n      \"")
+		w.WriteString(name)
+		w.WriteString("\": ")
+		w.Write(v)
+	}
 	for i := range obs {
 		o := &obs[i]
 		if i > 0 {
@@ -147,30 +140,10 @@ func writeObligations(w *bufio.Writer, obs []Obligation) error {
 		}
 		w.WriteString("    ")
 		if o.Counterexample != nil {
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetIndent("    ", "  ")
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(o); err != nil {
+			if err := writeEncoded(w, o, "    "); err != nil {
 				return err
 			}
-			w.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 			continue
-		}
-		str := func(name, v string, first bool) {
-			if !first {
-				w.WriteString(",\n")
-			}
-			w.WriteString("      \"")
-			w.WriteString(name)
-			w.WriteString("\": ")
-			writeJSONString(w, v)
-		}
-		raw := func(name string, v []byte) {
-			w.WriteString(",\n      \"")
-			w.WriteString(name)
-			w.WriteString("\": ")
-			w.Write(v)
 		}
 		w.WriteString("{\n")
 		str("id", o.ID, true)
@@ -243,9 +216,5 @@ func writeJSONString(w *bufio.Writer, s string) {
 		w.WriteByte('"')
 		return
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s) // a string always encodes
-	w.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	writeEncoded(w, s, "") // a string always encodes
 }

@@ -80,3 +80,13 @@ func benchmarkJSON(b *testing.B, write func(*Prove, io.Writer) error) {
 		}
 	}
 }
+
+// writeJSONStd writes the report with encoding/json alone: the reference
+// WriteJSON's bytes are checked against.
+func (p *Prove) writeJSONStd(w io.Writer) error {
+	q := p.forJSON()
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(&q)
+}
