@@ -197,16 +197,6 @@ func (e *env) trace() io.Writer {
 	return e.stderr
 }
 
-// tracePhase writes the wall-clock time since start of phase when
-// LADDER_TRACE is set, and returns the current time.
-func (e *env) tracePhase(phase string, start time.Time) time.Time {
-	now := time.Now()
-	if w := e.trace(); w != nil {
-		fmt.Fprintf(w, "ladder: trace: %-10s %8.3f s\n", phase, now.Sub(start).Seconds())
-	}
-	return now
-}
-
 // defaultPaths returns paths, or the default directories that exist.
 func defaultPaths(paths []string) []string {
 	if len(paths) > 0 {
@@ -264,9 +254,9 @@ func openAndPlan(e *env, name string, paths []string, o *proveFlags, progress bo
 	}
 	t := time.Now()
 	set, errs := lc.Files(paths...)
-	t = e.tracePhase("load", t)
+	t = driver.TracePhase(e.trace(), "load", t)
 	op := <-proverc
-	e.tracePhase("open", t)
+	driver.TracePhase(e.trace(), "open", t)
 	if len(errs) > 0 {
 		if op.p != nil {
 			op.p.Close()
@@ -346,7 +336,7 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 	} else {
 		err = rep.WriteText(e.stdout, report.TextOptions{})
 	}
-	e.tracePhase("print", t)
+	driver.TracePhase(e.trace(), "print", t)
 	if err == nil && o.html != "" {
 		_, err = writeHTMLReport(rep, o.html)
 	}

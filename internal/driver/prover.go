@@ -91,14 +91,20 @@ type Config struct {
 	Trace io.Writer
 }
 
-// trace writes the wall-clock time since start of phase to cfg.Trace, and
-// returns the current time, the start of the next phase.
-func (p *Prover) trace(phase string, start time.Time) time.Time {
+// TracePhase writes to w, when it is not nil, the wall-clock time since
+// start of phase (Config.Trace), and returns the current time, the start
+// of the next phase.
+func TracePhase(w io.Writer, phase string, start time.Time) time.Time {
 	now := time.Now()
-	if p.cfg.Trace != nil {
-		fmt.Fprintf(p.cfg.Trace, "ladder: trace: %-10s %8.3f s\n", phase, now.Sub(start).Seconds())
+	if w != nil {
+		fmt.Fprintf(w, "ladder: trace: %-10s %8.3f s\n", phase, now.Sub(start).Seconds())
 	}
 	return now
+}
+
+// trace is TracePhase to cfg.Trace.
+func (p *Prover) trace(phase string, start time.Time) time.Time {
+	return TracePhase(p.cfg.Trace, phase, start)
 }
 
 // Input is what the prover proves: the obligations and edges generated
@@ -383,8 +389,9 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 					done = append(done, j)
 				}
 			}
-			p.record(in, done, nil)
-			p.recordGroups(in, done, derive(in, done), nil)
+			cov := coverageOf(in, done, nil)
+			p.record(done, cov)
+			p.recordGroups(in, derive(in, done), cov)
 			if err := p.cache.Save(); err != nil {
 				p.warn(err.Error())
 			}
@@ -402,10 +409,11 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	if solve {
 		written := p.recordUnits(in, done)
 		t = p.trace("units", t)
-		p.record(in, done, written)
+		cov := coverageOf(in, done, written)
+		p.record(done, cov)
 		t = p.trace("record", t)
-		p.forgetCovered(in, done, written)
-		p.recordGroups(in, done, d, written)
+		p.forgetCovered(done, cov, written)
+		p.recordGroups(in, d, cov)
 		t = p.trace("forget", t)
 	}
 	if solve && p.cfg.Only == "" && len(done) == len(jobs) && in.Items != nil {
@@ -463,8 +471,9 @@ func (p *Prover) interrupted(in *Input, jobs []*job, solve bool) error {
 	}
 	saved := ""
 	if solve && p.cache != nil {
-		p.record(in, done, nil)
-		p.recordGroups(in, done, derive(in, done), nil)
+		cov := coverageOf(in, done, nil)
+		p.record(done, cov)
+		p.recordGroups(in, derive(in, done), cov)
 		if err := p.cache.Save(); err != nil {
 			p.warn(err.Error())
 		} else {
@@ -552,6 +561,29 @@ func (p *Prover) dump(j *job) {
 	if _, err := j.query.WriteScriptFor(p.cfg.DumpSMT, j.res); err != nil {
 		j.err = fmt.Errorf("--dump-smt: %v", err)
 	}
+}
+
+// coverage is the unit of each of a run's decided jobs (unitOf; "" for
+// none) and the units a unit record holds now: restored, or written by
+// the run (a unit is restored whole or not at all).
+type coverage struct {
+	unit    []string        // by job index
+	covered map[string]bool // by unit
+}
+
+// coverageOf returns the coverage of jobs, written being the units whose
+// records the run wrote.
+func coverageOf(in *Input, jobs []*job, written map[string]bool) coverage {
+	edgeOf := edgesByName(in)
+	c := coverage{unit: make([]string, len(jobs)), covered: map[string]bool{}}
+	for i, j := range jobs {
+		u, _ := unitOf(j.ob, edgeOf)
+		c.unit[i] = u
+		if u != "" && (j.restored || written[u]) {
+			c.covered[u] = true
+		}
+	}
+	return c
 }
 
 // check checks a prepared job with the session. A check that ctx
@@ -667,30 +699,21 @@ func (p *Prover) priorAttempt(id string) *kernel.Attempt {
 	return nil
 }
 
-// record stores the new results and the dependency records in the cache
-// (recordGroups stores the edge and theorem records), except those of the
-// units in written, whose unit records this run wrote: the snapshot
-// forgets what a unit record holds (forgetCovered), so storing them would
-// only be undone, and at the price of the largest tables of a run that
-// builds every obligation. A record the cache rejects costs only reuse,
-// so it is a warning, not a failure of the run.
-func (p *Prover) record(in *Input, jobs []*job, written map[string]bool) {
+// record stores the new results and the dependency records of jobs in
+// the cache (recordGroups stores the edge and theorem records), except
+// those of the units a unit record holds (cov): the snapshot forgets what
+// a unit record holds (forgetCovered), so storing them would only be
+// undone, and at the price of the largest tables of a run that builds
+// every obligation. A record the cache rejects costs only reuse, so it is
+// a warning, not a failure of the run.
+func (p *Prover) record(jobs []*job, cov coverage) {
 	if p.cache == nil {
 		return
 	}
-	var edgeOf map[string]*simulation.Edge
-	if len(written) > 0 {
-		edgeOf = edgesByName(in)
-	}
 	var errs []string
-	for _, j := range jobs {
-		if j.key == "" || j.restored {
+	for i, j := range jobs {
+		if j.key == "" || j.restored || cov.covered[cov.unit[i]] {
 			continue
-		}
-		if len(written) > 0 {
-			if u, _ := unitOf(j.ob, edgeOf); written[u] {
-				continue
-			}
 		}
 		if (!j.cached || j.bySlice) && j.res.Cacheable() {
 			detail, err := j.res.Encode()

@@ -229,26 +229,14 @@ func generationErrors(jobs []*job) error {
 // recordGroups records in the cache the obligations of every edge and
 // invariant group of in and the groups of every theorem of d, for the
 // changes an edit makes (changes.go), except those of the units a unit
-// record holds (restored, or written by this run: written), which it
-// forgets instead: the record's plan holds their obligations, and the
-// snapshot's size then follows what no unit record holds.
-func (p *Prover) recordGroups(in *Input, jobs []*job, d *theorems.Derivation, written map[string]bool) {
+// record holds (cov), which it forgets instead: the record's plan holds
+// their obligations, and the snapshot's size then follows what no unit
+// record holds.
+func (p *Prover) recordGroups(in *Input, d *theorems.Derivation, cov coverage) {
 	if p.cache == nil {
 		return
 	}
-	edgeOf := edgesByName(in)
-	covered := map[string]bool{} // by unit: every job restored, or written
-	for _, j := range jobs {
-		u, _ := unitOf(j.ob, edgeOf)
-		if u == "" {
-			continue
-		}
-		prev, seen := covered[u]
-		covered[u] = (prev || !seen) && j.restored
-	}
-	for u := range covered {
-		covered[u] = covered[u] || written[u]
-	}
+	covered := cov.covered
 	unitOfGroup := map[string]string{}
 	for _, e := range in.Edges {
 		unitOfGroup[e.Name] = simulation.ProofOwner(e.Proof)

@@ -644,19 +644,17 @@ func automatonNamed(autos []*ioa.Automaton, name string) *ioa.Automaton {
 }
 
 // forgetCovered makes the cache snapshot forget the results and dependency
-// records that the unit records of in now hold (restored, or written by
-// this run), and keeps in it the verdicts of the stale records replaced,
+// records of jobs that the unit records now hold (cov: restored, or in
+// written, written by this run), and keeps in it the verdicts of the stale records replaced,
 // so that undoing an edit finds them. Forgetting costs nothing but the
 // snapshot's size: a forgotten verdict is found in its unit record.
-func (p *Prover) forgetCovered(in *Input, jobs []*job, written map[string]bool) {
+func (p *Prover) forgetCovered(jobs []*job, cov coverage, written map[string]bool) {
 	if p.cache == nil {
 		return
 	}
 	byUnit := map[string][]*job{}
-	edgeOf := edgesByName(in)
-	for _, j := range jobs {
-		u, _ := unitOf(j.ob, edgeOf)
-		if u != "" && (written[u] || j.restored) {
+	for i, j := range jobs {
+		if u := cov.unit[i]; cov.covered[u] {
 			byUnit[u] = append(byUnit[u], j)
 		}
 	}
