@@ -135,13 +135,12 @@ func (l *loader) prefetch(files []string) {
 		return
 	}
 	l.parsed = make(map[string]*parsedFile, len(files))
-	todo := make([]*parsedFile, len(files))
+	todo := make([]*parsedFile, len(files)) // nil for a file named twice
 	for i, f := range files {
-		if _, dup := l.parsed[fileKey(f)]; dup {
-			continue
+		if key := fileKey(f); l.parsed[key] == nil {
+			todo[i] = &parsedFile{}
+			l.parsed[key] = todo[i]
 		}
-		todo[i] = &parsedFile{}
-		l.parsed[fileKey(f)] = todo[i]
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -154,18 +153,23 @@ func (l *loader) prefetch(files []string) {
 				if i >= len(files) {
 					return
 				}
-				pf := todo[i]
-				if pf == nil {
-					continue
-				}
-				data, err := l.readFile(files[i])
-				if pf.err = err; err == nil {
-					pf.f = parseYAML(files[i], data, &pf.errs)
+				if todo[i] != nil {
+					*todo[i] = l.readParse(files[i])
 				}
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// readParse reads and parses the file at path.
+func (l *loader) readParse(path string) parsedFile {
+	var pf parsedFile
+	data, err := l.readFile(path)
+	if pf.err = err; err == nil {
+		pf.f = parseYAML(path, data, &pf.errs)
+	}
+	return pf
 }
 
 // loadedFile records a file that was read: its kind and what it declared.
@@ -281,19 +285,12 @@ func (l *loader) load(path string, ref source.Pos) *loadedFile {
 	lf := &loadedFile{busy: true}
 	l.files[key] = lf
 	defer func() { lf.busy = false }()
-	var f *yfile
 	pf := l.parsed[key]
-	var err error
-	if pf != nil {
-		err = pf.err
-	} else {
-		var data []byte
-		if data, err = l.readFile(path); err == nil {
-			pf = &parsedFile{}
-			pf.f = parseYAML(path, data, &pf.errs)
-		}
+	if pf == nil {
+		parsed := l.readParse(path)
+		pf = &parsed
 	}
-	if err != nil {
+	if err := pf.err; err != nil {
 		if ref == source.NoPos {
 			l.errs.Add(source.Pos{File: path}, source.ErrIO, "cannot read file: %s", ioMessage(err))
 		} else {
@@ -302,7 +299,7 @@ func (l *loader) load(path string, ref source.Pos) *loadedFile {
 		return lf
 	}
 	l.set.Files = append(l.set.Files, path)
-	f = pf.f
+	f := pf.f
 	l.errs = append(l.errs, pf.errs...)
 	if f == nil {
 		return lf
