@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"ladder/internal/refute"
 	"ladder/ioa/load"
 	"ladder/simulation"
 )
@@ -27,15 +26,7 @@ func BenchmarkCheck(b *testing.B) {
 	if len(errs) > 0 {
 		b.Fatal(errs)
 	}
-	k, err := kernel.New(kernel.Config{}, b.TempDir(), refute.New())
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := k.NewSession()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	k, s := newSession(b, kernel.Config{})
 	var solver, z3, total float64
 	n := 0
 	for b.Loop() {

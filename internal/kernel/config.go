@@ -6,6 +6,7 @@ package kernel
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -200,15 +201,13 @@ func (c Config) Params() string {
 	kv := [][2]string{
 		{"first_rlimit", u(c.FirstRLimit)},
 		{"kernel", strconv.Itoa(Format)},
+		{"random_seed", u(uint64(c.Seed))},
+		{"retry_rlimit", u(c.RetryRLimit)},
+		{"rlimit", u(c.RLimit)},
 	}
 	if c.Search.NoMinimize && !c.Search.Off {
 		kv = append(kv, [2]string{"minimize", "off"})
 	}
-	kv = append(kv, [][2]string{
-		{"random_seed", u(uint64(c.Seed))},
-		{"retry_rlimit", u(c.RetryRLimit)},
-		{"rlimit", u(c.RLimit)},
-	}...)
 	if c.Search.Off {
 		kv = append(kv, [2]string{"search", "off"})
 	} else {
@@ -223,8 +222,9 @@ func (c Config) Params() string {
 		kv = append(kv, [2]string{"slice_rlimit", u(c.SliceRLimit)})
 	}
 	kv = append(kv, [2]string{"timeout_ms", strconv.FormatInt(c.Timeout.Milliseconds(), 10)})
+	slices.SortFunc(kv, func(x, y [2]string) int { return strings.Compare(x[0], y[0]) })
 	var b strings.Builder
-	for i, p := range kv { // already sorted by key
+	for i, p := range kv {
 		if i > 0 {
 			b.WriteByte(' ')
 		}

@@ -65,15 +65,7 @@ func TestBoundedRefutations(t *testing.T) {
 		{[]string{"internal/kernel/testdata/ReservationTMS2UnstableCommit-TxnOrdTMS2WithFailures.yaml"}, "", "ReservationTMS2UnstableCommit→TxnOrdTMS2WithFailures › backward › CommitReserved › relation(validated)",
 			[]string{"fails: relation: validated", "concrete step: CommitReserved(T#"}},
 	}
-	k, err := kernel.New(kernel.Config{FirstRLimit: 200_000}, t.TempDir(), refute.New())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := k.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	k, s := newSession(t, kernel.Config{FirstRLimit: 200_000})
 	loaded := map[string]map[string]*simulation.Obligation{}
 	for _, tt := range tests {
 		key := strings.Join(tt.files, ",") + "|" + tt.inv
@@ -134,17 +126,12 @@ func TestBoundedSearchNeverProves(t *testing.T) {
 		{kernel.Config{RLimit: 1000}, kernel.Unknown, "bounded search: no counterexample in 27 of 27 instances (none with L<=3, T<=3, V<=3)"},
 		{kernel.Config{FirstRLimit: 1000}, kernel.Proved, ""},
 	} {
-		k, err := kernel.New(tt.cfg, t.TempDir(), refute.New())
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, _ := k.NewSession()
+		k, s := newSession(t, tt.cfg)
 		q, err := k.Prepare(fromSim(ob))
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := s.Check(q)
-		s.Close()
 		if r.Verdict() != tt.verdict || !strings.Contains(r.Reason, tt.reason) {
 			t.Errorf("%+v: %v %q; want %v %q", tt.cfg, r.Verdict(), r.Reason, tt.verdict, tt.reason)
 		}
@@ -242,15 +229,7 @@ func checkCommittedWrote(t *testing.T, cfg kernel.Config) kernel.Result {
 	if ob == nil {
 		t.Fatalf("no obligation %s", id)
 	}
-	k, err := kernel.New(cfg, t.TempDir(), refute.New())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := k.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	k, s := newSession(t, cfg)
 	q, err := k.Prepare(fromSim(ob))
 	if err != nil {
 		t.Fatal(err)
@@ -259,4 +238,20 @@ func checkCommittedWrote(t *testing.T, cfg kernel.Config) kernel.Result {
 	r := s.Check(q)
 	t.Logf("%s: %v in %.1fs, rlimit %d", id, r.Verdict(), time.Since(start).Seconds(), r.RLimitUsed)
 	return r
+}
+
+// newSession returns a kernel of configuration cfg, with the bounded
+// search, and a session of it, closed when the test ends.
+func newSession(t testing.TB, cfg kernel.Config) (*kernel.Kernel, *kernel.Session) {
+	t.Helper()
+	k, err := kernel.New(cfg, t.TempDir(), refute.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := k.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return k, s
 }
