@@ -111,8 +111,9 @@ type Config struct {
 	// Probes are Bool expressions over c and a, sort-checked in the
 	// proof's relation scope, that a forward check evaluates at every pair
 	// it reaches without requiring them: Result.ProbesFalse lists those
-	// false at some pair (or that cannot be evaluated at one). Relation repair (package infer) keeps the
-	// candidate clauses that hold at every reachable pair this way.
+	// false at some pair (or that cannot be evaluated at one). Relation
+	// repair (package infer) keeps the candidate clauses that hold at
+	// every reachable pair this way.
 	Probes []expr.Expr
 	// deadWhole are the registers a forward check with ReduceDead stores
 	// whole because a read condition of theirs was found false (Check).

@@ -705,8 +705,7 @@ func (res *RepairResult) WriteSummary(w interface{ Write([]byte) (int, error) })
 		fmt.Fprintf(w, "  %s: %d candidates%s, %d obligations, %d not proved, %.1f s\n",
 			rd.Phase, rd.Candidates, drop, rd.Obligations, rd.Failed, rd.Seconds)
 	}
-	switch {
-	case res.CrossCheckFailure != "":
+	if res.CrossCheckFailure != "" {
 		fmt.Fprintf(w, "  not repaired: the cross-check refutes %s at a reachable pair, where every candidate clause holds; no relation clause repairs it (ladder crosscheck %s shows the execution) (%.1f s)\n",
 			res.CrossCheckFailure, res.Proof, res.Seconds)
 		return
