@@ -1,19 +1,10 @@
-// This file implements the Houdini fixpoint: the candidates are written as
-// the `invariants:` section of the automaton's file (each assuming all of
-// them), the file is loaded and its obligations generated and checked as
-// `ladder prove` does (internal/driver, with its cache), every candidate
-// with an obligation that is not proved is dropped, and the rest is tried
-// again, until every obligation of every remaining candidate is proved.
-//
-// A round checks the obligations in layers, the k-th obligation of every
-// candidate in the k-th layer, and skips the remaining obligations of a
-// candidate once one fails: the round already drops it. It checks them
-// first with quick limits (quickLimits), under which a refutation is
-// found by the kernel's bounded search in a fraction of the time Z3 takes
-// to give up on a satisfiable quantified problem; an obligation unknown
-// under the quick limits is checked again under the configured ones
-// before its candidate is dropped. Either way a candidate is kept only
-// when the kernel proved each of its obligations.
+// This file implements the rounds through the prover's own pipeline: the
+// candidates are written as the `invariants:` section of the automaton's
+// file (each assuming all of them), the file is loaded and its
+// obligations generated and checked as `ladder prove` does
+// (internal/driver, with its cache). finalize proves the set the search
+// (search.go) kept, under the printed names, and drops what fails until
+// every obligation is proved: only then is a candidate printed.
 
 package infer
 
@@ -22,7 +13,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -43,14 +33,15 @@ type session struct {
 	library  []string          // load.Config.Library
 	overlays map[string][]byte // other files read with a replaced text (absolute paths)
 	prover   *driver.Prover
-	quick    *driver.Prover // the prover with quickLimits, for the Houdini rounds; nil: prover
-	param    bool           // give quantified candidates the parametrized strategy
+	param    bool // give quantified candidates the parametrized strategy
 	progress func(string)
 	phase    string
 
 	// totals over every round
 	obligations, proved, trivial, refuted, unknown, cached int
 	solverSeconds                                          float64
+	// the checks of the search (search.go)
+	searchChecks int
 }
 
 // roundResult is the outcome of one round.
@@ -138,6 +129,13 @@ func replaceSection(text []byte, key string, sec string) ([]byte, int) {
 	return []byte(joined + sec), start
 }
 
+// say reports a step through progress, when set.
+func (s *session) say(msg string) {
+	if s.progress != nil {
+		s.progress(msg)
+	}
+}
+
 // loadConfig returns the loader configuration reading the overlays.
 func loadConfig(library []string, over map[string][]byte) load.Config {
 	return load.Config{
@@ -154,11 +152,10 @@ func loadConfig(library []string, over map[string][]byte) load.Config {
 	}
 }
 
-// round proves the candidates cs (with names) together. A Houdini round
-// (houdini set) skips the obligations of a candidate that already failed
-// and tries the quick limits first.
-func (s *session) round(ctx context.Context, cs []*cand, houdini bool) (*roundResult, error) {
-	sec, ranges := s.section(cs, !houdini)
+// round proves the candidates cs (with names) together, each assuming
+// all of them.
+func (s *session) round(ctx context.Context, cs []*cand) (*roundResult, error) {
+	sec, ranges := s.section(cs, true)
 	text, start := replaceSection(s.orig, "invariants", sec)
 	over := map[string][]byte{s.path: text}
 	for k, v := range s.overlays {
@@ -169,26 +166,7 @@ func (s *session) round(ctx context.Context, cs []*cand, houdini bool) (*roundRe
 	res := &roundResult{verdict: map[*cand]theorems.Status{}, text: text}
 	// blame maps errors in the written section to candidates.
 	blame := func(errs source.ErrorList) error {
-		found := false
-		var other []string
-		for _, e := range errs {
-			hit := false
-			if abs, err := filepath.Abs(e.Pos.File); err == nil && abs == s.path {
-				for i, r := range ranges {
-					if e.Pos.Line >= start+r[0]-1 && e.Pos.Line <= start+r[1]-1 {
-						res.verdict[cs[i]] = verdictInvalid
-						hit, found = true, true
-					}
-				}
-			}
-			if !hit {
-				other = append(other, e.Error())
-			}
-		}
-		if !found {
-			return fmt.Errorf("%s", strings.Join(other, "\n"))
-		}
-		return nil
+		return blameErrors(s.path, errs, start, ranges, func(i int) { res.verdict[cs[i]] = verdictInvalid })
 	}
 	set, errs := loadConfig(s.library, over).Files(s.path)
 	if len(errs) > 0 {
@@ -210,20 +188,7 @@ func (s *session) round(ctx context.Context, cs []*cand, houdini bool) (*roundRe
 		byName[c.name] = c
 		res.verdict[c] = theorems.Proved
 	}
-	candOf := func(o *simulation.Obligation) *cand {
-		name, ok := strings.CutPrefix(o.Invariant, "automaton:"+s.auto+"/invariant:")
-		if !ok {
-			return nil
-		}
-		return byName[name]
-	}
-	var verdicts theorems.Verdicts
-	var err error
-	if houdini {
-		verdicts, err = s.proveLayers(ctx, in, candOf)
-	} else {
-		verdicts, err = s.prove(ctx, s.prover, in, in.Obligations, true)
-	}
+	verdicts, err := s.prove(ctx, s.prover, in, in.Obligations, true)
 	if err != nil {
 		return nil, err
 	}
@@ -254,6 +219,34 @@ func (s *session) round(ctx context.Context, cs []*cand, houdini bool) (*roundRe
 	return res, nil
 }
 
+// blameErrors calls bad with the index of every entry of the section
+// written at line start of file path (ranges: the entries' lines,
+// relative to start) that holds one of errs. It returns an error listing
+// errs when none of them is in an entry: then the file is wrong, not a
+// candidate.
+func blameErrors(path string, errs source.ErrorList, start int, ranges [][2]int, bad func(int)) error {
+	found := false
+	var other []string
+	for _, e := range errs {
+		hit := false
+		if abs, err := filepath.Abs(e.Pos.File); err == nil && abs == path {
+			for i, r := range ranges {
+				if e.Pos.Line >= start+r[0]-1 && e.Pos.Line <= start+r[1]-1 {
+					bad(i)
+					hit, found = true, true
+				}
+			}
+		}
+		if !hit {
+			other = append(other, e.Error())
+		}
+	}
+	if !found {
+		return fmt.Errorf("%s", strings.Join(other, "\n"))
+	}
+	return nil
+}
+
 // HoudiniRound is the record of one round.
 type HoudiniRound struct {
 	Candidates int     `json:"candidates"`
@@ -262,55 +255,6 @@ type HoudiniRound struct {
 	Invalid    int     `json:"invalid,omitempty"`
 	Revived    int     `json:"revived,omitempty"` // reserve candidates that became candidates
 	Seconds    float64 `json:"seconds"`
-}
-
-// houdini runs the fixpoint on pool: the candidates with no live
-// implicant are tried; the failed ones are dropped, which may revive
-// candidates held in reserve; it stops when a round proves every tried
-// candidate. It returns the proved candidates and the last round.
-func (s *session) houdini(ctx context.Context, pool []*cand, name func(int) string) ([]*cand, *roundResult, []HoudiniRound, error) {
-	for i, c := range pool {
-		c.name = name(i)
-		c.state = stReserve
-		if len(c.impliedBy) == 0 {
-			c.state = stAlive
-		}
-	}
-	var rounds []HoudiniRound
-	for r := 1; ; r++ {
-		var alive []*cand
-		for _, c := range pool {
-			if c.state == stAlive {
-				alive = append(alive, c)
-			}
-		}
-		if len(alive) == 0 {
-			return nil, nil, rounds, nil
-		}
-		s.phase = fmt.Sprintf("houdini round %d", r)
-		t := time.Now()
-		res, err := s.round(ctx, alive, true)
-		if err != nil {
-			return nil, nil, rounds, err
-		}
-		hr := HoudiniRound{Candidates: len(alive)}
-		failed := 0
-		for _, c := range alive {
-			if hr.tally(res.verdict[c]) {
-				continue
-			}
-			c.state = stDropped
-			failed++
-		}
-		if failed > 0 {
-			hr.Revived = revive(pool)
-		}
-		hr.Seconds = time.Since(t).Seconds()
-		rounds = append(rounds, hr)
-		if failed == 0 {
-			return alive, res, rounds, nil
-		}
-	}
 }
 
 // tally counts a candidate's verdict in the round and reports whether it
@@ -370,7 +314,7 @@ func (s *session) finalize(ctx context.Context, cs []*cand, name func(int) strin
 		}
 		s.phase = fmt.Sprintf("final round %d", r)
 		t := time.Now()
-		res, err := s.round(ctx, cs, false)
+		res, err := s.round(ctx, cs)
 		if err != nil {
 			return nil, nil, rounds, err
 		}
@@ -403,100 +347,6 @@ func (s *session) finalize(ctx context.Context, cs []*cand, name func(int) strin
 // prover keeps every job's printed query until its run ends, and an
 // obligation with all the candidates as hypotheses is large.
 const chunk = 100
-
-// quickLimits returns the kernel limits of the Houdini rounds' first
-// check: the configured ones without minimized counterexamples and with
-// the whole check's resource limit lowered to quickRLimit (the
-// repository's proofs need under 100000 units with rare exceptions:
-// DefaultFirstRLimit's documentation).
-func quickLimits(k kernel.Config) kernel.Config {
-	const quickRLimit = 2_000_000
-	if k.RLimit == 0 || k.RLimit > quickRLimit {
-		k.RLimit = quickRLimit
-	}
-	// A round needs to know that a candidate fails, not the smallest
-	// counterexample: nobody reads it.
-	k.Search.NoMinimize = true
-	return k
-}
-
-// proveLayers checks the obligations of a Houdini round in layers (the
-// k-th obligation of every candidate in layer k; obligations of no
-// candidate in the first), skipping the obligations of a candidate that
-// failed in an earlier layer, first with the quick prover and then, for
-// those it leaves unknown, with the configured one. Skipped obligations
-// have no verdict.
-func (s *session) proveLayers(ctx context.Context, in *driver.Input, candOf func(*simulation.Obligation) *cand) (theorems.Verdicts, error) {
-	var layers [][]*simulation.Obligation
-	index := map[*cand]int{}
-	for _, o := range in.Obligations {
-		k := 0
-		if c := candOf(o); c != nil {
-			k = index[c]
-			index[c]++
-		}
-		for len(layers) <= k {
-			layers = append(layers, nil)
-		}
-		layers[k] = append(layers[k], o)
-	}
-	quick := s.quick
-	if quick == nil {
-		quick = s.prover
-	}
-	verdicts := theorems.Verdicts{}
-	failed := map[*cand]bool{}
-	live := func(obs []*simulation.Obligation) []*simulation.Obligation {
-		var out []*simulation.Obligation
-		for _, o := range obs {
-			if c := candOf(o); c == nil || !failed[c] {
-				out = append(out, o)
-			}
-		}
-		return out
-	}
-	note := func(obs []*simulation.Obligation, vs theorems.Verdicts) {
-		for _, o := range obs {
-			v, ok := vs[o.ID]
-			if !ok {
-				continue
-			}
-			verdicts[o.ID] = v
-			if c := candOf(o); c != nil && !v.Discharged() {
-				failed[c] = true
-			}
-		}
-	}
-	for _, layer := range layers {
-		obs := live(layer)
-		vs, err := s.prove(ctx, quick, in, obs, quick == s.prover)
-		if err != nil {
-			return nil, err
-		}
-		var again []*simulation.Obligation
-		for _, o := range obs {
-			if v, ok := vs[o.ID]; ok && v == kernel.Unknown && quick != s.prover {
-				again = append(again, o)
-				delete(vs, o.ID)
-			}
-		}
-		note(obs, vs)
-		again = live(again)
-		for _, o := range layer {
-			if !slices.Contains(again, o) {
-				o.Problem, o.Replay = nil, nil
-			}
-		}
-		if len(again) > 0 {
-			vs, err = s.prove(ctx, s.prover, in, again, true)
-			if err != nil {
-				return nil, err
-			}
-			note(again, vs)
-		}
-	}
-	return verdicts, nil
-}
 
 // prove checks obs (obligations of in) with prover pr, chunk by chunk,
 // releasing each chunk's problems once checked when release is set, and

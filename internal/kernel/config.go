@@ -125,9 +125,9 @@ type SearchConfig struct {
 	Budget uint64
 	// NoMinimize keeps the counterexample the solver found: the bounded
 	// search does not look for a smaller one (Session.minimize). For
-	// callers that only need to know that an obligation is refuted, such
-	// as the Houdini rounds of ladder infer, where minimizing the
-	// counterexamples of the candidates that fail took a tenth of the time.
+	// callers that only need to know that an obligation is refuted (a
+	// Houdini loop through the prover spent a tenth of its time
+	// minimizing the counterexamples of the candidates that fail).
 	NoMinimize bool
 }
 

@@ -138,6 +138,33 @@ func (ctx *Context) NewSolver(cfg SolverConfig) (*Solver, error) {
 	return s, nil
 }
 
+// SetRLimit sets the resource limit of the solver's next checks (0: none),
+// as SolverConfig.RLimit does at creation.
+func (s *Solver) SetRLimit(n uint64) error {
+	const op = "SetRLimit"
+	if n > math.MaxUint32 {
+		return usageErr(op, "RLimit %d exceeds Z3's 32-bit limit", n)
+	}
+	c, sp, err := s.lock()
+	if err != nil {
+		return err
+	}
+	defer s.ctx.mu.Unlock()
+	name := C.CString("rlimit")
+	defer C.free(unsafe.Pointer(name))
+	empty := C.CString("")
+	defer C.free(unsafe.Pointer(empty))
+	pn := cStringArray([]*C.char{name})
+	defer C.free(unsafe.Pointer(pn))
+	ps := cStringArray([]*C.char{empty})
+	defer C.free(unsafe.Pointer(ps))
+	kind := C.int(1)
+	uval := C.uint(n)
+	dval := C.double(0)
+	st := C.lz_solver_set_params(c, sp, 1, 1, pn, &kind, &uval, &dval, ps)
+	return shimErr(op, st.err, st.msg)
+}
+
 // solverParams flattens cfg into parallel arrays for lz_solver_set_params.
 // Kinds: 0 bool, 1 unsigned, 2 double, 3 symbol. The first nknown entries
 // are parameters Z3 4.8.12 is known to accept; the rest (cfg.Params) are
