@@ -65,8 +65,7 @@ type group struct {
 	// disjunctions asserted; rlimit caps the checks' resource limits.
 	width, queries int
 	rlimit         uint64
-	base           uint64 // the limit of a check of one goal, less goalRLimit
-	checked        bool   // the solver was checked once
+	checked        bool // the solver was checked once
 	// goal marks the candidates whose goal is in the solver: a step that
 	// leaves what a candidate reads unchanged preserves it. rest is what
 	// their literal gᶜ implies: the step and the negated goal.
@@ -200,7 +199,7 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 			}
 			defer g.sv.Close()
 			g.added = make([]bool, len(g.cands))
-			g.width, g.rlimit, g.base = len(g.cands), limits.RLimit, baseRLimit
+			g.width, g.rlimit = len(g.cands), limits.RLimit
 			g.goal = make([]bool, len(g.cands))
 			g.rest = make([]smt.Formula, len(g.cands))
 		}
@@ -308,10 +307,6 @@ func (s *session) settle(ctx context.Context, st *searchState, g *group) error {
 			case status == smt.Sat:
 				clean = false
 				lo = hi
-			case hi-lo == 1 && reason == "canceled" && g.base == baseRLimit:
-				// The step costs more than most in this solver: retry,
-				// and go on, with a higher limit (once).
-				g.base *= 8
 			case hi-lo == 1:
 				st.drop(goals[lo:hi], false)
 				clean = false
@@ -327,17 +322,19 @@ func (s *session) settle(ctx context.Context, st *searchState, g *group) error {
 }
 
 // Resource limits of the search's checks: a check of n goals may use
-// baseRLimit + n·goalRLimit units, at most maxRLimit (a solver whose
-// single goal reaches its limit gets a base eight times higher, once), and the first check
-// of a solver, which translates all its assertions, at least
+// baseRLimit + n·goalRLimit units, at most maxRLimit, and the first
+// check of a solver, which translates all its assertions, at least
 // firstRLimit. A goal of the repository's automata needs under 50,000
 // units with all the candidates as hypotheses (most under 10,000), and a
-// disjunction about as much per goal.
+// disjunction about as much per goal; a check that reaches its limit is
+// almost always one Z3 cannot answer with more either (a model it cannot
+// build for the quantifiers left in a step), and a higher first limit
+// only made TMS2's search six times slower.
 const (
 	baseRLimit  = 300_000
 	goalRLimit  = 20_000
 	maxRLimit   = 20_000_000
-	firstRLimit = 10_000_000
+	firstRLimit = 3_000_000
 )
 
 // checkGoals checks whether the step of g can break one of the candidates
@@ -349,7 +346,7 @@ func (s *session) checkGoals(ctx context.Context, st *searchState, g *group, ass
 		lits[k] = gLit(i)
 	}
 	last := lits[0]
-	rl := min(g.base+goalRLimit*uint64(len(lits)), maxRLimit)
+	rl := min(baseRLimit+goalRLimit*uint64(len(lits)), maxRLimit)
 	if len(lits) > 1 {
 		g.queries++
 		last = "q" + strconv.Itoa(g.queries)
