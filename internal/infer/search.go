@@ -537,21 +537,36 @@ const (
 // instances at params (by sort name) and the skolem constants of each
 // variable's sort. The instances follow from the quantifier.
 func ground(t *logic.Term, params map[string][]*logic.Term) *logic.Term {
+	return positive(t, func(q *logic.Term) *logic.Term { return instances(q, params) })
+}
+
+// positive returns t with f applied to every groundable quantifier in a
+// positive position: under conjunctions, disjunctions and the conclusion
+// of an implication (f applies it to the quantifiers of the bodies it
+// builds).
+func positive(t *logic.Term, f func(q *logic.Term) *logic.Term) *logic.Term {
 	switch {
 	case t.Kind() == logic.KindApp && (t.Op() == logic.OpAnd || t.Op() == logic.OpOr):
 		args := t.Args()
 		for i, x := range args {
-			args[i] = ground(x, params)
+			args[i] = positive(x, f)
 		}
 		if t.Op() == logic.OpAnd {
 			return logic.And(args...)
 		}
 		return logic.Or(args...)
 	case t.Kind() == logic.KindApp && t.Op() == logic.OpImplies:
-		return logic.Implies(t.Arg(0), ground(t.Arg(1), params))
+		return logic.Implies(t.Arg(0), positive(t.Arg(1), f))
 	case t.Kind() != logic.KindForall || !groundable(t):
 		return t
 	}
+	return f(t)
+}
+
+// instances returns the conjunction of the instances of the quantifier t
+// at params and the skolem constants, its quantifiers in positive
+// positions made ground in turn.
+func instances(t *logic.Term, params map[string][]*logic.Term) *logic.Term {
 	var inst []*logic.Term
 	vars := t.Vars()
 	choice := make([]*logic.Term, len(vars))
@@ -586,21 +601,12 @@ func ground(t *logic.Term, params map[string][]*logic.Term) *logic.Term {
 // witness. A quantifier that would need more than skolems constants of a
 // sort stays.
 func witness(t *logic.Term, used map[string]int) *logic.Term {
-	switch {
-	case t.Kind() == logic.KindApp && (t.Op() == logic.OpAnd || t.Op() == logic.OpOr):
-		args := t.Args()
-		for i, x := range args {
-			args[i] = witness(x, used)
-		}
-		if t.Op() == logic.OpAnd {
-			return logic.And(args...)
-		}
-		return logic.Or(args...)
-	case t.Kind() == logic.KindApp && t.Op() == logic.OpImplies:
-		return logic.Implies(t.Arg(0), witness(t.Arg(1), used))
-	case t.Kind() != logic.KindForall || !groundable(t):
-		return t
-	}
+	return positive(t, func(q *logic.Term) *logic.Term { return skolemize(q, used) })
+}
+
+// skolemize returns the body of the quantifier t at the next skolem
+// constants of each sort, or t when there are too few left.
+func skolemize(t *logic.Term, used map[string]int) *logic.Term {
 	need := map[string]int{}
 	for _, v := range t.Vars() {
 		need[v.Sort().Name()]++
