@@ -102,10 +102,17 @@ func (st *searchState) alive(i int) bool {
 	return st.pool[i].state == stAlive
 }
 
-// drop drops the candidates idx that are still alive (refuted or not),
-// revives the reserve ones they held back, and returns how many it
-// dropped.
-func (st *searchState) drop(idx []int, refuted bool) int {
+// Why a candidate is dropped.
+const (
+	dropRefuted = iota // a model breaks it
+	dropUnknown        // Z3 answered unknown for its goal alone
+	dropInvalid        // its obligation cannot be encoded or translated
+)
+
+// drop drops the candidates idx that are still alive (for why, a drop*
+// constant), revives the reserve ones they held back, and returns how
+// many it dropped.
+func (st *searchState) drop(idx []int, why int) int {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	n := 0
@@ -116,10 +123,13 @@ func (st *searchState) drop(idx []int, refuted bool) int {
 		}
 		c.state = stDropped
 		n++
-		if refuted {
+		switch why {
+		case dropRefuted:
 			st.round.Refuted++
-		} else {
+		case dropUnknown:
 			st.round.Unknown++
+		default:
+			st.round.Invalid++
 		}
 	}
 	if n > 0 {
@@ -267,7 +277,7 @@ func (s *session) settle(ctx context.Context, st *searchState, g *group) error {
 		if g.verified == version {
 			return nil
 		}
-		if err := g.addLive(st.pool, s.auto); err != nil {
+		if err := g.addLive(st, s.auto); err != nil {
 			return err
 		}
 		hyps, _ := st.live(allIndices(len(st.pool)))
@@ -308,7 +318,7 @@ func (s *session) settle(ctx context.Context, st *searchState, g *group) error {
 				clean = false
 				lo = hi
 			case hi-lo == 1:
-				st.drop(goals[lo:hi], false)
+				st.drop(goals[lo:hi], dropUnknown)
 				clean = false
 				lo = hi
 			default:
@@ -405,7 +415,7 @@ func (s *session) checkGoals(ctx context.Context, st *searchState, g *group, ass
 	if len(idx) == 0 {
 		return smt.Unknown, "", fmt.Errorf("%s: the model makes no goal literal true", g.name)
 	}
-	st.drop(idx, true)
+	st.drop(idx, dropRefuted)
 	return smt.Sat, "", nil
 }
 
@@ -422,21 +432,25 @@ func (g *group) pos(i int) int {
 // addLive adds to g's solver the candidates of g alive and not yet added:
 // hᶜ ⇒ c(s) and, unless the step leaves c unchanged, gᶜ ⇒ the rest of
 // the obligation; the definitions of lifted lambdas outright.
-func (g *group) addLive(pool []*cand, auto string) error {
+func (g *group) addLive(st *searchState, auto string) error {
 	for k, i := range g.cands {
-		if g.added[k] || pool[i].state != stAlive {
+		if g.added[k] || !st.alive(i) {
 			continue
 		}
 		g.added[k] = true
 		o := g.obs[k]
 		if err := o.Encode(); err != nil {
-			return err
+			// A candidate the prover cannot encode is no candidate.
+			st.drop([]int{i}, dropInvalid)
+			continue
 		}
-		hyp := "assume " + auto + "." + pool[i].name + "(s)"
+		hyp := "assume " + auto + "." + st.pool[i].name + "(s)"
 		prob := instantiate(o.Problem, hyp)
 		fs, err := g.wsp.Translate(prob)
 		if err != nil {
-			return err
+			o.Release()
+			st.drop([]int{i}, dropInvalid)
+			continue
 		}
 		var rest []smt.Formula
 		var hypTerm, goalTerm *logic.Term
