@@ -28,11 +28,12 @@ templates over its state (docs/infer.md), keeps those that hold in every
 reachable state of small instances (--bound, repeatable; by default
 T=2,L=1,V=2, T=1,L=2,V=2 and T=3,L=1,V=1, and 2, 2 then 3 elements for
 other parameter sorts; at most --max-states states each), drops those implied by others, and reduces the rest by a Houdini
-fixpoint: each candidate becomes an invariant assuming all of them, its
-obligations are generated and checked as ladder prove does (with the
-cache), and every candidate with an obligation that is not proved is
-dropped, until all are proved. The proved ones are merged into fewer
-invariants and proved again under the names printed.
+search: one incremental Z3 solver per action asks whether the action
+preserves the conjunction of the live candidates, and drops those a model
+breaks, until every action preserves it. The kept ones are merged into
+fewer invariants and proved as ladder prove does (with the cache), each
+assuming all of them, under the names printed; a candidate with an
+obligation that is not proved is dropped, until all are proved.
 
 It prints, on stdout, an invariants: section ready to paste into FILE (each
 invariant with its assumes: list), on stderr the counts and times of each
@@ -108,7 +109,7 @@ func init() {
 						return e.usageError("infer", "--max-memory %s: at least 64 MiB", *maxMemory)
 					}
 				}
-				// The Houdini rounds hold many large obligations: collect
+				// The final rounds hold many large obligations: collect
 				// garbage at Go's default pace, not main's.
 				if e.getenv("GOGC") == "" {
 					debug.SetGCPercent(100)
