@@ -139,16 +139,12 @@ func (st *searchState) drop(idx []int, why int) int {
 	return n
 }
 
-// searchRLimit is the resource limit of one check of the search: a
-// check of the disjunction that reaches it is settled candidate by
-// candidate, and a candidate that reaches it alone is dropped.
-const searchRLimit = 10_000_000
-
-// searchLimits returns the solver limits of the search's checks:
-// searchRLimit (or the kernel's resource limit, when lower) and the
-// kernel's timeout per obligation, applied to each check.
+// searchLimits returns the solver configuration of the search's checks:
+// the kernel's seed and timeout per obligation (applied to each check).
+// The resource limit of each check is set before it (checkGoals), at
+// most the kernel's.
 func searchLimits(k kernel.Config) smt.Config {
-	cfg := smt.Config{RLimit: searchRLimit, Seed: k.Seed, TimeoutMS: uint(k.Timeout.Milliseconds())}
+	cfg := smt.Config{RLimit: maxRLimit, Seed: k.Seed, TimeoutMS: uint(k.Timeout.Milliseconds())}
 	if k.RLimit != 0 && k.RLimit < cfg.RLimit {
 		cfg.RLimit = k.RLimit
 	}
@@ -343,7 +339,7 @@ func (s *session) settle(ctx context.Context, st *searchState, g *group) error {
 const (
 	baseRLimit  = 300_000
 	goalRLimit  = 20_000
-	maxRLimit   = 20_000_000
+	maxRLimit   = 10_000_000
 	firstRLimit = 3_000_000
 )
 
@@ -394,11 +390,7 @@ func (s *session) checkGoals(ctx context.Context, st *searchState, g *group, ass
 			fs = append(fs, g.rest[k])
 		}
 	}
-	broken, err := g.sv.TrueFormulas(fs)
-	if err != nil {
-		return smt.Unknown, "", err
-	}
-	chosen, err := g.sv.TrueLiterals(lits)
+	chosen, broken, err := g.sv.True(lits, fs)
 	if err != nil {
 		return smt.Unknown, "", err
 	}

@@ -315,53 +315,45 @@ func (s *Solver) Check(goctx context.Context, assume []string) (*Result, error) 
 	return res, nil
 }
 
-// TrueLiterals returns those of names that are true in the model of the
-// last check, which must have answered sat.
-func (s *Solver) TrueLiterals(names []string) ([]string, error) {
+// True evaluates the model of the last check, which must have answered
+// sat: it returns those of names (literals) that are true in it, and
+// which of fs it makes true with model completion (a formula the model
+// evaluator cannot reduce to true, such as one with a quantifier, counts
+// as not true).
+func (s *Solver) True(names []string, fs []Formula) ([]string, []bool, error) {
 	m, err := s.s.Model()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer m.Close()
-	var out []string
+	holds := func(a z3.AST, completion bool) (bool, error) {
+		v, err := m.Eval(a, completion)
+		return err == nil && v.BoolValue() == z3.True, err
+	}
+	var lits []string
 	for _, n := range names {
 		l, err := s.literal(n)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		v, err := m.Eval(l, false)
+		ok, err := holds(l, false)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if v.BoolValue() == z3.True {
-			out = append(out, n)
+		if ok {
+			lits = append(lits, n)
 		}
 	}
-	return out, nil
-}
-
-// TrueFormulas reports which of fs the model of the last check, which
-// must have answered sat, makes true (with model completion); a formula
-// the model evaluator cannot reduce to true, such as one with a
-// quantifier, counts as not true.
-func (s *Solver) TrueFormulas(fs []Formula) ([]bool, error) {
-	m, err := s.s.Model()
-	if err != nil {
-		return nil, err
-	}
-	defer m.Close()
 	out := make([]bool, len(fs))
 	for i, f := range fs {
 		if f.a.IsNil() {
 			continue
 		}
-		v, err := m.Eval(f.a, true)
-		if err != nil {
-			return nil, err
+		if out[i], err = holds(f.a, true); err != nil {
+			return nil, nil, err
 		}
-		out[i] = v.BoolValue() == z3.True
 	}
-	return out, nil
+	return lits, out, nil
 }
 
 // Core returns the literals of the unsat core of the last check, which
