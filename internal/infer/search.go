@@ -423,7 +423,9 @@ func (g *group) pos(i int) int {
 
 // addLive adds to g's solver the candidates of g alive and not yet added:
 // hᶜ ⇒ c(s) and, unless the step leaves c unchanged, gᶜ ⇒ the rest of
-// the obligation; the definitions of lifted lambdas outright.
+// the obligation; outright, what constrains only fresh constants: the
+// definitions of lifted lambdas and the extensionality witnesses
+// (expandAxioms).
 func (g *group) addLive(st *searchState, auto string) error {
 	for k, i := range g.cands {
 		if g.added[k] || !st.alive(i) {
@@ -451,7 +453,7 @@ func (g *group) addLive(st *searchState, auto string) error {
 			case a.Name == hyp:
 				hypTerm = o.Problem.Assertions[j].Term
 				err = g.sv.AssertUnder(hLit(i), fs[j])
-			case strings.HasPrefix(a.Name, "definition of "):
+			case strings.HasPrefix(a.Name, "definition of ") || strings.HasPrefix(a.Name, extPrefix):
 				err = g.sv.Assert(fs[j])
 			default:
 				if a.Name == goalName {
@@ -477,181 +479,6 @@ func (g *group) addLive(st *searchState, auto string) error {
 		}
 	}
 	return nil
-}
-
-// skolems is the number of constants per sort that stand for the bound
-// variables of a goal: candidates quantify over at most two variables,
-// and one more for a quantifier inside a candidate's body.
-const skolems = 3
-
-// skolem returns the constant that stands for the k-th bound variable of
-// sort s in every goal.
-func skolem(s *logic.Sort, k int) *logic.Term {
-	return logic.Const("sk!"+s.Name()+"!"+strconv.Itoa(k), s)
-}
-
-// instantiate returns p with its quantifiers over parameter sorts made
-// ground, as the parametrized strategy makes them (docs/proofs.md, SS
-// rule P-INV), but in every solver alike:
-//   - in the negated goal ¬φ, each quantifier in a positive position of
-//     φ is replaced by its body at skolem constants (witness), the same
-//     constants for every goal: in a disjunction of goals only one needs
-//     a witness;
-//   - in the hypothesis named hyp, the Nat conditions and the step's
-//     precondition, each quantifier in a positive position is replaced by
-//     its instances at the action's parameters (the constants p.*) and
-//     the skolem constants of each variable's sort (ground).
-//
-// The instances follow from the quantifiers, so an unsat answer still
-// means the step preserves the candidates; a sat one may come from the
-// weaker hypotheses, as with the strategy, and drops a candidate the
-// search could have kept. Other quantifiers stay.
-func instantiate(p *logic.Problem, hyp string) *logic.Problem {
-	params := map[string][]*logic.Term{} // by sort name
-	for _, c := range logic.FreeConsts(problemTerms(p)...) {
-		if strings.HasPrefix(c.Name(), "p.") && c.Sort().Kind() == logic.SortUninterpreted {
-			params[c.Sort().Name()] = append(params[c.Sort().Name()], c)
-		}
-	}
-	out := &logic.Problem{Decls: p.Decls, Assertions: make([]logic.Named, len(p.Assertions))}
-	for i, a := range p.Assertions {
-		out.Assertions[i] = a
-		t := a.Term
-		switch {
-		case a.Name == hyp || strings.HasPrefix(a.Name, natPrefix) || strings.HasPrefix(a.Name, prePrefix):
-			out.Assertions[i].Term = ground(t, params)
-		case a.Name == goalName && t.Kind() == logic.KindApp && t.Op() == logic.OpNot:
-			used := map[string]int{}
-			out.Assertions[i].Term = logic.Not(witness(t.Arg(0), used))
-		}
-	}
-	return out
-}
-
-// goalName is the name package simulation gives the negated goal;
-// natPrefix and prePrefix begin the names of its Nat conditions and of the
-// step's precondition.
-const (
-	goalName  = "goal (negated)"
-	natPrefix = "nat "
-	prePrefix = "pre "
-)
-
-// ground replaces every groundable quantifier ∀x̄. ψ(x̄) in a positive
-// position of t (under conjunctions, disjunctions, the conclusion of an
-// implication, and other such quantifiers) by the conjunction of its
-// instances at params (by sort name) and the skolem constants of each
-// variable's sort. The instances follow from the quantifier.
-func ground(t *logic.Term, params map[string][]*logic.Term) *logic.Term {
-	return positive(t, func(q *logic.Term) *logic.Term { return instances(q, params) })
-}
-
-// positive returns t with f applied to every groundable quantifier in a
-// positive position: under conjunctions, disjunctions and the conclusion
-// of an implication (f applies it to the quantifiers of the bodies it
-// builds).
-func positive(t *logic.Term, f func(q *logic.Term) *logic.Term) *logic.Term {
-	switch {
-	case t.Kind() == logic.KindApp && (t.Op() == logic.OpAnd || t.Op() == logic.OpOr):
-		args := t.Args()
-		for i, x := range args {
-			args[i] = positive(x, f)
-		}
-		if t.Op() == logic.OpAnd {
-			return logic.And(args...)
-		}
-		return logic.Or(args...)
-	case t.Kind() == logic.KindApp && t.Op() == logic.OpImplies:
-		return logic.Implies(t.Arg(0), positive(t.Arg(1), f))
-	case t.Kind() != logic.KindForall || !groundable(t):
-		return t
-	}
-	return f(t)
-}
-
-// instances returns the conjunction of the instances of the quantifier t
-// at params and the skolem constants, its quantifiers in positive
-// positions made ground in turn.
-func instances(t *logic.Term, params map[string][]*logic.Term) *logic.Term {
-	var inst []*logic.Term
-	vars := t.Vars()
-	choice := make([]*logic.Term, len(vars))
-	var each func(j int)
-	each = func(j int) {
-		if j == len(vars) {
-			pairs := make([]logic.Pair, len(vars))
-			for k, v := range vars {
-				pairs[k] = logic.Pair{From: v, To: choice[k]}
-			}
-			inst = append(inst, ground(logic.Subst(t.Body(), pairs...), params))
-			return
-		}
-		s := vars[j].Sort()
-		opts := append([]*logic.Term(nil), params[s.Name()]...)
-		for k := 1; k <= skolems; k++ {
-			opts = append(opts, skolem(s, k))
-		}
-		for _, x := range opts {
-			choice[j] = x
-			each(j + 1)
-		}
-	}
-	each(0)
-	return logic.And(inst...)
-}
-
-// witness returns φ with every groundable quantifier ∀x̄. ψ(x̄) in a
-// positive position replaced by ψ at skolem constants, the next ones of
-// each sort (used counts them), while there are: ¬φ is then satisfiable
-// exactly when the negated goal is, each skolem constant standing for a
-// witness. A quantifier that would need more than skolems constants of a
-// sort stays.
-func witness(t *logic.Term, used map[string]int) *logic.Term {
-	return positive(t, func(q *logic.Term) *logic.Term { return skolemize(q, used) })
-}
-
-// skolemize returns the body of the quantifier t at the next skolem
-// constants of each sort, or t when there are too few left.
-func skolemize(t *logic.Term, used map[string]int) *logic.Term {
-	need := map[string]int{}
-	for _, v := range t.Vars() {
-		need[v.Sort().Name()]++
-	}
-	for s, n := range need {
-		if used[s]+n > skolems {
-			return t
-		}
-	}
-	var pairs []logic.Pair
-	for _, v := range t.Vars() {
-		used[v.Sort().Name()]++
-		pairs = append(pairs, logic.Pair{From: v, To: skolem(v.Sort(), used[v.Sort().Name()])})
-	}
-	return witness(logic.Subst(t.Body(), pairs...), used)
-}
-
-// groundable reports whether the quantifier q binds at most skolems
-// variables of each sort, all of parameter (uninterpreted) sorts.
-func groundable(q *logic.Term) bool {
-	n := map[string]int{}
-	for _, v := range q.Vars() {
-		if v.Sort().Kind() != logic.SortUninterpreted {
-			return false
-		}
-		n[v.Sort().Name()]++
-		if n[v.Sort().Name()] > skolems {
-			return false
-		}
-	}
-	return true
-}
-
-func problemTerms(p *logic.Problem) []*logic.Term {
-	out := make([]*logic.Term, len(p.Assertions))
-	for i, a := range p.Assertions {
-		out[i] = a.Term
-	}
-	return out
 }
 
 // searchGroups writes every candidate of pool as an invariant assuming

@@ -105,3 +105,105 @@ func TestWitnessLimit(t *testing.T) {
 		t.Errorf("three variables of T: %s, want the body at sk!T!1..3", got)
 	}
 }
+
+// commitProblem is the step obligation of the candidate ∀t: T. pc[t] = 3
+// ⇒ todo[t] = {} for a commit that sets todo[p.t] to the domain of
+// w[p.t] (a lifted lambda) and pc[p.t] to 3 when w[p.t] is empty; with
+// checked unset, pc[p.t] becomes 3 in any case, which breaks the
+// candidate.
+func commitProblem(checked bool) *logic.Problem {
+	T, L := logic.UninterpretedSort("T"), logic.UninterpretedSort("L")
+	set := logic.ArraySort(L, logic.BoolSort())
+	pc := logic.Const("s.pc", logic.ArraySort(T, logic.IntSort()))
+	todo := logic.Const("s.todo", logic.ArraySort(T, set))
+	w := logic.Const("s.w", logic.ArraySort(T, set))
+	pt := logic.Const("p.t", T)
+	dom := logic.Const("lambda!0", set)
+	x, t := logic.Var("x", L), logic.Var("t", T)
+	empty := logic.ConstArray(L, logic.False())
+	cand := func(pc, todo *logic.Term) *logic.Term {
+		return logic.Forall([]*logic.Term{t}, logic.Implies(logic.Eq(logic.Select(pc, t), logic.IntVal(3)), logic.Eq(logic.Select(todo, t), empty)))
+	}
+	pc2 := logic.Store(pc, pt, logic.IntVal(3))
+	if checked {
+		pc2 = logic.Ite(logic.Eq(logic.Select(w, pt), empty), pc2, logic.Store(pc, pt, logic.IntVal(2)))
+	}
+	return &logic.Problem{Assertions: []logic.Named{
+		{Name: "definition of lambda!0", Term: logic.Forall([]*logic.Term{x}, logic.Eq(logic.Select(dom, x), logic.Select(logic.Select(w, pt), x)), []*logic.Term{logic.Select(dom, x)})},
+		{Name: "assume A.c(s)", Term: cand(pc, todo)},
+		{Name: "pre Commit(s, p)", Term: logic.Eq(logic.Select(pc, pt), logic.IntVal(1))},
+		{Name: goalName, Term: logic.Not(cand(pc2, logic.Store(todo, pt, dom)))},
+	}}
+}
+
+// seqProblem asks whether writing the default value d at index k of a
+// sequence (elems e, length n, no element past n but d) can change it; it
+// cannot at k = n, and it can at k = n - 1.
+func seqProblem(k func(n *logic.Term) *logic.Term) *logic.Problem {
+	V := logic.UninterpretedSort("V")
+	e := logic.Const("s.q.elems", logic.ArraySort(logic.IntSort(), V))
+	n := logic.Const("s.q.len", logic.IntSort())
+	d := logic.Const("V#0", V)
+	i := logic.Var("i", logic.IntSort())
+	inside := logic.And(logic.Le(logic.IntVal(0), i), logic.Lt(i, n))
+	return &logic.Problem{Assertions: []logic.Named{
+		{Name: "wf(s.q)", Term: logic.And(logic.Ge(n, logic.IntVal(0)), logic.Forall([]*logic.Term{i}, logic.Or(inside, logic.Eq(logic.Select(e, i), d))))},
+		{Name: goalName, Term: logic.Not(logic.Eq(e, logic.Store(e, k(n), d)))},
+	}}
+}
+
+// TestExpandAxioms checks that the search's problems keep no quantifier
+// in their background axioms (a lifted lambda's definition, a sequence's
+// well-formedness) and that Z3 then decides them as the quantified
+// problems are decided: unsat where the step preserves the candidate, sat
+// (not unknown) where it does not.
+func TestExpandAxioms(t *testing.T) {
+	last := func(n *logic.Term) *logic.Term { return logic.Sub(n, logic.IntVal(1)) }
+	same := func(n *logic.Term) *logic.Term { return n }
+	for _, c := range []struct {
+		name string
+		p    *logic.Problem
+		want smt.Status
+	}{
+		{"commit", commitProblem(true), smt.Unsat},
+		{"commit unchecked", commitProblem(false), smt.Sat},
+		{"write past the end", seqProblem(same), smt.Unsat},
+		{"write the last", seqProblem(last), smt.Sat},
+	} {
+		p := instantiate(c.p, "assume A.c(s)")
+		ext := false
+		for _, a := range p.Assertions {
+			if strings.Contains(a.Term.String(), "forall") {
+				t.Errorf("%s: %s keeps a quantifier: %s", c.name, a.Name, a.Term)
+			}
+			ext = ext || strings.HasPrefix(a.Name, extPrefix)
+		}
+		if !ext {
+			t.Errorf("%s: no extensionality witness", c.name)
+		}
+		w, err := smt.OpenWorkspace("lambda!")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, err := w.Translate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := w.NewSolver(smt.Config{RLimit: 10_000_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Assert(fs...); err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Check(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != c.want {
+			t.Errorf("%s: %v (%s), want %v", c.name, r.Status, r.Reason, c.want)
+		}
+		s.Close()
+		w.Close()
+	}
+}

@@ -1,0 +1,374 @@
+// This file makes the search's problems ground (search.go). Z3 answers
+// unknown ("incomplete quantifiers", or at its resource limit) on most
+// satisfiable problems where quantifiers stay, and a search that meets
+// unknown answers splits its checks down to single goals: on TMS2, the
+// definitions of lifted lambdas and the well-formedness of the sequence
+// mems, left quantified, made the search thirty times slower, with the
+// same result.
+
+package infer
+
+import (
+	"strconv"
+	"strings"
+
+	"ladder/internal/logic"
+)
+
+// skolems is the number of constants per sort that stand for the bound
+// variables of a goal: candidates quantify over at most two variables,
+// and one more for a quantifier inside a candidate's body.
+const skolems = 3
+
+// skolem returns the constant that stands for the k-th bound variable of
+// sort s in every goal.
+func skolem(s *logic.Sort, k int) *logic.Term {
+	return logic.Const("sk!"+s.Name()+"!"+strconv.Itoa(k), s)
+}
+
+// instantiate returns p with its quantifiers over parameter sorts made
+// ground, as the parametrized strategy makes them (docs/proofs.md, SS
+// rule P-INV), but in every solver alike:
+//   - in the negated goal ¬φ, each quantifier in a positive position of
+//     φ is replaced by its body at skolem constants (witness), the same
+//     constants for every goal: in a disjunction of goals only one needs
+//     a witness;
+//   - in the hypothesis named hyp, the Nat conditions and the step's
+//     precondition, each quantifier in a positive position is replaced by
+//     its instances at the action's parameters (the constants p.*) and
+//     the skolem constants of each variable's sort (ground).
+//
+// Then the quantifiers left in the background axioms and in those
+// assertions are made ground at the problem's index terms
+// (expandAxioms).
+//
+// The instances follow from the quantifiers, so an unsat answer still
+// means the step preserves the candidates; a sat one may come from the
+// weaker hypotheses, as with the strategy, and drops a candidate the
+// search could have kept. Other quantifiers stay.
+func instantiate(p *logic.Problem, hyp string) *logic.Problem {
+	params := map[string][]*logic.Term{} // by sort name
+	for _, c := range logic.FreeConsts(problemTerms(p)...) {
+		if strings.HasPrefix(c.Name(), "p.") && c.Sort().Kind() == logic.SortUninterpreted {
+			params[c.Sort().Name()] = append(params[c.Sort().Name()], c)
+		}
+	}
+	out := &logic.Problem{Decls: p.Decls, Assertions: make([]logic.Named, len(p.Assertions))}
+	for i, a := range p.Assertions {
+		out.Assertions[i] = a
+		t := a.Term
+		switch {
+		case a.Name == hyp || strings.HasPrefix(a.Name, natPrefix) || strings.HasPrefix(a.Name, prePrefix):
+			out.Assertions[i].Term = ground(t, params)
+		case a.Name == goalName && t.Kind() == logic.KindApp && t.Op() == logic.OpNot:
+			used := map[string]int{}
+			out.Assertions[i].Term = logic.Not(witness(t.Arg(0), used))
+		}
+	}
+	return expandAxioms(out, hyp)
+}
+
+// goalName is the name package simulation gives the negated goal;
+// natPrefix and prePrefix begin the names of its Nat conditions and of the
+// step's precondition.
+const (
+	goalName  = "goal (negated)"
+	natPrefix = "nat "
+	prePrefix = "pre "
+)
+
+// ground replaces every groundable quantifier ∀x̄. ψ(x̄) in a positive
+// position of t (under conjunctions, disjunctions, the conclusion of an
+// implication, and other such quantifiers) by the conjunction of its
+// instances at params (by sort name) and the skolem constants of each
+// variable's sort. The instances follow from the quantifier.
+func ground(t *logic.Term, params map[string][]*logic.Term) *logic.Term {
+	return positive(t, func(q *logic.Term) *logic.Term { return instances(q, params) })
+}
+
+// positive returns t with f applied to every groundable quantifier in a
+// positive position: under conjunctions, disjunctions and the conclusion
+// of an implication (f applies it to the quantifiers of the bodies it
+// builds).
+func positive(t *logic.Term, f func(q *logic.Term) *logic.Term) *logic.Term {
+	switch {
+	case t.Kind() == logic.KindApp && (t.Op() == logic.OpAnd || t.Op() == logic.OpOr):
+		args := t.Args()
+		for i, x := range args {
+			args[i] = positive(x, f)
+		}
+		if t.Op() == logic.OpAnd {
+			return logic.And(args...)
+		}
+		return logic.Or(args...)
+	case t.Kind() == logic.KindApp && t.Op() == logic.OpImplies:
+		return logic.Implies(t.Arg(0), positive(t.Arg(1), f))
+	case t.Kind() != logic.KindForall || !groundable(t):
+		return t
+	}
+	return f(t)
+}
+
+// instances returns the conjunction of the instances of the quantifier t
+// at params and the skolem constants, its quantifiers in positive
+// positions made ground in turn.
+func instances(t *logic.Term, params map[string][]*logic.Term) *logic.Term {
+	var inst []*logic.Term
+	vars := t.Vars()
+	choice := make([]*logic.Term, len(vars))
+	var each func(j int)
+	each = func(j int) {
+		if j == len(vars) {
+			pairs := make([]logic.Pair, len(vars))
+			for k, v := range vars {
+				pairs[k] = logic.Pair{From: v, To: choice[k]}
+			}
+			inst = append(inst, ground(logic.Subst(t.Body(), pairs...), params))
+			return
+		}
+		s := vars[j].Sort()
+		opts := append([]*logic.Term(nil), params[s.Name()]...)
+		for k := 1; k <= skolems; k++ {
+			opts = append(opts, skolem(s, k))
+		}
+		for _, x := range opts {
+			choice[j] = x
+			each(j + 1)
+		}
+	}
+	each(0)
+	return logic.And(inst...)
+}
+
+// witness returns φ with every groundable quantifier ∀x̄. ψ(x̄) in a
+// positive position replaced by ψ at skolem constants, the next ones of
+// each sort (used counts them), while there are: ¬φ is then satisfiable
+// exactly when the negated goal is, each skolem constant standing for a
+// witness. A quantifier that would need more than skolems constants of a
+// sort stays.
+func witness(t *logic.Term, used map[string]int) *logic.Term {
+	return positive(t, func(q *logic.Term) *logic.Term { return skolemize(q, used) })
+}
+
+// skolemize returns the body of the quantifier t at the next skolem
+// constants of each sort, or t when there are too few left.
+func skolemize(t *logic.Term, used map[string]int) *logic.Term {
+	need := map[string]int{}
+	for _, v := range t.Vars() {
+		need[v.Sort().Name()]++
+	}
+	for s, n := range need {
+		if used[s]+n > skolems {
+			return t
+		}
+	}
+	var pairs []logic.Pair
+	for _, v := range t.Vars() {
+		used[v.Sort().Name()]++
+		pairs = append(pairs, logic.Pair{From: v, To: skolem(v.Sort(), used[v.Sort().Name()])})
+	}
+	return witness(logic.Subst(t.Body(), pairs...), used)
+}
+
+// groundable reports whether the quantifier q binds at most skolems
+// variables of each sort, all of parameter (uninterpreted) sorts.
+func groundable(q *logic.Term) bool {
+	n := map[string]int{}
+	for _, v := range q.Vars() {
+		if v.Sort().Kind() != logic.SortUninterpreted {
+			return false
+		}
+		n[v.Sort().Name()]++
+		if n[v.Sort().Name()] > skolems {
+			return false
+		}
+	}
+	return true
+}
+
+func problemTerms(p *logic.Problem) []*logic.Term {
+	out := make([]*logic.Term, len(p.Assertions))
+	for i, a := range p.Assertions {
+		out[i] = a.Term
+	}
+	return out
+}
+
+// maxInstances bounds the instances of one quantifier made ground at the
+// index terms (expandAxioms); a larger one stays quantified.
+const maxInstances = 512
+
+// expandAxioms returns p with the quantifiers left in its background
+// axioms made ground: the definitions of lifted lambdas (logic.LiftLambdas:
+// "definition of …") and the well-formedness of sequences (package
+// encode: "wf(…)", no element past the length), and any quantifier left
+// in a positive position of the hypotheses, the Nat conditions and the
+// precondition. Each is replaced by its instances at the problem's index
+// terms: its ground terms of each parameter sort, and the Int terms that
+// index an array (read or written). Each equality of two arrays indexed by such a sort gets
+// a witness constant, a fresh index at which they differ unless they are
+// equal, and it joins the index terms: a model that tells the arrays apart
+// does so where the instances speak. Every instance follows from its
+// quantifier and every witness is fresh, so an unsat answer still means
+// the step preserves the candidates, and Z3 no longer meets quantifiers
+// it cannot build a model for on the satisfiable ones.
+func expandAxioms(p *logic.Problem, hyp string) *logic.Problem {
+	ix := newIndexTerms()
+	for _, a := range p.Assertions {
+		ix.collect(a.Term)
+	}
+	out := &logic.Problem{Decls: p.Decls}
+	// The witnesses, at most two levels deep (an array of arrays).
+	var ext []logic.Named
+	for level := 0; level < 2; level++ {
+		eqs := ix.eqs
+		ix.eqs = nil
+		for _, e := range eqs {
+			a, b := e.Arg(0), e.Arg(1)
+			w := logic.Const("lambda!ext!"+strconv.Itoa(len(ext)), a.Sort().Domain())
+			ix.add(w)
+			t := logic.Or(e, logic.Not(logic.Eq(logic.Select(a, w), logic.Select(b, w))))
+			ext = append(ext, logic.Named{Name: extPrefix + strconv.Itoa(len(ext)), Term: t})
+			if level == 0 {
+				ix.collect(t)
+			}
+		}
+	}
+	for _, a := range p.Assertions {
+		switch {
+		case strings.HasPrefix(a.Name, "definition of ") || strings.HasPrefix(a.Name, "wf(") ||
+			a.Name == hyp || strings.HasPrefix(a.Name, natPrefix) || strings.HasPrefix(a.Name, prePrefix):
+			a.Term = positiveAny(a.Term, ix.instances)
+		}
+		out.Assertions = append(out.Assertions, a)
+	}
+	out.Assertions = append(out.Assertions, ext...)
+	return out
+}
+
+// extPrefix begins the names of the extensionality assertions of
+// expandAxioms; like the definitions of lifted lambdas, they constrain
+// fresh constants only, and the search asserts them outright.
+const extPrefix = "extensionality "
+
+// indexTerms gathers the index terms of a problem by sort (Sort.String).
+type indexTerms struct {
+	terms map[string][]*logic.Term
+	seen  map[uint64][]*logic.Term
+	eqs   []*logic.Term // equalities of arrays over index sorts, each once
+}
+
+func newIndexTerms() *indexTerms {
+	return &indexTerms{terms: map[string][]*logic.Term{}, seen: map[uint64][]*logic.Term{}}
+}
+
+// once reports whether t is met for the first time.
+func (ix *indexTerms) once(t *logic.Term) bool {
+	for _, x := range ix.seen[t.Hash()] {
+		if logic.Equal(x, t) {
+			return false
+		}
+	}
+	ix.seen[t.Hash()] = append(ix.seen[t.Hash()], t)
+	return true
+}
+
+// indexSort reports whether terms of sort s are index terms.
+func indexSort(s *logic.Sort) bool {
+	return s.Kind() == logic.SortUninterpreted || s.Kind() == logic.SortInt
+}
+
+func (ix *indexTerms) add(t *logic.Term) {
+	if ix.once(t) {
+		ix.terms[t.Sort().String()] = append(ix.terms[t.Sort().String()], t)
+	}
+}
+
+// collect adds the closed subterms of t that are index terms: those of a
+// parameter sort, and the Int indices of selects and stores; and the
+// equalities of arrays over an index sort.
+func (ix *indexTerms) collect(t *logic.Term) {
+	done := map[*logic.Term]bool{}
+	var walk func(t *logic.Term)
+	walk = func(t *logic.Term) {
+		if done[t] {
+			return
+		}
+		done[t] = true
+		switch t.Kind() {
+		case logic.KindForall, logic.KindExists, logic.KindLambda:
+			walk(t.Body())
+			return
+		case logic.KindApp:
+			for i := 0; i < t.NumArgs(); i++ {
+				walk(t.Arg(i))
+			}
+		}
+		if !t.IsClosed() {
+			return
+		}
+		switch {
+		case t.Sort().Kind() == logic.SortUninterpreted:
+			ix.add(t)
+		case t.Kind() == logic.KindApp && (t.Op() == logic.OpSelect || t.Op() == logic.OpStore) && t.Arg(1).Sort().Kind() == logic.SortInt:
+			ix.add(t.Arg(1))
+		case t.Kind() == logic.KindApp && t.Op() == logic.OpEq && t.Arg(0).Sort().Kind() == logic.SortArray &&
+			indexSort(t.Arg(0).Sort().Domain()) && ix.once(t):
+			ix.eqs = append(ix.eqs, t)
+		}
+	}
+	walk(t)
+}
+
+// instances returns the conjunction of the instances of the quantifier q
+// at the index terms of its variables' sorts, or q when a sort has none,
+// a variable is of another sort, or there would be more than
+// maxInstances.
+func (ix *indexTerms) instances(q *logic.Term) *logic.Term {
+	vars := q.Vars()
+	n := 1
+	for _, v := range vars {
+		if !indexSort(v.Sort()) {
+			return q
+		}
+		n *= len(ix.terms[v.Sort().String()])
+		if n == 0 || n > maxInstances {
+			return q
+		}
+	}
+	var inst []*logic.Term
+	choice := make([]logic.Pair, len(vars))
+	var each func(j int)
+	each = func(j int) {
+		if j == len(vars) {
+			inst = append(inst, positiveAny(logic.Subst(q.Body(), choice...), ix.instances))
+			return
+		}
+		for _, x := range ix.terms[vars[j].Sort().String()] {
+			choice[j] = logic.Pair{From: vars[j], To: x}
+			each(j + 1)
+		}
+	}
+	each(0)
+	return logic.And(inst...)
+}
+
+// positiveAny is positive for every quantifier, groundable or not.
+func positiveAny(t *logic.Term, f func(q *logic.Term) *logic.Term) *logic.Term {
+	switch {
+	case t.Kind() == logic.KindApp && (t.Op() == logic.OpAnd || t.Op() == logic.OpOr):
+		args := t.Args()
+		for i, x := range args {
+			args[i] = positiveAny(x, f)
+		}
+		if t.Op() == logic.OpAnd {
+			return logic.And(args...)
+		}
+		return logic.Or(args...)
+	case t.Kind() == logic.KindApp && t.Op() == logic.OpImplies:
+		return logic.Implies(t.Arg(0), positiveAny(t.Arg(1), f))
+	case t.Kind() != logic.KindForall:
+		return t
+	}
+	return f(t)
+}
