@@ -32,8 +32,9 @@ search: one incremental Z3 solver per action asks whether the action
 preserves the conjunction of the live candidates, and drops those a model
 breaks, until every action preserves it. The kept ones are merged into
 fewer invariants and proved as ladder prove does (with the cache), each
-assuming all of them, under the names printed; a candidate with an
-obligation that is not proved is dropped, until all are proved.
+assuming those whose hypotheses Z3's unsat cores of the search used,
+under the names printed; a candidate not proved so is proved again
+assuming all of them, and then dropped, until all are proved.
 
 It prints, on stdout, an invariants: section ready to paste into FILE (each
 invariant with its assumes: list), on stderr the counts and times of each

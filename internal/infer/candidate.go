@@ -39,6 +39,10 @@ type cand struct {
 	// it cannot be proved.
 	parts []*cand
 	state int
+	// deps are the candidates the search found its preservation to need
+	// (itself included; nil: not known); assumes are the candidates it is
+	// proved assuming (nil: all of them).
+	deps, assumes []*cand
 }
 
 // Candidate states.

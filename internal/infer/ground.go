@@ -1,10 +1,10 @@
 // This file makes the search's problems ground (search.go). Z3 answers
 // unknown ("incomplete quantifiers", or at its resource limit) on most
 // satisfiable problems where quantifiers stay, and a search that meets
-// unknown answers splits its checks down to single goals: on TMS2, the
-// definitions of lifted lambdas and the well-formedness of the sequence
-// mems, left quantified, made the search thirty times slower, with the
-// same result.
+// unknown answers splits its checks down to single goals, each unknown
+// costing its full resource limit: on TMS2, the definitions of lifted
+// lambdas and the well-formedness of the sequence mems, left quantified,
+// made the search many times slower, with the same result.
 
 package infer
 
@@ -205,10 +205,11 @@ const maxInstances = 512
 // in a positive position of the hypotheses, the Nat conditions and the
 // precondition. Each is replaced by its instances at the problem's index
 // terms: its ground terms of each parameter sort, and the Int terms that
-// index an array (read or written). Each equality of two arrays indexed by such a sort gets
-// a witness constant, a fresh index at which they differ unless they are
-// equal, and it joins the index terms: a model that tells the arrays apart
-// does so where the instances speak. Every instance follows from its
+// index an array (read or written). Each equality of two arrays indexed
+// by such a sort that the problem may make false gets a witness constant,
+// a fresh index at which they differ unless they are equal, and it joins
+// the index terms: a model that tells the arrays apart does so where the
+// instances speak. Every instance follows from its
 // quantifier and every witness is fresh, so an unsat answer still means
 // the step preserves the candidates, and Z3 no longer meets quantifiers
 // it cannot build a model for on the satisfiable ones.
@@ -286,7 +287,8 @@ func (ix *indexTerms) add(t *logic.Term) {
 
 // collect adds the closed subterms of t that are index terms: those of a
 // parameter sort, and the Int indices of selects and stores; and the
-// equalities of arrays over an index sort.
+// equalities of arrays over an index sort that t may make false
+// (negative).
 func (ix *indexTerms) collect(t *logic.Term) {
 	done := map[*logic.Term]bool{}
 	var walk func(t *logic.Term)
@@ -312,17 +314,74 @@ func (ix *indexTerms) collect(t *logic.Term) {
 			ix.add(t)
 		case t.Kind() == logic.KindApp && (t.Op() == logic.OpSelect || t.Op() == logic.OpStore) && t.Arg(1).Sort().Kind() == logic.SortInt:
 			ix.add(t.Arg(1))
-		case t.Kind() == logic.KindApp && t.Op() == logic.OpEq && t.Arg(0).Sort().Kind() == logic.SortArray &&
-			indexSort(t.Arg(0).Sort().Domain()) && ix.once(t):
-			ix.eqs = append(ix.eqs, t)
 		}
 	}
 	walk(t)
+	ix.negative(t)
+}
+
+// Polarities of an occurrence, as bits.
+const (
+	polPos = 1 << iota
+	polNeg
+)
+
+// negative adds to ix.eqs the closed equalities of arrays over an index
+// sort that occur in t in a negative position (under an odd number of
+// negations, an implication's premise, or where both count: an ite's
+// condition, an equivalence, an argument of a function): only there can
+// the model make one false, and need a witness of the difference.
+func (ix *indexTerms) negative(t *logic.Term) {
+	done := map[*logic.Term]int{}
+	var walk func(t *logic.Term, pol int)
+	walk = func(t *logic.Term, pol int) {
+		if done[t]&pol == pol {
+			return
+		}
+		done[t] |= pol
+		flip := (pol&polPos)<<1 | (pol&polNeg)>>1
+		switch t.Kind() {
+		case logic.KindForall, logic.KindExists:
+			walk(t.Body(), pol)
+			return
+		case logic.KindLambda:
+			walk(t.Body(), polPos|polNeg)
+			return
+		case logic.KindApp:
+		default:
+			return
+		}
+		switch t.Op() {
+		case logic.OpNot:
+			walk(t.Arg(0), flip)
+		case logic.OpAnd, logic.OpOr:
+			for i := 0; i < t.NumArgs(); i++ {
+				walk(t.Arg(i), pol)
+			}
+		case logic.OpImplies:
+			walk(t.Arg(0), flip)
+			walk(t.Arg(1), pol)
+		case logic.OpIte:
+			walk(t.Arg(0), polPos|polNeg)
+			walk(t.Arg(1), pol)
+			walk(t.Arg(2), pol)
+		default:
+			if t.Op() == logic.OpEq && pol&polNeg != 0 && t.IsClosed() && t.Arg(0).Sort().Kind() == logic.SortArray &&
+				indexSort(t.Arg(0).Sort().Domain()) && ix.once(t) {
+				ix.eqs = append(ix.eqs, t)
+			}
+			for i := 0; i < t.NumArgs(); i++ {
+				walk(t.Arg(i), polPos|polNeg)
+			}
+		}
+	}
+	walk(t, polPos)
 }
 
 // instances returns the conjunction of the instances of the quantifier q
-// at the index terms of its variables' sorts, or q when a sort has none,
-// a variable is of another sort, or there would be more than
+// at the index terms of its variables' sorts (true when a sort has none:
+// nothing in the problem reads q's arrays at a term of that sort), or q
+// when a variable is of another sort or there would be more than
 // maxInstances.
 func (ix *indexTerms) instances(q *logic.Term) *logic.Term {
 	vars := q.Vars()
@@ -332,7 +391,7 @@ func (ix *indexTerms) instances(q *logic.Term) *logic.Term {
 			return q
 		}
 		n *= len(ix.terms[v.Sort().String()])
-		if n == 0 || n > maxInstances {
+		if n > maxInstances {
 			return q
 		}
 	}

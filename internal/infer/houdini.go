@@ -83,18 +83,15 @@ func (s *session) entry(c *cand, names []string) string {
 // explicit set every entry lists the others in `assumes:`, as printed;
 // otherwise it assumes them by default.
 func (s *session) section(cs []*cand, explicit bool) (string, [][2]int) {
-	var names []string
-	if explicit {
-		names = make([]string, len(cs))
-		for i, c := range cs {
-			names[i] = c.name
-		}
-	}
 	var b strings.Builder
 	b.WriteString("invariants:\n")
 	line := 2
 	ranges := make([][2]int, len(cs))
 	for i, c := range cs {
+		var names []string
+		if explicit {
+			names = assumeNames(c, cs)
+		}
 		e := s.entry(c, names)
 		n := strings.Count(e, "\n")
 		ranges[i] = [2]int{line, line + n - 1}
@@ -102,6 +99,73 @@ func (s *session) section(cs []*cand, explicit bool) (string, [][2]int) {
 		b.WriteString(e)
 	}
 	return b.String(), ranges
+}
+
+// assumeNames returns the names of the candidates of cs that c assumes,
+// in the order of cs: c.assumes when all of them are in cs, else all of
+// cs.
+func assumeNames(c *cand, cs []*cand) []string {
+	in := map[*cand]bool{}
+	for _, x := range cs {
+		in[x] = true
+	}
+	want := in
+	if c.assumes != nil {
+		want = map[*cand]bool{}
+		for _, x := range c.assumes {
+			if !in[x] {
+				want = in
+				break
+			}
+			want[x] = true
+		}
+	}
+	var names []string
+	for _, x := range cs {
+		if want[x] {
+			names = append(names, x.name)
+		}
+	}
+	return names
+}
+
+// assumptions sets the assumes of every merged candidate: the merged
+// candidates that hold a dependency of it or of one of its parts (deps,
+// from the search), itself included; nil (all of them) when a dependency
+// is unknown.
+func assumptions(merged []*cand) {
+	owner := map[*cand]*cand{}
+	for _, m := range merged {
+		owner[m] = m
+		for _, p := range m.parts {
+			owner[p] = m
+		}
+	}
+	for _, m := range merged {
+		parts := m.parts
+		if parts == nil {
+			parts = []*cand{m}
+		}
+		set := map[*cand]bool{m: true}
+		known := true
+		for _, p := range parts {
+			known = known && p.deps != nil
+			for _, d := range p.deps {
+				o := owner[d]
+				known = known && o != nil
+				set[o] = true
+			}
+		}
+		m.assumes = nil
+		if !known {
+			continue
+		}
+		for _, x := range merged {
+			if set[x] {
+				m.assumes = append(m.assumes, x)
+			}
+		}
+	}
 }
 
 // replaceSection returns text with its top-level section key (the line
@@ -254,6 +318,7 @@ type HoudiniRound struct {
 	Unknown    int     `json:"unknown"`
 	Invalid    int     `json:"invalid,omitempty"`
 	Revived    int     `json:"revived,omitempty"` // reserve candidates that became candidates
+	Widened    int     `json:"widened,omitempty"` // candidates proved again assuming all the others
 	Seconds    float64 `json:"seconds"`
 }
 
@@ -322,6 +387,15 @@ func (s *session) finalize(ctx context.Context, cs []*cand, name func(int) strin
 		var keep []*cand
 		failed := false
 		for _, c := range cs {
+			if c.assumes != nil && res.verdict[c] != theorems.Proved && res.verdict[c] != verdictInvalid {
+				// Not proved from the hypotheses the search found it to
+				// need: try it again assuming all the others.
+				c.assumes = nil
+				hr.Widened++
+				keep = append(keep, c)
+				failed = true
+				continue
+			}
 			if hr.tally(res.verdict[c]) {
 				keep = append(keep, c)
 				continue

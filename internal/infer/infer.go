@@ -329,6 +329,7 @@ func run(ctx context.Context, o Options, start time.Time, partial **Result) (*Re
 		}
 	}
 	sortCands(merged, ctxIndex)
+	assumptions(merged)
 	final, last, frounds, err := s.finalize(ctx, merged, func(i int) string { return fmt.Sprintf("%s%d", o.Prefix, i+1) })
 	res.Final = frounds
 	if err != nil {
@@ -343,12 +344,8 @@ func run(ctx context.Context, o Options, start time.Time, partial **Result) (*Re
 	if last != nil && len(last.nat) == 0 {
 		res.text = last.text
 		res.section, _ = s.section(final, true)
-		names := make([]string, len(final))
-		for i, c := range final {
-			names[i] = c.name
-		}
 		for _, c := range final {
-			inv := Invariant{Name: c.name, Body: c.text, Assumes: names, Status: statusOf(last.derived, a.Name, c.name)}
+			inv := Invariant{Name: c.name, Body: c.text, Assumes: assumeNames(c, final), Status: statusOf(last.derived, a.Name, c.name)}
 			if s.param && c.quantified() {
 				inv.Strategy = []string{"parametrized"}
 			}

@@ -71,6 +71,11 @@ type group struct {
 	// their literal gᶜ implies: the step and the negated goal.
 	goal []bool
 	rest []smt.Formula
+	// core holds, by candidate (index into the pool), the candidates
+	// whose hypotheses the last unsat check of its goal used (Z3's unsat
+	// core over the h literals): after the search, the hypotheses its
+	// preservation by this action needs.
+	core map[int][]int
 }
 
 // searchState is the live set shared by the workers.
@@ -208,6 +213,7 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 			g.width, g.rlimit = len(g.cands), limits.RLimit
 			g.goal = make([]bool, len(g.cands))
 			g.rest = make([]smt.Formula, len(g.cands))
+			g.core = map[int][]int{}
 		}
 	}
 	s.say(fmt.Sprintf("search: %d candidates, %d solvers", len(pool), len(groups)))
@@ -253,7 +259,89 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 			for i, k := range alive {
 				out[i] = pool[k]
 			}
+			var cerr error
+			for _, w := range ws {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for _, g := range w.groups {
+						if err := s.groupCores(ctx, st, g, alive); err != nil {
+							mu.Lock()
+							cerr = err
+							mu.Unlock()
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			if cerr != nil {
+				return nil, rounds, cerr
+			}
+			dependencies(pool, alive, groups)
 			return out, rounds, nil
+		}
+	}
+}
+
+// groupCores checks every live goal of g alone under the hypotheses of
+// the final live set (alive) and keeps its unsat core in g.core: a check
+// of many goals at once has one core for all of them.
+func (s *session) groupCores(ctx context.Context, st *searchState, g *group, alive []int) error {
+	assume := make([]string, 0, len(alive)+1)
+	for _, i := range alive {
+		assume = append(assume, hLit(i))
+	}
+	for k, i := range g.cands {
+		if !g.goal[k] || !st.alive(i) {
+			continue
+		}
+		res, err := g.sv.Check(ctx, append(assume, gLit(i)))
+		if err != nil {
+			return err
+		}
+		st.mu.Lock()
+		s.searchChecks++
+		s.solverSeconds += res.Seconds
+		st.mu.Unlock()
+		g.core[i] = nil
+		if res.Status != smt.Unsat {
+			g.core[i] = alive
+			continue
+		}
+		core, err := g.sv.Core()
+		if err != nil {
+			return err
+		}
+		for _, x := range core {
+			if n, ok := strings.CutPrefix(x, "h"); ok {
+				if j, err := strconv.Atoi(n); err == nil {
+					g.core[i] = append(g.core[i], j)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// dependencies sets the deps of every candidate of pool alive at the end
+// of the search (alive): the candidates whose hypotheses some action's
+// check of its goal used, itself included. A goal the step leaves
+// unchanged needs only its own hypothesis.
+func dependencies(pool []*cand, alive []int, groups []*group) {
+	for _, i := range alive {
+		deps := map[int]bool{i: true}
+		for _, g := range groups {
+			for _, j := range g.core[i] {
+				deps[j] = true
+			}
+		}
+		c := pool[i]
+		c.deps = nil
+		for _, j := range alive {
+			if deps[j] {
+				c.deps = append(c.deps, pool[j])
+			}
 		}
 	}
 }
@@ -376,6 +464,23 @@ func (s *session) checkGoals(ctx context.Context, st *searchState, g *group, ass
 	s.searchChecks++
 	s.solverSeconds += res.Seconds
 	st.mu.Unlock()
+	if res.Status == smt.Unsat {
+		// Under the hypotheses of the live set: when the search ends, the
+		// last check of every goal was made under the final set.
+		core, err := g.sv.Core()
+		if err != nil {
+			return smt.Unknown, "", err
+		}
+		var hs []int
+		for _, x := range core {
+			if i, err := strconv.Atoi(strings.TrimPrefix(x, "h")); err == nil && strings.HasPrefix(x, "h") {
+				hs = append(hs, i)
+			}
+		}
+		for _, i := range goals {
+			g.core[i] = hs
+		}
+	}
 	if res.Status != smt.Sat {
 		return res.Status, res.Reason, nil
 	}

@@ -207,3 +207,26 @@ func TestExpandAxioms(t *testing.T) {
 		w.Close()
 	}
 }
+
+// TestExtensionalityPolarity checks that only an equality of arrays the
+// problem may make false gets a witness: the start states' equalities
+// hold outright.
+func TestExtensionalityPolarity(t *testing.T) {
+	T := logic.UninterpretedSort("T")
+	arr := logic.ArraySort(T, logic.IntSort())
+	a, b := logic.Const("s.a", arr), logic.Const("s.b", arr)
+	zero := logic.ConstArray(T, logic.IntVal(0))
+	p := &logic.Problem{Assertions: []logic.Named{
+		{Name: "init(s)", Term: logic.And(logic.Eq(a, zero), logic.Eq(b, zero))},
+		{Name: goalName, Term: logic.Not(logic.Implies(logic.Eq(a, zero), logic.Eq(a, b)))},
+	}}
+	var got []string
+	for _, x := range instantiate(p, "assume A.c(s)").Assertions {
+		if strings.HasPrefix(x.Name, extPrefix) {
+			got = append(got, x.Term.String())
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "(= s.a s.b)") {
+		t.Errorf("extensionality assertions %q, want one, for s.a = s.b", got)
+	}
+}
