@@ -230,3 +230,44 @@ func TestExtensionalityPolarity(t *testing.T) {
 		t.Errorf("extensionality assertions %q, want one, for s.a = s.b", got)
 	}
 }
+
+// TestAssumptions checks how the search's dependencies become assumes:
+// lists: a merged candidate assumes the holders of its parts'
+// dependencies, a candidate whose dependency is unknown assumes all, and
+// a list naming a candidate no longer in the set falls back to all.
+func TestAssumptions(t *testing.T) {
+	a, b, c, d := &cand{name: "a"}, &cand{name: "b"}, &cand{name: "c"}, &cand{name: "d"}
+	m := &cand{name: "m", parts: []*cand{b, c}}
+	a.deps = []*cand{a}
+	b.deps = []*cand{b, a}
+	c.deps = []*cand{c, b}
+	d.deps = nil // not known
+	assumptions([]*cand{a, m, d})
+	names := func(cs []*cand) []string {
+		var out []string
+		for _, x := range cs {
+			out = append(out, x.name)
+		}
+		return out
+	}
+	if got := strings.Join(names(a.assumes), ","); got != "a" {
+		t.Errorf("a assumes %s, want a", got)
+	}
+	if got := strings.Join(names(m.assumes), ","); got != "a,m" {
+		t.Errorf("m assumes %s, want a,m", got)
+	}
+	if d.assumes != nil {
+		t.Errorf("d assumes %v, want all (nil)", names(d.assumes))
+	}
+	all := []*cand{a, m, d}
+	if got := strings.Join(assumeNames(m, all), ","); got != "a,m" {
+		t.Errorf("assumeNames(m) = %s, want a,m", got)
+	}
+	if got := strings.Join(assumeNames(d, all), ","); got != "a,m,d" {
+		t.Errorf("assumeNames(d) = %s, want a,m,d", got)
+	}
+	// a dropped: m's list names it, so m assumes all that are left.
+	if got := strings.Join(assumeNames(m, []*cand{m, d}), ","); got != "m,d" {
+		t.Errorf("assumeNames(m) without a = %s, want m,d", got)
+	}
+}
