@@ -91,19 +91,30 @@ func ground(t *logic.Term, params map[string][]*logic.Term) *logic.Term {
 // of an implication (f applies it to the quantifiers of the bodies it
 // builds).
 func positive(t *logic.Term, f func(q *logic.Term) *logic.Term) *logic.Term {
+	return positiveWhere(t, groundable, f)
+}
+
+// positiveAny is positive for every quantifier, groundable or not.
+func positiveAny(t *logic.Term, f func(q *logic.Term) *logic.Term) *logic.Term {
+	return positiveWhere(t, func(*logic.Term) bool { return true }, f)
+}
+
+// positiveWhere returns t with f applied to every quantifier q in a
+// positive position for which ok(q).
+func positiveWhere(t *logic.Term, ok func(q *logic.Term) bool, f func(q *logic.Term) *logic.Term) *logic.Term {
 	switch {
 	case t.Kind() == logic.KindApp && (t.Op() == logic.OpAnd || t.Op() == logic.OpOr):
 		args := t.Args()
 		for i, x := range args {
-			args[i] = positive(x, f)
+			args[i] = positiveWhere(x, ok, f)
 		}
 		if t.Op() == logic.OpAnd {
 			return logic.And(args...)
 		}
 		return logic.Or(args...)
 	case t.Kind() == logic.KindApp && t.Op() == logic.OpImplies:
-		return logic.Implies(t.Arg(0), positive(t.Arg(1), f))
-	case t.Kind() != logic.KindForall || !groundable(t):
+		return logic.Implies(t.Arg(0), positiveWhere(t.Arg(1), ok, f))
+	case t.Kind() != logic.KindForall || !ok(t):
 		return t
 	}
 	return f(t)
@@ -410,24 +421,4 @@ func (ix *indexTerms) instances(q *logic.Term) *logic.Term {
 	}
 	each(0)
 	return logic.And(inst...)
-}
-
-// positiveAny is positive for every quantifier, groundable or not.
-func positiveAny(t *logic.Term, f func(q *logic.Term) *logic.Term) *logic.Term {
-	switch {
-	case t.Kind() == logic.KindApp && (t.Op() == logic.OpAnd || t.Op() == logic.OpOr):
-		args := t.Args()
-		for i, x := range args {
-			args[i] = positiveAny(x, f)
-		}
-		if t.Op() == logic.OpAnd {
-			return logic.And(args...)
-		}
-		return logic.Or(args...)
-	case t.Kind() == logic.KindApp && t.Op() == logic.OpImplies:
-		return logic.Implies(t.Arg(0), positiveAny(t.Arg(1), f))
-	case t.Kind() != logic.KindForall:
-		return t
-	}
-	return f(t)
 }

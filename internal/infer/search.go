@@ -181,14 +181,6 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 	workers = min(workers, len(groups))
 	st := &searchState{pool: pool}
 	var rounds []HoudiniRound
-	var mu sync.Mutex
-	var firstErr error
-	// Each worker owns the solvers of its groups, in a Z3 context of its
-	// own.
-	type worker struct {
-		wsp    *smt.Workspace
-		groups []*group
-	}
 	ws := make([]*worker, workers)
 	for i := range ws {
 		wsp, err := smt.OpenWorkspace("lambda!")
@@ -217,7 +209,6 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 		}
 	}
 	s.say(fmt.Sprintf("search: %d candidates, %d solvers", len(pool), len(groups)))
-	var wg sync.WaitGroup
 	for r := 1; ; r++ {
 		alive, _ := st.live(allIndices(len(pool)))
 		if len(alive) == 0 {
@@ -226,25 +217,8 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 		t := time.Now()
 		st.round = &HoudiniRound{Candidates: len(alive)}
 		s.say(fmt.Sprintf("search pass %d: %d candidates", r, len(alive)))
-		for _, w := range ws {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for _, g := range w.groups {
-					if err := s.settle(ctx, st, g); err != nil {
-						mu.Lock()
-						if firstErr == nil {
-							firstErr = err
-						}
-						mu.Unlock()
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		if firstErr != nil {
-			return nil, rounds, firstErr
+		if err := forEachGroup(ws, func(g *group) error { return s.settle(ctx, st, g) }); err != nil {
+			return nil, rounds, err
 		}
 		st.round.Seconds = time.Since(t).Seconds()
 		rounds = append(rounds, *st.round)
@@ -259,29 +233,46 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 			for i, k := range alive {
 				out[i] = pool[k]
 			}
-			var cerr error
-			for _, w := range ws {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for _, g := range w.groups {
-						if err := s.groupCores(ctx, st, g, alive); err != nil {
-							mu.Lock()
-							cerr = err
-							mu.Unlock()
-							return
-						}
-					}
-				}()
-			}
-			wg.Wait()
-			if cerr != nil {
-				return nil, rounds, cerr
+			if err := forEachGroup(ws, func(g *group) error { return s.groupCores(ctx, st, g, alive) }); err != nil {
+				return nil, rounds, err
 			}
 			dependencies(pool, alive, groups)
 			return out, rounds, nil
 		}
 	}
+}
+
+// worker owns the solvers of its groups, in a Z3 context of its own.
+type worker struct {
+	wsp    *smt.Workspace
+	groups []*group
+}
+
+// forEachGroup calls f on every group of every worker, the workers
+// concurrently (each in its own Z3 context) and a worker's groups in
+// turn, and returns the first error.
+func forEachGroup(ws []*worker, f func(g *group) error) error {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	for _, w := range ws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, g := range w.groups {
+				if err := f(g); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
 }
 
 // groupCores checks every live goal of g alone under the hypotheses of

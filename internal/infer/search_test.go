@@ -56,31 +56,37 @@ func TestInstantiate(t *testing.T) {
 		v    int64
 		want smt.Status
 	}{{1, smt.Unsat}, {-1, smt.Sat}} {
-		w, err := smt.OpenWorkspace("lambda!")
-		if err != nil {
-			t.Fatal(err)
-		}
-		fs, err := w.Translate(instantiate(stepProblem(c.v), "assume A.c(s)"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := w.NewSolver(smt.Config{RLimit: 10_000_000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Assert(fs...); err != nil {
-			t.Fatal(err)
-		}
-		r, err := s.Check(context.Background(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Status != c.want {
+		if r := check(t, instantiate(stepProblem(c.v), "assume A.c(s)")); r.Status != c.want {
 			t.Errorf("writing %d: %v, want %v", c.v, r.Status, c.want)
 		}
-		s.Close()
-		w.Close()
 	}
+}
+
+// check asserts p in a solver of its own and checks it.
+func check(t *testing.T, p *logic.Problem) *smt.Result {
+	t.Helper()
+	w, err := smt.OpenWorkspace("lambda!")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	fs, err := w.Translate(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := w.NewSolver(smt.Config{RLimit: 10_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Assert(fs...); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Check(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // TestWitnessLimit checks that a goal needing more skolem constants of a
@@ -181,30 +187,9 @@ func TestExpandAxioms(t *testing.T) {
 		if !ext {
 			t.Errorf("%s: no extensionality witness", c.name)
 		}
-		w, err := smt.OpenWorkspace("lambda!")
-		if err != nil {
-			t.Fatal(err)
-		}
-		fs, err := w.Translate(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := w.NewSolver(smt.Config{RLimit: 10_000_000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Assert(fs...); err != nil {
-			t.Fatal(err)
-		}
-		r, err := s.Check(context.Background(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Status != c.want {
+		if r := check(t, p); r.Status != c.want {
 			t.Errorf("%s: %v (%s), want %v", c.name, r.Status, r.Reason, c.want)
 		}
-		s.Close()
-		w.Close()
 	}
 }
 
