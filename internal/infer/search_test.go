@@ -2,9 +2,13 @@ package infer
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"ladder/internal/driver"
 	"ladder/internal/logic"
 	"ladder/internal/smt"
 )
@@ -254,5 +258,66 @@ func TestAssumptions(t *testing.T) {
 	// a dropped: m's list names it, so m assumes all that are left.
 	if got := strings.Join(assumeNames(m, []*cand{m, d}), ","); got != "m,d" {
 		t.Errorf("assumeNames(m) without a = %s, want m,d", got)
+	}
+}
+
+// TestFinalizeWidens gives the ticket lock's hand-written invariants
+// assumes: lists naming only themselves: those not inductive alone are
+// proved again assuming all the others (widened), and none is dropped.
+func TestFinalizeWidens(t *testing.T) {
+	dir := t.TempDir()
+	stripCopy(t, dir, "docs/examples/mutex/TicketLock.yaml", "mutex/TicketLock.yaml")
+	copyFile(t, dir, "docs/examples/mutex/lock.yaml", "mutex/lock.yaml")
+	path, err := filepath.Abs(filepath.Join(dir, "mutex/TicketLock.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := driver.NewProver(driver.Config{Jobs: 1, CacheDir: filepath.Join(dir, "cache")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	s := &session{path: path, orig: orig, auto: "TicketLock", prover: p, param: true}
+	var cs []*cand
+	for _, body := range []string{
+		"forall p: P. pc[p] != Idle => ticket[p] < next",
+		"forall p: P, q: P. p != q and pc[p] != Idle and pc[q] != Idle => ticket[p] != ticket[q]",
+		"forall p: P. pc[p] = Critical => ticket[p] = serving",
+		"forall p: P, q: P. pc[p] = Critical and pc[q] = Critical => p = q",
+	} {
+		c := &cand{text: body, shape: shapeImpl}
+		c.assumes = []*cand{c}
+		cs = append(cs, c)
+	}
+	final, last, rounds, err := s.finalize(context.Background(), cs, func(i int) string { return fmt.Sprintf("w%d", i+1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(final) != len(cs) || last == nil {
+		t.Fatalf("%d of %d invariants kept", len(final), len(cs))
+	}
+	widened := 0
+	for _, r := range rounds {
+		widened += r.Widened
+	}
+	if widened == 0 || len(rounds) < 2 {
+		t.Fatalf("rounds %+v: want a widening round", rounds)
+	}
+	// The first is inductive alone and keeps its list; the mutual
+	// exclusion is not, and assumes all in the end.
+	if got := assumeNames(final[0], final); len(got) != 1 {
+		t.Errorf("%s assumes %v, want itself only", final[0].name, got)
+	}
+	if got := assumeNames(final[3], final); len(got) != len(final) {
+		t.Errorf("%s assumes %v, want all", final[3].name, got)
+	}
+	for _, c := range final {
+		if st := statusOf(last.derived, "TicketLock", c.name); st != "proved" {
+			t.Errorf("%s (%s): %s", c.name, c.text, st)
+		}
 	}
 }
