@@ -124,26 +124,30 @@ func positiveWhere(t *logic.Term, ok func(q *logic.Term) bool, f func(q *logic.T
 // at params and the skolem constants, its quantifiers in positive
 // positions made ground in turn.
 func instances(t *logic.Term, params map[string][]*logic.Term) *logic.Term {
-	var inst []*logic.Term
-	vars := t.Vars()
-	choice := make([]*logic.Term, len(vars))
-	var each func(j int)
-	each = func(j int) {
-		if j == len(vars) {
-			pairs := make([]logic.Pair, len(vars))
-			for k, v := range vars {
-				pairs[k] = logic.Pair{From: v, To: choice[k]}
-			}
-			inst = append(inst, ground(logic.Subst(t.Body(), pairs...), params))
-			return
-		}
-		s := vars[j].Sort()
+	return instancesAt(t, func(v *logic.Term) []*logic.Term {
+		s := v.Sort()
 		opts := append([]*logic.Term(nil), params[s.Name()]...)
 		for k := 1; k <= skolems; k++ {
 			opts = append(opts, skolem(s, k))
 		}
-		for _, x := range opts {
-			choice[j] = x
+		return opts
+	}, func(b *logic.Term) *logic.Term { return ground(b, params) })
+}
+
+// instancesAt returns the conjunction of f applied to the body of the
+// quantifier q at every choice of terms, opts(v) for each variable v.
+func instancesAt(q *logic.Term, opts func(v *logic.Term) []*logic.Term, f func(*logic.Term) *logic.Term) *logic.Term {
+	var inst []*logic.Term
+	vars := q.Vars()
+	choice := make([]logic.Pair, len(vars))
+	var each func(j int)
+	each = func(j int) {
+		if j == len(vars) {
+			inst = append(inst, f(logic.Subst(q.Body(), choice...)))
+			return
+		}
+		for _, x := range opts(vars[j]) {
+			choice[j] = logic.Pair{From: vars[j], To: x}
 			each(j + 1)
 		}
 	}
@@ -406,19 +410,6 @@ func (ix *indexTerms) instances(q *logic.Term) *logic.Term {
 			return q
 		}
 	}
-	var inst []*logic.Term
-	choice := make([]logic.Pair, len(vars))
-	var each func(j int)
-	each = func(j int) {
-		if j == len(vars) {
-			inst = append(inst, positiveAny(logic.Subst(q.Body(), choice...), ix.instances))
-			return
-		}
-		for _, x := range ix.terms[vars[j].Sort().String()] {
-			choice[j] = logic.Pair{From: vars[j], To: x}
-			each(j + 1)
-		}
-	}
-	each(0)
-	return logic.And(inst...)
+	return instancesAt(q, func(v *logic.Term) []*logic.Term { return ix.terms[v.Sort().String()] },
+		func(b *logic.Term) *logic.Term { return positiveAny(b, ix.instances) })
 }

@@ -72,9 +72,9 @@ type group struct {
 	goal []bool
 	rest []smt.Formula
 	// core holds, by candidate (index into the pool), the candidates
-	// whose hypotheses the last unsat check of its goal used (Z3's unsat
-	// core over the h literals): after the search, the hypotheses its
-	// preservation by this action needs.
+	// whose hypotheses the check of its goal alone under the final live
+	// set used (Z3's unsat core over the h literals; groupCores): the
+	// hypotheses its preservation by this action needs.
 	core map[int][]int
 }
 
@@ -455,23 +455,6 @@ func (s *session) checkGoals(ctx context.Context, st *searchState, g *group, ass
 	s.searchChecks++
 	s.solverSeconds += res.Seconds
 	st.mu.Unlock()
-	if res.Status == smt.Unsat {
-		// Under the hypotheses of the live set: when the search ends, the
-		// last check of every goal was made under the final set.
-		core, err := g.sv.Core()
-		if err != nil {
-			return smt.Unknown, "", err
-		}
-		var hs []int
-		for _, x := range core {
-			if i, err := strconv.Atoi(strings.TrimPrefix(x, "h")); err == nil && strings.HasPrefix(x, "h") {
-				hs = append(hs, i)
-			}
-		}
-		for _, i := range goals {
-			g.core[i] = hs
-		}
-	}
 	if res.Status != smt.Sat {
 		return res.Status, res.Reason, nil
 	}
