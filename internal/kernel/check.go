@@ -347,30 +347,44 @@ func (s *Session) Check(q *Query) Result {
 		}
 	}
 
-	// 2b. The problem again, in Z3's default solver with the full
-	// resource limit: a true obligation reaches it without paying for
-	// the bounded search first.
-	full, fext := s.decide(q, cfg, deadline, &cost)
-	if full.verdict == Refuted && !cfg.Search.Off && !cfg.Search.NoMinimize && large(fext) {
-		full = s.minimize(q, full, fext, deadline, &cost)
+	// 2b. The problem again, in Z3's default solver with the pre-search
+	// limit: a true obligation reaches it without paying for the bounded
+	// search first, and a false one that Z3 leaves unknown does not pay
+	// the full limit before the search.
+	staged := !cfg.Search.Off && cfg.PreSearchRLimit < cfg.RLimit
+	early := cfg
+	if staged {
+		early.RLimit = cfg.PreSearchRLimit
 	}
-	if full.verdict != Unknown || full.Internal {
-		return s.finish(q, full, cost)
+	r, done := s.whole(q, early, deadline, &cost)
+	if done {
+		return s.finish(q, r, cost)
 	}
-	r = full
 
 	// 3. The bounded search, for a counterexample the solver did not
 	// find.
+	var note string
 	if !cfg.Search.Off {
 		o := s.oracle(q, deadline, "", &cost)
 		f := s.k.refuter.Search(q.problem, nil, s.k.cfg.Search.limits(), o)
 		if fr := o.result(f); fr != nil {
 			return s.finish(q, *fr, cost)
 		}
-		if f.Note != "" {
-			r.Reason += "; " + f.Note
-		}
+		note = f.Note
 		r.Timeout = r.Timeout || f.Timeout
+	}
+
+	// 3b. No counterexample: the whole problem in the default solver
+	// with the full limit, when step 2b had less.
+	if staged && !r.Timeout {
+		full, done := s.whole(q, cfg, deadline, &cost)
+		if done {
+			return s.finish(q, full, cost)
+		}
+		r = full
+	}
+	if note != "" {
+		r.Reason += "; " + note
 	}
 
 	// 4. No counterexample: the plain solver again, with the retry limit.
@@ -386,6 +400,18 @@ func (s *Session) Check(q *Query) Result {
 		r.Timeout = r.Timeout || rr.Timeout
 	}
 	return s.finish(q, r, cost)
+}
+
+// whole checks q's whole problem in Z3's default solver under cfg (steps
+// 2b and 3b of Check) and minimizes a large counterexample; done is false
+// when the result is Unknown and not an internal error, so that Check goes
+// on.
+func (s *Session) whole(q *Query, cfg Config, deadline time.Time, cost *costs) (r Result, done bool) {
+	r, ext := s.decide(q, cfg, deadline, cost)
+	if r.verdict == Refuted && !cfg.Search.Off && !cfg.Search.NoMinimize && large(ext) {
+		r = s.minimize(q, r, ext, deadline, cost)
+	}
+	return r, r.verdict != Unknown || r.Internal
 }
 
 // first is step 0 of Check: the attempt a, with the limit of the step
