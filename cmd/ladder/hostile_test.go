@@ -290,8 +290,8 @@ func TestHostileResourceLimits(t *testing.T) {
 	}
 	norec := repoPath(t, "algorithms", "NOrec.yaml")
 	if _, err := os.Stat(norec); err == nil {
-		c = hostile(t, dir, 3*time.Minute, "crosscheck", "--implements", tms2, norec, "--bound", "T=3,L=2,V=2", "--max-memory", "200MiB")
-		c.expect(t, exitFailure, `INCOMPLETE: stopped at the memory limit 200 MiB .* after \d+ pairs`)
+		c = hostile(t, dir, 3*time.Minute, "crosscheck", "--implements", tms2, norec, "--bound", "T=3,L=2,V=2", "--max-memory", "48MiB")
+		c.expect(t, exitFailure, `INCOMPLETE: stopped at the memory limit 48 MiB .* after \d+ pairs`)
 	}
 	c = hostile(t, dir, time.Minute, "explore", tms2, "--bound", "T=2,L=1,V=2", "--max-memory", "lots")
 	c.expect(t, exitUsage, `--max-memory: "lots" is not a size`)
