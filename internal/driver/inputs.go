@@ -29,20 +29,24 @@ type Inputs struct {
 // LoadConfig returns a loader configuration that reads files from disk and
 // records them in in.
 func (in *Inputs) LoadConfig() load.Config {
-	return load.Config{
-		ReadFile: func(name string) ([]byte, error) {
-			data, err := load.ReadFile(name)
-			if err == nil {
-				in.mu.Lock()
-				if in.sums == nil {
-					in.sums = map[string][sha256.Size]byte{}
-				}
-				in.sums[name] = sha256.Sum256(data)
-				in.mu.Unlock()
+	return load.Config{ReadFile: in.Reader(load.ReadFile), ReadDir: os.ReadDir}
+}
+
+// Reader returns read, recording in in the bytes of every file it reads
+// without error: for a loader that reads some files from elsewhere than
+// the disk (the language server's open documents).
+func (in *Inputs) Reader(read func(name string) ([]byte, error)) func(name string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		data, err := read(name)
+		if err == nil {
+			in.mu.Lock()
+			if in.sums == nil {
+				in.sums = map[string][sha256.Size]byte{}
 			}
-			return data, err
-		},
-		ReadDir: os.ReadDir,
+			in.sums[name] = sha256.Sum256(data)
+			in.mu.Unlock()
+		}
+		return data, err
 	}
 }
 

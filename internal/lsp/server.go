@@ -8,7 +8,9 @@
 // when the cache holds no verdict for its current text), as ladder graph
 // reads it, and proves the document in the background with the cache (only
 // the obligations whose text changed reach the solver), then publishes the
-// new statuses.
+// new statuses. One prover per cache lives as long as the session, as
+// ladder watch's does: a save restores the units whose files did not
+// change from their records instead of generating their obligations.
 //
 // It uses the protocol types of go.lsp.dev/protocol and the JSON-RPC 2.0
 // connection of go.lsp.dev/jsonrpc2, and answers the methods it implements
@@ -80,7 +82,7 @@ type Options struct {
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	// Every message from the client goes through a frameReader (frame.go).
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(guarded{Reader: newFrameReader(rwc), WriteCloser: rwc}))
-	s := &server{opt: opt, conn: conn, docs: map[uri.URI]*document{}}
+	s := &server{opt: opt, conn: conn, docs: map[uri.URI]*document{}, provers: map[string]*sharedProver{}}
 	s.client = protocol.ClientDispatcher(conn, zap.NewNop())
 	s.bgCtx, s.bgStop = context.WithCancel(ctx)
 	conn.Go(ctx, s.handle)
@@ -92,6 +94,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) error {
 	}
 	s.bgStop() // background proofs stop; their verdicts so far are cached
 	s.bg.Wait()
+	s.closeProvers()
 	// the client closing the connection ends the session normally
 	if err := conn.Err(); err != nil && (strings.Contains(err.Error(), errFrame.Error()) ||
 		!errors.Is(err, io.EOF) && !strings.HasSuffix(err.Error(), io.EOF.Error()) && !strings.Contains(err.Error(), "closed")) {
@@ -112,6 +115,47 @@ type server struct {
 	mu       sync.Mutex
 	docs     map[uri.URI]*document
 	shutdown bool
+
+	pmu     sync.Mutex
+	provers map[string]*sharedProver // by cache directory
+}
+
+// sharedProver is the prover of one cache directory, kept for the whole
+// session, as ladder watch keeps its own: every saved document of the
+// repository is planned and proved with it, one run at a time, so that
+// the unit records it decoded stay in memory and a save restores the
+// unchanged units instead of generating their obligations again.
+type sharedProver struct {
+	mu sync.Mutex // held for a whole plan, status and proof
+	p  *driver.Prover
+}
+
+// prover returns the shared prover of cfg's cache directory, made on first
+// use; nil when it cannot be made (the error is the cache's, and the
+// statuses are left out, as without a cache).
+func (s *server) prover(cfg driver.Config) *sharedProver {
+	s.pmu.Lock()
+	defer s.pmu.Unlock()
+	if sp := s.provers[cfg.CacheDir]; sp != nil {
+		return sp
+	}
+	p, err := driver.NewProver(cfg)
+	if err != nil {
+		return nil
+	}
+	sp := &sharedProver{p: p}
+	s.provers[cfg.CacheDir] = sp
+	return sp
+}
+
+// closeProvers closes every shared prover, once no background proof runs.
+func (s *server) closeProvers() {
+	s.pmu.Lock()
+	defer s.pmu.Unlock()
+	for dir, sp := range s.provers {
+		sp.p.Close()
+		delete(s.provers, dir)
+	}
 }
 
 // document is an open document: its text as the editor has it.
@@ -230,20 +274,15 @@ func (s *server) update(ctx context.Context, u uri.URI, version int32, text *str
 		s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Version: uint32(max(v, 0)), Diagnostics: []protocol.Diagnostic{}})
 		return
 	}
-	diags, set := s.check(path, docText, overlay)
-	var in *driver.Input
+	diags, set, sums := s.check(path, docText, overlay)
 	cfg, prove := s.proverConfig(path)
-	if saved && set != nil && prove {
-		if in, _ = driver.Generate(set); in != nil {
-			diags = append(diags, s.status(path, docText, in, cfg, nil)...)
-		}
-	}
-	s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Version: uint32(max(v, 0)), Diagnostics: diags})
-	if in == nil || len(in.Obligations) == 0 {
+	if !saved || set == nil || !prove {
+		s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Version: uint32(max(v, 0)), Diagnostics: diags})
 		return
 	}
-	// prove in the background, then publish again, unless the document
-	// changed meanwhile
+	// Saved without errors: in the background, with the repository's
+	// shared prover, publish the cached statuses, prove, and publish the
+	// new statuses, unless the document changed meanwhile.
 	bctx, stop := context.WithCancel(s.bgCtx)
 	s.mu.Lock()
 	if s.docs[u] != d || d.gen != gen {
@@ -254,26 +293,42 @@ func (s *server) update(ctx context.Context, u uri.URI, version int32, text *str
 	d.stop = stop
 	s.bg.Add(1)
 	s.mu.Unlock()
+	current := func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.docs[u] == d && d.gen == gen && bctx.Err() == nil
+	}
+	publish := func(all []protocol.Diagnostic) {
+		s.client.PublishDiagnostics(bctx, &protocol.PublishDiagnosticsParams{URI: u, Version: uint32(max(v, 0)), Diagnostics: all})
+	}
 	go func() {
 		defer s.bg.Done()
 		defer stop()
-		p, err := driver.NewProver(cfg)
-		if err != nil {
+		sp := s.prover(cfg)
+		if sp == nil {
+			publish(diags)
 			return
 		}
-		rep, err := p.Prove(bctx, in)
-		p.Close()
-		if err != nil || bctx.Err() != nil {
+		sp.mu.Lock()
+		defer sp.mu.Unlock()
+		if !current() {
+			return // a later change or save has its own run
+		}
+		in, _ := sp.p.Plan(set, sums)
+		if in == nil {
+			publish(diags)
 			return
 		}
-		all := append(nonStatus(diags), s.status(path, docText, in, cfg, rep)...)
-		s.mu.Lock()
-		current := s.docs[u] == d && d.gen == gen
-		s.mu.Unlock()
-		if !current {
+		cached, err := sp.p.Status(bctx, in)
+		if err != nil || !current() {
 			return
 		}
-		s.client.PublishDiagnostics(bctx, &protocol.PublishDiagnosticsParams{URI: u, Version: uint32(max(v, 0)), Diagnostics: all})
+		publish(append(nonStatus(diags), s.status(path, docText, in, cached)...))
+		rep, err := sp.p.Prove(bctx, in)
+		if err != nil || !current() {
+			return
+		}
+		publish(append(nonStatus(diags), s.status(path, docText, in, rep)...))
 		if s.opt.Proved != nil {
 			s.opt.Proved(u, rep)
 		}
@@ -331,21 +386,23 @@ func (s *server) proverConfig(path string) (driver.Config, bool) {
 
 // check loads the document (with the open documents' texts instead of the
 // files on disk) as ladder check does and returns the errors in it as
-// diagnostics, and the loaded set when there are no errors at all.
-func (s *server) check(path, text string, overlay map[string]string) ([]protocol.Diagnostic, *load.Set) {
+// diagnostics, and the loaded set when there are no errors at all, with
+// the SHA-256 of every file it read as read (driver.Inputs.Sums).
+func (s *server) check(path, text string, overlay map[string]string) ([]protocol.Diagnostic, *load.Set, map[string]string) {
 	abs := func(name string) string {
 		if a, err := filepath.Abs(name); err == nil {
 			return a
 		}
 		return name
 	}
+	var inputs driver.Inputs
 	cfg := load.Config{
-		ReadFile: func(name string) ([]byte, error) {
+		ReadFile: inputs.Reader(func(name string) ([]byte, error) {
 			if t, ok := overlay[filepath.Clean(abs(name))]; ok {
 				return []byte(t), nil
 			}
 			return load.ReadFile(name)
-		},
+		}),
 		ReadDir: func(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) },
 	}
 	if s.opt.Library != nil {
@@ -362,27 +419,17 @@ func (s *server) check(path, text string, overlay map[string]string) ([]protocol
 	}
 	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Range.Start.Line < diags[j].Range.Start.Line })
 	if len(errs) > 0 {
-		set = nil
+		return diags, nil, nil
 	}
-	return diags, set
+	return diags, set, inputs.Sums()
 }
 
 // status returns the status of the invariants and edges whose obligations
-// the document states, from rep or, when rep is nil, from the cache: one
-// diagnostic per invariant or edge at its first obligation's position, and
-// one per refuted or unknown obligation at its own.
-func (s *server) status(path, text string, in *driver.Input, cfg driver.Config, rep *report.Prove) []protocol.Diagnostic {
-	if rep == nil {
-		p, err := driver.NewProver(cfg)
-		if err != nil {
-			return nil
-		}
-		rep, err = p.Status(context.Background(), in)
-		p.Close()
-		if err != nil {
-			return nil
-		}
-	}
+// the document states (in's, restored units' included), from rep (a
+// proof's report, or the cache's statuses): one diagnostic per invariant
+// or edge at its first obligation's position, and one per refuted or
+// unknown obligation at its own.
+func (s *server) status(path, text string, in *driver.Input, rep *report.Prove) []protocol.Diagnostic {
 	// where each group's obligations are, in this document
 	first := map[string]source.Pos{}
 	for _, ob := range in.Obligations {

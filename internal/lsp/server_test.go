@@ -60,7 +60,8 @@ func (c *testClient) WorkspaceFolders(context.Context) ([]protocol.WorkspaceFold
 // edit an action's effect and save, close, shut down. The broken expression
 // gets one diagnostic at its position within the change that broke it; the
 // fix clears it. A save publishes the cached statuses at once (not checked,
-// with an empty cache), then those of the background proof (proved); the
+// with an empty cache), then those of the background proof (proved); a
+// save without a change shows them from the unit's record; the
 // saved edit of one action re-checks that action's obligation only, and its
 // refutation is shown at the invariant with the counterexample's first line.
 func TestSession(t *testing.T) {
@@ -193,6 +194,14 @@ func TestSession(t *testing.T) {
 	rep := <-proved
 	if rep.Summary.Rechecked == 0 || rep.Summary.Reused != 0 || !rep.OK() {
 		t.Errorf("first proof: %+v", rep.Summary)
+	}
+	// saved again unchanged: the unit is restored from its record, built
+	// nowhere, and its statuses are shown at once
+	save("")
+	expect("saved again (cached)", next("saved again"), fmt.Sprintf(`^%d:%s invariant atMostOne: proved$`, invLine, info))
+	expect("saved again (proved)", next("saved again, proved"), fmt.Sprintf(`^%d:%s invariant atMostOne: proved$`, invLine, info))
+	if rep = <-proved; rep.Summary.Rechecked != 0 || rep.Summary.Built != 0 || !rep.OK() {
+		t.Errorf("proof of the unchanged document: %+v", rep.Summary)
 	}
 
 	// a saved edit of Release's effect: only the invariant's Release
