@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"ladder/internal/kernel"
 	"ladder/internal/report"
 )
 
@@ -87,4 +88,50 @@ func BenchmarkProveWarm(b *testing.B) {
 		b.Fatalf("warm run re-checked: %+v", rep.Summary)
 	}
 	b.ReportMetric(1000*total/float64(n), "ms/obl")
+}
+
+// BenchmarkRefute checks one false obligation that Z3 leaves unknown and
+// the bounded search refutes, TL2Mod's DrawVersion › pre(CommitReserved)
+// (algorithms/testdata), with one worker and no cache: "staged" with the
+// kernel's defaults (the whole problem with the pre-search limit before
+// the search, kernel.DefaultPreSearchRLimit), "full-first" with the full
+// limit before the search (PreSearchRLimit = RLimit). It reports Z3's
+// resource units (Mrlimit/op) and the run's seconds (s/op) of each: their
+// ratio is what a refuted obligation saves.
+func BenchmarkRefute(b *testing.B) {
+	td := filepath.Join("..", "..", "algorithms", "testdata")
+	in, errs := Load(filepath.Join(td, "TL2Mod.yaml"), filepath.Join(td, "TL2Mod-ReservationTMS2.yaml"), filepath.Join("..", "..", "specs"))
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	for _, c := range []struct {
+		name      string
+		preSearch uint64
+	}{{"staged", 0}, {"full-first", kernel.DefaultRLimit}} {
+		b.Run(c.name, func(b *testing.B) {
+			var rlimit uint64
+			var seconds float64
+			n := 0
+			for b.Loop() {
+				p, err := NewProver(Config{NoCache: true, Jobs: 1, UnknownDir: b.TempDir(),
+					Only: `DrawVersion › pre\(CommitReserved\)$`, Kernel: kernel.Config{PreSearchRLimit: c.preSearch}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				rep, err := p.Prove(context.Background(), in)
+				p.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rep.Summary.Obligations != 1 || rep.Summary.Refuted != 1 {
+					b.Fatalf("want one refuted obligation: %+v", rep.Summary)
+				}
+				rlimit += rep.Obligations[0].RLimitUsed
+				seconds += rep.Summary.Seconds
+				n++
+			}
+			b.ReportMetric(float64(rlimit)/1e6/float64(n), "Mrlimit/op")
+			b.ReportMetric(seconds/float64(n), "s/op")
+		})
+	}
 }
