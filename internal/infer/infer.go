@@ -47,6 +47,10 @@ type Options struct {
 	// NoParametrized proves quantified candidates without the
 	// parametrized strategy.
 	NoParametrized bool
+	// NoCheapPasses starts the Houdini search with its full checks,
+	// without the passes of cheap checks that drop what the first models
+	// break before any large set of goals is proved preserved (hunt).
+	NoCheapPasses bool
 	// Prefix starts the names of the printed invariants ("inv": inv1,
 	// inv2, …).
 	Prefix string
@@ -312,7 +316,7 @@ func run(ctx context.Context, o Options, start time.Time, partial **Result) (*Re
 	}
 	defer closeProver(prover, progress)
 	s := &session{path: path, orig: orig, auto: a.Name, library: o.Library, overlays: o.Overlays,
-		prover: prover, param: !o.NoParametrized, progress: progress}
+		prover: prover, param: !o.NoParametrized, cheap: !o.NoCheapPasses, progress: progress}
 	fine, rounds, err := s.search(ctx, pool, func(i int) string { return fmt.Sprintf("%s_c%d", o.Prefix, i+1) }, o.Prover.Jobs, searchLimits(o.Prover.Kernel))
 	res.Rounds = rounds
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -202,6 +203,41 @@ func TestInferTicketLock(t *testing.T) {
 	provesFromInferred(t, res, hw, nil, cache)
 	if res.Edge == nil || res.Edge.Status != report.Proved {
 		t.Fatalf("edge TicketLock-Mutex not proved with the inferred invariants: %+v", res.Edge)
+	}
+}
+
+// TestCheapPasses infers the ticket lock's invariants with the search's
+// passes of cheap checks and without them: the same invariants either way
+// (the cheap passes drop nothing without a model), and the rounds say
+// which passes were cheap.
+func TestCheapPasses(t *testing.T) {
+	dir := t.TempDir()
+	stripCopy(t, dir, "docs/examples/mutex/TicketLock.yaml", "mutex/TicketLock.yaml")
+	copyFile(t, dir, "docs/examples/mutex/lock.yaml", "mutex/lock.yaml")
+	bodies := func(noCheap bool) ([]string, int) {
+		o := options(t, filepath.Join(dir, "mutex/TicketLock.yaml"), filepath.Join(t.TempDir(), "cache"), nil)
+		o.NoCheapPasses = noCheap
+		res := runInfer(t, o)
+		var out []string
+		for _, inv := range res.Invariants {
+			out = append(out, inv.Body)
+		}
+		sort.Strings(out)
+		cheap := 0
+		for _, r := range res.Rounds {
+			if r.Hunt {
+				cheap++
+			}
+		}
+		return out, cheap
+	}
+	with, n := bodies(false)
+	without, m := bodies(true)
+	if n == 0 || m != 0 {
+		t.Errorf("%d cheap passes with them, %d without; want some, and none", n, m)
+	}
+	if !slices.Equal(with, without) {
+		t.Errorf("invariants with cheap passes:\n%s\nwithout:\n%s", strings.Join(with, "\n"), strings.Join(without, "\n"))
 	}
 }
 
