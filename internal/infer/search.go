@@ -369,23 +369,9 @@ func allIndices(n int) []int {
 // it is wasted when another solver's model drops a candidate afterwards.
 func (s *session) hunt(ctx context.Context, st *searchState, g *group) error {
 	for {
-		live, version := st.live(g.cands)
-		if g.verified == version {
-			return nil
-		}
-		if err := g.addLive(st, s.auto); err != nil {
+		assume, goals, version, err := s.pending(st, g)
+		if err != nil || g.verified == version {
 			return err
-		}
-		hyps, _ := st.live(allIndices(len(st.pool)))
-		assume := make([]string, 0, len(hyps)+1)
-		for _, i := range hyps {
-			assume = append(assume, hLit(i))
-		}
-		var goals []int
-		for _, i := range live {
-			if g.goal[g.pos(i)] {
-				goals = append(goals, i)
-			}
 		}
 		if len(goals) == 0 {
 			g.verified = version
@@ -404,29 +390,40 @@ func (s *session) hunt(ctx context.Context, st *searchState, g *group) error {
 	}
 }
 
+// pending adds to g's solver the candidates alive and not yet added, and
+// returns what a check of g asks under the current live set, whose
+// version it returns: the h literals of every live candidate and g's live
+// goals. When g is verified for that version, it adds nothing.
+func (s *session) pending(st *searchState, g *group) (assume []string, goals []int, version int, err error) {
+	live, version := st.live(g.cands)
+	if g.verified == version {
+		return nil, nil, version, nil
+	}
+	if err := g.addLive(st, s.auto); err != nil {
+		return nil, nil, version, err
+	}
+	hyps, _ := st.live(allIndices(len(st.pool)))
+	assume = make([]string, 0, len(hyps)+1)
+	for _, i := range hyps {
+		assume = append(assume, hLit(i))
+	}
+	for _, i := range live {
+		if g.goal[g.pos(i)] {
+			goals = append(goals, i)
+		}
+	}
+	return assume, goals, version, nil
+}
+
 // huntRLimit is the resource limit of hunt's checks.
 const huntRLimit = 1_000_000
 
 // settle checks g's solver until it answers unsat for the live set.
 func (s *session) settle(ctx context.Context, st *searchState, g *group) error {
 	for {
-		live, version := st.live(g.cands)
-		if g.verified == version {
-			return nil
-		}
-		if err := g.addLive(st, s.auto); err != nil {
+		assume, goals, version, err := s.pending(st, g)
+		if err != nil || g.verified == version {
 			return err
-		}
-		hyps, _ := st.live(allIndices(len(st.pool)))
-		assume := make([]string, 0, len(hyps)+1)
-		for _, i := range hyps {
-			assume = append(assume, hLit(i))
-		}
-		var goals []int
-		for _, i := range live {
-			if g.goal[g.pos(i)] {
-				goals = append(goals, i)
-			}
 		}
 		// Check the goals in chunks of g.width, halving it at an unknown
 		// answer. Every chunk checked under the hypotheses of version: a

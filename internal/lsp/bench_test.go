@@ -2,17 +2,14 @@ package lsp
 
 import (
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
-	"go.uber.org/zap"
 
 	"ladder/internal/report"
 )
@@ -50,22 +47,17 @@ func BenchmarkSaveRelationEdit(b *testing.B) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	sconn, cconn := net.Pipe()
 	cache := filepath.Join(dir, "cache")
 	proved := make(chan *report.Prove, 1)
 	opt := Options{Version: "bench",
 		Library:  func(string) []string { return []string{filepath.Join(dir, "specs"), filepath.Join(dir, "algorithms")} },
 		CacheDir: func(string) string { return cache },
 		Proved:   func(_ uri.URI, rep *report.Prove) { proved <- rep }}
-	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, sconn, opt) }()
-	client := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 1024)}
+	server, client, served := serveTest(ctx, b, opt, 1024)
 	go func() { // drain: the benchmark waits for the reports
 		for range client.diags {
 		}
 	}()
-	_, conn, server := protocol.NewClient(ctx, client, jsonrpc2.NewStream(cconn), zap.NewNop())
-	defer conn.Close()
 	if _, err := server.Initialize(ctx, &protocol.InitializeParams{}); err != nil {
 		b.Fatal(err)
 	}

@@ -55,6 +55,19 @@ func (c *testClient) WorkspaceFolders(context.Context) ([]protocol.WorkspaceFold
 	return nil, nil
 }
 
+// serveTest starts a server with opt on one end of a pipe, and returns
+// the editor's end: the server's methods, the client recording up to n
+// published diagnostics, and the channel Serve's result arrives on.
+func serveTest(ctx context.Context, tb testing.TB, opt Options, n int) (protocol.Server, *testClient, <-chan error) {
+	sconn, cconn := net.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, sconn, opt) }()
+	client := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, n)}
+	_, conn, server := protocol.NewClient(ctx, client, jsonrpc2.NewStream(cconn), zap.NewNop())
+	tb.Cleanup(func() { conn.Close() })
+	return server, client, served
+}
+
 // TestSession drives the server through an editor's session over a pipe:
 // initialize, open a clean automaton, break an expression, fix it, save,
 // edit an action's effect and save, close, shut down. The broken expression
@@ -81,17 +94,12 @@ func TestSession(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	sconn, cconn := net.Pipe()
-	served := make(chan error, 1)
 	cache := filepath.Join(t.TempDir(), "cache")
 	proved := make(chan *report.Prove, 4)
 	opt := Options{Version: "test",
 		CacheDir: func(string) string { return cache },
 		Proved:   func(_ uri.URI, rep *report.Prove) { proved <- rep }}
-	go func() { served <- Serve(ctx, sconn, opt) }()
-	client := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 16)}
-	_, conn, server := protocol.NewClient(ctx, client, jsonrpc2.NewStream(cconn), zap.NewNop())
-	defer conn.Close()
+	server, client, served := serveTest(ctx, t, opt, 16)
 
 	next := func(what string) *protocol.PublishDiagnosticsParams {
 		t.Helper()
@@ -261,15 +269,8 @@ func TestSession(t *testing.T) {
 func TestNonFileDocuments(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	sconn, cconn := net.Pipe()
-	served := make(chan error, 1)
 	cache := filepath.Join(t.TempDir(), "cache")
-	go func() {
-		served <- Serve(ctx, sconn, Options{Version: "test", CacheDir: func(string) string { return cache }})
-	}()
-	client := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 16)}
-	_, conn, server := protocol.NewClient(ctx, client, jsonrpc2.NewStream(cconn), zap.NewNop())
-	defer conn.Close()
+	server, client, served := serveTest(ctx, t, Options{Version: "test", CacheDir: func(string) string { return cache }}, 16)
 	if _, err := server.Initialize(ctx, &protocol.InitializeParams{}); err != nil {
 		t.Fatal(err)
 	}
@@ -356,12 +357,7 @@ func TestSaveOutsideWorkspace(t *testing.T) {
 	text, _ := os.ReadFile(path)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	sconn, cconn := net.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, sconn, Options{Version: "test", Workspace: ws}) }()
-	client := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 16)}
-	_, conn, server := protocol.NewClient(ctx, client, jsonrpc2.NewStream(cconn), zap.NewNop())
-	defer conn.Close()
+	server, client, served := serveTest(ctx, t, Options{Version: "test", Workspace: ws}, 16)
 	if _, err := server.Initialize(ctx, &protocol.InitializeParams{}); err != nil {
 		t.Fatal(err)
 	}
