@@ -82,6 +82,7 @@ func init() {
 			maxMemory := fs.String("max-memory", "", "stop (exit 1) when the process, the solver included, uses this much memory, e.g. 4GiB (default: half of the physical memory, less when little is available)")
 			maxCands := fs.Int("max-candidates", infer.DefaultMaxCandidates, "stop when more non-redundant candidates than this survive the instances")
 			noParam := fs.Bool("no-parametrized", false, "prove quantified candidates without the parametrized strategy")
+			noCheap := fs.Bool("no-cheap-passes", false, "start the Houdini search with its full checks, without the passes of cheap checks")
 			prefix := fs.String("prefix", "inv", "the prefix of the invariants' names (inv1, inv2, ...)")
 			jsonOut := fs.Bool("json", false, "print the result as JSON on stdout")
 			return func(e *env, args []string) int {
@@ -121,7 +122,7 @@ func init() {
 				progress := inferProgress(e, terminal)
 				opts := infer.Options{
 					File: args[0], Automaton: *automaton, Bounds: bounds, MaxStates: *maxStates,
-					Timeout: *exploreTimeout, MaxMemory: memLimit, NoPairs: *noPairs, MaxCandidates: *maxCands, NoParametrized: *noParam, Prefix: *prefix,
+					Timeout: *exploreTimeout, MaxMemory: memLimit, NoPairs: *noPairs, MaxCandidates: *maxCands, NoParametrized: *noParam, NoCheapPasses: *noCheap, Prefix: *prefix,
 					Library: libraryDirs(), Prover: cfg, Proof: *proof, Progress: progress,
 				}
 				res, err := infer.Run(ctx, opts)
