@@ -34,7 +34,7 @@ type session struct {
 	overlays map[string][]byte // other files read with a replaced text (absolute paths)
 	prover   *driver.Prover
 	param    bool // give quantified candidates the parametrized strategy
-	cheap    bool // start the search with passes of cheap checks (hunt)
+	cheap    bool // start the search with passes of cheap checks (settleCheap)
 	progress func(string)
 	phase    string
 
@@ -320,7 +320,7 @@ type HoudiniRound struct {
 	Invalid    int     `json:"invalid,omitempty"`
 	Revived    int     `json:"revived,omitempty"` // reserve candidates that became candidates
 	Widened    int     `json:"widened,omitempty"` // candidates proved again assuming all the others
-	Hunt       bool    `json:"cheap,omitempty"`   // a search pass of cheap checks only (hunt)
+	Cheap      bool    `json:"cheap,omitempty"`   // a search pass of cheap checks only (settleCheap)
 	Seconds    float64 `json:"seconds"`
 }
 

@@ -49,7 +49,7 @@ type Options struct {
 	NoParametrized bool
 	// NoCheapPasses starts the Houdini search with its full checks,
 	// without the passes of cheap checks that drop what the first models
-	// break before any large set of goals is proved preserved (hunt).
+	// break before any large set of goals is proved preserved (settleCheap).
 	NoCheapPasses bool
 	// Prefix starts the names of the printed invariants ("inv": inv1,
 	// inv2, …).

@@ -225,7 +225,7 @@ func TestCheapPasses(t *testing.T) {
 		sort.Strings(out)
 		cheap := 0
 		for _, r := range res.Rounds {
-			if r.Hunt {
+			if r.Cheap {
 				cheap++
 			}
 		}

@@ -209,22 +209,22 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 		}
 	}
 	s.say(fmt.Sprintf("search: %d candidates, %d solvers", len(pool), len(groups)))
-	hunting := s.cheap
+	cheap := s.cheap
 	for r := 1; ; r++ {
 		alive, before := st.live(allIndices(len(pool)))
 		if len(alive) == 0 {
 			return nil, rounds, nil
 		}
 		t := time.Now()
-		st.round = &HoudiniRound{Candidates: len(alive), Hunt: hunting}
+		st.round = &HoudiniRound{Candidates: len(alive), Cheap: cheap}
 		what := "search pass"
-		if hunting {
+		if cheap {
 			what = "search pass (cheap checks)"
 		}
 		s.say(fmt.Sprintf("%s %d: %d candidates", what, r, len(alive)))
 		step := s.settle
-		if hunting {
-			step = s.hunt
+		if cheap {
+			step = s.settleCheap
 		}
 		if err := forEachGroup(ws, func(g *group) error { return step(ctx, st, g) }); err != nil {
 			return nil, rounds, err
@@ -232,9 +232,9 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 		st.round.Seconds = time.Since(t).Seconds()
 		rounds = append(rounds, *st.round)
 		_, version := st.live(nil)
-		if hunting {
+		if cheap {
 			// Cheap checks until a pass of them drops nothing.
-			hunting = version != before
+			cheap = version != before
 			continue
 		}
 		done := true
@@ -359,15 +359,15 @@ func allIndices(n int) []int {
 	return out
 }
 
-// hunt is settle with cheap checks only: all of g's live goals at once,
-// under the resource limit huntRLimit, dropping what each model breaks,
+// settleCheap is settle with cheap checks only: all of g's live goals at once,
+// under the resource limit cheapRLimit, dropping what each model breaks,
 // until the solver answers unsat (g is then verified for the live set, as
 // by settle) or unknown (g is left to settle). It drops nothing without a
 // model: it only spares settle's full-limit checks of the live sets that
 // the first models would change anyway. An unsat answer on a large set of
 // goals costs far more than a sat one (on TL2, 1.8 s against 0.17 s), and
 // it is wasted when another solver's model drops a candidate afterwards.
-func (s *session) hunt(ctx context.Context, st *searchState, g *group) error {
+func (s *session) settleCheap(ctx context.Context, st *searchState, g *group) error {
 	for {
 		assume, goals, version, err := s.pending(st, g)
 		if err != nil || g.verified == version {
@@ -377,7 +377,7 @@ func (s *session) hunt(ctx context.Context, st *searchState, g *group) error {
 			g.verified = version
 			return nil
 		}
-		status, _, err := s.checkGoalsAt(ctx, st, g, assume, goals, huntRLimit)
+		status, _, err := s.checkGoals(ctx, st, g, assume, goals, cheapRLimit)
 		switch {
 		case err != nil:
 			return err
@@ -415,8 +415,8 @@ func (s *session) pending(st *searchState, g *group) (assume []string, goals []i
 	return assume, goals, version, nil
 }
 
-// huntRLimit is the resource limit of hunt's checks.
-const huntRLimit = 1_000_000
+// cheapRLimit is the resource limit of settleCheap's checks.
+const cheapRLimit = 1_000_000
 
 // settle checks g's solver until it answers unsat for the live set.
 func (s *session) settle(ctx context.Context, st *searchState, g *group) error {
@@ -432,7 +432,7 @@ func (s *session) settle(ctx context.Context, st *searchState, g *group) error {
 		clean := true
 		for lo := 0; lo < len(goals); {
 			hi := min(lo+g.width, len(goals))
-			status, reason, err := s.checkGoals(ctx, st, g, assume, goals[lo:hi])
+			status, reason, err := s.checkGoals(ctx, st, g, assume, goals[lo:hi], maxRLimit)
 			if err != nil {
 				return err
 			}
@@ -482,15 +482,10 @@ const (
 )
 
 // checkGoals checks whether the step of g can break one of the candidates
-// goals under the hypotheses assume, and on sat drops those the model
-// breaks.
-func (s *session) checkGoals(ctx context.Context, st *searchState, g *group, assume []string, goals []int) (smt.Status, string, error) {
-	return s.checkGoalsAt(ctx, st, g, assume, goals, maxRLimit)
-}
-
-// checkGoalsAt is checkGoals with its resource limit at most limit (and
-// the first check of a solver's at least firstRLimit).
-func (s *session) checkGoalsAt(ctx context.Context, st *searchState, g *group, assume []string, goals []int, limit uint64) (smt.Status, string, error) {
+// goals under the hypotheses assume, with a resource limit of at most
+// limit (see the constants above; the first check of a solver has at
+// least firstRLimit), and on sat drops those the model breaks.
+func (s *session) checkGoals(ctx context.Context, st *searchState, g *group, assume []string, goals []int, limit uint64) (smt.Status, string, error) {
 	lits := make([]string, len(goals))
 	for k, i := range goals {
 		lits[k] = gLit(i)

@@ -200,7 +200,7 @@ func (c Config) withDefaults() Config {
 // validate reports limits the solver cannot take.
 func (c Config) validate() error {
 	switch {
-	case c.RLimit > math.MaxUint32 || c.RetryRLimit > math.MaxUint32 || c.SliceRLimit > math.MaxUint32 || c.PreSearchRLimit > math.MaxUint32:
+	case c.RLimit > math.MaxUint32 || c.RetryRLimit > math.MaxUint32 || c.SliceRLimit > math.MaxUint32:
 		return fmt.Errorf("rlimit %d exceeds Z3's maximum %d", c.RLimit, uint64(math.MaxUint32))
 	case c.Search.RLimit > math.MaxUint32:
 		return fmt.Errorf("search rlimit %d exceeds Z3's maximum %d", c.Search.RLimit, uint64(math.MaxUint32))

@@ -71,8 +71,8 @@
 //     again with RLimit. A false obligation that Z3 leaves unknown so
 //     pays the pre-search limit, not the full one, before the search
 //     finds its counterexample (one of TL2Mod's: 110 million units in all
-//     to 15 million). With
-//     the search off, step 2 has the full limit and there is no step 3b.
+//     to 15 million). With the search off, step 2 has the full limit and
+//     there is no step 3b.
 //  4. Without a counterexample, the plain solver again, with
 //     Config.RetryRLimit (default 20 million). Only unsat counts. Z3's
 //     default solver gives up at 100 million units on some true
@@ -85,10 +85,10 @@
 //
 // So only obligations the solver leaves unknown pay for the search.
 //
-// When step 2 (or 3b) refutes the obligation with a large model (a parameter sort
-// with more than 2 elements, or an integer constant beyond ±8; Z3's direct
-// models often have L=10, T=4, V=16), the kernel minimizes the
-// counterexample (refuter.go, Session.minimize): it has the bounded search
+// When step 2 (or 3b) refutes the obligation with a large model (a
+// parameter sort with more than 2 elements, or an integer constant beyond
+// ±8; Z3's direct models often have L=10, T=4, V=16), the kernel minimizes
+// the counterexample (refuter.go, Session.minimize): it has the bounded search
 // below run over the instances whose total size is at most the model's,
 // smallest first, under the same SearchConfig limits and Budget, and stops
 // at the first counterexample. That one is a model of the problem replayed by the
