@@ -4,8 +4,10 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"ladder/internal/kernel"
+	"ladder/internal/refute"
 	"ladder/internal/report"
 )
 
@@ -134,4 +136,51 @@ func BenchmarkRefute(b *testing.B) {
 			b.ReportMetric(seconds/float64(n), "s/op")
 		})
 	}
+}
+
+// BenchmarkBuild builds and prints every obligation of the repository
+// (specs/, algorithms/, proofs/) in one goroutine, as a run does for an
+// obligation it cannot decide from a record: simulation's encoding, then
+// the kernel's canonical text and its hash. It reports the time per
+// obligation split between the two (encode-µs/obl, print-µs/obl), the cost
+// that an edit pays for every obligation whose group it touches.
+func BenchmarkBuild(b *testing.B) {
+	root := filepath.Join("..", "..")
+	var paths []string
+	for _, d := range []string{"specs", "algorithms", "proofs"} {
+		paths = append(paths, filepath.Join(root, d))
+	}
+	k, err := kernel.New(kernel.Config{}, b.TempDir(), refute.New())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var encode, print time.Duration
+	n := 0
+	for b.Loop() {
+		b.StopTimer()
+		in, errs := Load(paths...)
+		if len(errs) > 0 {
+			b.Fatal(errs)
+		}
+		b.StartTimer()
+		for _, o := range in.Obligations {
+			t0 := time.Now()
+			if err := o.Encode(); err != nil {
+				b.Fatalf("%s: %v", o.ID, err)
+			}
+			t1 := time.Now()
+			q, err := k.Prepare(KernelObligation(o))
+			if err != nil {
+				b.Fatalf("%s: %v", o.ID, err)
+			}
+			_ = q.Text()
+			encode += t1.Sub(t0)
+			print += time.Since(t1)
+			o.Release()
+			n++
+		}
+	}
+	b.ReportMetric(float64(encode.Microseconds())/float64(n), "encode-µs/obl")
+	b.ReportMetric(float64(print.Microseconds())/float64(n), "print-µs/obl")
+	b.ReportMetric(0, "ns/op")
 }

@@ -22,13 +22,14 @@ import (
 // concurrent use; use one per obligation or per worker.
 type Encoder struct {
 	dts      map[string]*logic.Datatype
-	declared map[string][]*expr.Sort // enum and record sorts by name, in registration order
-	elems    map[string]map[int]bool // T#i constants used, by sort name
-	consts   map[*expr.Object]Value  // declared constants: values or symbols
-	busy     map[*expr.Object]bool   // definitions and constants being expanded
-	facts    []fact                  // background facts about fresh symbols
-	symbols  map[string]*logic.Term  // fresh symbols by name, to reject reuse
-	n        int                     // counter for fresh names
+	enums    map[*expr.Sort]*logic.Datatype // enumDatatype's answers: every enum constant asks
+	declared map[string][]*expr.Sort        // enum and record sorts by name, in registration order
+	elems    map[string]map[int]bool        // T#i constants used, by sort name
+	consts   map[*expr.Object]Value         // declared constants: values or symbols
+	busy     map[*expr.Object]bool          // definitions and constants being expanded
+	facts    []fact                         // background facts about fresh symbols
+	symbols  map[string]*logic.Term         // fresh symbols by name, to reject reuse
+	n        int                            // counter for fresh names
 }
 
 // fact is a background fact about fresh symbols; it is asserted by Problem
@@ -43,6 +44,7 @@ type fact struct {
 func New() *Encoder {
 	return &Encoder{
 		dts:      map[string]*logic.Datatype{},
+		enums:    map[*expr.Sort]*logic.Datatype{},
 		declared: map[string][]*expr.Sort{},
 		elems:    map[string]map[int]bool{},
 		consts:   map[*expr.Object]Value{},

@@ -250,6 +250,9 @@ func (e *Encoder) datatype(name string, ctors ...logic.Constructor) (*logic.Data
 // enumDatatype returns the datatype of enum sort s: one nullary
 // constructor E.A per constant A, in declaration order.
 func (e *Encoder) enumDatatype(s *expr.Sort) (*logic.Datatype, error) {
+	if dt, ok := e.enums[s]; ok {
+		return dt, nil // declName and datatype answer the same for the same sort
+	}
 	if len(s.Elems) == 0 {
 		return nil, fmt.Errorf("enum %s has no constants", s.Name)
 	}
@@ -258,7 +261,11 @@ func (e *Encoder) enumDatatype(s *expr.Sort) (*logic.Datatype, error) {
 	for i, c := range s.Elems {
 		ctors[i] = logic.Constructor{Name: name + "." + c}
 	}
-	return e.datatype(name, ctors...)
+	dt, err := e.datatype(name, ctors...)
+	if err == nil {
+		e.enums[s] = dt
+	}
+	return dt, err
 }
 
 // optionDatatype returns Option<X>: constructors None<X> and Some<X> with

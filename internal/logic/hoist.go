@@ -40,6 +40,9 @@ func hoistConstArrays(as []Named) ([]Named, []hoisted) {
 }
 
 func (h *hoister) rewrite(t *Term) *Term {
+	if !t.hoists {
+		return t // nothing to name inside: rewrite1 would rebuild t as it is
+	}
 	if r, ok := h.memo[t]; ok {
 		return r
 	}
@@ -138,20 +141,4 @@ func (d hoisted) axiom() *Term {
 // that accept a constant array only over a value (cvc5): a Boolean or
 // integer literal, a constructor applied to values, or a constant array of
 // a value.
-func isValue(t *Term) bool {
-	switch t.kind {
-	case KindBool, KindInt:
-		return true
-	case KindApp:
-		if t.op != OpCtor && t.op != OpConstArray {
-			return false
-		}
-		for _, a := range t.args {
-			if !isValue(a) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
+func isValue(t *Term) bool { return t.value }

@@ -59,33 +59,7 @@ func LiftLambdas(p *Problem, prefix string) (*Problem, error) {
 }
 
 // HasLambda reports whether t contains a lambda term.
-func HasLambda(t *Term) bool {
-	seen := map[*Term]bool{}
-	var walk func(x *Term) bool
-	walk = func(x *Term) bool {
-		if seen[x] {
-			return false
-		}
-		seen[x] = true
-		if x.kind == KindLambda {
-			return true
-		}
-		for _, a := range x.args {
-			if walk(a) {
-				return true
-			}
-		}
-		for _, p := range x.pats {
-			for _, y := range p {
-				if walk(y) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return walk(t)
-}
+func HasLambda(t *Term) bool { return t.lambdas }
 
 type lifter struct {
 	prefix string
@@ -97,6 +71,9 @@ type lifter struct {
 }
 
 func (l *lifter) term(t *Term) *Term {
+	if !t.lambdas {
+		return t // term1 would return t itself
+	}
 	if r, ok := l.memo[t]; ok {
 		return r
 	}

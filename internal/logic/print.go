@@ -57,7 +57,7 @@ func writeInt(b *strings.Builder, v int64) {
 
 func (p *printer) term(t *Term) {
 	b := p.b
-	if p.lets != nil && len(t.loose) == 0 {
+	if p.lets != nil && len(t.loose) == 0 && !t.leaf() {
 		r := p.in.canon(t)
 		if name, ok := p.lets[r]; ok && r != p.skip {
 			b.WriteString(name)
@@ -254,8 +254,13 @@ func (p *Problem) signature() (*Signature, error) {
 	consts := map[string]*Term{}
 	sorts := map[string]*Sort{}
 	dts := map[string]*Datatype{}
+	added := map[*Sort]bool{} // addSort's answer for a sort is the same every time
 	var addSort func(s *Sort) error
 	addSort = func(s *Sort) error {
+		if added[s] {
+			return nil
+		}
+		added[s] = true
 		switch s.kind {
 		case SortUninterpreted:
 			if err := CheckName(s.name); err != nil {
@@ -291,10 +296,12 @@ func (p *Problem) signature() (*Signature, error) {
 	seen := map[*Term]bool{}
 	var walk func(t *Term) error
 	walk = func(t *Term) error {
-		if seen[t] {
-			return nil
+		if !t.leaf() { // a leaf is cheaper to look at again than to remember
+			if seen[t] {
+				return nil
+			}
+			seen[t] = true
 		}
-		seen[t] = true
 		if t.err != nil {
 			return t.err
 		}
@@ -499,6 +506,9 @@ func writeShared(b *strings.Builder, t *Term) {
 	var visit func(x *Term)
 	visit = func(x *Term) {
 		for _, a := range x.args {
+			if a.leaf() {
+				continue // never shared (eligible), and nothing below
+			}
 			r := in.canon(a)
 			refs[r]++
 			if refs[r] == 1 {
@@ -535,6 +545,9 @@ func writeShared(b *strings.Builder, t *Term) {
 	for _, x := range order {
 		d := 0
 		for _, a := range x.args {
+			if a.leaf() {
+				continue // depth 0
+			}
 			r := in.canon(a)
 			da := depth[r]
 			if _, ok := lets[r]; ok {

@@ -14,16 +14,19 @@ func FreeConsts(ts ...*Term) []*Term {
 	byName := map[string]*Term{}
 	var walk func(t *Term)
 	walk = func(t *Term) {
-		if t == nil || seen[t] {
+		if t == nil {
 			return
 		}
-		seen[t] = true
-		if t.kind == KindConst {
-			if _, ok := byName[t.name]; !ok {
+		if t.leaf() {
+			if _, ok := byName[t.name]; !ok && t.kind == KindConst {
 				byName[t.name] = t
 			}
 			return
 		}
+		if seen[t] {
+			return
+		}
+		seen[t] = true
 		for _, a := range t.args {
 			walk(a)
 		}

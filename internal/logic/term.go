@@ -88,6 +88,17 @@ type Term struct {
 	hash  uint64
 	loose []*Term // the bound variables occurring free, sorted by name
 	err   error
+	// value reports isValue(t); hoists that a constant array over a
+	// non-value occurs in t, so that the canonical text names one
+	// (hoist.go); lambdas that a lambda occurs in t (HasLambda). All are
+	// computed once, by finish.
+	value, hoists, lambdas bool
+}
+
+// leaf reports whether t has no subterms: a constant, a variable or a
+// literal.
+func (t *Term) leaf() bool {
+	return t.kind == KindConst || t.kind == KindVar || t.kind == KindInt || t.kind == KindBool
 }
 
 // Kind returns the term's kind.
@@ -254,6 +265,16 @@ func finish(t *Term) *Term {
 		}
 	}
 	t.hash = h
+	t.value, t.hoists = valueAndHoists(t)
+	t.lambdas = t.kind == KindLambda
+	for _, a := range t.args {
+		t.lambdas = t.lambdas || a.lambdas
+	}
+	for _, p := range t.pats {
+		for _, x := range p {
+			t.lambdas = t.lambdas || x.lambdas
+		}
+	}
 	// loose variables
 	switch t.kind {
 	case KindVar:
@@ -280,6 +301,34 @@ func finish(t *Term) *Term {
 		}
 	}
 	return t
+}
+
+// valueAndHoists returns t.value and t.hoists from those of t's
+// arguments and patterns.
+func valueAndHoists(t *Term) (value, hoists bool) {
+	switch t.kind {
+	case KindBool, KindInt:
+		return true, false
+	case KindApp:
+		value = t.op == OpCtor || t.op == OpConstArray
+		for _, a := range t.args {
+			value = value && a.value
+			hoists = hoists || a.hoists
+		}
+		if t.op == OpConstArray && len(t.args) == 1 && !t.args[0].value {
+			hoists = true
+		}
+		return value, hoists
+	}
+	for _, a := range t.args {
+		hoists = hoists || a.hoists
+	}
+	for _, p := range t.pats {
+		for _, x := range p {
+			hoists = hoists || x.hoists
+		}
+	}
+	return false, hoists
 }
 
 func unionVars(ts []*Term) []*Term {
