@@ -273,20 +273,12 @@ func symbolic(p *plan, shared [][2]*expr.Object, autos []*ioa.Automaton) (*symWo
 			}
 		}
 	}
-	prob, err := w.enc.Problem(hyps, scn.goal)
+	prob, present, err := w.enc.ProblemConsts(hyps, scn.goal)
 	if err != nil {
 		return nil, nil, "", err
 	}
 	// Decode only the constants the problem mentions: the others cannot
 	// matter to the replay.
-	var terms []*logic.Term
-	for _, a := range prob.Assertions {
-		terms = append(terms, a.Term)
-	}
-	present := map[string]bool{}
-	for _, t := range logic.FreeConsts(terms...) {
-		present[t.Name()] = true
-	}
 	for name, v := range w.consts {
 		keep := false
 		for _, t := range v.Leaves() {

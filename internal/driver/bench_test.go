@@ -156,6 +156,7 @@ func BenchmarkBuild(b *testing.B) {
 	}
 	var encode, print time.Duration
 	n := 0
+	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
 		in, errs := Load(paths...)

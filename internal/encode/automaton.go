@@ -381,16 +381,24 @@ func (e *Encoder) WellFormed(st *State) (*logic.Term, error) {
 // definitions (logic.LiftLambdas), asserted first. A nil goal means false (the problem checks that the hypotheses are
 // unsatisfiable).
 func (e *Encoder) Problem(hyps []logic.Named, goal *logic.Term) (*logic.Problem, error) {
+	p, _, err := e.ProblemConsts(hyps, goal)
+	return p, err
+}
+
+// ProblemConsts is Problem, and also returns the names of the constants the
+// problem's assertions mention, other than the lifted lambdas' (the
+// constants of logic.FreeConsts over the assertions before lifting).
+func (e *Encoder) ProblemConsts(hyps []logic.Named, goal *logic.Term) (*logic.Problem, map[string]bool, error) {
 	if goal == nil {
 		goal = logic.False()
 	}
 	main := append(append([]logic.Named(nil), hyps...), logic.Named{Name: "goal (negated)", Term: logic.Not(goal)})
 	for _, h := range main {
 		if h.Term == nil {
-			return nil, fmt.Errorf("assertion %s: nil term", h.Name)
+			return nil, nil, fmt.Errorf("assertion %s: nil term", h.Name)
 		}
 		if h.Term.Err() != nil {
-			return nil, fmt.Errorf("assertion %s: %w", h.Name, h.Term.Err())
+			return nil, nil, fmt.Errorf("assertion %s: %w", h.Name, h.Term.Err())
 		}
 	}
 	var terms []*logic.Term
@@ -452,5 +460,9 @@ func (e *Encoder) Problem(hyps []logic.Named, goal *logic.Term) (*logic.Problem,
 	// well-formed by construction of its terms (each carries its own sort
 	// error, checked above); Problem.Text, which the kernel prints every
 	// problem with, checks the rest (declarations, names, loose variables).
-	return logic.LiftLambdas(p, "lambda!")
+	lifted, err := logic.LiftLambdas(p, "lambda!")
+	if err != nil {
+		return nil, nil, err
+	}
+	return lifted, present, nil
 }
