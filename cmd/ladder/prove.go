@@ -92,7 +92,7 @@ func (o *proveFlags) define(fs *flag.FlagSet) {
 	fs.Uint64Var(&o.rlimit, "rlimit", kernel.DefaultRLimit, "Z3's deterministic resource limit per obligation")
 	fs.Uint64Var(&o.slice, "slice-rlimit", 0, "the resource limit of the check of each slice of an obligation (the hypotheses that share a state variable with the goal), in `N` units; 0: the default (docs/prove.md)")
 	fs.BoolVar(&o.noSlices, "no-slices", false, "check every obligation as a whole, never by its slices (docs/prove.md)")
-	fs.BoolVar(&o.noCores, "no-cores", false, "do not look for the unsat core of an obligation re-checked after an edit (docs/prove.md)")
+	fs.BoolVar(&o.noCores, "no-cores", false, "do not record unsat cores of proofs, nor look for those of obligations re-checked after an edit (docs/prove.md)")
 	fs.DurationVar(&o.timeout, "timeout", kernel.DefaultTimeout, "the wall-clock limit per obligation, a safety net")
 }
 

@@ -518,6 +518,7 @@ func (p *Prover) prepare(j *job, solve bool) {
 		if r.Slice > 0 {
 			j.slice = p.keys.sliceOf(j.key)
 		}
+		j.core = p.keys.coreOf(j.key) // the same text: the same core
 	} else if r, sr, ok := p.lookupSlice(q); ok {
 		j.res, j.cached, j.done, j.bySlice, j.slice = r, true, true, true, sr
 		j.keepCore()
@@ -528,6 +529,11 @@ func (p *Prover) prepare(j *job, solve bool) {
 		kob.First = p.priorAttempt(j.ob.ID)
 		if a, ok := kernel.PriorAttempt(j.priorCore.record()); ok && j.coreSlice > 0 {
 			kob.First = &kernel.Attempt{Slice: j.coreSlice, Solver: a.Solver, RLimit: a.RLimit}
+		} else if j.coreSlice > 0 {
+			// a core without a proof of its own (one the last proof's
+			// tracked check reported: usedCore): the plain solver's
+			// first check
+			kob.First = &kernel.Attempt{Slice: j.coreSlice, Solver: kernel.SolverPlain}
 		}
 		j.first = kob.First
 	}
@@ -602,8 +608,10 @@ func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
 	}
 	j.res, j.done = r, true
 	j.keepCore()
-	if j.core == nil && j.first != nil && r.Verdict() == kernel.Proved && !p.cfg.NoCores && !p.cfg.Kernel.NoSlices {
-		p.findCore(ctx, s, j)
+	if j.core == nil && r.Verdict() == kernel.Proved && !p.cfg.NoCores && !p.cfg.Kernel.NoSlices {
+		if !j.usedCore() && j.first != nil {
+			p.findCore(ctx, s, j)
+		}
 	}
 }
 

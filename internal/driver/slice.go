@@ -162,6 +162,27 @@ func (j *job) keepCore() {
 	}
 }
 
+// usedCore sets j.core to the names of the assertions that the check
+// proving j used (kernel.Result.Used, the unsat core of a tracked check),
+// without a proof of their own, when they are a proper subset of its
+// problem's; it reports whether it did. The next text of the obligation
+// proposes them as a slice and checks that first (prepare): an edit
+// outside them then costs one small check instead of the whole problem and
+// a search for its core (findCore), and that check's proof is kept with
+// the names (keepCore), so that a further edit outside them costs none.
+func (j *job) usedCore() bool {
+	used := j.res.Used
+	if len(used) == 0 || j.ob.Problem == nil || len(used) >= len(j.ob.Problem.Assertions) {
+		return false
+	}
+	names := make([]string, len(used))
+	for i, a := range used {
+		names[i] = j.ob.Problem.Assertions[a].Name
+	}
+	j.core = &unitResult{Names: names}
+	return true
+}
+
 // findCore sets j.core for j, whose text was proved before and changed,
 // and which the session has just proved: it may change again, and the
 // proof of its unsat core makes the next edit outside the core cost no

@@ -237,3 +237,84 @@ func TestCoreReuse(t *testing.T) {
 		p.Close()
 	}
 }
+
+// TestColdCores checks the cores that come with the kernel's first checks
+// (kernel.Result.Used): a cold run records them, without a search of its
+// own; an edit then re-checks each obligation whose text changed by its
+// core first, so that one whose core leaves the edited invariant out is
+// proved by that subset and keeps its proof; and a second edit of the
+// invariant re-checks none of those. With cores off, a cold run records
+// none.
+func TestColdCores(t *testing.T) {
+	for _, noCores := range []bool{false, true} {
+		dir := copyTestdata(t, "counter")
+		p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2, NoCores: noCores})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		prove := func() *report.Prove {
+			t.Helper()
+			rep, err := p.Prove(ctx, planRecorded(t, p, dir))
+			if err != nil || !rep.OK() {
+				t.Fatalf("noCores=%v: %v %+v", noCores, err, rep)
+			}
+			return rep
+		}
+		cold := prove()
+		planRecorded(t, p, dir)
+		cores := map[string][]string{}
+		for _, o := range cold.Obligations {
+			if c := p.keys.priorCore(o.ID); c != nil && len(c.Names) > 0 {
+				if c.Key != "" {
+					t.Errorf("%s: a cold run's core has a proof of its own", o.ID)
+				}
+				cores[o.ID] = c.Names
+			}
+		}
+		if noCores {
+			if len(cores) > 0 {
+				t.Errorf("cores off, yet %d recorded", len(cores))
+			}
+			p.Close()
+			continue
+		}
+		proved := 0
+		for _, o := range cold.Obligations {
+			if o.Verdict == report.Proved {
+				proved++
+			}
+		}
+		if len(cores) < proved/2 {
+			t.Fatalf("a cold run recorded cores for %d of %d proved obligations", len(cores), proved)
+		}
+		changed := func(id, name string) bool {
+			return strings.Contains(name, "sumNonNeg") || strings.HasPrefix(name, "goal") && strings.Contains(id, "invariant sumNonNeg")
+		}
+		edit(t, filepath.Join(dir, "impl.yaml"), "sumNonNeg: sum >= 0", "sumNonNeg: 0 <= sum")
+		first := prove()
+		planRecorded(t, p, dir)
+		untouched := 0
+		for _, o := range first.Obligations {
+			names, ok := cores[o.ID]
+			if o.Cached || !ok || slices.ContainsFunc(names, func(n string) bool { return changed(o.ID, n) }) {
+				continue
+			}
+			untouched++
+			c := p.keys.priorCore(o.ID)
+			if o.Slice == 0 || c == nil || c.Key == "" || !slices.Equal(c.Names, names) {
+				t.Errorf("%s: core %q, which the edit left alone, did not prove it (slice %d, core now %+v)", o.ID, names, o.Slice, c)
+			}
+		}
+		if untouched == 0 {
+			t.Fatalf("the edit re-checked no obligation whose core leaves sumNonNeg out; re-checked %q", rechecked(first))
+		}
+		edit(t, filepath.Join(dir, "impl.yaml"), "sumNonNeg: 0 <= sum", "sumNonNeg: 0 <= sum + 0")
+		for _, id := range rechecked(prove()) {
+			if names, ok := cores[id]; ok && !slices.ContainsFunc(names, func(n string) bool { return changed(id, n) }) {
+				t.Errorf("%s: re-checked by the second edit, though its core %q leaves the edited invariant out", id, names)
+			}
+		}
+		p.Close()
+	}
+}

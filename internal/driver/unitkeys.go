@@ -69,6 +69,17 @@ func (u *unitKeys) sliceOf(key string) *unitResult {
 	return nil
 }
 
+// coreOf returns the core recorded with the verdict indexed under key, nil
+// when none.
+func (u *unitKeys) coreOf(key string) *unitResult {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if r, ok := u.byKey[key]; ok {
+		return r.Core
+	}
+	return nil
+}
+
 // stale records that rec, the record of unit, no longer holds for it.
 func (u *unitKeys) stale(unit string, rec *unitRecord) {
 	u.mu.Lock()

@@ -41,6 +41,7 @@ type answer struct {
 	seconds float64     // wall-clock time of the solver's check alone
 	z3secs  float64     // wall-clock time of every Z3 call for the problem
 	release func()      // frees the model; may be nil
+	core    []int       // unsat of a tracked check: the indices of the assertions in Z3's core
 }
 
 // solver is one worker's access to the SMT solver: package smt over a fresh
@@ -456,8 +457,21 @@ func (s *Session) first(q *Query, a Attempt, deadline time.Time, cost *costs) Re
 		return s.slice(q, a.Slice, limit, plain, deadline, cost)
 	}
 	cfg.RLimit, cfg.plain, cfg.proofOnly = limit, plain, true
+	cfg.track = plain && limit <= cfg.FirstRLimit
 	r, _ := s.decide(q, cfg, deadline, cost)
 	return r
+}
+
+// coreOf returns core, the indices of a tracked check's unsat core among n
+// assertions, when it is a strictly increasing list of valid indices; nil
+// otherwise.
+func coreOf(core []int, n int) []int {
+	for i, x := range core {
+		if x < 0 || x >= n || i > 0 && x <= core[i-1] {
+			return nil
+		}
+	}
+	return core
 }
 
 // corer is a solver that can report an unsat core (z3Solver).
@@ -586,9 +600,21 @@ func (s *Session) CoreContext(ctx context.Context, q *Query, r Result) (c Core, 
 func (s *Session) plain(q *Query, rlimit uint64, deadline time.Time, cost *costs) Result {
 	cfg := s.k.cfg
 	cfg.RLimit, cfg.plain, cfg.proofOnly = rlimit, true, true
+	cfg.track = rlimit <= cfg.FirstRLimit
 	r, _ := s.decide(q, cfg, deadline, cost)
+	if cfg.track && r.verdict == Unknown && !r.Timeout && !r.Internal && r.Reason != reasonSatProofOnly {
+		// Tracking changes Z3's search: a few problems it proves within
+		// the limit only untracked, and they would otherwise go on to
+		// the slices' and the default solver's larger limits
+		cfg.track = false
+		r, _ = s.decide(q, cfg, deadline, cost)
+	}
 	return r
 }
+
+// reasonSatProofOnly is the reason of the Unknown that a sat answer gives
+// in a check whose models are not replayed.
+const reasonSatProofOnly = "sat in a check whose models are not replayed"
 
 // slices is step 2a of Check: each of q's slices in Z3's default solver
 // with the slice limit, until one is unsat; anything else is Unknown.
@@ -621,11 +647,18 @@ func (s *Session) slice(q *Query, n int, rlimit uint64, plain bool, deadline tim
 	}
 	cfg := s.k.cfg
 	cfg.RLimit, cfg.plain, cfg.proofOnly = rlimit, plain, true
+	cfg.track = plain && rlimit <= cfg.FirstRLimit
 	sr, _ := s.decide(sq, cfg, deadline, cost)
 	r := sr
-	r.fingerprint = q.fingerprint
+	r.fingerprint, r.Used = q.fingerprint, nil
 	if sr.verdict == Proved {
 		r.Slice, r.sliceQuery, r.sliceResult = n, sq, &sr
+		if idx, err := q.sliceIndices(); err == nil && n <= len(idx) && sr.Used != nil {
+			// the slice's assertions are the query's at idx[n-1], in order
+			for _, i := range sr.Used {
+				r.Used = append(r.Used, idx[n-1][i])
+			}
+		}
 	}
 	return r
 }
@@ -637,7 +670,13 @@ func (s *Session) slice(q *Query, n int, rlimit uint64, plain bool, deadline tim
 func (s *Session) decide(q *Query, cfg Config, deadline time.Time, cost *costs) (Result, proposal.Extent) {
 	limits := cfg.Limits()
 	cfg.Timeout = remaining(deadline)
-	ans, err := s.s.check(q.problem, q.text, cfg)
+	var ans answer
+	var err error
+	if cs, ok := s.s.(corer); ok && cfg.track {
+		ans, ans.core, err = cs.core(q.problem, q.text, cfg)
+	} else {
+		ans, err = s.s.check(q.problem, q.text, cfg)
+	}
 	if ans.release != nil {
 		defer ans.release()
 	}
@@ -650,9 +689,9 @@ func (s *Session) decide(q *Query, cfg Config, deadline time.Time, cost *costs) 
 		if cfg.plain {
 			solver = SolverPlain
 		}
-		return Result{verdict: Proved, fingerprint: q.fingerprint, Solver: solver}, nil
+		return Result{verdict: Proved, fingerprint: q.fingerprint, Solver: solver, Used: coreOf(ans.core, len(q.problem.Assertions))}, nil
 	case ans.status == statusSat && cfg.proofOnly:
-		return Result{verdict: Unknown, fingerprint: q.fingerprint, Reason: "sat in a check whose models are not replayed"}, nil
+		return Result{verdict: Unknown, fingerprint: q.fingerprint, Reason: reasonSatProofOnly}, nil
 	case ans.status == statusSat:
 		r := replay(q, ans.model, "", "")
 		var ext proposal.Extent

@@ -27,8 +27,10 @@ import (
 // (Result.Slice), whose own proof is cached under the slice's text.
 // Format 9 checks the whole problem in the default solver with
 // Config.PreSearchRLimit before the bounded search, and with the full
-// limit only after it.
-const Format = 9
+// limit only after it. Format 10 tracks every assertion in the plain
+// solver's checks with the first limit (steps 0, 1a and 1), so that their
+// unsat answers also say which assertions the proof used (Result.Used).
+const Format = 10
 
 // Default limits.
 const (
@@ -124,6 +126,10 @@ type Config struct {
 	// nothing (the plain solver's, and a slice's, which is weaker than the
 	// problem): no model is asked for and sat is Unknown.
 	proofOnly bool
+	// track is set by Check for the plain solver's checks with at most the
+	// first limit: each assertion is tracked by an assumption literal, and
+	// an unsat answer comes with Z3's unsat core (Result.Used).
+	track bool
 }
 
 // SearchConfig configures the bounded counterexample search (see the

@@ -54,7 +54,15 @@
 //     tactic, which costs a few milliseconds even on a trivial problem
 //     (median 1 ms against 5 ms over the repository's obligations).
 //     Before it (1a), unless Config.NoSlices, the obligation's first
-//     slice is checked the same way (see Slices below).
+//     slice is checked the same way (see Slices below). These checks,
+//     and those of step 0 in the plain solver with at most the first
+//     limit, track each assertion by an assumption literal (the
+//     assertion a becomes (=> l a), checked under the assumption l): an
+//     unsat answer under assumptions that are all true is an unsat
+//     answer for the assertions themselves, so the proof is the same,
+//     and Z3's unsat core comes with it at no further cost
+//     (Result.Used: the assertions the proof used, a hint for the next
+//     text of the obligation, never part of the verdict).
 //  2. Otherwise, the same text in Z3's default solver with
 //     Config.PreSearchRLimit (default 5 million). unsat and sat are
 //     decided as above: the text and the rules of a verdict are the same,

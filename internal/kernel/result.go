@@ -99,6 +99,13 @@ type Result struct {
 	// was interrupted: such an Unknown depends on the machine and is not
 	// worth caching.
 	Timeout bool
+	// Used are the indices, in increasing order, of the query's
+	// assertions in Z3's unsat core of the check that proved it, when that
+	// check tracked them (the plain solver with the first limit; Format);
+	// nil otherwise. It is a hint about which assertions the proof used,
+	// not part of the verdict: it is not encoded, and a subset proves
+	// nothing until it is checked on its own.
+	Used []int
 }
 
 // Verdict returns the verdict.

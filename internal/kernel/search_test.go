@@ -31,9 +31,25 @@ type flowSolver struct {
 
 	coreAnswer answer // the tracked check of Session.Core
 	coreIdx    []int  // its core, as indices into the problem checked
+	// used is the core of the procedure's tracked checks (Config.track),
+	// which are otherwise answered and logged as check does, unless
+	// tracked is set: their answer then
+	used    []int
+	tracked *answer
 }
 
-func (f *flowSolver) core(p *logic.Problem, _ string, cfg Config) (answer, []int, error) {
+func (f *flowSolver) core(p *logic.Problem, text string, cfg Config) (answer, []int, error) {
+	if cfg.track && f.tracked != nil {
+		*f.log = append(*f.log, "tracked "+itoa(cfg.RLimit))
+		return *f.tracked, nil, nil
+	}
+	if cfg.track {
+		a, err := f.check(p, text, cfg)
+		if a.status != statusUnsat {
+			return a, nil, err
+		}
+		return a, f.used, err
+	}
 	how := "core "
 	if cfg.plain {
 		how = "plain core "
@@ -155,59 +171,59 @@ func TestSearchProcedure(t *testing.T) {
 		{name: "refuted in T=2", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, bounded: map[int]answer{1: unsat, 2: sat}, replay: good,
 			verdict: Refuted, text: "found in the bounded instance T=2",
-			log: "plain 100, check 1000, bounded T=1, bounded T=2"},
+			log: "plain 100, plain 100, check 1000, bounded T=1, bounded T=2"},
 		{name: "proved by the default solver", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unsat}, replay: good,
-			verdict: Proved, log: "plain 100, check 1000"},
+			verdict: Proved, log: "plain 100, plain 100, check 1000"},
 		{name: "the plain solver's sat is left to the default solver", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			plain: map[uint64]answer{100: sat}, full: map[uint64]answer{1000: unsat}, replay: good,
 			verdict: Proved, log: "plain 100, check 1000"},
 		{name: "bounded unsat is not a proof", cfg: Config{RLimit: 100, FirstRLimit: 100},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unsat, 2: unsat, 3: unsat}, replay: good,
 			verdict: Unknown, reason: "z3: incomplete quantifiers (rlimit 100, timeout 2m0s, seed 0); bounded search: no counterexample in 3 of 3 instances (none with T<=3)",
-			log: "plain 100, check 100, bounded T=1, bounded T=2, bounded T=3"},
+			log: "plain 100, plain 100, check 100, bounded T=1, bounded T=2, bounded T=3"},
 		{name: "full check before the search", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unsat}, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
-			verdict: Proved, log: "plain 100, check 1000"},
+			verdict: Proved, log: "plain 100, plain 100, check 1000"},
 		{name: "unknown after all", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
 			verdict: Unknown, reason: "(rlimit 1000, timeout 2m0s, seed 0); bounded search: no counterexample in 2 of 3 instances; unknown in T=2",
-			log: "plain 100, check 1000, bounded T=1, bounded T=2, bounded T=3, plain 1000"},
+			log: "plain 100, plain 100, check 1000, bounded T=1, bounded T=2, bounded T=3, plain 1000"},
 		{name: "budget", cfg: Config{FirstRLimit: 100, RLimit: 100, Search: SearchConfig{Budget: 10}},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{100: unknown}, bounded: map[int]answer{1: unknown}, replay: good,
 			verdict: Unknown, reason: "no counterexample in 0 of 3 instances; unknown in T=1; 2 not checked (search budget spent)",
-			log: "plain 100, check 100, bounded T=1"},
+			log: "plain 100, plain 100, check 100, bounded T=1"},
 		{name: "bounded model does not replay", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, bounded: map[int]answer{1: sat}, replay: bad,
 			verdict: Unknown, internal: true, reason: "[internal] solver model does not replay: goal holds (a model of the bounded instance T=1)",
-			log: "plain 100, check 1000, bounded T=1"},
+			log: "plain 100, plain 100, check 1000, bounded T=1"},
 		{name: "search off", cfg: Config{FirstRLimit: 100, RLimit: 1000, Search: SearchConfig{Off: true}},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, replay: good, verdict: Unknown, reason: "z3: incomplete quantifiers (rlimit 1000",
-			log: "plain 100, check 1000, plain 1000"},
+			log: "plain 100, plain 100, check 1000, plain 1000"},
 		{name: "proved by the plain solver's retry", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown, 1000: unsat}, full: map[uint64]answer{1000: unknown}, replay: good,
-			verdict: Proved, log: "plain 100, check 1000, bounded T=1, bounded T=2, bounded T=3, plain 1000"},
+			verdict: Proved, log: "plain 100, plain 100, check 1000, bounded T=1, bounded T=2, bounded T=3, plain 1000"},
 		{name: "proved by the slice in the plain solver", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
 			slices: [][]int{{1}}, sliced: map[uint64]answer{100: unsat}, replay: good,
 			verdict: Proved, slice: 1, log: "plain slice 100"},
 		{name: "proved by the slice", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, slices: [][]int{{1}}, sliced: map[uint64]answer{500: unsat}, replay: good,
-			verdict: Proved, slice: 1, log: "plain slice 100, plain 100, slice 500"},
+			verdict: Proved, slice: 1, log: "plain slice 100, plain 100, plain 100, slice 500"},
 		{name: "the slice's sat is no counterexample", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, slices: [][]int{{1}}, sliced: map[uint64]answer{100: sat, 500: sat}, full: map[uint64]answer{1000: unsat}, replay: bad,
-			verdict: Proved, log: "plain slice 100, plain 100, slice 500, check 1000"},
+			verdict: Proved, log: "plain slice 100, plain 100, plain 100, slice 500, check 1000"},
 		{name: "the second slice proves it", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, slices: [][]int{{0}, {1}}, sliced: map[uint64]answer{500: unknown}, goalSliced: map[uint64]answer{500: unsat}, replay: good,
-			verdict: Proved, slice: 2, log: "plain slice 100, plain 100, slice 500, slice 500"},
+			verdict: Proved, slice: 2, log: "plain slice 100, plain 100, plain 100, slice 500, slice 500"},
 		{name: "a slice that is not a proper subset", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, slices: [][]int{{0, 1}}, replay: good,
 			verdict: Unknown, internal: true, reason: "not a proper subset", log: ""},
 		{name: "no slice check in the default solver without a larger limit", cfg: Config{FirstRLimit: 100, SliceRLimit: 100, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, slices: [][]int{{1}}, full: map[uint64]answer{1000: unsat}, replay: good,
-			verdict: Proved, log: "plain slice 100, plain 100, check 1000"},
+			verdict: Proved, log: "plain slice 100, plain 100, plain 100, check 1000"},
 		{name: "no slices", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000, NoSlices: true},
 			plain: map[uint64]answer{100: unknown}, slices: [][]int{{1}}, sliced: map[uint64]answer{100: unsat, 500: unsat}, full: map[uint64]answer{1000: unsat}, replay: good,
-			verdict: Proved, log: "plain 100, check 1000"},
+			verdict: Proved, log: "plain 100, plain 100, check 1000"},
 		{name: "the prior attempt first", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
 			slices: [][]int{{0}, {1}}, first: &Attempt{Slice: 2, Solver: SolverDefault, RLimit: 50}, goalSliced: map[uint64]answer{200: unsat}, replay: good,
 			verdict: Proved, slice: 2, log: "slice 200"},
@@ -222,7 +238,7 @@ func TestSearchProcedure(t *testing.T) {
 			verdict: Proved, log: "check 1000, plain 100"},
 		{name: "the prior attempt's sat is no counterexample", cfg: Config{FirstRLimit: 100, RLimit: 1000},
 			first: &Attempt{Solver: SolverDefault}, full: map[uint64]answer{1000: sat}, plain: map[uint64]answer{100: unknown}, replay: good,
-			verdict: Refuted, log: "check 1000, plain 100, check 1000"},
+			verdict: Refuted, log: "check 1000, plain 100, plain 100, check 1000"},
 		{name: "a prior slice the obligation no longer has", cfg: Config{FirstRLimit: 100, SliceRLimit: 500, RLimit: 1000},
 			slices: [][]int{{1}}, first: &Attempt{Slice: 2, Solver: SolverDefault}, sliced: map[uint64]answer{100: unsat}, replay: good,
 			verdict: Proved, slice: 1, log: "plain slice 100"},
@@ -231,24 +247,24 @@ func TestSearchProcedure(t *testing.T) {
 			verdict: Proved, log: "plain 100"},
 		{name: "staged: proved before the search", cfg: Config{FirstRLimit: 100, PreSearchRLimit: 500, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{500: unsat}, bounded: map[int]answer{1: sat}, replay: good,
-			verdict: Proved, log: "plain 100, check 500"},
+			verdict: Proved, log: "plain 100, plain 100, check 500"},
 		{name: "staged: refuted by the search without the full limit", cfg: Config{FirstRLimit: 100, PreSearchRLimit: 500, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{500: unknown, 1000: unsat}, bounded: map[int]answer{1: unsat, 2: sat}, replay: good,
 			verdict: Refuted, text: "found in the bounded instance T=2",
-			log: "plain 100, check 500, bounded T=1, bounded T=2"},
+			log: "plain 100, plain 100, check 500, bounded T=1, bounded T=2"},
 		{name: "staged: proved with the full limit after the search", cfg: Config{FirstRLimit: 100, PreSearchRLimit: 500, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{500: unknown, 1000: unsat}, bounded: map[int]answer{1: unsat, 2: unsat, 3: unsat}, replay: good,
-			verdict: Proved, log: "plain 100, check 500, bounded T=1, bounded T=2, bounded T=3, check 1000"},
+			verdict: Proved, log: "plain 100, plain 100, check 500, bounded T=1, bounded T=2, bounded T=3, check 1000"},
 		{name: "staged: unknown after all", cfg: Config{FirstRLimit: 100, PreSearchRLimit: 500, RLimit: 1000},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{500: unknown, 1000: unknown}, bounded: map[int]answer{1: unsat, 2: unsat, 3: unsat}, replay: good,
 			verdict: Unknown, reason: "z3: incomplete quantifiers (rlimit 1000, timeout 2m0s, seed 0); bounded search: no counterexample in 3 of 3 instances",
-			log: "plain 100, check 500, bounded T=1, bounded T=2, bounded T=3, check 1000, plain 1000"},
+			log: "plain 100, plain 100, check 500, bounded T=1, bounded T=2, bounded T=3, check 1000, plain 1000"},
 		{name: "staged: not without the search", cfg: Config{FirstRLimit: 100, PreSearchRLimit: 500, RLimit: 1000, Search: SearchConfig{Off: true}},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{500: unknown, 1000: unsat}, replay: good,
-			verdict: Proved, log: "plain 100, check 1000"},
+			verdict: Proved, log: "plain 100, plain 100, check 1000"},
 		{name: "no retry without a larger limit", cfg: Config{FirstRLimit: 100, RLimit: 1000, RetryRLimit: 100},
 			plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{1000: unknown}, bounded: map[int]answer{1: sat}, replay: good,
-			verdict: Refuted, log: "plain 100, check 1000, bounded T=1"},
+			verdict: Refuted, log: "plain 100, plain 100, check 1000, bounded T=1"},
 	}
 	for _, tt := range tests {
 		var log []string
@@ -305,8 +321,8 @@ func TestSearchProcedure(t *testing.T) {
 		if err != nil || a.Verdict() != Refuted || a.Counterexample.Text != r.Counterexample.Text {
 			t.Errorf("%s: admitted %v %v (%v)", tt.name, a.Verdict(), a.Counterexample, err)
 		}
-		if r.RLimitUsed != 10+10+1+2 {
-			t.Errorf("%s: RLimitUsed = %d; want the sum over the checks, 23", tt.name, r.RLimitUsed)
+		if r.RLimitUsed != 10+10+10+1+2 { // plain tracked and untracked, default, bounded
+			t.Errorf("%s: RLimitUsed = %d; want the sum over the checks, 33", tt.name, r.RLimitUsed)
 		}
 	}
 }
@@ -342,19 +358,19 @@ func TestMinimizeProcedure(t *testing.T) {
 		cache    bool
 	}{
 		{name: "minimized to T=2", universe: 5, bounded: map[int]answer{1: unsat, 2: sat}, replay: good,
-			text: minimized, log: "plain 100, check 100, bounded T=1, bounded T=2", rlimit: 2 + 1 + 2, cache: true},
+			text: minimized, log: "plain 100, plain 100, check 100, bounded T=1, bounded T=2", rlimit: 2 + 1 + 2, cache: true},
 		{name: "small: not minimized", universe: 2, bounded: map[int]answer{1: sat}, replay: good,
-			text: "-", log: "plain 100, check 100", rlimit: 2, cache: true},
+			text: "-", log: "plain 100, plain 100, check 100", rlimit: 2, cache: true},
 		{name: "nothing smaller: the original stays", universe: 3, bounded: map[int]answer{1: unsat, 2: unknown, 3: unsat}, replay: good,
-			text: "-", log: "plain 100, check 100, bounded T=1, bounded T=2, bounded T=3", rlimit: 2 + 1 + 10 + 1, cache: true},
+			text: "-", log: "plain 100, plain 100, check 100, bounded T=1, bounded T=2, bounded T=3", rlimit: 2 + 1 + 10 + 1, cache: true},
 		{name: "only instances no larger", universe: 3, bounded: map[int]answer{1: unsat, 2: unsat, 3: sat}, replay: good,
-			text: "-", log: "plain 100, check 100, bounded T=1, bounded T=2, bounded T=3", rlimit: 2 + 1 + 1 + 2, cache: true},
+			text: "-", log: "plain 100, plain 100, check 100, bounded T=1, bounded T=2, bounded T=3", rlimit: 2 + 1 + 1 + 2, cache: true},
 		{name: "budget", cfg: Config{Search: SearchConfig{Budget: 5}}, universe: 5, bounded: map[int]answer{1: unknown, 2: sat}, replay: good,
-			text: "-", log: "plain 100, check 100, bounded T=1", rlimit: 2 + 10, cache: true},
+			text: "-", log: "plain 100, plain 100, check 100, bounded T=1", rlimit: 2 + 10, cache: true},
 		{name: "bounded model does not replay", universe: 5, bounded: map[int]answer{1: sat}, replay: goodDirect,
-			internal: true, log: "plain 100, check 100, bounded T=1", rlimit: 2 + 2},
+			internal: true, log: "plain 100, plain 100, check 100, bounded T=1", rlimit: 2 + 2},
 		{name: "search off", cfg: Config{Search: SearchConfig{Off: true}}, universe: 5, bounded: map[int]answer{1: sat}, replay: good,
-			text: "-", log: "plain 100, check 100", rlimit: 2, cache: true},
+			text: "-", log: "plain 100, plain 100, check 100", rlimit: 2, cache: true},
 	}
 	for _, tt := range tests {
 		var log []string
@@ -558,6 +574,67 @@ func TestCore(t *testing.T) {
 		}
 		if _, err := k.AdmitSlice(lq, 1, rec); err == nil {
 			t.Errorf("%s: the core's proof admitted for another slice", tt.name)
+		}
+	}
+}
+
+// TestUsed checks Result.Used: the plain solver's checks with the first
+// limit are tracked, and the core of the one that proves the query comes
+// with the verdict, as indices of the query's assertions (those of a slice
+// mapped back); checks with a larger limit are not tracked, an improper
+// core is dropped, and a tracked first check that ends unknown (not sat) is
+// made again untracked.
+func TestUsed(t *testing.T) {
+	unsat := answer{status: statusUnsat, rlimit: 1}
+	unknown := answer{status: statusUnknown, reason: "incomplete quantifiers", rlimit: 10}
+	tests := []struct {
+		name    string
+		plain   map[uint64]answer
+		sliced  map[uint64]answer
+		full    map[uint64]answer
+		slices  [][]int
+		used    []int
+		tracked *answer
+		want    string
+		log     string
+	}{
+		{name: "the whole problem", plain: map[uint64]answer{100: unsat}, used: []int{1}, want: "[1]"},
+		{name: "a slice, as indices of the query", slices: [][]int{{1}}, sliced: map[uint64]answer{100: unsat}, used: []int{0}, want: "[1]"},
+		{name: "an improper core", plain: map[uint64]answer{100: unsat}, used: []int{1, 0}, want: "[]"},
+		{name: "an index out of range", plain: map[uint64]answer{100: unsat}, used: []int{2}, want: "[]"},
+		{name: "not the default solver's", plain: map[uint64]answer{100: unknown}, full: map[uint64]answer{10000: unsat}, used: []int{1}, want: "[]"},
+		{name: "the first check again untracked", plain: map[uint64]answer{100: unsat}, tracked: &unknown, used: []int{1}, want: "[]", log: "tracked 100, plain 100"},
+		{name: "no untracked check after sat", plain: map[uint64]answer{100: unsat}, tracked: &answer{status: statusSat}, full: map[uint64]answer{10000: unsat}, used: []int{1}, want: "[]", log: "tracked 100, check 10000"},
+		{name: "not the retry's", plain: map[uint64]answer{100: unknown, 10000: unsat}, full: map[uint64]answer{10000: unknown}, used: []int{1}, want: "[]"},
+	}
+	for _, tt := range tests {
+		var log []string
+		cfg := Config{FirstRLimit: 100, SliceRLimit: 5000, RLimit: 10000, RetryRLimit: 20000, Search: SearchConfig{Off: true}}
+		k, err := newKernel(cfg, t.TempDir(), "z3", "4.8.12", func() (solver, error) {
+			return &flowSolver{plain: tt.plain, sliced: tt.sliced, full: tt.full, log: &log, used: tt.used, tracked: tt.tracked}, nil
+		}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ob := &Obligation{ID: "o", Problem: tProblem(), Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}}
+		if tt.slices != nil {
+			ob.Slices = func() [][]int { return tt.slices }
+		}
+		q, err := k.Prepare(ob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := k.NewSession()
+		r := s.Check(q)
+		s.Close()
+		if r.Verdict() != Proved {
+			t.Fatalf("%s: %v (%s)", tt.name, r.Verdict(), strings.Join(log, ", "))
+		}
+		if got := fmt.Sprint(r.Used); got != tt.want {
+			t.Errorf("%s: Used = %s; want %s", tt.name, got, tt.want)
+		}
+		if got := strings.Join(log, ", "); tt.log != "" && got != tt.log {
+			t.Errorf("%s: checks %q; want %q", tt.name, got, tt.log)
 		}
 	}
 }

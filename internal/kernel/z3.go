@@ -97,8 +97,9 @@ func (z *z3Solver) check(p *logic.Problem, text string, cfg Config) (answer, err
 
 // core checks p's text as check does, with every assertion tracked, and
 // returns the indices of the assertions in Z3's unsat core on unsat
-// (smt.CoreScript). The core is a hint: Session.Core checks the subset on
-// its own.
+// (smt.CoreScript). The unsat answer proves p as check's does: the
+// assumptions only name the assertions. The core is a hint: Session.Core
+// checks the subset on its own. A sat answer comes without a model.
 func (z *z3Solver) core(p *logic.Problem, text string, cfg Config) (answer, []int, error) {
 	sc := smt.Config{RLimit: cfg.RLimit, Seed: cfg.Seed, TimeoutMS: uint(cfg.Timeout.Milliseconds()), Simple: cfg.plain}
 	start := time.Now()
@@ -111,7 +112,10 @@ func (z *z3Solver) core(p *logic.Problem, text string, cfg Config) (answer, []in
 	case smt.Unsat:
 		a.status = statusUnsat
 	case smt.Sat:
-		a.status = statusSat
+		a.status = statusSat // no model: only proof-only checks are tracked
+	default:
+		a.status = statusUnknown
+		a.timeout = strings.Contains(r.Reason, "timeout") // as in check
 	}
 	return a, core, nil
 }

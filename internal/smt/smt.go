@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"ladder/internal/logic"
@@ -96,14 +97,14 @@ func (ss *Session) Check(goctx context.Context, p *logic.Problem, cfg Config) (*
 		}
 		asts = append(asts, x)
 	}
-	return run(goctx, ss.zc, b, cfg, func(s *z3.Solver) error {
+	return run(goctx, ss.zc, b, cfg, func(s *z3.Solver) ([]z3.AST, error) {
 		for _, x := range asts {
 			if err := s.Assert(x); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		return nil
-	}, nil, nil)
+		return nil, nil
+	}, nil)
 }
 
 // CheckText decides p from its canonical SMT-LIB2 text through Z3's
@@ -126,7 +127,7 @@ func CheckScript(goctx context.Context, text string, cfg Config) (*Result, error
 	}
 	defer zc.Close()
 	cfg.Model = false
-	return run(goctx, zc, nil, cfg, func(s *z3.Solver) error { return s.AssertSMTLIB2(text) }, nil, nil)
+	return run(goctx, zc, nil, cfg, func(s *z3.Solver) ([]z3.AST, error) { return nil, s.AssertSMTLIB2(text) }, nil)
 }
 
 // CoreScript checks the SMT-LIB2 text of a problem with n assertions
@@ -142,56 +143,22 @@ func CoreScript(goctx context.Context, text string, n int, cfg Config) (*Result,
 		return nil, nil, err
 	}
 	defer zc.Close()
-	parsed, err := zc.ParseSMTLIB2(text, nil, nil)
-	if err != nil {
-		return nil, nil, err
-	}
 	// The text asserts the definitions of the constant arrays it hoists
 	// first (logic.Problem.Text), then the problem's n assertions in order:
 	// only those are tracked.
-	k := len(parsed.Assertions) - n
-	if k < 0 {
-		return nil, nil, fmt.Errorf("the text has %d assertions, the problem %d", len(parsed.Assertions), n)
-	}
-	bs, err := zc.BoolSort()
-	if err != nil {
-		return nil, nil, err
-	}
-	lits := make([]z3.AST, n)
-	index := make(map[string]int, n)
-	for i := range lits {
-		name := "ladder!core!" + strconv.Itoa(i)
-		if lits[i], err = zc.Const(name, bs); err != nil {
-			return nil, nil, err
-		}
-		index[name] = i
-	}
+	const prefix = "ladder!core!"
 	var core []int
 	cfg.Model = false
-	res, err := run(goctx, zc, nil, cfg, func(s *z3.Solver) error {
-		for _, d := range parsed.Assertions[:k] {
-			if err := s.Assert(d); err != nil {
-				return err
-			}
-		}
-		for i, a := range parsed.Assertions[k:] {
-			imp, err := zc.Implies(lits[i], a)
-			if err != nil {
-				return err
-			}
-			if err := s.Assert(imp); err != nil {
-				return err
-			}
-		}
-		return nil
-	}, lits, func(s *z3.Solver) error {
+	res, err := run(goctx, zc, nil, cfg, func(s *z3.Solver) ([]z3.AST, error) {
+		return s.AssertSMTLIB2Tracked(text, n, prefix)
+	}, func(s *z3.Solver) error {
 		used, err := s.UnsatCore()
 		if err != nil {
 			return err
 		}
 		for _, l := range used {
-			i, ok := index[l.String()]
-			if !ok {
+			i, err := strconv.Atoi(strings.TrimPrefix(l.String(), prefix))
+			if err != nil || !strings.HasPrefix(l.String(), prefix) || i < 0 || i >= n {
 				return fmt.Errorf("unsat core literal %s is not an assumption", l)
 			}
 			core = append(core, i)
@@ -206,15 +173,16 @@ func CoreScript(goctx context.Context, text string, n int, cfg Config) (*Result,
 }
 
 // run checks in a new solver of zc what assert asserts, under the
-// assumption literals assume when there are any, and calls onUnsat (when
-// not nil) on an unsat answer.
-func run(goctx context.Context, zc *z3.Context, b *builder, cfg Config, assert func(*z3.Solver) error, assume []z3.AST, onUnsat func(*z3.Solver) error) (*Result, error) {
+// assumption literals assert returns when there are any, and calls onUnsat
+// (when not nil) on an unsat answer.
+func run(goctx context.Context, zc *z3.Context, b *builder, cfg Config, assert func(*z3.Solver) ([]z3.AST, error), onUnsat func(*z3.Solver) error) (*Result, error) {
 	s, err := zc.NewSolver(z3.SolverConfig{RLimit: cfg.RLimit, RandomSeed: cfg.Seed, TimeoutMS: cfg.TimeoutMS, Simple: cfg.Simple})
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	if err := assert(s); err != nil {
+	assume, err := assert(s)
+	if err != nil {
 		return nil, err
 	}
 	start := time.Now()

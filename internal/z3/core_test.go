@@ -50,3 +50,45 @@ func TestUnsatCore(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestAssertSMTLIB2Tracked checks that a script's last n assertions are
+// tracked by the literals returned, in order, and the others not: the core
+// names the contradictory tracked facts only; and that more tracked
+// assertions than the script has, or fewer than none, are errors.
+func TestAssertSMTLIB2Tracked(t *testing.T) {
+	ctx := newCtx(t)
+	const text = "(declare-fun x () Int)\n(declare-fun y () Int)\n(assert (> y 0))\n(assert (> x 0))\n(assert (> y 1))\n(assert (< x 0))\n"
+	s := newSolver(t, ctx, SolverConfig{Simple: true})
+	lits, err := s.AssertSMTLIB2Tracked(text, 3, "t!")
+	if err != nil || len(lits) != 3 {
+		t.Fatalf("AssertSMTLIB2Tracked = %v, %v", lits, err)
+	}
+	for i, l := range lits {
+		if l.String() != "t!"+strconv.Itoa(i) {
+			t.Errorf("literal %d is %s", i, l)
+		}
+	}
+	if r, err := s.CheckAssumptionsContext(context.Background(), lits); err != nil || r != Unsat {
+		t.Fatalf("check = %v, %v; want unsat", r, err)
+	}
+	core, err := s.UnsatCore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range core {
+		names = append(names, c.String())
+	}
+	sort.Strings(names)
+	if strings.Join(names, " ") != "t!0 t!2" {
+		t.Errorf("core %q; want t!0 t!2 (x > 0 and x < 0)", names)
+	}
+	s.Close()
+	for _, n := range []int{-1, 5} {
+		s := newSolver(t, ctx, SolverConfig{Simple: true})
+		if _, err := s.AssertSMTLIB2Tracked(text, n, "t!"); err == nil {
+			t.Errorf("%d tracked assertions of 4: no error", n)
+		}
+		s.Close()
+	}
+}

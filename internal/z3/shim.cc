@@ -739,6 +739,40 @@ static lz_ptr vector_result(Z3_context c, Z3_ast_vector v) {
 	return r;
 }
 
+// lz_solver_assert_tracked asserts the elements of v in s: the first
+// size(v) - n as they are, each of the last n under its own tracking
+// literal, the Boolean constant named prefix followed by its index among
+// them ((=> lit a)). It returns the n literals, in order, as an inc_ref'd
+// vector.
+lz_ptr lz_solver_assert_tracked(Z3_context c, Z3_solver s, Z3_ast_vector v, unsigned n, const char *prefix) {
+	TRY_PTR(c, {
+		unsigned size = Z3_ast_vector_size(c, v);
+		if (n > size) return ptr_err(Z3_INVALID_ARG, "more tracked assertions than assertions");
+		unsigned k = size - n;
+		for (unsigned i = 0; i < k; i++) {
+			Z3_solver_assert(c, s, Z3_ast_vector_get(c, v, i));
+			if (Z3_get_error_code(c) != Z3_OK) return vector_result(c, nullptr);
+		}
+		Z3_sort b = Z3_mk_bool_sort(c);
+		Z3_ast_vector lits = Z3_mk_ast_vector(c);
+		Z3_ast_vector_inc_ref(c, lits);
+		std::string base(prefix);
+		for (unsigned i = 0; i < n; i++) {
+			std::string name = base + std::to_string(i);
+			Z3_ast lit = Z3_mk_const(c, Z3_mk_string_symbol(c, name.c_str()), b);
+			Z3_ast_vector_push(c, lits, lit);
+			Z3_solver_assert(c, s, Z3_mk_implies(c, lit, Z3_ast_vector_get(c, v, k + i)));
+			if (Z3_get_error_code(c) != Z3_OK) {
+				Z3_ast_vector_dec_ref(c, lits);
+				return vector_result(c, nullptr);
+			}
+		}
+		lz_ptr r = vector_result(c, lits); // its own reference
+		Z3_ast_vector_dec_ref(c, lits);
+		return r;
+	})
+}
+
 lz_ptr lz_solver_get_assertions(Z3_context c, Z3_solver s) {
 	TRY_PTR(c, { return vector_result(c, Z3_solver_get_assertions(c, s)); })
 }

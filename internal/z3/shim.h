@@ -170,6 +170,7 @@ lz_str lz_solver_to_string(Z3_context c, Z3_solver s);
 lz_str lz_solver_to_smt2(Z3_context c, Z3_solver s);
 lz_ptr lz_solver_get_statistics(Z3_context c, Z3_solver s);
 lz_status lz_solver_assert_vector(Z3_context c, Z3_solver s, Z3_ast_vector v);
+lz_ptr lz_solver_assert_tracked(Z3_context c, Z3_solver s, Z3_ast_vector v, unsigned n, const char *prefix);
 
 unsigned lz_vec_size(Z3_context c, Z3_ast_vector v);
 lz_ptr lz_vec_get(Z3_context c, Z3_ast_vector v, unsigned i);

@@ -628,6 +628,39 @@ func (s *Solver) Statistics() (Stats, error) {
 	return out, nil
 }
 
+// AssertSMTLIB2Tracked parses an SMT-LIB2 script as AssertSMTLIB2 does and
+// asserts its assertions: all but the last n as they are, each of the last
+// n under a tracking literal of its own, the Boolean constant prefix
+// followed by its index among them, as (=> lit a). It returns the literals
+// in order: checked as assumptions (CheckAssumptionsContext), an unsat
+// answer's UnsatCore names the tracked assertions its refutation used.
+func (s *Solver) AssertSMTLIB2Tracked(text string, n int, prefix string) ([]AST, error) {
+	const op = "AssertSMTLIB2Tracked"
+	if n < 0 {
+		return nil, usageErr(op, "%d tracked assertions", n)
+	}
+	c, sp, err := s.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer s.ctx.mu.Unlock()
+	ctext := C.CString(text)
+	defer C.free(unsafe.Pointer(ctext))
+	r := C.lz_parse_smtlib2(c, ctext, 0, nil, nil, 0, nil, nil)
+	if err := shimErr(op, r.err, r.msg); err != nil {
+		return nil, err
+	}
+	v := C.Z3_ast_vector(r.p)
+	defer C.lz_vec_dec_ref(c, v)
+	cprefix := C.CString(prefix)
+	defer C.free(unsafe.Pointer(cprefix))
+	l := C.lz_solver_assert_tracked(c, sp, v, C.uint(n), cprefix)
+	if err := shimErr(op, l.err, l.msg); err != nil {
+		return nil, err
+	}
+	return s.ctx.vectorToASTs(op, c, C.Z3_ast_vector(l.p))
+}
+
 // AssertSMTLIB2 parses an SMT-LIB2 script (sort, datatype and function
 // declarations and definitions, and assertions) and asserts every
 // assertion in it. Commands such as (check-sat) are ignored; declarations
