@@ -289,7 +289,17 @@ type job struct {
 // error is for misuse and I/O (ErrNoObligations, duplicate IDs, a failing
 // solver context); refutations and unknowns are in the report.
 func (p *Prover) Prove(ctx context.Context, in *Input) (*report.Prove, error) {
-	return p.run(ctx, in, true)
+	return p.run(ctx, in, true, nil)
+}
+
+// ProveStaged is Prove that first calls cached with the report Status would
+// give (the verdicts the cache holds for the obligations' current texts,
+// the others not checked), once every obligation is printed and looked up
+// and before any is checked; an editor shows those at once. Unlike Status
+// followed by Prove, it prints each obligation once; the problems of the
+// obligations to check are held until they are checked.
+func (p *Prover) ProveStaged(ctx context.Context, in *Input, cached func(*report.Prove)) (*report.Prove, error) {
+	return p.run(ctx, in, true, cached)
 }
 
 // Status is Prove without the solver: the report holds only the
@@ -297,10 +307,10 @@ func (p *Prover) Prove(ctx context.Context, in *Input) (*report.Prove, error) {
 // others count as not checked, and the cache is not written. `ladder graph`
 // uses it.
 func (p *Prover) Status(ctx context.Context, in *Input) (*report.Prove, error) {
-	return p.run(ctx, in, false)
+	return p.run(ctx, in, false, nil)
 }
 
-func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove, error) {
+func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*report.Prove)) (*report.Prove, error) {
 	start := time.Now()
 	p.built.Store(0)
 	if in.restored == nil {
@@ -356,17 +366,8 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 		}
 	}
 	t = p.trace("admit", t)
-	if err == nil && ctx.Err() == nil && len(todo) > 0 {
-		ed.order(todo)
-		err = runPool(ctx, p.cfg.Jobs, len(todo),
-			func() (*worker, error) { return &worker{k: p.kernel}, nil },
-			(*worker).close,
-			func(w *worker, i int) {
-				j := todo[i]
-				p.decide(ctx, w, j, solve, prog)
-				prog.end()
-				j.release()
-			})
+	if err == nil && ctx.Err() == nil {
+		err = p.decideAll(ctx, in, jobs, todo, solve, cached, ed, prog)
 	}
 	prog.finish()
 	t = p.trace("decide", t)
@@ -460,6 +461,73 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool) (*report.Prove,
 	return rep, nil
 }
 
+// decideAll prints, looks up and (when solving) checks the jobs todo of
+// the run over jobs on the worker pool, the ones depending on a changed
+// item first (ed); with cached, it first prints and looks up all of them,
+// hands cached the report of those decided, then checks the others
+// (ProveStaged).
+func (p *Prover) decideAll(ctx context.Context, in *Input, jobs, todo []*job, solve bool, cached func(*report.Prove), ed *itemEdit, prog *progress) error {
+	var err error
+	if solve && cached != nil {
+		// ProveStaged: print and look up everything, report, then check
+		ed.order(todo)
+		err = runPool(ctx, p.cfg.Jobs, len(todo),
+			func() (struct{}, error) { return struct{}{}, nil },
+			func(struct{}) {},
+			func(_ struct{}, i int) {
+				j := todo[i]
+				p.prepare(j, true)
+				if j.done || j.query == nil {
+					prog.end()
+					j.release()
+				}
+			})
+		if err == nil && ctx.Err() == nil {
+			cached(p.statusOf(in, jobs))
+			var rest []*job
+			for _, j := range todo {
+				if !j.done && j.query != nil {
+					rest = append(rest, j)
+				}
+			}
+			todo = rest
+		}
+	}
+	if err == nil && ctx.Err() == nil && len(todo) > 0 {
+		ed.order(todo)
+		staged := solve && cached != nil
+		err = runPool(ctx, p.cfg.Jobs, len(todo),
+			func() (*worker, error) { return &worker{k: p.kernel}, nil },
+			(*worker).close,
+			func(w *worker, i int) {
+				j := todo[i]
+				if staged {
+					p.solve(ctx, w, j, prog)
+				} else {
+					p.decide(ctx, w, j, solve, prog)
+				}
+				prog.end()
+				j.release()
+			})
+	}
+	return err
+}
+
+// statusOf is the report of the decided jobs alone, as Status gives it:
+// the others count as not checked.
+func (p *Prover) statusOf(in *Input, jobs []*job) *report.Prove {
+	var done []*job
+	for _, j := range jobs {
+		if j.done {
+			done = append(done, j)
+		}
+	}
+	rep := assemble(in, done, derive(in, done))
+	rep.Summary.Built = p.Built()
+	rep.Solver = report.Solver{Name: p.solver.Name, Version: p.solver.Version, Params: p.solver.Params, Workers: p.cfg.Jobs}
+	return rep
+}
+
 // interrupted saves the verdicts decided before ctx was done and returns
 // the ErrInterrupted that says how many there are.
 func (p *Prover) interrupted(in *Input, jobs []*job, solve bool) error {
@@ -483,92 +551,6 @@ func (p *Prover) interrupted(in *Input, jobs []*job, solve bool) error {
 	return fmt.Errorf("%w: %d of %d obligations decided%s", ErrInterrupted, len(done), len(jobs), saved)
 }
 
-// prepare prints one job's obligation, computes its key and reuses its
-// cached verdict when the cache holds one.
-func (p *Prover) prepare(j *job, solve bool) {
-	t := time.Now()
-	defer func() { j.secs += time.Since(t).Seconds() }()
-	p.built.Add(1)
-	if err := j.ob.Encode(); err != nil {
-		j.encErr = err
-		return
-	}
-	kob := KernelObligation(j.ob)
-	j.priorCore = p.keys.priorCore(j.ob.ID)
-	if c := j.priorCore; c != nil && len(c.Names) > 0 {
-		// the assertions of the last text's core, a further slice: its
-		// proof proves this text when their text is unchanged
-		idx := assertionsNamed(j.ob.Problem, c.Names)
-		sl := withSlice(kob.Slices(), idx, len(j.ob.Problem.Assertions))
-		j.coreSlice = slices.IndexFunc(sl, func(s []int) bool { return slices.Equal(s, idx) }) + 1
-		kob.Slices = func() [][]int { return sl }
-	}
-	q, err := p.kernel.Prepare(kob)
-	if err != nil {
-		j.res, j.done = kernel.Failed(err), true
-		return
-	}
-	j.query, j.key, j.qfp = q, cache.KeyOf(q.Text(), p.solver), q.Fingerprint()
-	if r, ok := p.kernel.Trivial(q); ok {
-		j.res, j.done = r, true
-		return
-	}
-	if r, ok := p.lookup(q, j.key); ok {
-		j.res, j.cached, j.done = r, true, true
-		if r.Slice > 0 {
-			j.slice = p.keys.sliceOf(j.key)
-		}
-		j.core = p.keys.coreOf(j.key) // the same text: the same core
-	} else if r, sr, ok := p.lookupSlice(q); ok {
-		j.res, j.cached, j.done, j.bySlice, j.slice = r, true, true, true, sr
-		j.keepCore()
-	} else if solve {
-		// read by Check, which the query's obligation is for: the
-		// prior core's assertions first (a small problem, and the proof
-		// that keeps the core), else the check that proved the last text
-		kob.First = p.priorAttempt(j.ob.ID)
-		if a, ok := kernel.PriorAttempt(j.priorCore.record()); ok && j.coreSlice > 0 {
-			kob.First = &kernel.Attempt{Slice: j.coreSlice, Solver: a.Solver, RLimit: a.RLimit}
-		} else if j.coreSlice > 0 {
-			// a core without a proof of its own (one the last proof's
-			// tracked check reported: usedCore): the plain solver's
-			// first check
-			kob.First = &kernel.Attempt{Slice: j.coreSlice, Solver: kernel.SolverPlain}
-		}
-		j.first = kob.First
-	}
-}
-
-// decide prepares j and, when solving, checks it with w's session unless
-// it was decided on the way (cached, trivial), then dumps it under
-// --dump-smt.
-func (p *Prover) decide(ctx context.Context, w *worker, j *job, solve bool, prog *progress) {
-	p.prepare(j, solve)
-	if !solve || j.query == nil || j.err != nil {
-		return
-	}
-	if !j.done {
-		s, err := w.session()
-		if err != nil {
-			j.err = err
-			return
-		}
-		prog.begin(j.ob.ID)
-		p.check(ctx, s, j)
-	}
-	if p.cfg.DumpSMT != "" {
-		p.dump(j)
-	}
-}
-
-// dump writes j's query into the --dump-smt directory, for the solver that
-// proved it when it is proved (kernel.Query.ScriptFor).
-func (p *Prover) dump(j *job) {
-	if _, err := j.query.WriteScriptFor(p.cfg.DumpSMT, j.res); err != nil {
-		j.err = fmt.Errorf("--dump-smt: %v", err)
-	}
-}
-
 // coverage is the unit of each of a run's decided jobs (unitOf; "" for
 // none) and the units a unit record holds now: restored, or written by
 // the run (a unit is restored whole or not at all).
@@ -590,29 +572,6 @@ func coverageOf(in *Input, jobs []*job, written map[string]bool) coverage {
 		}
 	}
 	return c
-}
-
-// check checks a prepared job with the session. A check that ctx
-// interrupts leaves the job undecided.
-func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
-	t := time.Now()
-	defer func() { j.secs += time.Since(t).Seconds() }()
-	r := s.CheckContext(ctx, j.query)
-	if ctx.Err() != nil {
-		return // interrupted: the answer may be the interrupt's
-	}
-	if sq, sr, ok := r.TakeSliceProof(); ok {
-		if data, err := sr.Encode(); err == nil {
-			j.slice = &unitResult{Key: cache.KeyOf(sq.Text(), p.solver), Query: sq.Fingerprint(), Record: data}
-		}
-	}
-	j.res, j.done = r, true
-	j.keepCore()
-	if j.core == nil && r.Verdict() == kernel.Proved && !p.cfg.NoCores && !p.cfg.Kernel.NoSlices {
-		if !j.usedCore() && j.first != nil {
-			p.findCore(ctx, s, j)
-		}
-	}
 }
 
 // derive is the theorems phase over in, with the kernel's verdicts of the

@@ -297,3 +297,75 @@ func TestDumpSMT(t *testing.T) {
 		}
 	}
 }
+
+// TestProveStaged checks ProveStaged against Status followed by Prove,
+// after an edit, on two copies of the counter fixture: the report it hands
+// over before checking is Status's, the final one is Prove's, and each
+// obligation is printed once, not once for each.
+func TestProveStaged(t *testing.T) {
+	ctx := context.Background()
+	type run struct {
+		interim, final *report.Prove
+		built          int
+	}
+	do := func(staged bool) run {
+		t.Helper()
+		dir := copyTestdata(t, "counter")
+		p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		if rep, err := p.Prove(ctx, planRecorded(t, p, dir)); err != nil || !rep.OK() {
+			t.Fatalf("cold: %v %+v", err, rep)
+		}
+		edit(t, filepath.Join(dir, "impl.yaml"), "sumNonNeg: sum >= 0", "sumNonNeg: 0 <= sum")
+		in := planRecorded(t, p, dir)
+		var r run
+		if staged {
+			calls := 0
+			r.final, err = p.ProveStaged(ctx, in, func(rep *report.Prove) { r.interim = rep; calls++ })
+			if calls != 1 {
+				t.Errorf("the cached report was handed over %d times", calls)
+			}
+			r.built = p.Built()
+		} else {
+			if r.interim, err = p.Status(ctx, in); err != nil {
+				t.Fatal(err)
+			}
+			r.built = p.Built()
+			r.final, err = p.Prove(ctx, in)
+			r.built += p.Built()
+		}
+		if err != nil || !r.final.OK() {
+			t.Fatalf("staged=%v: %v %+v", staged, err, r.final)
+		}
+		return r
+	}
+	verdicts := func(rep *report.Prove) string {
+		var out []string
+		for _, o := range rep.Obligations {
+			out = append(out, o.ID+"="+o.Verdict)
+		}
+		for _, e := range rep.Edges {
+			out = append(out, e.Name+"="+e.Status)
+		}
+		for _, i := range rep.Invariants {
+			out = append(out, i.Name+"="+i.Status)
+		}
+		return strings.Join(out, "\n")
+	}
+	two, one := do(false), do(true)
+	if got, want := verdicts(one.interim), verdicts(two.interim); got != want {
+		t.Errorf("the staged run's cached report:\n%s\nwant Status's:\n%s", got, want)
+	}
+	if got, want := verdicts(one.final), verdicts(two.final); got != want {
+		t.Errorf("the staged run's report:\n%s\nwant Prove's:\n%s", got, want)
+	}
+	if len(one.interim.Obligations) >= len(one.final.Obligations) {
+		t.Errorf("the cached report has %d obligations of %d: the edit changed none", len(one.interim.Obligations), len(one.final.Obligations))
+	}
+	if 2*one.built != two.built || one.built == 0 {
+		t.Errorf("built %d obligations staged, %d with Status and Prove; want half", one.built, two.built)
+	}
+}

@@ -21,7 +21,9 @@ type State struct {
 
 // Value returns the state as a value of the automaton's state record sort.
 func (st *State) Value() Value {
-	return Value{sort: st.Automaton.StateSort, parts: append([]Value(nil), st.Vars...)}
+	// Values are immutable (Parts copies), and a state's Vars are set
+	// only when it is made: the record shares them.
+	return Value{sort: st.Automaton.StateSort, parts: st.Vars[:len(st.Vars):len(st.Vars)]}
 }
 
 // Var returns the value of the named variable and whether it exists.

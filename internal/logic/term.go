@@ -95,12 +95,6 @@ type Term struct {
 	value, hoists, lambdas bool
 }
 
-// leaf reports whether t has no subterms: a constant, a variable or a
-// literal.
-func (t *Term) leaf() bool {
-	return t.kind == KindConst || t.kind == KindVar || t.kind == KindInt || t.kind == KindBool
-}
-
 // Kind returns the term's kind.
 func (t *Term) Kind() Kind { return t.kind }
 
@@ -266,15 +260,7 @@ func finish(t *Term) *Term {
 	}
 	t.hash = h
 	t.value, t.hoists = valueAndHoists(t)
-	t.lambdas = t.kind == KindLambda
-	for _, a := range t.args {
-		t.lambdas = t.lambdas || a.lambdas
-	}
-	for _, p := range t.pats {
-		for _, x := range p {
-			t.lambdas = t.lambdas || x.lambdas
-		}
-	}
+	t.lambdas = hasLambdas(t)
 	// loose variables
 	switch t.kind {
 	case KindVar:
@@ -301,34 +287,6 @@ func finish(t *Term) *Term {
 		}
 	}
 	return t
-}
-
-// valueAndHoists returns t.value and t.hoists from those of t's
-// arguments and patterns.
-func valueAndHoists(t *Term) (value, hoists bool) {
-	switch t.kind {
-	case KindBool, KindInt:
-		return true, false
-	case KindApp:
-		value = t.op == OpCtor || t.op == OpConstArray
-		for _, a := range t.args {
-			value = value && a.value
-			hoists = hoists || a.hoists
-		}
-		if t.op == OpConstArray && len(t.args) == 1 && !t.args[0].value {
-			hoists = true
-		}
-		return value, hoists
-	}
-	for _, a := range t.args {
-		hoists = hoists || a.hoists
-	}
-	for _, p := range t.pats {
-		for _, x := range p {
-			hoists = hoists || x.hoists
-		}
-	}
-	return false, hoists
 }
 
 func unionVars(ts []*Term) []*Term {
@@ -412,7 +370,16 @@ func Var(name string, s *Sort) *Term {
 func IntVal(v int64) *Term { return finish(&Term{kind: KindInt, sort: intSort, ival: v}) }
 
 // BoolVal returns the literal v.
-func BoolVal(v bool) *Term { return finish(&Term{kind: KindBool, sort: boolSort, bval: v}) }
+func BoolVal(v bool) *Term {
+	if v {
+		return trueTerm
+	}
+	return falseTerm
+}
+
+// trueTerm and falseTerm are the two Boolean literals: terms are immutable,
+// so every literal is one of them.
+var trueTerm, falseTerm = finish(&Term{kind: KindBool, sort: boolSort, bval: true}), finish(&Term{kind: KindBool, sort: boolSort, bval: false})
 
 // True returns the literal true.
 func True() *Term { return BoolVal(true) }

@@ -319,12 +319,11 @@ func (s *server) update(ctx context.Context, u uri.URI, version int32, text *str
 			publish(diags)
 			return
 		}
-		cached, err := sp.p.Status(bctx, in)
-		if err != nil || !current() {
-			return
-		}
-		publish(append(nonStatus(diags), s.status(path, docText, in, cached)...))
-		rep, err := sp.p.Prove(bctx, in)
+		rep, err := sp.p.ProveStaged(bctx, in, func(cached *report.Prove) {
+			if current() {
+				publish(append(nonStatus(diags), s.status(path, docText, in, cached)...))
+			}
+		})
 		if err != nil || !current() {
 			return
 		}
