@@ -33,6 +33,7 @@ func (p *Prover) prepare(j *job, solve bool) {
 		j.coreSlice = slices.IndexFunc(sl, func(s []int) bool { return slices.Equal(s, idx) }) + 1
 		kob.Slices = func() [][]int { return sl }
 	}
+	j.slices = kob.Slices
 	q, err := p.kernel.Prepare(kob)
 	if err != nil {
 		j.res, j.done = kernel.Failed(err), true
@@ -124,7 +125,7 @@ func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
 	j.res, j.done = r, true
 	j.keepCore()
 	if j.core == nil && r.Verdict() == kernel.Proved && !p.cfg.NoCores && !p.cfg.Kernel.NoSlices {
-		if !j.usedCore() && j.first != nil {
+		if !j.usedCore() && j.first != nil && !p.cfg.NoCoreSearch {
 			p.findCore(ctx, s, j)
 		}
 	}

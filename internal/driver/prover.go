@@ -51,10 +51,16 @@ type Config struct {
 	CacheDir string
 	// NoCache ignores the cache: nothing is read or written.
 	NoCache bool
-	// NoCores turns off the unsat cores of re-checked obligations
-	// (kernel.Session.Core; docs/prove.md, "Slices"); so does
+	// NoCores turns off unsat cores (docs/prove.md, "Slices"): neither
+	// those that come with the kernel's tracked checks
+	// (kernel.Result.Used) are recorded, nor are those of re-checked
+	// obligations looked for (kernel.Session.Core); so does
 	// Kernel.NoSlices.
 	NoCores bool
+	// NoCoreSearch keeps the cores that come with the kernel's checks but
+	// does not look for those of re-checked obligations, for callers whose
+	// every run changes what most obligations assume (ladder infer).
+	NoCoreSearch bool
 	// SaveOnClose saves the cache when the Prover closes instead of after
 	// every Prove: for callers that prove many small inputs in a row
 	// (ladder infer), where saving the whole snapshot after each costs
@@ -132,12 +138,23 @@ type Input struct {
 	restored map[string]admitted
 	// verdicts are the kernel's verdicts of the last Prove of this input.
 	verdicts theorems.Verdicts
+	// used are the names of the assertions of the unsat core of each
+	// obligation's proof in the last Prove, where one is known.
+	used map[string][]string
 }
 
 // Verdicts returns the kernel's verdict of each obligation the last Prove
 // of in decided (by ID), for callers that act on them (ladder infer): the
 // report spells them for people.
 func (in *Input) Verdicts() theorems.Verdicts { return in.verdicts }
+
+// Used returns, by obligation ID, the names of the assertions (hypotheses,
+// the negated goal) that the proof of each obligation the last Prove of in
+// decided used, Z3's unsat core, where it is known (the kernel's tracked
+// checks, or a core found after an edit, or recorded with a reused
+// verdict): a hint of what a proof needs, for callers that act on it
+// (ladder infer); not every proof has one.
+func (in *Input) Used() map[string][]string { return in.used }
 
 // Prover runs the pipeline. It keeps the kernel and the cache open between
 // runs, which `ladder watch` relies on. It is not safe for concurrent use.
@@ -273,6 +290,11 @@ type job struct {
 	core, priorCore *unitResult
 	first           *kernel.Attempt
 	coreSlice       int // the number of priorCore's slice among the query's; 0: none
+	// slices gives the query's slices (the obligation's, and the prior
+	// core's), while it is being decided; used are the names of the
+	// assertions its proof used, kept once it is (Input.Used)
+	slices func() [][]int
+	used   []string
 	// restored: decided from its unit record (units.go), which stays as
 	// it is
 	restored bool
@@ -406,6 +428,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 		}
 	}
 	d := derive(in, done)
+	in.used = usedOf(done)
 	t = p.trace("derive", t)
 	if solve {
 		written := p.recordUnits(in, done)
@@ -587,6 +610,18 @@ func verdicts(jobs []*job) theorems.Verdicts {
 	m := make(theorems.Verdicts, len(jobs))
 	for _, j := range jobs {
 		m[j.ob.ID] = j.res.Verdict()
+	}
+	return m
+}
+
+// usedOf returns the names of the assertions the proofs of jobs used, for
+// those that know them (Input.Used).
+func usedOf(jobs []*job) map[string][]string {
+	m := map[string][]string{}
+	for _, j := range jobs {
+		if j.used != nil {
+			m[j.ob.ID] = j.used
+		}
 	}
 	return m
 }

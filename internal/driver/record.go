@@ -190,8 +190,34 @@ func (w *worker) close() {
 // release drops j's problem and query once it is decided; its key and
 // fingerprint stay for the cache's records.
 func (j *job) release() {
-	j.query = nil
+	j.used = j.usedNames()
+	j.query, j.slices = nil, nil
 	j.ob.Release()
+}
+
+// usedNames returns the names of the assertions that j's proof used, while
+// its problem is still there: its core's, else those of the slice that
+// proved it; nil when neither is known.
+func (j *job) usedNames() []string {
+	switch {
+	case !j.done || j.res.Verdict() != kernel.Proved || j.ob.Problem == nil:
+		return nil
+	case j.core != nil && len(j.core.Names) > 0:
+		return j.core.Names
+	case j.res.Slice > 0 && j.slices != nil:
+		sl := j.slices()
+		if j.res.Slice > len(sl) {
+			return nil
+		}
+		var names []string
+		for _, i := range sl[j.res.Slice-1] {
+			if i >= 0 && i < len(j.ob.Problem.Assertions) {
+				names = append(names, j.ob.Problem.Assertions[i].Name)
+			}
+		}
+		return names
+	}
+	return nil
 }
 
 // GenerationError is returned by Prove when the problems of some

@@ -253,15 +253,18 @@ func TestColdCores(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
+		var in *Input
 		prove := func() *report.Prove {
 			t.Helper()
-			rep, err := p.Prove(ctx, planRecorded(t, p, dir))
+			in = planRecorded(t, p, dir)
+			rep, err := p.Prove(ctx, in)
 			if err != nil || !rep.OK() {
 				t.Fatalf("noCores=%v: %v %+v", noCores, err, rep)
 			}
 			return rep
 		}
 		cold := prove()
+		used := in.Used()
 		planRecorded(t, p, dir)
 		cores := map[string][]string{}
 		for _, o := range cold.Obligations {
@@ -270,6 +273,11 @@ func TestColdCores(t *testing.T) {
 					t.Errorf("%s: a cold run's core has a proof of its own", o.ID)
 				}
 				cores[o.ID] = c.Names
+			}
+		}
+		for id, names := range cores {
+			if !slices.Equal(used[id], names) {
+				t.Errorf("%s: Input.Used %q; want its core %q", id, used[id], names)
 			}
 		}
 		if noCores {

@@ -24,6 +24,7 @@ import (
 	"ladder/internal/kernel"
 	"ladder/internal/report"
 	"ladder/internal/source"
+	"ladder/internal/theorems"
 	"ladder/ioa"
 	"ladder/ioa/expr"
 	"ladder/ioa/load"
@@ -101,7 +102,7 @@ type Clause struct {
 
 // RepairRound is one proof of the edge.
 type RepairRound struct {
-	Phase       string  `json:"phase"` // "houdini" or "minimize"
+	Phase       string  `json:"phase"` // "houdini", "cores" (minimize: the clauses the cores name) or "minimize"
 	Candidates  int     `json:"candidates"`
 	Obligations int     `json:"obligations"`
 	Failed      int     `json:"failed"`  // obligations not proved
@@ -135,6 +136,10 @@ type edgeRun struct {
 	candFailed map[int]bool
 	candCex    map[string]*cexData
 	total      int
+	// needed are the candidates (by their index in the run) the proof
+	// needs by the unsat cores of its obligations (neededCands); nil when
+	// some proved obligation has no core.
+	needed map[int]bool
 }
 
 // cexData is the part of a counterexample's structured form (kernel
@@ -171,10 +176,12 @@ func Repair(ctx context.Context, o RepairOptions) (*RepairResult, error) {
 	}
 	pcfg := o.Prover
 	pcfg.SaveOnClose = true
-	// No unsat cores: they serve the next edit of an obligation whose text
-	// changed, and here every round changes the relation clauses every
-	// obligation assumes (as in inference: Run).
-	pcfg.NoCores = true
+	// No search for unsat cores: those serve the next edit of an
+	// obligation whose text changed, and here every round changes the
+	// relation clauses every obligation assumes (as in inference: Run).
+	// The cores that come with the kernel's checks say which candidate
+	// clauses each proof used (minimize).
+	pcfg.NoCoreSearch = true
 	prover, err := driver.NewProver(pcfg)
 	if err != nil {
 		return nil, err
@@ -258,7 +265,7 @@ func (r *repairer) run(ctx context.Context) error {
 		res.Remaining = sortedKeys(failed)
 		return nil
 	}
-	if live, err = r.minimize(ctx, texts, live); err != nil {
+	if live, err = r.minimize(ctx, texts, live, last); err != nil {
 		return err
 	}
 	final := make([]string, len(live))
@@ -598,11 +605,65 @@ func (r *repairer) prove(ctx context.Context, cands []string, phase string) (*ed
 			run.failed[o.ID] = cx
 		}
 	}
+	if len(run.failed) == 0 && len(run.candFailed) == 0 {
+		run.needed = r.neededCands(obs, verdicts, part.Used())
+	}
 	for _, o := range obs {
 		o.Problem, o.Replay = nil, nil
 	}
 	return run, nil
 }
+
+// neededCands returns the candidates that the proofs of the edge's
+// obligations obs used, by the unsat cores of their proofs (used, by
+// obligation ID; driver.Input.Used): those in the core of an obligation
+// of the edge's own, then, until nothing changes, those in the core of an
+// obligation of a candidate needed. It returns nil when a proved
+// obligation has no core. A candidate the cores leave out may still be
+// needed (a core is Z3's account of one proof), so a set without it is
+// proved before it is taken.
+func (r *repairer) neededCands(obs []*simulation.Obligation, verdicts theorems.Verdicts, used map[string][]string) map[int]bool {
+	refs := map[int][]int{} // candidate (-1: the edge's own) → candidates its obligations' cores name
+	for _, o := range obs {
+		if verdicts[o.ID] == kernel.Trivial {
+			continue
+		}
+		names, ok := used[o.ID]
+		if !ok {
+			return nil
+		}
+		owner := -1
+		if k, isCand := r.candOf(o.ID); isCand {
+			owner = k
+		}
+		for _, n := range names {
+			m := coreClause.FindStringSubmatch(n)
+			if m == nil {
+				continue
+			}
+			var k int
+			if _, err := fmt.Sscanf(m[1], r.o.Prefix+"_c%d", &k); err == nil && k >= 1 && m[1] == r.candName(k-1) && k-1 != owner {
+				refs[owner] = append(refs[owner], k-1)
+			}
+		}
+	}
+	needed := map[int]bool{}
+	var visit func(int)
+	visit = func(owner int) {
+		for _, k := range refs[owner] {
+			if !needed[k] {
+				needed[k] = true
+				visit(k)
+			}
+		}
+	}
+	visit(-1)
+	return needed
+}
+
+// coreClause finds the relation clause an assertion of an obligation's
+// problem states: its name, then the states it relates, as in fix_c3(c, a).
+var coreClause = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\(`)
 
 // candRef finds a candidate's name in an obligation ID: relation(fix_c3)
 // or start › fix_c3.

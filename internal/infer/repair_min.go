@@ -142,22 +142,48 @@ func atomOf(text string) string {
 var binder = regexp.MustCompile(`^(forall [a-z][A-Za-z0-9_]*: [A-Za-z_][A-Za-z0-9_]*\. )`)
 
 // minimize returns a minimal subset of live with which the edge proves,
-// live being one. It tries first a small set of clauses that together are
-// false at every counterexample of the edge's own obligations, then
-// leaves out chunks of clauses, halving their size down to single
-// clauses. A clause that alone among those left is false at such a
+// live being one and last its proof. It tries first the clauses the unsat
+// cores of that proof name (neededCands), then a small set of clauses that
+// together are false at every counterexample of the edge's own
+// obligations, then leaves out chunks of clauses, halving their size down
+// to single clauses. A clause that alone among those left is false at such a
 // counterexample is never left out: without it, that counterexample
 // satisfies every hypothesis of its obligation again.
-func (r *repairer) minimize(ctx context.Context, texts []string, live []int) ([]int, error) {
-	proves := func(set []int) (bool, error) {
-		run, err := r.proveTexts(ctx, texts, set, "minimize")
+func (r *repairer) minimize(ctx context.Context, texts []string, live []int, last *edgeRun) ([]int, error) {
+	proves := func(set []int, phase string) (bool, error) {
+		run, err := r.proveTexts(ctx, texts, set, phase)
 		if err != nil {
 			return false, err
 		}
+		last = run
 		return len(run.failed) == 0 && len(run.candFailed) == 0, nil
 	}
+	// cored tries the candidates the last proof's unsat cores name (and
+	// those never left out), when that is fewer
+	cored := func() error {
+		if last == nil || last.needed == nil {
+			return nil
+		}
+		var set []int
+		for k, i := range live {
+			if last.needed[k] || r.sole(live, i) {
+				set = append(set, i)
+			}
+		}
+		if len(set) == 0 || len(set) == len(live) {
+			return nil
+		}
+		ok, err := proves(set, "cores")
+		if ok {
+			live = set
+		}
+		return err
+	}
+	if err := cored(); err != nil {
+		return nil, err
+	}
 	if h := r.hitting(live); len(h) > 0 && len(h) < len(live) {
-		ok, err := proves(h)
+		ok, err := proves(h, "minimize")
 		if err != nil {
 			return nil, err
 		}
@@ -182,7 +208,7 @@ func (r *repairer) minimize(ctx context.Context, texts []string, live []int) ([]
 				start = end
 				continue
 			}
-			ok, err := proves(without)
+			ok, err := proves(without, "minimize")
 			if err != nil {
 				return nil, err
 			}

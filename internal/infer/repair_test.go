@@ -3,12 +3,14 @@ package infer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"ladder/internal/driver"
+	"ladder/internal/kernel"
 	"ladder/internal/theorems"
 	"ladder/ioa"
 	"ladder/ioa/load"
@@ -301,5 +303,39 @@ func TestCandOf(t *testing.T) {
 		if k != want {
 			t.Errorf("candOf(%q) = %d, want %d", id, k, want)
 		}
+	}
+}
+
+// TestNeededCands checks which candidates the unsat cores of an edge's
+// proof name: those in the cores of the edge's own obligations, then those
+// in the cores of a needed candidate's obligations, never a candidate for
+// its own obligations, and nothing when a proved obligation has no core.
+func TestNeededCands(t *testing.T) {
+	r := &repairer{o: RepairOptions{Prefix: "fix"}}
+	obs := []*simulation.Obligation{
+		{ID: "C→A › forward › Step › relation(pc)"},
+		{ID: "C→A › forward › Step › relation(fix_c1)"},
+		{ID: "C→A › forward › Step › relation(fix_c3)"},
+		{ID: "C→A › forward › Other › relation(pc)"},
+		{ID: "C→A › forward › Step › post(x)"},
+	}
+	verdicts := theorems.Verdicts{}
+	for _, o := range obs {
+		verdicts[o.ID] = kernel.Proved
+	}
+	verdicts[obs[4].ID] = kernel.Trivial
+	used := map[string][]string{
+		obs[0].ID: {"assume C.inv(c)", "fix_c1(c, a)", "goal (negated)"},
+		obs[1].ID: {"fix_c1(c, a)", "fix_c2(c, a)", "goal (negated)"}, // c1 needs c2
+		obs[2].ID: {"fix_c3(c, a)", "fix_c4(c, a)", "goal (negated)"}, // c3 is needed by none
+		obs[3].ID: {"pc(c, a)", "goal (negated)"},
+	}
+	got := r.neededCands(obs, verdicts, used)
+	if fmt.Sprint(got) != "map[0:true 1:true]" {
+		t.Errorf("needed = %v; want fix_c1 and, through it, fix_c2 (indices 0 and 1)", got)
+	}
+	delete(used, obs[3].ID)
+	if got := r.neededCands(obs, verdicts, used); got != nil {
+		t.Errorf("needed = %v with a proof without a core; want nil", got)
 	}
 }
