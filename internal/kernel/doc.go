@@ -68,8 +68,8 @@
 //     decided as above: the text and the rules of a verdict are the same,
 //     only the solver's search differs. A true obligation reaches this
 //     step without paying for the search: of the repository's 10,822
-//     obligations, the 73 that reach it in a cold run are proved there
-//     with at most 3.4 million units. Before that (2a), unless
+//     obligations, the 73 that reached it in a cold run under format 9
+//     were proved there with at most 3.4 million units. Before that (2a), unless
 //     Config.NoSlices, each of the obligation's slices in the default
 //     solver with Config.SliceRLimit (default 5 million). Only unsat
 //     counts.
