@@ -50,9 +50,11 @@ func (p *Prover) prepare(j *job, solve bool) {
 			j.slice = p.keys.sliceOf(j.key)
 		}
 		j.core = p.keys.coreOf(j.key) // the same text: the same core
+		j.keepPriorCore()
 	} else if r, sr, ok := p.lookupSlice(q); ok {
 		j.res, j.cached, j.done, j.bySlice, j.slice = r, true, true, true, sr
 		j.keepCore()
+		j.keepPriorCore()
 	} else if solve {
 		// read by Check, which the query's obligation is for: the
 		// prior core's assertions first (a small problem, and the proof

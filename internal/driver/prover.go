@@ -295,6 +295,9 @@ type job struct {
 	// assertions its proof used, kept once it is (Input.Used)
 	slices func() [][]int
 	used   []string
+	// coreCarried: core is the last verdict's, kept for a verdict the
+	// cache held (keepPriorCore), not known to be this proof's
+	coreCarried bool
 	// restored: decided from its unit record (units.go), which stays as
 	// it is
 	restored bool

@@ -202,7 +202,7 @@ func (j *job) usedNames() []string {
 	switch {
 	case !j.done || j.res.Verdict() != kernel.Proved || j.ob.Problem == nil:
 		return nil
-	case j.core != nil && len(j.core.Names) > 0:
+	case j.core != nil && len(j.core.Names) > 0 && !j.coreCarried:
 		return j.core.Names
 	case j.res.Slice > 0 && j.slices != nil:
 		sl := j.slices()

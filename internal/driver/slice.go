@@ -162,6 +162,17 @@ func (j *job) keepCore() {
 	}
 }
 
+// keepPriorCore keeps, for j decided from the cache with no core of its
+// own text (a verdict the cache holds, but no unit record any longer does),
+// the core recorded with the obligation's last verdict: its names are a
+// hint for the next text as good as any, and its proof, if any, proves only
+// the text of that subset, which the kernel checks before admitting it.
+func (j *job) keepPriorCore() {
+	if j.core == nil && j.priorCore != nil && len(j.priorCore.Names) > 0 {
+		j.core, j.coreCarried = j.priorCore, true
+	}
+}
+
 // usedCore sets j.core to the names of the assertions that the check
 // proving j used (kernel.Result.Used, the unsat core of a tracked check),
 // without a proof of their own, when they are a proper subset of its

@@ -326,3 +326,40 @@ func TestColdCores(t *testing.T) {
 		p.Close()
 	}
 }
+
+// TestCoreKeptThroughCache checks that an obligation decided from the
+// verdict cache alone, its unit record having moved on to another text,
+// keeps the core of its last verdict: after an edit, an edit back (every
+// verdict in the cache) and a third edit, the third re-checks what the
+// second did, not every obligation whose text changed.
+func TestCoreKeptThroughCache(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx := context.Background()
+	prove := func() *report.Prove {
+		t.Helper()
+		rep, err := p.Prove(ctx, planRecorded(t, p, dir))
+		if err != nil || !rep.OK() {
+			t.Fatalf("%v %+v", err, rep)
+		}
+		return rep
+	}
+	impl := filepath.Join(dir, "impl.yaml")
+	prove()
+	edit(t, impl, "sumNonNeg: sum >= 0", "sumNonNeg: 0 <= sum")
+	prove()
+	edit(t, impl, "sumNonNeg: 0 <= sum", "sumNonNeg: 0 <= sum + 0")
+	second := rechecked(prove())
+	edit(t, impl, "sumNonNeg: 0 <= sum + 0", "sumNonNeg: 0 <= sum")
+	if back := rechecked(prove()); len(back) > 0 {
+		t.Fatalf("the edit back re-checked %q", back)
+	}
+	edit(t, impl, "sumNonNeg: 0 <= sum", "sumNonNeg: 0 <= sum + 0 + 0")
+	if third := rechecked(prove()); !slices.Equal(third, second) {
+		t.Errorf("the third edit re-checked %q; the second, with the same cores, %q", third, second)
+	}
+}
