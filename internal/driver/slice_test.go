@@ -174,27 +174,14 @@ func TestSliceReuse(t *testing.T) {
 // off, none is recorded and the second edit re-checks what the first did.
 func TestCoreReuse(t *testing.T) {
 	for _, noCores := range []bool{false, true} {
-		dir := copyTestdata(t, "counter")
-		p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2, NoCores: noCores})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx := context.Background()
-		prove := func() *report.Prove {
-			t.Helper()
-			rep, err := p.Prove(ctx, planRecorded(t, p, dir))
-			if err != nil || !rep.OK() {
-				t.Fatalf("noCores=%v: %v %+v", noCores, err, rep)
-			}
-			return rep
-		}
+		dir, p, prove := counterProver(t, noCores)
 		prove()
 		edit(t, filepath.Join(dir, "impl.yaml"), "sumNonNeg: sum >= 0", "sumNonNeg: 0 <= sum")
 		first := rechecked(prove())
 		if len(first) == 0 {
 			t.Fatal("the edit re-checked nothing")
 		}
-		planRecorded(t, p, dir) // reads the records the edit's run wrote
+		planRecorded(t, p.Prover, dir) // reads the records the edit's run wrote
 		cores := map[string][]string{}
 		for _, id := range first {
 			if c := p.keys.priorCore(id); c != nil && len(c.Names) > 0 {
@@ -247,25 +234,10 @@ func TestCoreReuse(t *testing.T) {
 // none.
 func TestColdCores(t *testing.T) {
 	for _, noCores := range []bool{false, true} {
-		dir := copyTestdata(t, "counter")
-		p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2, NoCores: noCores})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx := context.Background()
-		var in *Input
-		prove := func() *report.Prove {
-			t.Helper()
-			in = planRecorded(t, p, dir)
-			rep, err := p.Prove(ctx, in)
-			if err != nil || !rep.OK() {
-				t.Fatalf("noCores=%v: %v %+v", noCores, err, rep)
-			}
-			return rep
-		}
+		dir, p, prove := counterProver(t, noCores)
 		cold := prove()
-		used := in.Used()
-		planRecorded(t, p, dir)
+		used := p.lastIn.Used()
+		planRecorded(t, p.Prover, dir)
 		cores := map[string][]string{}
 		for _, o := range cold.Obligations {
 			if c := p.keys.priorCore(o.ID); c != nil && len(c.Names) > 0 {
@@ -301,7 +273,7 @@ func TestColdCores(t *testing.T) {
 		}
 		edit(t, filepath.Join(dir, "impl.yaml"), "sumNonNeg: sum >= 0", "sumNonNeg: 0 <= sum")
 		first := prove()
-		planRecorded(t, p, dir)
+		planRecorded(t, p.Prover, dir)
 		untouched := 0
 		for _, o := range first.Obligations {
 			names, ok := cores[o.ID]
@@ -333,21 +305,8 @@ func TestColdCores(t *testing.T) {
 // verdict in the cache) and a third edit, the third re-checks what the
 // second did, not every obligation whose text changed.
 func TestCoreKeptThroughCache(t *testing.T) {
-	dir := copyTestdata(t, "counter")
-	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, p, prove := counterProver(t, false)
 	defer p.Close()
-	ctx := context.Background()
-	prove := func() *report.Prove {
-		t.Helper()
-		rep, err := p.Prove(ctx, planRecorded(t, p, dir))
-		if err != nil || !rep.OK() {
-			t.Fatalf("%v %+v", err, rep)
-		}
-		return rep
-	}
 	impl := filepath.Join(dir, "impl.yaml")
 	prove()
 	edit(t, impl, "sumNonNeg: sum >= 0", "sumNonNeg: 0 <= sum")
@@ -362,4 +321,33 @@ func TestCoreKeptThroughCache(t *testing.T) {
 	if third := rechecked(prove()); !slices.Equal(third, second) {
 		t.Errorf("the third edit re-checked %q; the second, with the same cores, %q", third, second)
 	}
+}
+
+// counterProver copies the counter fixture and returns its directory, a
+// prover with a cache of its own (cores off with noCores), and a function
+// that plans and proves the copy, fails the test unless everything is
+// proved, and returns the report (the input proved is then in lastIn).
+func counterProver(t *testing.T, noCores bool) (string, *counterRun, func() *report.Prove) {
+	t.Helper()
+	dir := copyTestdata(t, "counter")
+	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2, NoCores: noCores})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &counterRun{Prover: p}
+	return dir, r, func() *report.Prove {
+		t.Helper()
+		r.lastIn = planRecorded(t, p, dir)
+		rep, err := p.Prove(context.Background(), r.lastIn)
+		if err != nil || !rep.OK() {
+			t.Fatalf("noCores=%v: %v %+v", noCores, err, rep)
+		}
+		return rep
+	}
+}
+
+// counterRun is counterProver's prover with the input it proved last.
+type counterRun struct {
+	*Prover
+	lastIn *Input
 }

@@ -60,24 +60,17 @@ func (u *unitKeys) add(unit string, rec *unitRecord) {
 
 // sliceOf returns the slice proof recorded with the verdict indexed under
 // key, nil when none.
-func (u *unitKeys) sliceOf(key string) *unitResult {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if r, ok := u.byKey[key]; ok {
-		return r.Slice
-	}
-	return nil
-}
+func (u *unitKeys) sliceOf(key string) *unitResult { return u.withKey(key).Slice }
 
 // coreOf returns the core recorded with the verdict indexed under key, nil
 // when none.
-func (u *unitKeys) coreOf(key string) *unitResult {
+func (u *unitKeys) coreOf(key string) *unitResult { return u.withKey(key).Core }
+
+// withKey returns the result indexed under key; the zero result when none.
+func (u *unitKeys) withKey(key string) unitResult {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if r, ok := u.byKey[key]; ok {
-		return r.Core
-	}
-	return nil
+	return u.byKey[key]
 }
 
 // stale records that rec, the record of unit, no longer holds for it.

@@ -10,6 +10,7 @@ import (
 
 	"ladder/internal/counterexample"
 	"ladder/internal/logic"
+	"ladder/internal/proposal"
 	"ladder/internal/refute"
 	"ladder/internal/source"
 )
@@ -524,20 +525,8 @@ func TestCore(t *testing.T) {
 		if tt.slimit > 0 {
 			cfg.SliceRLimit = tt.slimit
 		}
-		k, err := newKernel(cfg, t.TempDir(), "z3", "4.8.12", func() (solver, error) {
-			return &flowSolver{plain: tt.plain, sliced: tt.sliced, log: &log, coreAnswer: tt.core, coreIdx: tt.coreIdx}, nil
-		}, refute.New())
-		if err != nil {
-			t.Fatal(err)
-		}
-		ob := &Obligation{ID: "o", Problem: tProblem(), Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}}
-		if tt.slices != nil {
-			ob.Slices = func() [][]int { return tt.slices }
-		}
-		q, err := k.Prepare(ob)
-		if err != nil {
-			t.Fatal(err)
-		}
+		k, q := flowQuery(t, cfg, &flowSolver{plain: tt.plain, sliced: tt.sliced, log: &log, coreAnswer: tt.core, coreIdx: tt.coreIdx}, refute.New(), tt.slices)
+		ob := q.ob
 		s, _ := k.NewSession()
 		r := s.Check(q)
 		if r.Verdict() != Proved {
@@ -610,20 +599,7 @@ func TestUsed(t *testing.T) {
 	for _, tt := range tests {
 		var log []string
 		cfg := Config{FirstRLimit: 100, SliceRLimit: 5000, RLimit: 10000, RetryRLimit: 20000, Search: SearchConfig{Off: true}}
-		k, err := newKernel(cfg, t.TempDir(), "z3", "4.8.12", func() (solver, error) {
-			return &flowSolver{plain: tt.plain, sliced: tt.sliced, full: tt.full, log: &log, used: tt.used, tracked: tt.tracked}, nil
-		}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ob := &Obligation{ID: "o", Problem: tProblem(), Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}}
-		if tt.slices != nil {
-			ob.Slices = func() [][]int { return tt.slices }
-		}
-		q, err := k.Prepare(ob)
-		if err != nil {
-			t.Fatal(err)
-		}
+		k, q := flowQuery(t, cfg, &flowSolver{plain: tt.plain, sliced: tt.sliced, full: tt.full, log: &log, used: tt.used, tracked: tt.tracked}, nil, tt.slices)
 		s, _ := k.NewSession()
 		r := s.Check(q)
 		s.Close()
@@ -637,4 +613,23 @@ func TestUsed(t *testing.T) {
 			t.Errorf("%s: checks %q; want %q", tt.name, got, tt.log)
 		}
 	}
+}
+
+// flowQuery returns a kernel under cfg whose sessions check with f, and the
+// query of tProblem's obligation "o", with slices when not nil.
+func flowQuery(t *testing.T, cfg Config, f *flowSolver, refuter proposal.Refuter, slices [][]int) (*Kernel, *Query) {
+	t.Helper()
+	k, err := newKernel(cfg, t.TempDir(), "z3", "4.8.12", func() (solver, error) { return f, nil }, refuter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob := &Obligation{ID: "o", Problem: tProblem(), Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}}
+	if slices != nil {
+		ob.Slices = func() [][]int { return slices }
+	}
+	q, err := k.Prepare(ob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k, q
 }

@@ -32,16 +32,7 @@ func TestUnsatCore(t *testing.T) {
 		if err != nil || r != Unsat {
 			t.Fatalf("simple=%v: CheckAssumptions = %v, %v; want unsat", cfg.Simple, r, err)
 		}
-		core, err := s.UnsatCore()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var names []string
-		for _, c := range core {
-			names = append(names, c.String())
-		}
-		sort.Strings(names)
-		if strings.Join(names, " ") != "p0 p2" {
+		if names := coreNames(t, s); names != "p0 p2" {
 			t.Errorf("simple=%v: core %q; want p0 p2", cfg.Simple, names)
 		}
 		if r, err := s.CheckAssumptionsContext(context.Background(), lits[:2]); err != nil || r != Sat {
@@ -71,16 +62,7 @@ func TestAssertSMTLIB2Tracked(t *testing.T) {
 	if r, err := s.CheckAssumptionsContext(context.Background(), lits); err != nil || r != Unsat {
 		t.Fatalf("check = %v, %v; want unsat", r, err)
 	}
-	core, err := s.UnsatCore()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, c := range core {
-		names = append(names, c.String())
-	}
-	sort.Strings(names)
-	if strings.Join(names, " ") != "t!0 t!2" {
+	if names := coreNames(t, s); names != "t!0 t!2" {
 		t.Errorf("core %q; want t!0 t!2 (x > 0 and x < 0)", names)
 	}
 	s.Close()
@@ -91,4 +73,20 @@ func TestAssertSMTLIB2Tracked(t *testing.T) {
 		}
 		s.Close()
 	}
+}
+
+// coreNames returns the names of the literals of s's unsat core, sorted
+// and joined by spaces.
+func coreNames(t *testing.T, s *Solver) string {
+	t.Helper()
+	core, err := s.UnsatCore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range core {
+		names = append(names, c.String())
+	}
+	sort.Strings(names)
+	return strings.Join(names, " ")
 }
