@@ -27,11 +27,25 @@ func (p *Prover) prepare(j *job, solve bool) {
 	j.priorCore = p.keys.priorCore(j.ob.ID)
 	if c := j.priorCore; c != nil && len(c.Names) > 0 {
 		// the assertions of the last text's core, a further slice: its
-		// proof proves this text when their text is unchanged
-		idx := assertionsNamed(j.ob.Problem, c.Names)
-		sl := withSlice(kob.Slices(), idx, len(j.ob.Problem.Assertions))
-		j.coreSlice = slices.IndexFunc(sl, func(s []int) bool { return slices.Equal(s, idx) }) + 1
-		kob.Slices = func() [][]int { return sl }
+		// proof proves this text when their text is unchanged. The
+		// slices are worked out when first asked for (a verdict found
+		// by its key needs none), and j.coreSlice with them.
+		orig, prob := kob.Slices, j.ob.Problem
+		var sl [][]int
+		done := false
+		kob.Slices = func() [][]int {
+			if !done {
+				done = true
+				idx := assertionsNamed(prob, c.Names)
+				var base [][]int
+				if orig != nil {
+					base = orig()
+				}
+				sl = withSlice(base, idx, len(prob.Assertions))
+				j.coreSlice = slices.IndexFunc(sl, func(s []int) bool { return slices.Equal(s, idx) }) + 1
+			}
+			return sl
+		}
 	}
 	j.slices = kob.Slices
 	q, err := p.kernel.Prepare(kob)
@@ -60,6 +74,9 @@ func (p *Prover) prepare(j *job, solve bool) {
 		// prior core's assertions first (a small problem, and the proof
 		// that keeps the core), else the check that proved the last text
 		kob.First = p.priorAttempt(j.ob.ID)
+		if kob.Slices != nil {
+			kob.Slices() // sets j.coreSlice
+		}
 		if a, ok := kernel.PriorAttempt(j.priorCore.record()); ok && j.coreSlice > 0 {
 			kob.First = &kernel.Attempt{Slice: j.coreSlice, Solver: a.Solver, RLimit: a.RLimit}
 		} else if j.coreSlice > 0 {
