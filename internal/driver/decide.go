@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"ladder/internal/cache"
@@ -31,21 +32,16 @@ func (p *Prover) prepare(j *job, solve bool) {
 		// slices are worked out when first asked for (a verdict found
 		// by its key needs none), and j.coreSlice with them.
 		orig, prob := kob.Slices, j.ob.Problem
-		var sl [][]int
-		done := false
-		kob.Slices = func() [][]int {
-			if !done {
-				done = true
-				idx := assertionsNamed(prob, c.Names)
-				var base [][]int
-				if orig != nil {
-					base = orig()
-				}
-				sl = withSlice(base, idx, len(prob.Assertions))
-				j.coreSlice = slices.IndexFunc(sl, func(s []int) bool { return slices.Equal(s, idx) }) + 1
+		kob.Slices = sync.OnceValue(func() [][]int {
+			idx := assertionsNamed(prob, c.Names)
+			var base [][]int
+			if orig != nil {
+				base = orig()
 			}
+			sl := withSlice(base, idx, len(prob.Assertions))
+			j.coreSlice = slices.IndexFunc(sl, func(s []int) bool { return slices.Equal(s, idx) }) + 1
 			return sl
-		}
+		})
 	}
 	j.slices = kob.Slices
 	q, err := p.kernel.Prepare(kob)
@@ -143,9 +139,10 @@ func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
 	}
 	j.res, j.done = r, true
 	j.keepCore()
-	if j.core == nil && r.Verdict() == kernel.Proved && !p.cfg.NoCores && !p.cfg.Kernel.NoSlices {
-		if !j.usedCore() && j.first != nil && !p.cfg.NoCoreSearch {
-			p.findCore(ctx, s, j)
-		}
+	if j.core != nil || r.Verdict() != kernel.Proved || p.cfg.NoCores || p.cfg.Kernel.NoSlices || j.usedCore() {
+		return
+	}
+	if j.first != nil && !p.cfg.NoCoreSearch {
+		p.findCore(ctx, s, j) // proved again after an edit, without a core
 	}
 }

@@ -205,17 +205,9 @@ func (j *job) usedNames() []string {
 	case j.core != nil && len(j.core.Names) > 0 && !j.coreCarried:
 		return j.core.Names
 	case j.res.Slice > 0 && j.slices != nil:
-		sl := j.slices()
-		if j.res.Slice > len(sl) {
-			return nil
+		if sl := j.slices(); j.res.Slice <= len(sl) {
+			return assertionNames(j.ob.Problem, sl[j.res.Slice-1])
 		}
-		var names []string
-		for _, i := range sl[j.res.Slice-1] {
-			if i >= 0 && i < len(j.ob.Problem.Assertions) {
-				names = append(names, j.ob.Problem.Assertions[i].Name)
-			}
-		}
-		return names
 	}
 	return nil
 }

@@ -89,6 +89,18 @@ func stateVar(name string) bool {
 	return ok && head != "p" && !strings.Contains(name, "::")
 }
 
+// assertionNames returns the names of p's assertions at the indices idx,
+// those in range, in order: the converse of assertionsNamed.
+func assertionNames(p *logic.Problem, idx []int) []string {
+	names := make([]string, 0, len(idx))
+	for _, i := range idx {
+		if i >= 0 && i < len(p.Assertions) {
+			names = append(names, p.Assertions[i].Name)
+		}
+	}
+	return names
+}
+
 // assertionsNamed returns the indices of p's assertions whose names are
 // among names, in increasing order.
 func assertionsNamed(p *logic.Problem, names []string) []int {
@@ -186,11 +198,7 @@ func (j *job) usedCore() bool {
 	if len(used) == 0 || j.ob.Problem == nil || len(used) >= len(j.ob.Problem.Assertions) {
 		return false
 	}
-	names := make([]string, len(used))
-	for i, a := range used {
-		names[i] = j.ob.Problem.Assertions[a].Name
-	}
-	j.core = &unitResult{Names: names}
+	j.core = &unitResult{Names: assertionNames(j.ob.Problem, used)}
 	return true
 }
 
@@ -215,10 +223,7 @@ func (p *Prover) findCore(ctx context.Context, s *kernel.Session, j *job) {
 		if err != nil {
 			return
 		}
-		names := make([]string, len(c.Indices))
-		for i, a := range c.Indices {
-			names[i] = j.ob.Problem.Assertions[a].Name
-		}
+		names := assertionNames(j.ob.Problem, c.Indices)
 		j.core = &unitResult{Key: cache.KeyOf(c.Query.Text(), p.solver), Query: c.Query.Fingerprint(), Record: data, Names: names}
 	}
 }

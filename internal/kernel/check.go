@@ -15,6 +15,7 @@ import (
 	"ladder/internal/counterexample"
 	"ladder/internal/logic"
 	"ladder/internal/proposal"
+	"ladder/internal/smt"
 	"ladder/internal/source"
 )
 
@@ -540,7 +541,9 @@ func (s *Session) decide(q *Query, cfg Config, deadline time.Time, cost *costs) 
 	cfg.Timeout = remaining(deadline)
 	var ans answer
 	var err error
-	if cs, ok := s.s.(corer); ok && cfg.track {
+	if cs, ok := s.s.(corer); ok && cfg.track && !strings.Contains(q.text, smt.CorePrefix) {
+		// (a constant of the text named like a tracking literal would be
+		// assumed true with them: such a text is checked untracked)
 		ans, ans.core, err = cs.core(q.problem, q.text, cfg)
 	} else {
 		ans, err = s.s.check(q.problem, q.text, cfg)

@@ -103,21 +103,16 @@ func (s *Session) CoreContext(ctx context.Context, q *Query, r Result) (c Core, 
 	}
 	var cost costs // the tracked check's and the subset's: Proof's costs
 	cost.add(ans)
+	local = coreOf(local, len(proved.problem.Assertions))
 	if err != nil || ans.status != statusUnsat || len(local) == 0 {
 		return Core{}, false
 	}
-	var idx []int
-	for _, i := range local {
-		if i < 0 || i >= len(proved.problem.Assertions) {
-			return Core{}, false
+	idx := local
+	if base != nil {
+		idx = make([]int, len(local))
+		for k, i := range local {
+			idx[k] = base[i] // base is increasing: so is idx
 		}
-		if base != nil {
-			i = base[i]
-		}
-		if len(idx) > 0 && i <= idx[len(idx)-1] {
-			return Core{}, false
-		}
-		idx = append(idx, i)
 	}
 	if len(idx) >= len(q.problem.Assertions) {
 		return Core{}, false

@@ -62,7 +62,9 @@
 //     answer for the assertions themselves, so the proof is the same,
 //     and Z3's unsat core comes with it at no further cost
 //     (Result.Used: the assertions the proof used, a hint for the next
-//     text of the obligation, never part of the verdict).
+//     text of the obligation, never part of the verdict). A text that
+//     mentions the literals' prefix (smt.CorePrefix) is checked untracked,
+//     so that none of its constants is taken for a literal and assumed.
 //  2. Otherwise, the same text in Z3's default solver with
 //     Config.PreSearchRLimit (default 5 million). unsat and sat are
 //     decided as above: the text and the rules of a verdict are the same,

@@ -12,6 +12,7 @@ import (
 	"ladder/internal/logic"
 	"ladder/internal/proposal"
 	"ladder/internal/refute"
+	"ladder/internal/smt"
 	"ladder/internal/source"
 )
 
@@ -632,4 +633,36 @@ func flowQuery(t *testing.T, cfg Config, f *flowSolver, refuter proposal.Refuter
 		t.Fatal(err)
 	}
 	return k, q
+}
+
+// TestTrackedNameClash checks that a problem mentioning a constant named
+// like a tracking literal is checked untracked: its constant could
+// otherwise be assumed true along with the literals.
+func TestTrackedNameClash(t *testing.T) {
+	unsat := answer{status: statusUnsat, rlimit: 1}
+	p := tProblem()
+	clash := logic.Const(smt.CorePrefix+"0", logic.BoolSort())
+	p.Assertions = append(p.Assertions, logic.Named{Name: "clash", Term: logic.Or(clash, logic.Not(clash))})
+	for _, tt := range []struct {
+		name string
+		p    *logic.Problem
+		want string
+	}{{"no clash", tProblem(), "[1]"}, {"a constant named like a literal", p, "[]"}} {
+		var log []string
+		f := &flowSolver{plain: map[uint64]answer{100: unsat}, log: &log, used: []int{1}}
+		k, err := newKernel(Config{FirstRLimit: 100, RLimit: 1000, Search: SearchConfig{Off: true}}, t.TempDir(), "z3", "4.8.12", func() (solver, error) { return f, nil }, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := k.Prepare(&Obligation{ID: "o", Problem: tt.p, Pos: source.Pos{File: "a.yaml", Line: 1, Col: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := k.NewSession()
+		r := s.Check(q)
+		s.Close()
+		if r.Verdict() != Proved || fmt.Sprint(r.Used) != tt.want {
+			t.Errorf("%s: %v, Used %v; want proved with %s", tt.name, r.Verdict(), r.Used, tt.want)
+		}
+	}
 }

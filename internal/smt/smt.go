@@ -130,6 +130,11 @@ func CheckScript(goctx context.Context, text string, cfg Config) (*Result, error
 	return run(goctx, zc, nil, cfg, func(s *z3.Solver) ([]z3.AST, error) { return nil, s.AssertSMTLIB2(text) }, nil)
 }
 
+// CorePrefix begins the names of CoreScript's tracking literals. A text
+// that mentions it must not be checked tracked: one of its own constants
+// could be taken for a literal and assumed true.
+const CorePrefix = "ladder!core!"
+
 // CoreScript checks the SMT-LIB2 text of a problem with n assertions
 // (logic.Problem.Text) in a fresh context, as CheckScript does, except
 // that each of the problem's assertions is tracked by an assumption literal
@@ -146,19 +151,18 @@ func CoreScript(goctx context.Context, text string, n int, cfg Config) (*Result,
 	// The text asserts the definitions of the constant arrays it hoists
 	// first (logic.Problem.Text), then the problem's n assertions in order:
 	// only those are tracked.
-	const prefix = "ladder!core!"
 	var core []int
 	cfg.Model = false
 	res, err := run(goctx, zc, nil, cfg, func(s *z3.Solver) ([]z3.AST, error) {
-		return s.AssertSMTLIB2Tracked(text, n, prefix)
+		return s.AssertSMTLIB2Tracked(text, n, CorePrefix)
 	}, func(s *z3.Solver) error {
 		used, err := s.UnsatCore()
 		if err != nil {
 			return err
 		}
 		for _, l := range used {
-			i, err := strconv.Atoi(strings.TrimPrefix(l.String(), prefix))
-			if err != nil || !strings.HasPrefix(l.String(), prefix) || i < 0 || i >= n {
+			i, err := strconv.Atoi(strings.TrimPrefix(l.String(), CorePrefix))
+			if err != nil || !strings.HasPrefix(l.String(), CorePrefix) || i < 0 || i >= n {
 				return fmt.Errorf("unsat core literal %s is not an assumption", l)
 			}
 			core = append(core, i)
