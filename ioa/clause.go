@@ -26,12 +26,22 @@ const (
 	ClauseTotality  ClauseKind = "totality"  // B2: the totality witness is related
 	ClauseGuard     ClauseKind = "guard"     // history: the preconditions agree
 	ClauseCommute   ClauseKind = "commute"   // history: the mapping commutes with the effects
+	ClauseLoop      ClauseKind = "loop"      // a repeated abstract step: loop(start), loop(pre), loop(step)
+)
+
+// The arguments of the clause loop: a repeated step's invariant holds
+// when it starts (start), each iteration's step is enabled (pre) and
+// keeps the invariant (step).
+const (
+	LoopStart = "start"
+	LoopPre   = "pre"
+	LoopStep  = "step"
 )
 
 // StepClause names one clause of a step obligation as obligation IDs
 // write it: "relation(R)", "pre(β)" or "pre(β#k)" (the k-th step of
 // abstract action β in a case that takes it several times), "post(x)",
-// "event".
+// "loop(start)", "loop(pre)", "loop(step)", "event".
 type StepClause struct {
 	Kind ClauseKind // ClauseRelation, ClausePre, ClausePost or ClauseEvent
 	Arg  string     // the relation clause, abstract action or abstract variable; "" for event
@@ -51,7 +61,7 @@ func (c StepClause) String() string {
 
 // ParseStepClause reads a step clause written as String writes it.
 func ParseStepClause(s string) (StepClause, error) {
-	const want = "expected relation(R), pre(β), post(x) or event"
+	const want = "expected relation(R), pre(β), post(x), loop(start), loop(pre), loop(step) or event"
 	if s == string(ClauseEvent) {
 		return StepClause{Kind: ClauseEvent}, nil
 	}
@@ -62,6 +72,10 @@ func ParseStepClause(s string) (StepClause, error) {
 	c := StepClause{Kind: ClauseKind(kind), Arg: strings.TrimSuffix(arg, ")")}
 	switch c.Kind {
 	case ClauseRelation, ClausePost:
+	case ClauseLoop:
+		if c.Arg != LoopStart && c.Arg != LoopPre && c.Arg != LoopStep {
+			return StepClause{}, fmt.Errorf("%s", want)
+		}
 	case ClausePre:
 		if a, k, ok := strings.Cut(c.Arg, "#"); ok {
 			n, err := strconv.Atoi(k)

@@ -252,6 +252,29 @@ type AbstractStep struct {
 	Pos    source.Pos
 	Action *Action
 	Args   []expr.Expr // one per parameter of Action, of its sort
+	// Loop, when set, repeats the step for k = From, …, To−1 (`repeat:`):
+	// Args may then mention k. Forward simulations only.
+	Loop *Loop
+}
+
+// Loop is an abstract step repeated over an integer range, with the
+// invariant that proves the repetition (docs/proofs.md, "Repeated
+// steps"): `{repeat: β(θ(k)), for: k, from: lo, to: hi, invariant: J}`.
+// Its expressions are over the step correspondence's names; J also reads
+// u, the abstract state before the iteration for k (after the last one
+// for k = hi).
+type Loop struct {
+	Pos       source.Pos
+	Var       *expr.Object // k: an Int parameter, numbered after the concrete action's
+	From, To  expr.Expr    // Int, evaluated in the pre-states of the concrete step
+	State     *expr.Object // u: a state of the abstract automaton
+	Invariant expr.Expr    // J, Bool
+	// Counter is an internal action whose one parameter is Var: the free
+	// k of an iteration's obligations is its parameter list.
+	Counter *Action
+	// Bounds is `From <= To`, InRange `From <= k and k < To`, Next `k + 1`:
+	// the loader builds and checks them.
+	Bounds, InRange, Next expr.Expr
 }
 
 // TheoremClaim is an expected theorem: `X implements Y`, `X refines Y`

@@ -198,6 +198,9 @@ func (f *fastEval) key(what any, env *wenv[eval.State, eval.Value]) (memoKey, bo
 	n := 0
 	for i, o := range f.objs {
 		if s, ok := env.state(o); ok {
+			if i >= len(k.states) {
+				return k, false // a loop's state: not memoized
+			}
 			k.states[i] = identity(s)
 			n++
 		}

@@ -287,6 +287,12 @@ func proofFingerprints(out map[string]string, p *ioa.Proof) {
 					args[i] = expr.Print(x)
 				}
 				t.line("step", s.Action.Name+"("+strings.Join(args, ", ")+")")
+				if lp := s.Loop; lp != nil {
+					t.line("repeat", lp.Var.Name)
+					t.expr("from", lp.From)
+					t.expr("to", lp.To)
+					t.expr("invariant", lp.Invariant)
+				}
 			}
 			if c.Pre != nil {
 				stateMapText(&t, "pre", c.Pre)

@@ -634,6 +634,11 @@ func (x *edgeCtx) stepDeps(sm *ioa.StepMatch, k int, event bool) *deps {
 			for _, a := range st.Args {
 				d.expr(a)
 			}
+			if lp := st.Loop; lp != nil {
+				d.expr(lp.From)
+				d.expr(lp.To)
+				d.expr(lp.Invariant)
+			}
 			if event {
 				d.view(p.Abstract, st.Action)
 			}
@@ -682,10 +687,19 @@ func (g *generator) steps(x *edgeCtx, sm *ioa.StepMatch) {
 		}
 		counts := map[string]int{}
 		for _, st := range c.Steps {
-			counts[st.Action.Name]++
+			if st.Loop == nil {
+				counts[st.Action.Name]++
+			}
 		}
 		seen := map[string]int{}
 		for j, st := range c.Steps {
+			if st.Loop != nil {
+				for _, r := range [...]struct{ rule, arg string }{{ruleLoopStart, ioa.LoopStart}, {ruleLoopPre, ioa.LoopPre}, {ruleLoopStep, ioa.LoopStep}} {
+					name := ioa.StepClause{Kind: ioa.ClauseLoop, Arg: r.arg}.String()
+					x.add(mk(ClauseLoop, name, st.Loop.Pos), &plan{rule: r.rule, proof: p, action: act, step: sm, kase: k, j: j}, x.stepDeps(sm, k, false))
+				}
+				continue
+			}
 			seen[st.Action.Name]++
 			sc := ioa.StepClause{Kind: ioa.ClausePre, Arg: st.Action.Name}
 			if counts[st.Action.Name] > 1 {

@@ -24,6 +24,7 @@ const (
 	ClauseTotality  = string(ioa.ClauseTotality)
 	ClauseGuard     = string(ioa.ClauseGuard)
 	ClauseCommute   = string(ioa.ClauseCommute)
+	ClauseLoop      = string(ioa.ClauseLoop)
 )
 
 // Obligation is one atomic validity check: Problem holds the hypotheses

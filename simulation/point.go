@@ -110,7 +110,7 @@ func NewPointChecker(p *ioa.Proof, inst *eval.Instance) (*PointChecker, error) {
 		if po.p.action != nil {
 			pc.byAction[po.p.action] = append(pc.byAction[po.p.action], i)
 			switch po.p.rule {
-			case ruleStepCases, ruleStepPre, ruleStepPost, ruleStepRel, ruleStepEvent:
+			case ruleStepCases, ruleStepPre, ruleStepPost, ruleStepRel, ruleStepEvent, ruleLoopStart, ruleLoopPre, ruleLoopStep:
 				if pc.all[po.p.action] == nil {
 					all := *po.p
 					all.kase, all.j, all.clause = 0, 0, nil
@@ -126,6 +126,15 @@ func NewPointChecker(p *ioa.Proof, inst *eval.Instance) (*PointChecker, error) {
 	for _, o := range []*expr.Object{p.C, p.A, p.CPost, p.APre} {
 		if o != nil {
 			objs = append(objs, o)
+		}
+	}
+	for _, sm := range p.Steps {
+		for _, c := range sm.Cases {
+			for _, st := range c.Steps {
+				if st.Loop != nil {
+					objs = append(objs, st.Loop.State)
+				}
+			}
 		}
 	}
 	pc.w = &conWorld{inst: inst, states: map[string]eval.State{}, params: map[string][]eval.Value{"p": nil},
@@ -194,6 +203,22 @@ type Point struct {
 	// R(cpost, a) and the goal R(c, apre) (backwardStep). A clause's
 	// value depends on the two states alone.
 	Related func(c, a eval.State) bool
+	// loop is the loop variable of an iteration of a repeated step (with
+	// its state u in States), for a loop obligation's own evaluation.
+	loop []eval.Value
+}
+
+// at returns pt with the free u and k of a loop obligation bound to the
+// iteration it.
+func (pt *Point) at(it *loopAt[eval.State, eval.Value]) *Point {
+	out := *pt
+	out.States = make(map[string]eval.State, len(pt.States)+1)
+	for k, v := range pt.States {
+		out.States[k] = v
+	}
+	out.States[loopState] = it.u
+	out.loop = []eval.Value{it.k}
+	return &out
 }
 
 // StepSeed is a step Action(Params) from From, enabled, to Post.
@@ -250,7 +275,11 @@ func newRun(sm *ioa.StepMatch, r caseRun, ran bool) *Run {
 	if !ran || sm == nil || r.kase < 0 || r.kase >= len(sm.Cases) {
 		return nil
 	}
-	return &Run{Case: r.kase, Steps: sm.Cases[r.kase].Steps, Args: args, States: us}
+	steps := sm.Cases[r.kase].Steps
+	if r.steps != nil {
+		steps = r.steps
+	}
+	return &Run{Case: r.kase, Steps: steps, Args: args, States: us}
 }
 
 // PointState is a state a rule computed at a point.
@@ -316,6 +345,7 @@ func (pc *PointChecker) eval(pl *PointPlan, pt *Point, quiet bool) (Verdict, err
 	w := pc.w
 	w.states = pt.States
 	w.params["p"] = pt.Params
+	w.params[loopFresh] = pt.loop
 	w.trace, w.calls, w.sawConcrete, w.quiet, w.why = w.trace[:0], w.calls[:0], false, quiet, ""
 	w.fast.seeds, w.fast.related = pt.Steps, pt.Related
 	defer func() { w.quiet, w.fast.seeds, w.fast.related = false, nil, nil }()
@@ -428,6 +458,7 @@ func (pc *PointChecker) evalStep(act *ioa.Action, pt *Point, record bool) (StepR
 		res.Run = newRun(p.step, s.out.run, s.out.ran)
 	}
 	first := -1
+	var at any
 	for _, g := range s.out.goals {
 		if g.b {
 			continue
@@ -437,11 +468,14 @@ func (pc *PointChecker) evalStep(act *ioa.Action, pt *Point, record bool) (StepR
 			continue // a goal of no obligation (an event goal of a case without one)
 		}
 		if first < 0 || i < first {
-			first = i
+			first, at = i, g.at
 		}
 	}
 	if first < 0 {
 		return res, nil
+	}
+	if it, ok := at.(*loopAt[eval.State, eval.Value]); ok && it != nil {
+		pt = pt.at(it)
 	}
 	v, err := pc.Eval(pc.plans[first], pt)
 	if err != nil {

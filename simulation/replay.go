@@ -89,6 +89,22 @@ func (r *replayer) replay(m logic.Model) (*Counterexample, error) {
 			}
 		}
 	}
+	// An arbitrary integer constant that the obligation does not mention
+	// has no value in the model, but the evaluator needs one to run the
+	// automaton's other actions: any value will do, the default.
+	for _, a := range r.autos {
+		for _, c := range a.Consts {
+			if _, ok := consts[c.Name]; ok || c.Body != nil {
+				continue
+			}
+			if _, finite := inst.Card(c.Sort); finite {
+				continue
+			}
+			if v, err := inst.Default(c.Sort); err == nil {
+				consts[c.Name] = v
+			}
+		}
+	}
 	cw.inst = inst
 
 	scn, err := run[eval.State, eval.Value, bool](cw, r.p)
@@ -114,6 +130,10 @@ func (r *replayer) counterexample(cw *conWorld, scn *scenario[bool]) *Counterexa
 	o := r.o
 	cex := &Counterexample{Obligation: o.ID, Clause: o.Clause, Action: o.Action, Case: o.Case,
 		Goal: o.Clause + ": " + scn.what, Instance: cw.inst.String()}
+	if ks := cw.params[loopFresh]; len(ks) == 1 && (r.p.rule == ruleLoopPre || r.p.rule == ruleLoopStep) {
+		lp := r.p.step.Cases[r.p.kase].Steps[r.p.j].Loop
+		cex.Goal += fmt.Sprintf(", where %s = %d", lp.Var.Name, ks[0].Int())
+	}
 	if len(cw.inst.Consts) > 0 {
 		// the constants' values are listed apart, in the language's
 		// notation (v0 = V#0), not again as numbers (v0=0)

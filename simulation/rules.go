@@ -50,6 +50,9 @@ const (
 	ruleStepRel        = "step relation"      // R_i(cpost, u_m) (forward), R_i(c, apre) (backward)
 	ruleStepEvent      = "step event"         // equal event arguments
 	ruleStepCases      = "step cases"         // ⋁ g_k
+	ruleLoopStart      = "loop start"         // lo ≤ hi ∧ J(u_j, lo)
+	ruleLoopPre        = "loop pre"           // J(u, k) ∧ lo ≤ k < hi ⇒ Pre_β(u, θ(k))
+	ruleLoopStep       = "loop step"          // … ⇒ J(Post_β(u, θ(k)), k + 1)
 	ruleHistStartRef   = "history start refinement"
 	ruleHistStartInit  = "history start init"
 	ruleHistStartMap   = "history start mapping"
@@ -88,6 +91,9 @@ type scenario[B any] struct {
 type caseRun struct {
 	kase     int
 	us, args any
+	// steps, when set, are the steps of us and args, a repeated step
+	// expanded into its iterations (loopRun.expand); else the case's.
+	steps []*ioa.AbstractStep
 }
 
 type namedB[B any] struct {
@@ -113,6 +119,9 @@ type goalB[B any] struct {
 	id goalID
 	n  int // the obligation's hypotheses are hyps[:n]
 	b  B
+	// at is, for loop(pre) and loop(step), the iteration (a *loopAt)
+	// whose state and k are the obligation's free u and k.
+	at any
 }
 
 // sc accumulates a scenario; the first error sticks.
@@ -233,12 +242,16 @@ func (s *sc[S, V, B]) wants(p *plan, rule string) bool { return s.all || p.rule 
 // goal sets the goal id to b: in an all-goals scenario it is appended
 // to the goals, with the hypotheses so far; otherwise it is the
 // scenario's goal, described by goalWhat.
-func (s *sc[S, V, B]) goal(p *plan, id goalID, b B) {
+func (s *sc[S, V, B]) goal(p *plan, id goalID, b B) { s.goalAt(p, id, b, nil) }
+
+// goalAt is goal, with the iteration of a loop goal in an all-goals
+// scenario (goalB.at).
+func (s *sc[S, V, B]) goalAt(p *plan, id goalID, b B, at any) {
 	if goalMutation != nil && goalMutation(goalClause(p, id)) {
 		b = s.w.not(s.w.tt())
 	}
 	if s.all {
-		s.out.goals = append(s.out.goals, goalB[B]{id: id, n: len(s.out.hyps), b: b})
+		s.out.goals = append(s.out.goals, goalB[B]{id: id, n: len(s.out.hyps), b: b, at: at})
 		return
 	}
 	s.out.goal, s.out.what = b, goalWhat(p, id)
@@ -260,6 +273,12 @@ func goalClause(p *plan, id goalID) (string, string) {
 		return ClauseRelation, id.clause.Name
 	case ruleStepEvent:
 		return ClauseEvent, ""
+	case ruleLoopStart:
+		return ClauseLoop, ioa.LoopStart
+	case ruleLoopPre:
+		return ClauseLoop, ioa.LoopPre
+	case ruleLoopStep:
+		return ClauseLoop, ioa.LoopStep
 	}
 	return ClauseCases, ""
 }
@@ -283,6 +302,8 @@ func goalWhat(p *plan, id goalID) string {
 			return id.clause.Name + "(c, apre)"
 		}
 		return fmt.Sprintf("%s(cpost, u%d)", id.clause.Name, id.m)
+	case ruleLoopStart, ruleLoopPre, ruleLoopStep:
+		return loopWhat(p, id)
 	case ruleStepEvent:
 		if id.act == nil {
 			return "no event"
@@ -355,7 +376,7 @@ func run[S, V, B any](w world[S, V, B], p *plan) (*scenario[B], error) {
 		invariantRule(s, p)
 	case ruleRefStart, ruleFwdStartInit, ruleFwdStartRel, ruleBwdStart, ruleBwdTotal:
 		startRule(s, p)
-	case ruleStepPre, ruleStepPost, ruleStepRel, ruleStepEvent, ruleStepCases:
+	case ruleStepPre, ruleStepPost, ruleStepRel, ruleStepEvent, ruleStepCases, ruleLoopStart, ruleLoopPre, ruleLoopStep:
 		if p.proof.Kind == ioa.ProofBackward {
 			backwardStep(s, p)
 		} else {

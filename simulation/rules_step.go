@@ -72,7 +72,20 @@ func abstractSteps[S, V, B any](s *sc[S, V, B], p *plan, k int, c *ioa.Case, u0 
 	us := make([]S, 1, n+1)
 	us[0] = u0
 	args := make([][]V, 0, len(c.Steps))
+	var ran *loopRun[S, V] // a concrete world's iterations, for the case's run
 	for j, st := range c.Steps {
+		if st.Loop != nil {
+			args = append(args, nil) // per iteration; an internal step shows no event
+			if j >= n {
+				continue
+			}
+			u, it := passLoop(s, p, k, j, st, us[j], env)
+			if s.err != nil {
+				return nil, nil
+			}
+			us, ran = append(us, u), it
+			continue
+		}
 		th, err := s.w.values(st.Args, env)
 		if s.fail(err) {
 			return nil, nil
@@ -97,6 +110,9 @@ func abstractSteps[S, V, B any](s *sc[S, V, B], p *plan, k int, c *ioa.Case, u0 
 	}
 	if s.record {
 		s.out.run, s.out.ran = caseRun{kase: k, us: us, args: args}, true
+		if ran != nil {
+			s.out.run = ran.expand(k, c, us, args)
+		}
 	}
 	return us, args
 }
@@ -108,8 +124,9 @@ func abstractSteps[S, V, B any](s *sc[S, V, B], p *plan, k int, c *ioa.Case, u0 
 // is done: an error, or the pre goal set.
 func caseSteps[S, V, B any](s *sc[S, V, B], p *plan, k int, c *ioa.Case, u0 S, env *wenv[S, V]) ([]S, [][]V, bool) {
 	pre := !s.all && p.rule == ruleStepPre
+	loop := !s.all && (p.rule == ruleLoopStart || p.rule == ruleLoopPre || p.rule == ruleLoopStep)
 	n := len(c.Steps)
-	if pre {
+	if pre || loop {
 		n = p.j
 	}
 	us, args := abstractSteps(s, p, k, c, u0, env, n)
@@ -118,6 +135,10 @@ func caseSteps[S, V, B any](s *sc[S, V, B], p *plan, k int, c *ioa.Case, u0 S, e
 	}
 	if pre {
 		preGoal(s, p, k, c, us, args)
+		return nil, nil, false
+	}
+	if loop {
+		loopGoal(s, p, k, c.Steps[p.j], us[p.j], env)
 		return nil, nil, false
 	}
 	return us, args, true

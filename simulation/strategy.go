@@ -146,7 +146,8 @@ func target(o *Obligation, p *plan) *Target {
 		}
 		return t
 	case p.proof != nil && p.step != nil && p.proof.Kind != ioa.ProofHistory &&
-		(p.rule == ruleStepPre || p.rule == ruleStepPost || p.rule == ruleStepRel || p.rule == ruleStepEvent):
+		(p.rule == ruleStepPre || p.rule == ruleStepPost || p.rule == ruleStepRel || p.rule == ruleStepEvent ||
+			p.rule == ruleLoopStart || p.rule == ruleLoopPre || p.rule == ruleLoopStep):
 		pr := p.proof
 		t := &Target{ID: o.ID, Clause: o.Clause, Action: p.action, Proof: pr, Step: p.step, Case: p.step.Cases[p.kase]}
 		backward := pr.Kind == ioa.ProofBackward

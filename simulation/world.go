@@ -68,6 +68,10 @@ type world[S, V, B any] interface {
 	not(b B) B
 	iff(a, b B) B
 	tt() B
+	// loopRange returns the integers from and to, when the world's values
+	// are concrete (a repeated step's bounds); intVal is the value of n.
+	loopRange(from, to V) (int, int, bool)
+	intVal(n int) V
 }
 
 // wenv binds the names of proof expressions: whole states by object (at
@@ -238,6 +242,11 @@ func (w *symWorld) or(bs ...*logic.Term) *logic.Term  { return logic.Or(bs...) }
 func (w *symWorld) not(b *logic.Term) *logic.Term     { return logic.Not(b) }
 func (w *symWorld) iff(a, b *logic.Term) *logic.Term  { return logic.Eq(a, b) }
 func (w *symWorld) tt() *logic.Term                   { return logic.True() }
+
+// The symbolic world does not run loops (passLoop assumes their
+// conclusion instead).
+func (w *symWorld) loopRange(from, to encode.Value) (int, int, bool) { return 0, 0, false }
+func (w *symWorld) intVal(n int) encode.Value                        { return encode.Value{} }
 
 // related is false: an obligation assumes nothing of a pair beyond its
 // hypotheses.
@@ -700,6 +709,11 @@ func (w *conWorld) or(bs ...bool) bool {
 func (w *conWorld) not(b bool) bool    { return !b }
 func (w *conWorld) iff(a, b bool) bool { return a == b }
 func (w *conWorld) tt() bool           { return true }
+
+func (w *conWorld) loopRange(from, to eval.Value) (int, int, bool) {
+	return int(from.Int()), int(to.Int()), true
+}
+func (w *conWorld) intVal(n int) eval.Value { return eval.Int(int64(n)) }
 
 // related reports whether the point's Point.Related says that the
 // relation holds at (c, a).

@@ -7,6 +7,7 @@ package crosscheck
 
 import (
 	"fmt"
+	"strings"
 
 	"ladder/internal/explore"
 	"ladder/ioa"
@@ -281,6 +282,16 @@ func (x *checker) relates(e *env) (bool, error) {
 
 // call returns step j of r as called, e.g. "DoRead(T#0, L#0, 1)".
 func (x *checker) call(r *simulation.Run, j int) string {
+	if st := r.Steps[j]; st.Loop != nil && r.Args[j] == nil {
+		// a repeated step the rules did not run (a loop obligation's own
+		// evaluation): as written
+		lp := st.Loop
+		args := make([]string, len(st.Args))
+		for i, a := range st.Args {
+			args[i] = expr.Print(a)
+		}
+		return fmt.Sprintf("%s(%s) for %s in %s..%s", st.Action.Name, strings.Join(args, ", "), lp.Var.Name, expr.Print(lp.From), expr.Print(lp.To))
+	}
 	return x.mA.FormatAction(r.Steps[j].Action, r.Args[j])
 }
 

@@ -106,7 +106,12 @@ func (x *checker) setupDead() error {
 				conds = append(conds, an.conds(c.When, where)...)
 			}
 			for _, st := range c.Steps {
-				for _, arg := range st.Args {
+				exprs := st.Args
+				if lp := st.Loop; lp != nil {
+					// a repeated step's bounds and invariant are evaluated too
+					exprs = append(append([]expr.Expr(nil), exprs...), lp.From, lp.To, lp.Invariant)
+				}
+				for _, arg := range exprs {
 					// an argument is evaluated when the case is taken
 					for _, rc := range an.conds(arg, where) {
 						if c.When != nil {

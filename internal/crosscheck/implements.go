@@ -162,10 +162,13 @@ func deadOf(m *eval.Machine) (*eval.Dead, []ioa.Register, error) {
 func traceSymmetry(c, a *ioa.Automaton, mC, mA *eval.Machine, cfg Config) (*SymmetryInfo, *eval.Symmetry, *eval.Symmetry, error) {
 	sorts := cfg.Symmetry
 	why := map[string]string{}
-	for _, x := range []*ioa.Automaton{c, a} {
+	for i, x := range []*ioa.Automaton{c, a} {
 		// The subset construction checks no Nat condition: a Nat variable
-		// is no lower bound to the symmetry check.
-		r, err := explore.Explore(x, explore.Config{Instance: cfg.Instance, Symmetry: sorts, Invariants: []string{}, MaxStates: 1, NatUnchecked: true})
+		// is no lower bound to the symmetry check. Each automaton is
+		// explored in its own instance (a bound may name a constant the
+		// other does not declare).
+		inst := []*eval.Instance{mC.Inst, mA.Inst}[i]
+		r, err := explore.Explore(x, explore.Config{Instance: inst, Symmetry: sorts, Invariants: []string{}, MaxStates: 1, NatUnchecked: true})
 		if err != nil {
 			return nil, nil, nil, err
 		}

@@ -183,6 +183,15 @@ func (x *checker) matchStep(tr *explore.Transition, a eval.State, aName string,
 			msg = v.What + " is false"
 		}
 		return nil, x.verdictFailure(tr, sm, v, k, msg, nil, x.runStates(aName, r), x.calls(r))
+	case simulation.ClauseLoop:
+		// the iteration's state u, and u' after its step (loop(step))
+		states := x.runStates(aName, r)
+		for _, st := range v.States {
+			if st.Automaton == p.Abstract && (st.Name == "u" || st.Name == "u'") {
+				states = append(states, named(st.Name, p.Abstract, st.State, "", nil))
+			}
+		}
+		return nil, x.verdictFailure(tr, sm, v, k, v.What+" is false", nil, states, x.calls(r))
 	}
 	// post(x) or relation(R): the explanation lists every differing
 	// variable or failing clause, the first being the obligation's.

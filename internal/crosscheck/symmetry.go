@@ -116,7 +116,13 @@ func (x *checker) setupSymmetry(sorts []string) error {
 		}
 		// A search stopped at its first state checks the automaton and
 		// says why an element is fixed, if one is.
-		res, err := explore.Explore(side.Owner, explore.Config{Instance: x.cfg.Instance, Symmetry: sorts, Invariants: invs, MaxStates: 1,
+		// Each automaton's own instance: a bound may name a constant the
+		// other does not declare.
+		inst := x.instC
+		if side.Owner == p.Abstract {
+			inst = x.instA
+		}
+		res, err := explore.Explore(side.Owner, explore.Config{Instance: inst, Symmetry: sorts, Invariants: invs, MaxStates: 1,
 			NatUnchecked: side.Owner != explored})
 		if err != nil {
 			return err
@@ -222,6 +228,11 @@ func (c *proofSym) check() error {
 			for _, st := range cs.Steps {
 				for _, a := range st.Args {
 					at(a)
+				}
+				if lp := st.Loop; lp != nil {
+					at(lp.From)
+					at(lp.To)
+					at(lp.Invariant)
 				}
 			}
 		}

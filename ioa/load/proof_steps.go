@@ -143,9 +143,9 @@ func (pl *proofLoader) cases(act *ioa.Action, n *yaml.Node, sc *expr.Scope) []*i
 	}
 	var out []*ioa.Case
 	switch {
-	case n.Kind == yaml.MappingNode:
+	case n.Kind == yaml.MappingNode && !isLoop(n):
 		out = append(out, pl.caseMap(act, n, sc, 1))
-	case n.Kind == yaml.SequenceNode && len(n.Content) > 0 && n.Content[0].Kind == yaml.MappingNode:
+	case n.Kind == yaml.SequenceNode && len(n.Content) > 0 && n.Content[0].Kind == yaml.MappingNode && !isLoop(n.Content[0]):
 		for i, item := range n.Content {
 			if item.Kind != yaml.MappingNode {
 				pl.errorf(item, source.ErrModel, "expected a case {when, steps} like the others, found %s", kindName(item))
@@ -160,7 +160,7 @@ func (pl *proofLoader) cases(act *ioa.Action, n *yaml.Node, sc *expr.Scope) []*i
 		}
 	default:
 		c := &ioa.Case{Index: 1, Pos: pl.f.pos(n)}
-		c.Steps = pl.calls(n, sc)
+		c.Steps = pl.calls(act, n, sc)
 		out = append(out, c)
 	}
 	for _, c := range out {
@@ -190,7 +190,7 @@ func (pl *proofLoader) caseMap(act *ioa.Action, n *yaml.Node, sc *expr.Scope, in
 		}
 	}
 	if s, ok := fs["steps"]; ok {
-		c.Steps = pl.calls(s.val, sc)
+		c.Steps = pl.calls(act, s.val, sc)
 	}
 	if pre, ok := fs["pre"]; ok {
 		c.Pre = pl.stateMap(pre, pl.p.Abstract, sc, "pre-state witness", true)
@@ -201,9 +201,10 @@ func (pl *proofLoader) caseMap(act *ioa.Action, n *yaml.Node, sc *expr.Scope, in
 	return c
 }
 
-// calls reads a list of abstract action calls: a scalar `Act(args)` or a
-// sequence of them; `[]` is the empty list (a stutter).
-func (pl *proofLoader) calls(n *yaml.Node, sc *expr.Scope) []*ioa.AbstractStep {
+// calls reads a list of abstract action calls of a case of act: a scalar
+// `Act(args)` or a sequence of them, where an item may be a repeated step
+// (loopStep); `[]` is the empty list (a stutter).
+func (pl *proofLoader) calls(act *ioa.Action, n *yaml.Node, sc *expr.Scope) []*ioa.AbstractStep {
 	if isNull(n) || !pl.noAlias(n) {
 		return nil
 	}
@@ -220,8 +221,19 @@ func (pl *proofLoader) calls(n *yaml.Node, sc *expr.Scope) []*ioa.AbstractStep {
 		}
 	}
 	var out []*ioa.AbstractStep
+	loops := 0
 	for _, it := range items {
-		if s := pl.call(it, sc); s != nil {
+		s := (*ioa.AbstractStep)(nil)
+		if it.Kind == yaml.MappingNode {
+			if loops++; loops > 1 {
+				pl.errorf(it, source.ErrModel, "a case may repeat one step: split the concrete action's cases, or repeat a step that does both")
+				continue
+			}
+			s = pl.loopStep(act, it, sc)
+		} else {
+			s = pl.call(it, sc)
+		}
+		if s != nil {
 			out = append(out, s)
 		}
 	}
