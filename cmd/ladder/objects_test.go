@@ -35,7 +35,7 @@ func TestObjectsBounded(t *testing.T) {
 		stdout string // regexp
 	}{
 		{"check", []string{"check", objSpecs, objAlgs, objProof, objTD},
-			`^checked 28 files: 13 automata, 3 interfaces, 12 proofs\n$`},
+			`^checked 33 files: 15 automata, 3 interfaces, 15 proofs\n$`},
 		{"explore AtomicRegister", []string{"explore", objSpecs + "/AtomicRegister.yaml", "--bound", "T=2,L=1,V=2"},
 			`(?s)^AtomicRegister \(L=1,T=2,V=2\): \d+ states.*OK: all 0 invariant\(s\) and the Nat conditions hold`},
 		{"explore TreiberStackHist", []string{"explore", objAlgs + "/TreiberStackHist.yaml", "--bound", "T=2,L=3,V=2"},
@@ -66,6 +66,14 @@ func TestObjectsBounded(t *testing.T) {
 			`(?s)OK: every trace of TreiberStack in the instance is a trace of AtomicStack`},
 		{"implements AtomicQueue", []string{"crosscheck", "--implements", objSpecs + "/AtomicQueue.yaml", objAlgs + "/MSQueue.yaml", "--bound", "T=2,L=3,V=2"},
 			`(?s)OK: every trace of MSQueue in the instance is a trace of AtomicQueue`},
+		// BatchQueue: a commit publishes a batch of enqueues, matched by a
+		// repeated DoEnq, which the cross-check runs iteration by iteration
+		{"explore BatchQueue", []string{"explore", objAlgs + "/BatchQueue.yaml", "--bound", "T=3,L=3,V=2"},
+			`(?s)^BatchQueue \(L=3,T=3,V=2\): \d+ states.*OK: all 7 invariant\(s\) and the Nat conditions hold`},
+		{"crosscheck BatchQueue forward", []string{"crosscheck", objProof + "/BatchQueue-AtomicQueue.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)BatchQueue→AtomicQueue \(forward, proof BatchQueue-AtomicQueue\).*OK: every obligation holds`},
+		{"implements AtomicQueue (batches)", []string{"crosscheck", "--implements", objSpecs + "/AtomicQueue.yaml", objAlgs + "/BatchQueue.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)OK: every trace of BatchQueue in the instance is a trace of AtomicQueue`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,10 +87,11 @@ func TestObjectsBounded(t *testing.T) {
 // by transitivity through the history mappings.
 func TestObjectsProve(t *testing.T) {
 	if testing.Short() {
-		t.Skip("proves about 2,200 obligations")
+		t.Skip("proves about 2,450 obligations")
 	}
 	expectOK(t, []string{"prove", "--no-cache", "-j", "1", objSpecs, objAlgs, objProof},
-		`(?s)Theorems\n.*  MSQueue implements AtomicQueue \(transitivity: MSQueue implements MSQueueHist, MSQueueHist implements AtomicQueue\)\n`+
+		`(?s)Theorems\n.*  BatchQueue implements AtomicQueue \(trace-inclusion: BatchQueue→AtomicQueue, `+
+			`.*  MSQueue implements AtomicQueue \(transitivity: MSQueue implements MSQueueHist, MSQueueHist implements AtomicQueue\)\n`+
 			`.*  MSQueuePaper implements AtomicQueue \(transitivity: MSQueuePaper implements MSQueuePaperHist, MSQueuePaperHist implements AtomicQueue\)\n`+
 			`.*  TreiberStack implements AtomicStack \(transitivity: TreiberStack implements TreiberStackHist, TreiberStackHist implements AtomicStack\)\n`+
 			`.*\n\d+ obligations: \d+ proved, \d+ trivial, 0 refuted, 0 unknown`)
@@ -135,6 +144,24 @@ func TestObjectsBuggy(t *testing.T) {
 			`(?s)relation\(pc\)\s+refuted.*fails: relation: pc\(cpost, u0\)\n    concrete step: DeqCheck\(T#0, (true|false)\).*0 proved, 0 trivial, 1 refuted`},
 		{"MSQueueDeqSkip prove", []string{"prove", "--no-cache", "-j", "1", "--rlimit", "2000000", "--only", `MSQueueDeqSkip › invariant deqNext › DeqReadVal`, objTD + "/MSQueueDeqSkip-AtomicQueue.yaml"},
 			`(?s)deqNext › DeqReadVal\s+refuted.*fails: invariant: deqNext\(s'\)\n    concrete step: DeqReadVal\(T#0\).*0 proved, 0 trivial, 1 refuted`},
+		// a commit that publishes unfilled slots: a dequeue returns a value
+		// nobody enqueued, and the repeated DoEnq has no enqueuer to
+		// take effect for
+		{"BatchQueueEarlyCommit implements", []string{"crosscheck", "--implements", objSpecs + "/AtomicQueue.yaml", objTD + "/BatchQueueEarlyCommit.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)FAILED: AtomicQueue cannot produce this trace of BatchQueueEarlyCommit \(3 events; the last one is impossible\):\n  EnqInv\(T#\d, V#1\), DeqInv\(T#\d\), DeqResp\(T#\d, V#0\)\n`},
+		{"BatchQueueEarlyCommit crosscheck", []string{"crosscheck", objTD + "/BatchQueueEarlyCommit-AtomicQueue.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)FAILED: BatchQueueEarlyCommit→AtomicQueue › forward › Commit › loop\(step\)\n  the loop invariant at k \+ 1, after DoEnq\(get\(c.owner\[k\]\)\) from u is false\n.*failing step: Commit\(1\)`},
+		{"BatchQueueEarlyCommit prove", []string{"prove", "--no-cache", "-j", "1", "--rlimit", "2000000", "--only", `BatchQueueEarlyCommit→AtomicQueue › forward › Commit › loop\(pre\)`, objTD + "/BatchQueueEarlyCommit-AtomicQueue.yaml"},
+			`(?s)loop\(pre\)\s+refuted.*fails: loop: the precondition of DoEnq\(get\(c.owner\[k\]\)\) in u, where k = \d+\n    concrete step: Commit\(\d+\).*\n    u     = AtomicQueue\{.*0 proved, 0 trivial, 1 refuted`},
+		// the invariant of a commit's DoEnq loop that forgets argV: not
+		// inductive, refuted by Z3 from an unreachable iteration state
+		{"BatchQueueWeakLoop prove", []string{"prove", "--no-cache", "-j", "1", "--only", `BatchQueue→AtomicQueue › forward › Commit › loop\(step\)`, objTD + "/BatchQueueWeakLoop-AtomicQueue.yaml"},
+			`(?s)loop\(step\)\s+refuted.*fails: loop: the loop invariant at k \+ 1, after DoEnq\(get\(c.owner\[k\]\)\) from u, where k = \d+\n.*    u'    = AtomicQueue\{.*0 proved, 0 trivial, 1 refuted`},
+		// the invariant unfilled, which the early commit breaks: the
+		// counterexample replays although it does not mention every
+		// constant of the automaton
+		{"BatchQueueEarlyCommit invariant", []string{"prove", "--no-cache", "-j", "1", "--only", `BatchQueueEarlyCommit › invariant unfilled › Commit`, objTD + "/BatchQueueEarlyCommit.yaml"},
+			`(?s)unfilled › Commit\s+refuted.*fails: invariant: unfilled\(s'\)\n    concrete step: Commit\(\d+\).*0 proved, 0 trivial, 1 refuted`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

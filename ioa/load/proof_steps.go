@@ -225,11 +225,11 @@ func (pl *proofLoader) calls(act *ioa.Action, n *yaml.Node, sc *expr.Scope) []*i
 	for _, it := range items {
 		s := (*ioa.AbstractStep)(nil)
 		if it.Kind == yaml.MappingNode {
+			s = pl.loopStep(act, it, sc)
 			if loops++; loops > 1 {
 				pl.errorf(it, source.ErrModel, "a case may repeat one step: split the concrete action's cases, or repeat a step that does both")
 				continue
 			}
-			s = pl.loopStep(act, it, sc)
 		} else {
 			s = pl.call(it, sc)
 		}

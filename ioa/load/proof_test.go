@@ -54,6 +54,12 @@ func TestProofErrors(t *testing.T) {
 			`15: malformed theorem "Impl is Spec"`,
 		}},
 		{"flow.yaml", []string{"9: in a YAML flow sequence [...] commas separate items"}},
+		{"loops.yaml", []string{
+			"11: a repeated step must be internal: Add is an output action",
+			`18: the loop's "k" would hide a parameter of the step correspondence`,
+			"22: a case may repeat one step",
+		}},
+		{"loops_kind.yaml", []string{"9: a repeated step (repeat:) needs a forward simulation; this proof is a refinement"}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
