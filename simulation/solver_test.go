@@ -144,6 +144,7 @@ func TestNegativeFixtures(t *testing.T) {
 		{"../bad/bad_totality.yaml", "Impl→Spec › backward › totality › R1", "", ClauseTotality},
 		{"../bad/bad_history.yaml", "Spec→SpecH › history › Add › commute", "Add", ClauseCommute},
 		{"../bad/bad_invariant.yaml", "ImplBad › invariant bufSmall › Stage", "Stage", ClauseInvariant},
+		{"../bad/bad_unmentioned.yaml", "ImplCap › invariant bufSmall › Stage", "Stage", ClauseInvariant},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

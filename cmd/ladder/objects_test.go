@@ -157,9 +157,8 @@ func TestObjectsBuggy(t *testing.T) {
 		// inductive, refuted by Z3 from an unreachable iteration state
 		{"BatchQueueWeakLoop prove", []string{"prove", "--no-cache", "-j", "1", "--only", `BatchQueue→AtomicQueue › forward › Commit › loop\(step\)`, objTD + "/BatchQueueWeakLoop-AtomicQueue.yaml"},
 			`(?s)loop\(step\)\s+refuted.*fails: loop: the loop invariant at k \+ 1, after DoEnq\(get\(c.owner\[k\]\)\) from u, where k = \d+\n.*    u'    = AtomicQueue\{.*0 proved, 0 trivial, 1 refuted`},
-		// the invariant unfilled, which the early commit breaks: the
-		// counterexample replays although it does not mention every
-		// constant of the automaton
+		// the invariant unfilled, which the early commit breaks: an
+		// enqueuer at E2 holds a slot the commit has published
 		{"BatchQueueEarlyCommit invariant", []string{"prove", "--no-cache", "-j", "1", "--only", `BatchQueueEarlyCommit › invariant unfilled › Commit`, objTD + "/BatchQueueEarlyCommit.yaml"},
 			`(?s)unfilled › Commit\s+refuted.*fails: invariant: unfilled\(s'\)\n    concrete step: Commit\(\d+\).*0 proved, 0 trivial, 1 refuted`},
 	}
