@@ -672,3 +672,27 @@ func checkTraceNotInA(t *testing.T, c, a *ioa.Automaton, f *TraceFailure) {
 		}
 	}
 }
+
+// TestBoundOfOneSide bounds an Int constant that only the concrete
+// automaton declares (RelayLimit's limit): the edge's cross-check and the
+// trace check, with symmetry over V, explore each automaton in its own
+// instance, so the bound is no error for the abstract one.
+func TestBoundOfOneSide(t *testing.T) {
+	p := loadProof(t, "testdata/chan/ok_limit.yaml")
+	cfg := bounds(t, "V=2,limit=2")
+	cfg.Symmetry = []string{"V"}
+	res, err := Check(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failure != nil || !res.Complete {
+		t.Errorf("the edge fails: %+v", res.Failure)
+	}
+	tr, err := Implements(p.Concrete, p.Abstract, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Failure != nil || !tr.Complete {
+		t.Errorf("the trace check fails: %+v", tr.Failure)
+	}
+}
