@@ -8,8 +8,9 @@
 // Each rule's doc comment cites the definition it implements: Lynch and
 // Vaandrager, "Forward and backward simulations, Part I: untimed systems",
 // Information and Computation 121(2), 1995 (LV95); Lesani, Luchangco and
-// Moir, CONCUR 2012 (LLM12); and the Isabelle/HOLCF IOA theories
-// (HOLCF/IOA). docs/references.md lists them; docs/proofs.md is the
+// Moir, CONCUR 2012 (LLM12); the Isabelle/HOLCF IOA theories
+// (HOLCF/IOA); and, for a repeated abstract step, Hoare's rule of
+// iteration (Hoa69). docs/references.md lists them; docs/proofs.md is the
 // user-facing contract and lists the same obligations.
 //
 // # Phases
@@ -18,7 +19,8 @@
 //     and every proof edge, and the Edge records that group them
 //     (obligation.go), by the rules of rules.go: rules_start.go
 //     (invariants, start conditions), rules_step.go (refinement, forward
-//     and backward steps) and rules_history.go (history mappings).
+//     and backward steps), rules_loop.go (a forward step's repeated
+//     abstract step) and rules_history.go (history mappings).
 //   - A Strategist (Config.Strategist, package strategies) may return a
 //     Hint for an invariant step or step-correspondence obligation;
 //     strategy.go applies it only by sound transformations (weakening,
@@ -50,5 +52,6 @@
 // under assumption must be proved as a whole). Abstract invariants may be
 // assumed by forward simulations and history mappings only, where the
 // related abstract state is reachable (LV95 §3: only those conditions
-// may be weakened to invariants).
+// may be weakened to invariants); so may they of the states a repeated
+// step reaches from it, which are reachable too.
 package simulation
