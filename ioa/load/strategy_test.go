@@ -201,7 +201,7 @@ steps:
 			`10:9: cannot instantiate an invariant in z: expected c, cpost or a`,
 			`11:11: unknown invariant "bufRange": Spec has no invariant of that name`,
 			`13:15: unknown clause "relation(R9)" in the clauses of a strategy: the proof has no relation clause R9`,
-			`13:59: unknown clause "foo(x)" in the clauses of a strategy: expected relation(R), pre(β), post(x) or event`,
+			`13:59: unknown clause "foo(x)" in the clauses of a strategy: expected relation(R), pre(β), post(x), loop(start), loop(pre), loop(step) or event`,
 		}},
 	}
 	for _, tt := range tests {
