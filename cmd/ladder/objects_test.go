@@ -35,7 +35,7 @@ func TestObjectsBounded(t *testing.T) {
 		stdout string // regexp
 	}{
 		{"check", []string{"check", objSpecs, objAlgs, objProof, objTD},
-			`^checked 33 files: 15 automata, 3 interfaces, 15 proofs\n$`},
+			`^checked 35 files: 17 automata, 3 interfaces, 15 proofs\n$`},
 		{"explore AtomicRegister", []string{"explore", objSpecs + "/AtomicRegister.yaml", "--bound", "T=2,L=1,V=2"},
 			`(?s)^AtomicRegister \(L=1,T=2,V=2\): \d+ states.*OK: all 0 invariant\(s\) and the Nat conditions hold`},
 		{"explore TreiberStackHist", []string{"explore", objAlgs + "/TreiberStackHist.yaml", "--bound", "T=2,L=3,V=2"},
@@ -66,6 +66,11 @@ func TestObjectsBounded(t *testing.T) {
 			`(?s)OK: every trace of TreiberStack in the instance is a trace of AtomicStack`},
 		{"implements AtomicQueue", []string{"crosscheck", "--implements", objSpecs + "/AtomicQueue.yaml", objAlgs + "/MSQueue.yaml", "--bound", "T=2,L=3,V=2"},
 			`(?s)OK: every trace of MSQueue in the instance is a trace of AtomicQueue`},
+		// the Herlihy–Wing queue, bounded only: its traces are AtomicQueue's
+		{"explore HWQueue", []string{"explore", objAlgs + "/HWQueue.yaml", "--bound", "T=3,L=3,V=2"},
+			`(?s)^HWQueue \(L=3,T=3,V=2\): \d+ states.*OK: all 2 invariant\(s\) and the Nat conditions hold`},
+		{"implements AtomicQueue (Herlihy–Wing)", []string{"crosscheck", "--implements", objSpecs + "/AtomicQueue.yaml", objAlgs + "/HWQueue.yaml", "--bound", "T=2,L=3,V=2"},
+			`(?s)OK: every trace of HWQueue in the instance is a trace of AtomicQueue`},
 		// BatchQueue: a commit publishes a batch of enqueues, matched by a
 		// repeated DoEnq, which the cross-check runs iteration by iteration
 		{"explore BatchQueue", []string{"explore", objAlgs + "/BatchQueue.yaml", "--bound", "T=3,L=3,V=2"},
@@ -144,6 +149,10 @@ func TestObjectsBuggy(t *testing.T) {
 			`(?s)relation\(pc\)\s+refuted.*fails: relation: pc\(cpost, u0\)\n    concrete step: DeqCheck\(T#0, (true|false)\).*0 proved, 0 trivial, 1 refuted`},
 		{"MSQueueDeqSkip prove", []string{"prove", "--no-cache", "-j", "1", "--rlimit", "2000000", "--only", `MSQueueDeqSkip › invariant deqNext › DeqReadVal`, objTD + "/MSQueueDeqSkip-AtomicQueue.yaml"},
 			`(?s)deqNext › DeqReadVal\s+refuted.*fails: invariant: deqNext\(s'\)\n    concrete step: DeqReadVal\(T#0\).*0 proved, 0 trivial, 1 refuted`},
+		// a Herlihy–Wing dequeue that reads its slot and clears it in a
+		// later step: two dequeues return the one value enqueued
+		{"HWQueueNoSwap implements", []string{"crosscheck", "--implements", objSpecs + "/AtomicQueue.yaml", objTD + "/HWQueueNoSwap.yaml", "--bound", "T=2,L=1,V=2"},
+			`(?s)FAILED: AtomicQueue cannot produce this trace of HWQueueNoSwap \(6 events; the last one is impossible\):\n  EnqInv\(T#0, V#0\), EnqResp\(T#0\), DeqInv\(T#\d\), DeqInv\(T#\d\), DeqResp\(T#\d, V#0\), DeqResp\(T#\d, V#0\)\n`},
 		// a commit that publishes unfilled slots: a dequeue returns a value
 		// nobody enqueued, and the repeated DoEnq has no enqueuer to
 		// take effect for
