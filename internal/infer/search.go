@@ -70,7 +70,7 @@ type group struct {
 	// leaves what a candidate reads unchanged preserves it. rest is what
 	// their literal gᶜ implies: the step and the negated goal.
 	goal []bool
-	rest []smt.Formula
+	rest []smt.Conj
 	// core holds, by candidate (index into the pool), the candidates
 	// whose hypotheses the check of its goal alone under the final live
 	// set used (Z3's unsat core over the h literals; groupCores): the
@@ -204,7 +204,7 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 			g.added = make([]bool, len(g.cands))
 			g.width, g.rlimit = len(g.cands), limits.RLimit
 			g.goal = make([]bool, len(g.cands))
-			g.rest = make([]smt.Formula, len(g.cands))
+			g.rest = make([]smt.Conj, len(g.cands))
 			g.core = map[int][]int{}
 		}
 	}
@@ -522,7 +522,7 @@ func (s *session) checkGoals(ctx context.Context, st *searchState, g *group, ass
 	// it breaks (as far as the evaluator can tell: a quantifier left in
 	// the step stays unevaluated).
 	var live []int
-	var fs []smt.Formula
+	var fs []smt.Conj
 	for k, i := range g.cands {
 		if g.goal[k] && st.alive(i) {
 			live = append(live, i)
@@ -587,6 +587,7 @@ func (g *group) addLive(st *searchState, auto string) error {
 		}
 		var rest []smt.Formula
 		var hypTerm, goalTerm *logic.Term
+		var negGoal smt.Formula
 		for j, a := range prob.Assertions {
 			switch {
 			case a.Name == hyp:
@@ -597,6 +598,7 @@ func (g *group) addLive(st *searchState, auto string) error {
 			default:
 				if a.Name == goalName {
 					goalTerm = o.Problem.Assertions[j].Term
+					negGoal = fs[j]
 				}
 				rest = append(rest, fs[j])
 			}
@@ -610,12 +612,17 @@ func (g *group) addLive(st *searchState, auto string) error {
 			continue
 		}
 		g.goal[k] = true
-		if g.rest[k], err = g.wsp.And(rest...); err != nil {
+		conj, err := g.wsp.And(rest...)
+		if err != nil {
 			return err
 		}
-		if err := g.sv.AssertUnder(gLit(i), g.rest[k]); err != nil {
+		if err := g.sv.AssertUnder(gLit(i), conj); err != nil {
 			return err
 		}
+		// The negated goal first: it is false in most models, which
+		// settles the candidate without evaluating the step, a conjunct
+		// the group's candidates share.
+		g.rest[k] = smt.NewConj(append([]smt.Formula{negGoal}, rest...)...)
 	}
 	return nil
 }

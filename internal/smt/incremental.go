@@ -315,12 +315,33 @@ func (s *Solver) Check(goctx context.Context, assume []string) (*Result, error) 
 	return res, nil
 }
 
+// Conj is a conjunction of formulas, evaluated conjunct by conjunct by
+// True: a conjunct several Conjs share (the same term, by Z3's
+// hash-consing) is evaluated once per model, and a false conjunct ends
+// the evaluation, so put the conjunct most likely false first.
+type Conj struct {
+	parts []Formula
+	ids   []uint
+}
+
+// NewConj returns the conjunction of fs (without the zero formulas).
+func NewConj(fs ...Formula) Conj {
+	var c Conj
+	for _, f := range fs {
+		if !f.a.IsNil() {
+			c.parts = append(c.parts, f)
+			c.ids = append(c.ids, f.a.ID())
+		}
+	}
+	return c
+}
+
 // True evaluates the model of the last check, which must have answered
 // sat: it returns those of names (literals) that are true in it, and
-// which of fs it makes true with model completion (a formula the model
+// which of cs it makes true with model completion (a conjunct the model
 // evaluator cannot reduce to true, such as one with a quantifier, counts
-// as not true).
-func (s *Solver) True(names []string, fs []Formula) ([]string, []bool, error) {
+// as not true; the empty conjunction is true).
+func (s *Solver) True(names []string, cs []Conj) ([]string, []bool, error) {
 	m, err := s.s.Model()
 	if err != nil {
 		return nil, nil, err
@@ -329,6 +350,23 @@ func (s *Solver) True(names []string, fs []Formula) ([]string, []bool, error) {
 	holds := func(a z3.AST, completion bool) (bool, error) {
 		v, err := m.Eval(a, completion)
 		return err == nil && v.BoolValue() == z3.True, err
+	}
+	memo := map[uint]bool{}
+	conj := func(c Conj) (bool, error) {
+		for i, f := range c.parts {
+			v, ok := memo[c.ids[i]]
+			if !ok {
+				var err error
+				if v, err = holds(f.a, true); err != nil {
+					return false, err
+				}
+				memo[c.ids[i]] = v
+			}
+			if !v {
+				return false, nil
+			}
+		}
+		return true, nil
 	}
 	var lits []string
 	for _, n := range names {
@@ -344,12 +382,9 @@ func (s *Solver) True(names []string, fs []Formula) ([]string, []bool, error) {
 			lits = append(lits, n)
 		}
 	}
-	out := make([]bool, len(fs))
-	for i, f := range fs {
-		if f.a.IsNil() {
-			continue
-		}
-		if out[i], err = holds(f.a, true); err != nil {
+	out := make([]bool, len(cs))
+	for i, c := range cs {
+		if out[i], err = conj(c); err != nil {
 			return nil, nil, err
 		}
 	}
