@@ -474,10 +474,15 @@ func (pc *PointChecker) evalStep(act *ioa.Action, pt *Point, record bool) (StepR
 	if first < 0 {
 		return res, nil
 	}
-	if it, ok := at.(*loopAt[eval.State, eval.Value]); ok && it != nil {
+	it, _ := at.(*loopAt[eval.State, eval.Value])
+	if it != nil {
 		pt = pt.at(it)
 	}
 	v, err := pc.Eval(pc.plans[first], pt)
+	if err == nil && it != nil {
+		pl := pc.plans[first].p
+		v.What += fmt.Sprintf(", where %s = %d", pl.step.Cases[pl.kase].Steps[pl.j].Loop.Var.Name, it.k.Int())
+	}
 	if err != nil {
 		return res, err
 	}

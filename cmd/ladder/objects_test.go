@@ -159,7 +159,7 @@ func TestObjectsBuggy(t *testing.T) {
 		{"BatchQueueEarlyCommit implements", []string{"crosscheck", "--implements", objSpecs + "/AtomicQueue.yaml", objTD + "/BatchQueueEarlyCommit.yaml", "--bound", "T=2,L=3,V=2"},
 			`(?s)FAILED: AtomicQueue cannot produce this trace of BatchQueueEarlyCommit \(3 events; the last one is impossible\):\n  EnqInv\(T#\d, V#1\), DeqInv\(T#\d\), DeqResp\(T#\d, V#0\)\n`},
 		{"BatchQueueEarlyCommit crosscheck", []string{"crosscheck", objTD + "/BatchQueueEarlyCommit-AtomicQueue.yaml", "--bound", "T=2,L=3,V=2"},
-			`(?s)FAILED: BatchQueueEarlyCommit→AtomicQueue › forward › Commit › loop\(step\)\n  the loop invariant at k \+ 1, after DoEnq\(get\(c.owner\[k\]\)\) from u is false\n.*failing step: Commit\(1\)`},
+			`(?s)FAILED: BatchQueueEarlyCommit→AtomicQueue › forward › Commit › loop\(step\)\n  the loop invariant at k \+ 1, after DoEnq\(get\(c.owner\[k\]\)\) from u, where k = 0 is false\n.*failing step: Commit\(1\)`},
 		{"BatchQueueEarlyCommit prove", []string{"prove", "--no-cache", "-j", "1", "--rlimit", "2000000", "--only", `BatchQueueEarlyCommit→AtomicQueue › forward › Commit › loop\(pre\)`, objTD + "/BatchQueueEarlyCommit-AtomicQueue.yaml"},
 			`(?s)loop\(pre\)\s+refuted.*fails: loop: the precondition of DoEnq\(get\(c.owner\[k\]\)\) in u, where k = \d+\n    concrete step: Commit\(\d+\).*\n    u     = AtomicQueue\{.*0 proved, 0 trivial, 1 refuted`},
 		// the invariant of a commit's DoEnq loop that forgets argV: not
