@@ -140,6 +140,9 @@ type edgeRun struct {
 	// needs by the unsat cores of its obligations (neededCands); nil when
 	// some proved obligation has no core.
 	needed map[int]bool
+	// uses counts, by the candidate's index in the run, the edge's own
+	// obligations whose unsat cores name it (with needed).
+	uses map[int]int
 }
 
 // cexData is the part of a counterexample's structured form (kernel
@@ -606,7 +609,7 @@ func (r *repairer) prove(ctx context.Context, cands []string, phase string) (*ed
 		}
 	}
 	if len(run.failed) == 0 && len(run.candFailed) == 0 {
-		run.needed = r.neededCands(obs, verdicts, part.Used())
+		run.needed, run.uses = r.neededCands(obs, verdicts, part.Used())
 	}
 	for _, o := range obs {
 		o.Problem, o.Replay = nil, nil
@@ -621,16 +624,20 @@ func (r *repairer) prove(ctx context.Context, cands []string, phase string) (*ed
 // obligation of a candidate needed. It returns nil when a proved
 // obligation has no core. A candidate the cores leave out may still be
 // needed (a core is Z3's account of one proof), so a set without it is
-// proved before it is taken.
-func (r *repairer) neededCands(obs []*simulation.Obligation, verdicts theorems.Verdicts, used map[string][]string) map[int]bool {
+// proved before it is taken. It also counts, per candidate, the edge's
+// own obligations whose cores name it, over the cores there are (a
+// preference only, so counted even when needed is nil).
+func (r *repairer) neededCands(obs []*simulation.Obligation, verdicts theorems.Verdicts, used map[string][]string) (map[int]bool, map[int]int) {
 	refs := map[int][]int{} // candidate (-1: the edge's own) → candidates its obligations' cores name
+	missing := false        // a proved obligation without a core
 	for _, o := range obs {
 		if verdicts[o.ID] == kernel.Trivial {
 			continue
 		}
 		names, ok := used[o.ID]
 		if !ok {
-			return nil
+			missing = true
+			continue
 		}
 		owner := -1
 		if k, isCand := r.candOf(o.ID); isCand {
@@ -658,7 +665,14 @@ func (r *repairer) neededCands(obs []*simulation.Obligation, verdicts theorems.V
 		}
 	}
 	visit(-1)
-	return needed
+	uses := map[int]int{}
+	for _, k := range refs[-1] {
+		uses[k]++
+	}
+	if missing {
+		return nil, uses
+	}
+	return needed, uses
 }
 
 // coreClause finds the relation clause an assertion of an obligation's

@@ -182,7 +182,11 @@ func (r *repairer) minimize(ctx context.Context, texts []string, live []int, las
 	if err := cored(); err != nil {
 		return nil, err
 	}
-	if h := r.hitting(live); len(h) > 0 && len(h) < len(live) {
+	var uses map[int]int
+	if last != nil {
+		uses = last.uses
+	}
+	if h := r.hitting(live, uses); len(h) > 0 && len(h) < len(live) {
 		ok, err := proves(h, "minimize")
 		if err != nil {
 			return nil, err
@@ -231,9 +235,10 @@ func (r *repairer) minimize(ctx context.Context, texts []string, live []int, las
 // hitting returns a small subset of live that has, for every
 // counterexample of the edge's own obligations some clause of live is
 // false at, a clause false at it: greedily, the clause false at the most
-// counterexamples not yet covered (the smaller first on a tie, as the
-// candidates are ordered by size), in live's order.
-func (r *repairer) hitting(live []int) []int {
+// counterexamples not yet covered (on a tie, the one the last proof's
+// unsat cores name most, uses, by position in live; then the smaller, as
+// the candidates are ordered by size), in live's order.
+func (r *repairer) hitting(live []int, uses map[int]int) []int {
 	uncovered := map[int]bool{}
 	for _, i := range live {
 		for _, e := range r.falseAt[i] {
@@ -242,16 +247,18 @@ func (r *repairer) hitting(live []int) []int {
 	}
 	picked := map[int]bool{}
 	for len(uncovered) > 0 {
-		best, most := -1, 0
-		for _, i := range live {
+		best, most, bestUses := -1, 0, 0
+		for k, i := range live {
 			n := 0
 			for _, e := range r.falseAt[i] {
 				if uncovered[e] {
 					n++
 				}
 			}
-			if n > most || n == most && n > 0 && i < best {
-				best, most = i, n
+			// among those that exclude as many, the one the last proof's
+			// cores name most, then the first
+			if n > most || n == most && n > 0 && (uses[k] > bestUses || uses[k] == bestUses && i < best) {
+				best, most, bestUses = i, n, uses[k]
 			}
 		}
 		if best < 0 {

@@ -328,14 +328,32 @@ func TestNeededCands(t *testing.T) {
 		obs[0].ID: {"assume C.inv(c)", "fix_c1(c, a)", "goal (negated)"},
 		obs[1].ID: {"fix_c1(c, a)", "fix_c2(c, a)", "goal (negated)"}, // c1 needs c2
 		obs[2].ID: {"fix_c3(c, a)", "fix_c4(c, a)", "goal (negated)"}, // c3 is needed by none
-		obs[3].ID: {"pc(c, a)", "goal (negated)"},
+		obs[3].ID: {"pc(c, a)", "fix_c1(c, a)", "goal (negated)"},
 	}
-	got := r.neededCands(obs, verdicts, used)
+	got, uses := r.neededCands(obs, verdicts, used)
 	if fmt.Sprint(got) != "map[0:true 1:true]" {
 		t.Errorf("needed = %v; want fix_c1 and, through it, fix_c2 (indices 0 and 1)", got)
 	}
+	// the edge's own obligations whose cores name each: c1 two of them
+	if fmt.Sprint(uses) != "map[0:2]" {
+		t.Errorf("uses = %v; want fix_c1 named by 2 of the edge's own obligations", uses)
+	}
 	delete(used, obs[3].ID)
-	if got := r.neededCands(obs, verdicts, used); got != nil {
-		t.Errorf("needed = %v with a proof without a core; want nil", got)
+	if got, uses := r.neededCands(obs, verdicts, used); got != nil || fmt.Sprint(uses) != "map[0:1]" {
+		t.Errorf("needed = %v, uses = %v with a proof without a core; want nil, and fix_c1 named once", got, uses)
+	}
+}
+
+// TestHittingPrefersCores checks that among clauses that exclude the same
+// counterexamples, the hitting set takes the one the last proof's cores
+// name most (then the first).
+func TestHittingPrefersCores(t *testing.T) {
+	r := &repairer{falseAt: map[int][]int{3: {0}, 5: {0}, 7: {1}}}
+	live := []int{3, 5, 7}
+	if got := r.hitting(live, nil); fmt.Sprint(got) != "[3 7]" {
+		t.Errorf("hitting without cores = %v, want [3 7] (the first on a tie)", got)
+	}
+	if got := r.hitting(live, map[int]int{1: 4, 0: 1}); fmt.Sprint(got) != "[5 7]" {
+		t.Errorf("hitting = %v, want [5 7] (5 is named by more cores than 3)", got)
 	}
 }
