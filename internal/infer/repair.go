@@ -24,7 +24,6 @@ import (
 	"ladder/internal/kernel"
 	"ladder/internal/report"
 	"ladder/internal/source"
-	"ladder/internal/theorems"
 	"ladder/ioa"
 	"ladder/ioa/expr"
 	"ladder/ioa/load"
@@ -616,68 +615,6 @@ func (r *repairer) prove(ctx context.Context, cands []string, phase string) (*ed
 	}
 	return run, nil
 }
-
-// neededCands returns the candidates that the proofs of the edge's
-// obligations obs used, by the unsat cores of their proofs (used, by
-// obligation ID; driver.Input.Used): those in the core of an obligation
-// of the edge's own, then, until nothing changes, those in the core of an
-// obligation of a candidate needed. It returns nil when a proved
-// obligation has no core. A candidate the cores leave out may still be
-// needed (a core is Z3's account of one proof), so a set without it is
-// proved before it is taken. It also counts, per candidate, the edge's
-// own obligations whose cores name it, over the cores there are (a
-// preference only, so counted even when needed is nil).
-func (r *repairer) neededCands(obs []*simulation.Obligation, verdicts theorems.Verdicts, used map[string][]string) (map[int]bool, map[int]int) {
-	refs := map[int][]int{} // candidate (-1: the edge's own) → candidates its obligations' cores name
-	missing := false        // a proved obligation without a core
-	for _, o := range obs {
-		if verdicts[o.ID] == kernel.Trivial {
-			continue
-		}
-		names, ok := used[o.ID]
-		if !ok {
-			missing = true
-			continue
-		}
-		owner := -1
-		if k, isCand := r.candOf(o.ID); isCand {
-			owner = k
-		}
-		for _, n := range names {
-			m := coreClause.FindStringSubmatch(n)
-			if m == nil {
-				continue
-			}
-			var k int
-			if _, err := fmt.Sscanf(m[1], r.o.Prefix+"_c%d", &k); err == nil && k >= 1 && m[1] == r.candName(k-1) && k-1 != owner {
-				refs[owner] = append(refs[owner], k-1)
-			}
-		}
-	}
-	needed := map[int]bool{}
-	var visit func(int)
-	visit = func(owner int) {
-		for _, k := range refs[owner] {
-			if !needed[k] {
-				needed[k] = true
-				visit(k)
-			}
-		}
-	}
-	visit(-1)
-	uses := map[int]int{}
-	for _, k := range refs[-1] {
-		uses[k]++
-	}
-	if missing {
-		return nil, uses
-	}
-	return needed, uses
-}
-
-// coreClause finds the relation clause an assertion of an obligation's
-// problem states: its name, then the states it relates, as in fix_c3(c, a).
-var coreClause = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\(`)
 
 // candRef finds a candidate's name in an obligation ID: relation(fix_c3)
 // or start › fix_c3.
