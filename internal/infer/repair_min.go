@@ -355,6 +355,13 @@ func (r *repairer) neededCands(obs []*simulation.Obligation, verdicts theorems.V
 			continue
 		}
 		names, ok := used[o.ID]
+		if !ok && o.Clause == simulation.ClauseStart {
+			// a start obligation (Init_C(c) ⇒ R_i(c, a₀)) has no other
+			// relation clause among its hypotheses: it needs no
+			// candidate; its verdict often comes from the cache, without
+			// a core, as its text does not change between rounds
+			continue
+		}
 		if !ok {
 			missing = true
 			continue

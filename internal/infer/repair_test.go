@@ -338,6 +338,13 @@ func TestNeededCands(t *testing.T) {
 	if fmt.Sprint(uses) != "map[0:2]" {
 		t.Errorf("uses = %v; want fix_c1 named by 2 of the edge's own obligations", uses)
 	}
+	// a start obligation without a core (a cached verdict) needs no
+	// candidate
+	start := &simulation.Obligation{ID: "C→A › forward › start › pc", Clause: simulation.ClauseStart}
+	verdicts[start.ID] = kernel.Proved
+	if got, _ := r.neededCands(append(obs, start), verdicts, used); fmt.Sprint(got) != "map[0:true 1:true]" {
+		t.Errorf("needed = %v with a start obligation without a core; want fix_c1 and fix_c2", got)
+	}
 	delete(used, obs[3].ID)
 	if got, uses := r.neededCands(obs, verdicts, used); got != nil || fmt.Sprint(uses) != "map[0:1]" {
 		t.Errorf("needed = %v, uses = %v with a proof without a core; want nil, and fix_c1 named once", got, uses)
