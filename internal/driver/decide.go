@@ -70,8 +70,8 @@ func (p *Prover) prepare(j *job, solve bool) {
 		// prior core's assertions first (a small problem, and the proof
 		// that keeps the core), else the check that proved the last text
 		kob.First = p.priorAttempt(j.ob.ID)
-		if kob.Slices != nil {
-			kob.Slices() // sets j.coreSlice
+		if c := j.priorCore; c != nil && len(c.Names) > 0 {
+			kob.Slices() // sets j.coreSlice (without a prior core, the kernel asks when it needs them)
 		}
 		if a, ok := kernel.PriorAttempt(j.priorCore.record()); ok && j.coreSlice > 0 {
 			kob.First = &kernel.Attempt{Slice: j.coreSlice, Solver: a.Solver, RLimit: a.RLimit}

@@ -587,7 +587,7 @@ func (g *group) addLive(st *searchState, auto string) error {
 		}
 		var rest []smt.Formula
 		var hypTerm, goalTerm *logic.Term
-		var negGoal smt.Formula
+		goalAt := -1
 		for j, a := range prob.Assertions {
 			switch {
 			case a.Name == hyp:
@@ -597,8 +597,7 @@ func (g *group) addLive(st *searchState, auto string) error {
 				err = g.sv.Assert(fs[j])
 			default:
 				if a.Name == goalName {
-					goalTerm = o.Problem.Assertions[j].Term
-					negGoal = fs[j]
+					goalTerm, goalAt = o.Problem.Assertions[j].Term, len(rest)
 				}
 				rest = append(rest, fs[j])
 			}
@@ -622,7 +621,10 @@ func (g *group) addLive(st *searchState, auto string) error {
 		// The negated goal first: it is false in most models, which
 		// settles the candidate without evaluating the step, a conjunct
 		// the group's candidates share.
-		g.rest[k] = smt.NewConj(append([]smt.Formula{negGoal}, rest...)...)
+		if goalAt > 0 {
+			rest[0], rest[goalAt] = rest[goalAt], rest[0]
+		}
+		g.rest[k] = smt.NewConj(rest...)
 	}
 	return nil
 }
