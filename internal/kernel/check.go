@@ -329,22 +329,60 @@ func (s *Session) Check(q *Query) Result {
 	// default solver, so that every counterexample comes from step 2.
 	// Before it (1a), the obligation's first slice, likewise: a smaller
 	// problem, and one whose proof an edit outside the slice keeps.
+	//
+	// When the tracked check of the whole problem exhausts the first
+	// limit (neither unsat nor sat), its untracked repetition
+	// (Session.plain) waits until after the short round (step 2s), which
+	// proves most such obligations for less than the repetition costs.
 	slices := !cfg.NoSlices && q.ob.Slices != nil
+	staged := !cfg.Search.Off && cfg.PreSearchRLimit < cfg.RLimit
+	early := cfg
+	if staged {
+		early.RLimit = cfg.PreSearchRLimit
+	}
+	short := cfg.ShortRLimit > cfg.FirstRLimit && cfg.ShortRLimit < early.RLimit
+	var sat satSlices // the slices known to be satisfiable
 	if slices {
-		if sr := s.slice(q, 1, cfg.FirstRLimit, true, deadline, &cost); sr.verdict == Proved || sr.Internal || sr.Timeout {
+		sr := s.slice(q, 1, cfg.FirstRLimit, true, deadline, &cost)
+		if sr.verdict == Proved || sr.Internal || sr.Timeout {
 			return s.finish(q, sr, cost)
 		}
+		sat.note(1, sr)
 	}
-	r := s.plain(q, cfg.FirstRLimit, deadline, &cost)
+	r := s.plain(q, cfg.FirstRLimit, true, !short, deadline, &cost)
 	if r.verdict == Proved || r.Timeout || r.Internal {
 		return s.finish(q, r, cost)
+	}
+
+	// 2s. The short round: the slices, then the whole problem, in Z3's
+	// default solver with the short limit, so that a proof the default
+	// solver finds quickly does not wait for slices that fail at the
+	// larger limits of step 2a. Slices and the whole are decided as in
+	// steps 2a and 2b. Then the untracked check of step 1 that waited.
+	if short {
+		if slices && cfg.ShortRLimit < cfg.SliceRLimit {
+			if sr := s.slices(q, cfg.ShortRLimit, &sat, deadline, &cost); sr.verdict == Proved || sr.Internal || sr.Timeout {
+				return s.finish(q, sr, cost)
+			}
+		}
+		sc := cfg
+		sc.RLimit = cfg.ShortRLimit
+		if wr, done := s.whole(q, sc, deadline, &cost); done || wr.Timeout {
+			return s.finish(q, wr, cost)
+		}
+		if exhausted(r) {
+			r = s.plain(q, cfg.FirstRLimit, false, false, deadline, &cost)
+			if r.verdict == Proved || r.Timeout || r.Internal {
+				return s.finish(q, r, cost)
+			}
+		}
 	}
 
 	// 2a. Each of the obligation's slices in Z3's default solver with the
 	// slice limit. Only unsat counts: a subset of the assertions that is
 	// unsat makes the whole unsat.
 	if slices && cfg.SliceRLimit > cfg.FirstRLimit {
-		if sr := s.slices(q, deadline, &cost); sr.verdict == Proved || sr.Internal || sr.Timeout {
+		if sr := s.slices(q, cfg.SliceRLimit, &sat, deadline, &cost); sr.verdict == Proved || sr.Internal || sr.Timeout {
 			return s.finish(q, sr, cost)
 		}
 	}
@@ -353,11 +391,6 @@ func (s *Session) Check(q *Query) Result {
 	// limit: a true obligation reaches it without paying for the bounded
 	// search first, and a false one that Z3 leaves unknown does not pay
 	// the full limit before the search.
-	staged := !cfg.Search.Off && cfg.PreSearchRLimit < cfg.RLimit
-	early := cfg
-	if staged {
-		early.RLimit = cfg.PreSearchRLimit
-	}
 	r, done := s.whole(q, early, deadline, &cost)
 	if done {
 		return s.finish(q, r, cost)
@@ -395,7 +428,7 @@ func (s *Session) Check(q *Query) Result {
 	// conjunction), which the plain solver proves within a few million
 	// units. Only unsat counts.
 	if !r.Timeout && cfg.RetryRLimit > cfg.FirstRLimit {
-		rr := s.plain(q, cfg.RetryRLimit, deadline, &cost)
+		rr := s.plain(q, cfg.RetryRLimit, false, false, deadline, &cost)
 		if rr.verdict == Proved || rr.Internal {
 			return s.finish(q, rr, cost)
 		}
@@ -465,13 +498,16 @@ func (s *Session) first(q *Query, a Attempt, deadline time.Time, cost *costs) Re
 
 // plain checks q's problem in Z3's plain SMT solver with resource limit
 // rlimit (steps 1 and 4 of Check): only its unsat decides; its sat is
-// Unknown, since its models are not replayed.
-func (s *Session) plain(q *Query, rlimit uint64, deadline time.Time, cost *costs) Result {
+// Unknown, since its models are not replayed. With track, and a limit of
+// at most the first one, every assertion is tracked (Config.track); with
+// retry too, a tracked check that exhausts the limit is repeated
+// untracked.
+func (s *Session) plain(q *Query, rlimit uint64, track, retry bool, deadline time.Time, cost *costs) Result {
 	cfg := s.k.cfg
 	cfg.RLimit, cfg.plain, cfg.proofOnly = rlimit, true, true
-	cfg.track = rlimit <= cfg.FirstRLimit
+	cfg.track = track && rlimit <= cfg.FirstRLimit
 	r, _ := s.decide(q, cfg, deadline, cost)
-	if cfg.track && r.verdict == Unknown && !r.Timeout && !r.Internal && r.Reason != reasonSatProofOnly {
+	if retry && cfg.track && exhausted(r) {
 		// Tracking changes Z3's search: a few problems it proves within
 		// the limit only untracked, and they would otherwise go on to
 		// the slices' and the default solver's larger limits
@@ -485,21 +521,53 @@ func (s *Session) plain(q *Query, rlimit uint64, deadline time.Time, cost *costs
 // in a check whose models are not replayed.
 const reasonSatProofOnly = "sat in a check whose models are not replayed"
 
-// slices is step 2a of Check: each of q's slices in Z3's default solver
-// with the slice limit, until one is unsat; anything else is Unknown.
-func (s *Session) slices(q *Query, deadline time.Time, cost *costs) Result {
-	cfg := s.k.cfg
+// reasonNoSlice is the reason of the Unknown of a slice the query does not
+// have (Session.slice), for which no check is made.
+const reasonNoSlice = "no slice"
+
+// exhausted reports whether r is the Unknown of a check that used up its
+// resource limit: neither an answer, nor the timeout or an internal error,
+// nor a slice that was not checked.
+func exhausted(r Result) bool {
+	return r.verdict == Unknown && !r.Timeout && !r.Internal && r.Reason != reasonSatProofOnly && r.Reason != reasonNoSlice
+}
+
+// slices is steps 2s and 2a of Check: each of q's slices that sat does not
+// hold, in Z3's default solver with limit rlimit, until one is unsat;
+// anything else is Unknown. A slice that answers sat is added to sat.
+func (s *Session) slices(q *Query, rlimit uint64, sat *satSlices, deadline time.Time, cost *costs) Result {
 	idx, err := q.sliceIndices()
 	if err != nil {
 		return internalResult(q.fingerprint, "slice: %v", err)
 	}
 	for n := 1; n <= len(idx); n++ {
-		if r := s.slice(q, n, cfg.SliceRLimit, false, deadline, cost); r.verdict == Proved || r.Internal || r.Timeout {
+		if sat.has(n) {
+			continue
+		}
+		r := s.slice(q, n, rlimit, false, deadline, cost)
+		if r.verdict == Proved || r.Internal || r.Timeout {
 			return r
 		}
+		sat.note(n, r)
 	}
 	return Result{verdict: Unknown, fingerprint: q.fingerprint}
 }
+
+// satSlices is the set of the slices of one query that a check answered
+// sat for: a satisfiable set of assertions stays satisfiable under any
+// limit and in either solver, so Check does not check them again. It only
+// skips checks that cannot prove anything; it decides nothing.
+type satSlices uint64
+
+// note adds slice n to the set when r is the Unknown of a sat answer.
+func (s *satSlices) note(n int, r Result) {
+	if n < 64 && r.verdict == Unknown && r.Reason == reasonSatProofOnly {
+		*s |= 1 << n
+	}
+}
+
+// has reports whether slice n is in the set.
+func (s *satSlices) has(n int) bool { return n < 64 && *s&(1<<n) != 0 }
 
 // slice checks q's n-th slice with resource limit rlimit, in Z3's plain
 // solver when plain is set (step 1a of Check), else in its default solver
@@ -512,7 +580,7 @@ func (s *Session) slice(q *Query, n int, rlimit uint64, plain bool, deadline tim
 		return internalResult(q.fingerprint, "slice: %v", err)
 	}
 	if sq == nil {
-		return Result{verdict: Unknown, fingerprint: q.fingerprint, Reason: "no slice"}
+		return Result{verdict: Unknown, fingerprint: q.fingerprint, Reason: reasonNoSlice}
 	}
 	cfg := s.k.cfg
 	cfg.RLimit, cfg.plain, cfg.proofOnly = rlimit, plain, true

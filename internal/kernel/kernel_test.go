@@ -268,21 +268,21 @@ func TestConfig(t *testing.T) {
 	if got, want := (Config{}).Params(), (Config{RLimit: DefaultRLimit, Timeout: DefaultTimeout}).Params(); got != want {
 		t.Errorf("zero Config params %s; want the defaults %s", got, want)
 	}
-	want := `"first_rlimit"="10" "kernel"="10" "presearch_rlimit"="10" "random_seed"="3" "retry_rlimit"="10" "rlimit"="10" "search_budget"="30000000" "search_max_size"="3" "search_rlimit"="5000000" "slice_rlimit"="10" "timeout_ms"="1500"`
+	want := `"first_rlimit"="10" "kernel"="11" "presearch_rlimit"="10" "random_seed"="3" "retry_rlimit"="10" "rlimit"="10" "search_budget"="30000000" "search_max_size"="3" "search_rlimit"="5000000" "short_rlimit"="10" "slice_rlimit"="10" "timeout_ms"="1500"`
 	if got := (Config{Seed: 3, RLimit: 10, Timeout: 1500 * time.Millisecond}).Params(); got != want {
 		t.Errorf("Params = %s; want %s", got, want)
 	}
-	want = `"first_rlimit"="100" "kernel"="10" "random_seed"="0" "retry_rlimit"="200" "rlimit"="200" "search"="off" "slices"="off" "timeout_ms"="120000"`
+	want = `"first_rlimit"="100" "kernel"="11" "random_seed"="0" "retry_rlimit"="200" "rlimit"="200" "search"="off" "short_rlimit"="200" "slices"="off" "timeout_ms"="120000"`
 	if got := (Config{RLimit: 200, FirstRLimit: 100, NoSlices: true, Search: SearchConfig{Off: true, MaxSize: 2}}).Params(); got != want {
 		t.Errorf("Params = %s; want %s", got, want)
 	}
-	want = `"first_rlimit"="100000" "kernel"="10" "minimize"="off" "presearch_rlimit"="5000000" "random_seed"="0" "retry_rlimit"="20000000" "rlimit"="100000000" "search_budget"="30000000" "search_max_size"="3" "search_rlimit"="5000000" "slice_rlimit"="5000000" "timeout_ms"="120000"`
+	want = `"first_rlimit"="100000" "kernel"="11" "minimize"="off" "presearch_rlimit"="5000000" "random_seed"="0" "retry_rlimit"="20000000" "rlimit"="100000000" "search_budget"="30000000" "search_max_size"="3" "search_rlimit"="5000000" "short_rlimit"="1000000" "slice_rlimit"="5000000" "timeout_ms"="120000"`
 	if got := (Config{Search: SearchConfig{NoMinimize: true}}).Params(); got != want {
 		t.Errorf("Params = %s; want %s", got, want)
 	}
 	// Every search parameter is part of the identity.
 	base := (Config{}).Params()
-	for _, c := range []Config{{FirstRLimit: 5}, {RetryRLimit: 5}, {SliceRLimit: DefaultFirstRLimit + 1}, {NoSlices: true}, {Search: SearchConfig{Off: true}}, {Search: SearchConfig{MaxSize: 2}},
+	for _, c := range []Config{{FirstRLimit: 5}, {RetryRLimit: 5}, {SliceRLimit: DefaultFirstRLimit + 1}, {ShortRLimit: DefaultFirstRLimit + 1}, {NoSlices: true}, {Search: SearchConfig{Off: true}}, {Search: SearchConfig{MaxSize: 2}},
 		{Search: SearchConfig{RLimit: 7}}, {Search: SearchConfig{Budget: 9}}, {Search: SearchConfig{NoMinimize: true}}} {
 		if c.Params() == base {
 			t.Errorf("%+v has the default params", c)
