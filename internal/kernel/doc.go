@@ -70,7 +70,7 @@
 //     Z3's search), but only after the short round of step 2.
 //  2. Otherwise, first the short round (2s): each slice that no check
 //     found satisfiable, then the whole problem, in Z3's default solver
-//     with Config.ShortRLimit (default 1 million), decided as below (a
+//     with Config.ShortRLimit (default 2 million), decided as below (a
 //     slice's unsat proves, the whole problem's sat is replayed); then the
 //     untracked check of step 1 that waited. Of the repository's 11,075
 //     obligations, the 295 that got past step 1 in a cold run under

@@ -276,7 +276,7 @@ func TestConfig(t *testing.T) {
 	if got := (Config{RLimit: 200, FirstRLimit: 100, NoSlices: true, Search: SearchConfig{Off: true, MaxSize: 2}}).Params(); got != want {
 		t.Errorf("Params = %s; want %s", got, want)
 	}
-	want = `"first_rlimit"="100000" "kernel"="11" "minimize"="off" "presearch_rlimit"="5000000" "random_seed"="0" "retry_rlimit"="20000000" "rlimit"="100000000" "search_budget"="30000000" "search_max_size"="3" "search_rlimit"="5000000" "short_rlimit"="1000000" "slice_rlimit"="5000000" "timeout_ms"="120000"`
+	want = `"first_rlimit"="100000" "kernel"="11" "minimize"="off" "presearch_rlimit"="5000000" "random_seed"="0" "retry_rlimit"="20000000" "rlimit"="100000000" "search_budget"="30000000" "search_max_size"="3" "search_rlimit"="5000000" "short_rlimit"="2000000" "slice_rlimit"="5000000" "timeout_ms"="120000"`
 	if got := (Config{Search: SearchConfig{NoMinimize: true}}).Params(); got != want {
 		t.Errorf("Params = %s; want %s", got, want)
 	}
