@@ -328,12 +328,8 @@ func (s *Session) Check(q *Query) Result {
 	// plain solver's models (huge sequence lengths, say) are left to the
 	// default solver, so that every counterexample comes from step 2.
 	// Before it (1a), the obligation's first slice, likewise: a smaller
-	// problem, and one whose proof an edit outside the slice keeps.
-	//
-	// When the tracked check of the whole problem exhausts the first
-	// limit (neither unsat nor sat), its untracked repetition
-	// (Session.plain) waits until after the short round (step 2s), which
-	// proves most such obligations for less than the repetition costs.
+	// problem, and one whose proof an edit outside the slice keeps. The
+	// untracked repetition of step 1 waits for step 2s (shortRound).
 	slices := !cfg.NoSlices && q.ob.Slices != nil
 	staged := !cfg.Search.Off && cfg.PreSearchRLimit < cfg.RLimit
 	early := cfg
@@ -360,21 +356,9 @@ func (s *Session) Check(q *Query) Result {
 	// larger limits of step 2a. Slices and the whole are decided as in
 	// steps 2a and 2b. Then the untracked check of step 1 that waited.
 	if short {
-		if slices && cfg.ShortRLimit < cfg.SliceRLimit {
-			if sr := s.slices(q, cfg.ShortRLimit, &sat, deadline, &cost); sr.verdict == Proved || sr.Internal || sr.Timeout {
-				return s.finish(q, sr, cost)
-			}
-		}
-		sc := cfg
-		sc.RLimit = cfg.ShortRLimit
-		if wr, done := s.whole(q, sc, deadline, &cost); done || wr.Timeout {
-			return s.finish(q, wr, cost)
-		}
-		if exhausted(r) {
-			r = s.plain(q, cfg.FirstRLimit, false, false, deadline, &cost)
-			if r.verdict == Proved || r.Timeout || r.Internal {
-				return s.finish(q, r, cost)
-			}
+		var done bool
+		if r, done = s.shortRound(q, r, slices, &sat, deadline, &cost); done {
+			return s.finish(q, r, cost)
 		}
 	}
 
@@ -494,6 +478,32 @@ func (s *Session) first(q *Query, a Attempt, deadline time.Time, cost *costs) Re
 	cfg.track = plain && limit <= cfg.FirstRLimit
 	r, _ := s.decide(q, cfg, deadline, cost)
 	return r
+}
+
+// shortRound is step 2s of Check: q's slices that sat does not hold (when
+// slices is set), then its whole problem, in Z3's default solver with the
+// short limit, then, when step 1's tracked check r exhausted the first
+// limit, its untracked repetition, which waits until now because the
+// short round proves most such obligations for less than it costs. It
+// returns the result that decides q
+// and true, or step 1's result (the untracked one when made) and false.
+func (s *Session) shortRound(q *Query, r Result, slices bool, sat *satSlices, deadline time.Time, cost *costs) (Result, bool) {
+	cfg := s.k.cfg
+	if slices && cfg.ShortRLimit < cfg.SliceRLimit {
+		if sr := s.slices(q, cfg.ShortRLimit, sat, deadline, cost); sr.verdict == Proved || sr.Internal || sr.Timeout {
+			return sr, true
+		}
+	}
+	sc := cfg
+	sc.RLimit = cfg.ShortRLimit
+	if wr, done := s.whole(q, sc, deadline, cost); done || wr.Timeout {
+		return wr, true
+	}
+	if exhausted(r) {
+		r = s.plain(q, cfg.FirstRLimit, false, false, deadline, cost)
+		return r, r.verdict == Proved || r.Timeout || r.Internal
+	}
+	return r, false
 }
 
 // plain checks q's problem in Z3's plain SMT solver with resource limit
