@@ -317,7 +317,7 @@ func (s *Session) Check(q *Query) Result {
 	// 0. The check that proved an earlier text of the obligation, when
 	// the caller knows it (Obligation.First). Only unsat counts.
 	if q.ob.First != nil {
-		if r := s.first(q, *q.ob.First, deadline, &cost); r.verdict == Proved || r.Internal || r.Timeout {
+		if r := s.first(q, *q.ob.First, deadline, &cost); ends(r) {
 			return s.finish(q, r, cost)
 		}
 	}
@@ -340,13 +340,13 @@ func (s *Session) Check(q *Query) Result {
 	var sat satSlices // the slices known to be satisfiable
 	if slices {
 		sr := s.slice(q, 1, cfg.FirstRLimit, true, deadline, &cost)
-		if sr.verdict == Proved || sr.Internal || sr.Timeout {
+		if ends(sr) {
 			return s.finish(q, sr, cost)
 		}
 		sat.note(1, sr)
 	}
 	r := s.plain(q, cfg.FirstRLimit, true, !short, deadline, &cost)
-	if r.verdict == Proved || r.Timeout || r.Internal {
+	if ends(r) {
 		return s.finish(q, r, cost)
 	}
 
@@ -366,7 +366,7 @@ func (s *Session) Check(q *Query) Result {
 	// slice limit. Only unsat counts: a subset of the assertions that is
 	// unsat makes the whole unsat.
 	if slices && cfg.SliceRLimit > cfg.FirstRLimit {
-		if sr := s.slices(q, cfg.SliceRLimit, &sat, deadline, &cost); sr.verdict == Proved || sr.Internal || sr.Timeout {
+		if sr := s.slices(q, cfg.SliceRLimit, &sat, deadline, &cost); ends(sr) {
 			return s.finish(q, sr, cost)
 		}
 	}
@@ -485,12 +485,12 @@ func (s *Session) first(q *Query, a Attempt, deadline time.Time, cost *costs) Re
 // short limit, then, when step 1's tracked check r exhausted the first
 // limit, its untracked repetition, which waits until now because the
 // short round proves most such obligations for less than it costs. It
-// returns the result that decides q
-// and true, or step 1's result (the untracked one when made) and false.
+// returns the result that decides q and true, or step 1's result (the
+// untracked one when made) and false.
 func (s *Session) shortRound(q *Query, r Result, slices bool, sat *satSlices, deadline time.Time, cost *costs) (Result, bool) {
 	cfg := s.k.cfg
 	if slices && cfg.ShortRLimit < cfg.SliceRLimit {
-		if sr := s.slices(q, cfg.ShortRLimit, sat, deadline, cost); sr.verdict == Proved || sr.Internal || sr.Timeout {
+		if sr := s.slices(q, cfg.ShortRLimit, sat, deadline, cost); ends(sr) {
 			return sr, true
 		}
 	}
@@ -501,7 +501,7 @@ func (s *Session) shortRound(q *Query, r Result, slices bool, sat *satSlices, de
 	}
 	if exhausted(r) {
 		r = s.plain(q, cfg.FirstRLimit, false, false, deadline, cost)
-		return r, r.verdict == Proved || r.Timeout || r.Internal
+		return r, ends(r)
 	}
 	return r, false
 }
@@ -535,6 +535,10 @@ const reasonSatProofOnly = "sat in a check whose models are not replayed"
 // have (Session.slice), for which no check is made.
 const reasonNoSlice = "no slice"
 
+// ends reports whether a check's result r ends Check: a proof, or the
+// timeout or an internal error, after which no further check is made.
+func ends(r Result) bool { return r.verdict == Proved || r.Internal || r.Timeout }
+
 // exhausted reports whether r is the Unknown of a check that used up its
 // resource limit: neither an answer, nor the timeout or an internal error,
 // nor a slice that was not checked.
@@ -555,7 +559,7 @@ func (s *Session) slices(q *Query, rlimit uint64, sat *satSlices, deadline time.
 			continue
 		}
 		r := s.slice(q, n, rlimit, false, deadline, cost)
-		if r.verdict == Proved || r.Internal || r.Timeout {
+		if ends(r) {
 			return r
 		}
 		sat.note(n, r)
