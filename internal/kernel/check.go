@@ -166,11 +166,11 @@ func (k *Kernel) Prepare(ob *Obligation) (*Query, error) {
 		Decls:      append([]*logic.Term(nil), ob.Problem.Decls...),
 		Assertions: append([]logic.Named(nil), ob.Problem.Assertions...),
 	}
-	text, err := p.Text()
+	text, memo, err := p.TextMemo()
 	if err != nil {
 		return nil, fmt.Errorf("obligation %s: ill-formed problem: %v", ob.ID, err)
 	}
-	q := &Query{ob: ob, problem: p, text: text, identity: k.identity, cfg: k.cfg}
+	q := &Query{ob: ob, problem: p, text: text, memo: memo, identity: k.identity, cfg: k.cfg}
 	q.fingerprint = fingerprintOf(k.identity, text)
 	return q, nil
 }
@@ -232,7 +232,7 @@ func (q *Query) subset(idx []int, id string) (*Query, error) {
 	for _, i := range idx {
 		p.Assertions = append(p.Assertions, q.problem.Assertions[i])
 	}
-	text, err := p.Text()
+	text, err := p.TextFrom(q.memo) // the text Text prints, without printing q's assertions again
 	if err != nil {
 		return nil, err
 	}

@@ -24,8 +24,9 @@ const fingerprintDomain = "ladder-kernel-query/v1"
 // fingerprint binds a Result to exactly this text and identity.
 type Query struct {
 	ob          *Obligation
-	problem     *logic.Problem // a private copy of ob.Problem's lists
-	text        string         // logic.Problem.Text, exactly as checked
+	problem     *logic.Problem         // a private copy of ob.Problem's lists
+	text        string                 // logic.Problem.Text, exactly as checked
+	memo        map[*logic.Term]string // the texts of its assertions (logic.Problem.TextMemo), for its slices
 	identity    Identity
 	cfg         Config
 	fingerprint string

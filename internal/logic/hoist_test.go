@@ -75,3 +75,47 @@ func checkWithCVC5(t *testing.T, text string) {
 		t.Errorf("cvc5 --parse-only: %v\n%s\n%s", err, out, text)
 	}
 }
+
+// TestTextFromMemo checks that a subset of a problem's assertions printed
+// with the texts TextMemo kept is printed exactly as Text prints it, when
+// some assertions hoist constant arrays (whose names depend on the
+// assertions before them) and others do not.
+func TestTextFromMemo(t *testing.T) {
+	c := Const("c", tSort)
+	d := Const("d", tSort)
+	i := Const("i", lSort)
+	x := Var("x", tSort)
+	all := []Named{
+		{"hoists c", Not(Eq(Select(ConstArray(lSort, c), i), c))},
+		{"plain", Eq(c, d)},
+		{"hoists d", Eq(Select(ConstArray(lSort, d), i), d)},
+		{"shared twice", And(Eq(Select(ConstArray(lSort, c), i), d), Eq(Select(ConstArray(lSort, d), i), c))},
+		{"binder", Forall([]*Term{x}, Or(Eq(x, d), Eq(x, c)))},
+	}
+	whole := &Problem{Assertions: all}
+	text, memo, err := whole.TextMemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := whole.Text(); text != want {
+		t.Fatalf("TextMemo printed\n%s\nText prints\n%s", text, want)
+	}
+	if len(memo) != 2 {
+		t.Errorf("memo holds %d texts, want the 2 assertions that hoist nothing", len(memo))
+	}
+	for mask := 1; mask < 1<<len(all); mask++ {
+		sub := &Problem{}
+		for k, a := range all {
+			if mask&(1<<k) != 0 {
+				sub.Assertions = append(sub.Assertions, a)
+			}
+		}
+		got, err := sub.TextFrom(memo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want, _ := sub.Text(); got != want {
+			t.Errorf("subset %05b: TextFrom printed\n%s\nText prints\n%s", mask, got, want)
+		}
+	}
+}

@@ -440,6 +440,30 @@ func dtDeps(dt *Datatype) []string {
 // Text returns the canonical SMT-LIB2 text of p (see the package
 // documentation), or the error of Check.
 func (p *Problem) Text() (string, error) {
+	return p.text(nil, nil)
+}
+
+// TextMemo is Text that also returns the printed text of each assertion
+// whose text does not depend on the others (one with no constant array
+// to hoist: hoisting numbers the arrays it names across the problem),
+// keyed by its term: TextFrom reuses them for a problem that shares those
+// terms, such as a subset of p's assertions.
+func (p *Problem) TextMemo() (string, map[*Term]string, error) {
+	memo := map[*Term]string{}
+	text, err := p.text(nil, memo)
+	return text, memo, err
+}
+
+// TextFrom is Text, with the text of each assertion that memo holds (from
+// TextMemo) taken from it instead of printed again: the result is the
+// same string Text returns.
+func (p *Problem) TextFrom(memo map[*Term]string) (string, error) {
+	return p.text(memo, nil)
+}
+
+// text prints p, reading assertions' texts from from and recording those
+// it prints in to (either may be nil).
+func (p *Problem) text(from, to map[*Term]string) (string, error) {
 	sig, err := p.Signature()
 	if err != nil {
 		return "", err
@@ -463,9 +487,23 @@ func (p *Problem) Text() (string, error) {
 		writeShared(&b, d.axiom())
 		b.WriteString(")\n")
 	}
-	for _, a := range as {
-		fmt.Fprintf(&b, "; %s\n(assert ", a.Name)
-		writeShared(&b, a.Term)
+	for i, a := range as {
+		b.WriteString("; ")
+		b.WriteString(a.Name)
+		b.WriteString("\n(assert ")
+		// an assertion that hoists nothing is printed as it is
+		// (hoistConstArrays returns its term unchanged), whatever the
+		// other assertions are
+		own := !p.Assertions[i].Term.hoists
+		if t, ok := from[a.Term]; own && ok {
+			b.WriteString(t)
+		} else if own && to != nil {
+			start := b.Len()
+			writeShared(&b, a.Term)
+			to[a.Term] = b.String()[start:]
+		} else {
+			writeShared(&b, a.Term)
+		}
 		b.WriteString(")\n")
 	}
 	b.WriteString("(check-sat)\n")
