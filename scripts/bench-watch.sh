@@ -6,6 +6,9 @@
 # and times the interval from the write to the summary line of the run it
 # triggers. That interval includes the watcher's polling (a change is
 # proved once the file has stopped changing for one 100 ms interval).
+# Between two edits it waits WATCH_PAUSE seconds (default 5), the pause of
+# a user between two saves, in which the watcher looks for the cores of
+# the obligations it proved again (docs/cli.md, ladder watch).
 #
 # Usage: scripts/bench-watch.sh LADDER CACHE_DIR JOBS PATHS -- FILE FROM TO [FILE FROM TO ...]
 # It prints one JSON line: {"watch_edits":[{"file":…,"seconds":…,"rechecked":…},…]}.
@@ -61,7 +64,8 @@ while [ "$#" -ge 3 ]; do
   printf '%s{"file":"%s","seconds":%s,"rechecked":%s}' "$sep" "$file" \
     "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f", e - s }')" "$rechecked"
   sep=","
-  # let the watcher settle before the next edit
-  sleep 0.3
+  # the time between two saves, in which the watcher looks for the cores
+  # of the obligations it proved again (WATCH_PAUSE seconds, default 5)
+  sleep "${WATCH_PAUSE:-5}"
 done
 printf ']}\n'

@@ -44,6 +44,9 @@ func watch(e *env, paths []string, o *proveFlags) int {
 	if paths = defaultPaths(paths); len(paths) == 0 {
 		return e.usageError("watch", "no paths given, and none of specs/, algorithms/, proofs/ exists here")
 	}
+	// the verdicts first: the cores of re-proved obligations are looked
+	// for while watch waits for the next edit
+	cfg.DeferCoreSearch = true
 	p, err := driver.NewProver(cfg)
 	if err != nil {
 		return e.usageError("watch", "%v", err)

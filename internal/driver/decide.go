@@ -142,7 +142,11 @@ func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
 	if j.core != nil || r.Verdict() != kernel.Proved || p.cfg.NoCores || p.cfg.Kernel.NoSlices || j.usedCore() {
 		return
 	}
-	if j.first != nil && !p.cfg.NoCoreSearch {
+	switch {
+	case j.first == nil || p.cfg.NoCoreSearch:
+	case p.cfg.DeferCoreSearch:
+		j.deferCore = true // for FindCores, its query kept until then
+	default:
 		p.findCore(ctx, s, j) // proved again after an edit, without a core
 	}
 }

@@ -61,6 +61,11 @@ type Config struct {
 	// does not look for those of re-checked obligations, for callers whose
 	// every run changes what most obligations assume (ladder infer).
 	NoCoreSearch bool
+	// DeferCoreSearch leaves the core searches of a run (those
+	// NoCoreSearch turns off) for FindCores, so that the run ends, and
+	// its verdicts are shown, first: for callers that wait for the next
+	// edit between runs (ladder watch).
+	DeferCoreSearch bool
 	// SaveOnClose saves the cache when the Prover closes instead of after
 	// every Prove: for callers that prove many small inputs in a row
 	// (ladder infer), where saving the whole snapshot after each costs
@@ -183,6 +188,9 @@ type Prover struct {
 	// records holds the unit records this prover decoded, for the next
 	// Plan of a long-lived prover (ladder watch's): units.go.
 	records recordMemo
+	// deferred holds what the last run left for FindCores
+	// (Config.DeferCoreSearch), nil when nothing.
+	deferred *deferredCores
 }
 
 // RemoteHits returns the number of unit records the last run took from
@@ -303,8 +311,11 @@ type job struct {
 	restored bool
 	secs     float64 // preparing, looking up and checking; not waiting
 	coreZ3   float64 // the time in Z3 of looking for core (res.Z3Seconds has the check's)
-	err      error   // an I/O error that stops the run
-	encErr   error   // the obligation's problem could not be built (*source.Error)
+	// deferCore: its core is to be looked for after the run (FindCores),
+	// and its query is kept until then
+	deferCore bool
+	err       error // an I/O error that stops the run
+	encErr    error // the obligation's problem could not be built (*source.Error)
 }
 
 // Prove checks the selected obligations of in and returns the report, in a
@@ -337,6 +348,7 @@ func (p *Prover) Status(ctx context.Context, in *Input) (*report.Prove, error) {
 
 func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*report.Prove)) (*report.Prove, error) {
 	start := time.Now()
+	p.dropDeferred()
 	p.built.Store(0)
 	if in.restored == nil {
 		p.keys.reset(false) // not planned: the unit records are read at the first lookup
@@ -442,6 +454,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 		p.forgetCovered(done, cov, written)
 		p.recordGroups(in, d, cov)
 		t = p.trace("forget", t)
+		p.deferCores(in, done, d)
 	}
 	if solve && p.cfg.Only == "" && len(done) == len(jobs) && in.Items != nil {
 		// The items are those of the last complete run only: after an

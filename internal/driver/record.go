@@ -191,6 +191,9 @@ func (w *worker) close() {
 // fingerprint stay for the cache's records.
 func (j *job) release() {
 	j.used = j.usedNames()
+	if j.deferCore {
+		return // its core is still to be looked for (FindCores)
+	}
 	j.query, j.slices = nil, nil
 	j.ob.Release()
 }

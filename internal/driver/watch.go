@@ -33,6 +33,9 @@ type Watcher struct {
 
 	last   *report.Prove
 	stamps map[string]stamp
+	// searched, when set, receives the number of core searches that
+	// ended each time idle's FindCores returns (for tests)
+	searched chan<- int
 }
 
 // stamp is what polling compares: a file's modification time and size.
@@ -130,11 +133,36 @@ func (w *Watcher) Run(ctx context.Context) error {
 				s.Obligations, s.Proved, s.Trivial, s.Refuted, s.Unknown, s.Reused, s.Rechecked, s.Seconds)
 		}
 		fmt.Fprintf(w.Out, "watching %s (Ctrl-C to stop)\n", strings.Join(w.Paths, " "))
-		if !w.wait(ctx, interval) {
+		if !w.idle(ctx, interval) {
 			return nil
 		}
 		fmt.Fprintf(w.Out, "\n%s: change detected\n", time.Now().Format("15:04:05"))
 	}
+}
+
+// idle waits for the next change (wait) while the Prover looks for the
+// cores the last run left for later (Prover.FindCores, with
+// Config.DeferCoreSearch); a change stops that search, which records what
+// it found before the next run starts. It returns false when ctx is done.
+func (w *Watcher) idle(ctx context.Context, interval time.Duration) bool {
+	if w.Prover.Deferred() == 0 {
+		return w.wait(ctx, interval)
+	}
+	search, stop := context.WithCancel(ctx)
+	ended := make(chan error, 1)
+	go func() {
+		n, err := w.Prover.FindCores(search)
+		if w.searched != nil {
+			w.searched <- n
+		}
+		ended <- err
+	}()
+	changed := w.wait(ctx, interval)
+	stop()
+	if err := <-ended; err != nil && ctx.Err() == nil {
+		fmt.Fprintf(w.Out, "warning: cores not recorded: %v\n", err)
+	}
+	return changed
 }
 
 // wait blocks until a watched file changes and the files then stay
