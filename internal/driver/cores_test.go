@@ -166,20 +166,7 @@ func TestWatchFindsCores(t *testing.T) {
 	out := &syncBuffer{}
 	searched := make(chan int, 8)
 	w := &Watcher{Paths: []string{dir}, Prover: p, Out: out, Interval: 20 * time.Millisecond, searched: searched}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- w.Run(ctx) }()
-	waitFor := func(what string, n int) {
-		t.Helper()
-		deadline := time.Now().Add(60 * time.Second)
-		for strings.Count(out.String(), what) < n {
-			if time.Now().After(deadline) {
-				cancel()
-				t.Fatalf("no %q after 60 s; output:\n%s", what, out.String())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	waitFor, cancel, done := runWatcher(t, w, out)
 	impl := filepath.Join(dir, "impl.yaml")
 	waitFor("watching ", 1)
 	edit(t, impl, "sumNonNeg: sum >= 0", "sumNonNeg: 0 <= sum")

@@ -259,6 +259,27 @@ func contains(xs []string, x string) bool {
 }
 
 // syncBuffer is a bytes.Buffer safe for one writer and one reader.
+// runWatcher runs w, which writes to out, until the returned cancel is
+// called, and returns a function that waits (at most 60 s) until out holds
+// n copies of what, failing the test otherwise, and the channel of Run's
+// result.
+func runWatcher(t *testing.T, w *Watcher, out *syncBuffer) (waitFor func(what string, n int), cancel func(), done <-chan error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	result := make(chan error)
+	go func() { result <- w.Run(ctx) }()
+	return func(what string, n int) {
+		t.Helper()
+		deadline := time.Now().Add(60 * time.Second)
+		for strings.Count(out.String(), what) < n {
+			if time.Now().After(deadline) {
+				cancel()
+				t.Fatalf("no %q after 60 s; output:\n%s", what, out.String())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}, cancel, result
+}
+
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
@@ -287,20 +308,7 @@ func TestWatchRun(t *testing.T) {
 	defer p.Close()
 	out := &syncBuffer{}
 	w := &Watcher{Paths: []string{dir}, Prover: p, Out: out, Interval: 20 * time.Millisecond}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() { done <- w.Run(ctx) }()
-	waitFor := func(what string, n int) {
-		t.Helper()
-		deadline := time.Now().Add(60 * time.Second)
-		for strings.Count(out.String(), what) < n {
-			if time.Now().After(deadline) {
-				cancel()
-				t.Fatalf("no %q after 60 s; output:\n%s", what, out.String())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	waitFor, cancel, done := runWatcher(t, w, out)
 	waitFor("watching ", 1)
 	if !strings.Contains(out.String(), "16 obligations: 12 proved, 4 trivial, 0 refuted") {
 		t.Errorf("first report missing:\n%s", out.String())
