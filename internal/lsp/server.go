@@ -128,6 +128,48 @@ type server struct {
 type sharedProver struct {
 	mu sync.Mutex // held for a whole plan, status and proof
 	p  *driver.Prover
+
+	// A run's core searches (driver.Config.DeferCoreSearch) run after
+	// its statuses are published, still holding mu, until the next run
+	// asks for the prover: waiting counts the runs waiting for mu, and
+	// stop stops the search running, if any.
+	smu     sync.Mutex
+	waiting int
+	stop    context.CancelFunc
+}
+
+// lock takes the prover for a run, stopping the core search that holds
+// it, if any.
+func (sp *sharedProver) lock() {
+	sp.smu.Lock()
+	sp.waiting++
+	if sp.stop != nil {
+		sp.stop()
+	}
+	sp.smu.Unlock()
+	sp.mu.Lock()
+	sp.smu.Lock()
+	sp.waiting--
+	sp.smu.Unlock()
+}
+
+// findCores looks for the cores the last run left for later
+// (driver.Prover.FindCores) until ctx is done or another run asks for the
+// prover; the caller holds mu.
+func (sp *sharedProver) findCores(ctx context.Context) {
+	search, stop := context.WithCancel(ctx)
+	defer stop()
+	sp.smu.Lock()
+	if sp.waiting > 0 {
+		sp.smu.Unlock()
+		return // the next run drops them
+	}
+	sp.stop = stop
+	sp.smu.Unlock()
+	sp.p.FindCores(search)
+	sp.smu.Lock()
+	sp.stop = nil
+	sp.smu.Unlock()
 }
 
 // prover returns the shared prover of cfg's cache directory, made on first
@@ -309,7 +351,7 @@ func (s *server) update(ctx context.Context, u uri.URI, version int32, text *str
 			publish(diags)
 			return
 		}
-		sp.mu.Lock()
+		sp.lock()
 		defer sp.mu.Unlock()
 		if !current() {
 			return // a later change or save has its own run
@@ -330,6 +372,10 @@ func (s *server) update(ctx context.Context, u uri.URI, version int32, text *str
 		publish(append(nonStatus(diags), s.status(path, docText, in, rep)...))
 		if s.opt.Proved != nil {
 			s.opt.Proved(u, rep)
+		}
+		// the cores of the obligations proved again, after the statuses
+		if sp.p.Deferred() > 0 {
+			sp.findCores(bctx)
 		}
 	}()
 }
@@ -376,6 +422,9 @@ func (s *server) proverConfig(path string) (driver.Config, bool) {
 		Jobs:     1,
 		CacheDir: cacheDir,
 		Warn:     func(string) {},
+		// the statuses first: the cores of re-proved obligations are
+		// looked for after they are published (sharedProver.findCores)
+		DeferCoreSearch: true,
 	}
 	if s.opt.Signing != nil {
 		cfg.Signer, cfg.Verifier = s.opt.Signing(root)
