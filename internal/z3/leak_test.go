@@ -402,3 +402,65 @@ func TestUnclosedObjectsAreCollected(t *testing.T) {
 		t.Errorf("dropped contexts not released: base %d, peak %d, after GC %d", base, peak, after)
 	}
 }
+
+// TestCloseReleasesLiveHandles checks the count of the references that
+// live handles hold (releaseQueue.live): each handle adds one, a handle
+// the collector drops takes its one away once the queue is drained, and
+// Close releases the rest before it deletes the context, after which the
+// handles are inert and their cleanups release nothing twice.
+func TestCloseReleasesLiveHandles(t *testing.T) {
+	ctx := newCtx(t)
+	held := func() int {
+		ctx.q.mu.Lock()
+		defer ctx.q.mu.Unlock()
+		n := 0
+		for _, k := range ctx.q.live {
+			n += k
+		}
+		return n
+	}
+	b, err := ctx.BoolSort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := held()
+	var kept []AST
+	for i := 0; i < 10; i++ {
+		x, err := ctx.Const(fmt.Sprintf("x%d", i), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, x)
+		func() { // a second handle of the same term, dropped
+			y, err := ctx.Const(fmt.Sprintf("x%d", i), b)
+			if err != nil || !y.Equal(x) {
+				t.Fatalf("%v %v", y, err)
+			}
+		}()
+	}
+	if n := held(); n != base+20 {
+		t.Fatalf("%d references held after 20 handles, want %d", n, base+20)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for held() > base+10 && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+		_, _ = ctx.True() // drains the queue (and holds one more, dropped)
+	}
+	if n := held(); n > base+11 {
+		t.Errorf("%d references held once the dropped handles were collected, want at most %d", n, base+11)
+	}
+	ctx.Close()
+	if ctx.q.live != nil || !ctx.q.closed {
+		t.Errorf("after Close: live %v, closed %v", ctx.q.live, ctx.q.closed)
+	}
+	if _, err := kept[0].Sort(); err == nil {
+		t.Error("a handle of a closed context still works")
+	}
+	kept = nil
+	runtime.GC()
+	time.Sleep(20 * time.Millisecond)
+	if n := len(ctx.q.take()); n != 0 {
+		t.Errorf("%d references queued after Close", n)
+	}
+}

@@ -211,11 +211,16 @@ type Context struct {
 
 // releaseQueue collects references dropped by runtime cleanups; they are
 // released under the context lock. Once closed (context deleted) it drops
-// everything.
+// everything. It also counts the references that the context's live
+// handles hold (wrap), so that Close can release them before it deletes
+// the context: Z3 4.8.12 takes about ten times longer to delete a context
+// in which terms are still referenced (the tracking literals of a tracked
+// check, say) than one whose terms were released first.
 type releaseQueue struct {
 	mu     sync.Mutex
 	closed bool
 	refs   []C.lz_ref
+	live   map[unsafe.Pointer]int // AST-like references held by handles
 }
 
 func (q *releaseQueue) add(kind C.int, p unsafe.Pointer) {
@@ -226,18 +231,62 @@ func (q *releaseQueue) add(kind C.int, p unsafe.Pointer) {
 	q.mu.Unlock()
 }
 
+// hold counts one more reference to p held by a handle.
+func (q *releaseQueue) hold(p unsafe.Pointer) {
+	q.mu.Lock()
+	if q.live == nil {
+		q.live = map[unsafe.Pointer]int{}
+	}
+	q.live[p]++
+	q.mu.Unlock()
+}
+
 func (q *releaseQueue) take() []C.lz_ref {
 	q.mu.Lock()
 	r := q.refs
 	q.refs = nil
+	for _, ref := range r {
+		if ref.kind == C.LZ_REF_AST {
+			q.unhold(ref.p)
+		}
+	}
 	q.mu.Unlock()
+	return r
+}
+
+// unhold counts one reference to p fewer; q.mu is held.
+func (q *releaseQueue) unhold(p unsafe.Pointer) {
+	if n := q.live[p]; n > 1 {
+		q.live[p] = n - 1
+	} else {
+		delete(q.live, p)
+	}
+}
+
+// drain closes q and returns every reference still to be released: those
+// queued and those live handles hold.
+func (q *releaseQueue) drain() []C.lz_ref {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	r := q.refs
+	for _, ref := range r {
+		if ref.kind == C.LZ_REF_AST {
+			q.unhold(ref.p)
+		}
+	}
+	for p, n := range q.live {
+		for range n {
+			r = append(r, C.lz_ref{kind: C.LZ_REF_AST, p: p})
+		}
+	}
+	q.closed, q.refs, q.live = true, nil, nil
 	return r
 }
 
 func (q *releaseQueue) close() {
 	q.mu.Lock()
 	q.closed = true
-	q.refs = nil
+	q.refs, q.live = nil, nil
 	q.mu.Unlock()
 }
 
@@ -313,11 +362,16 @@ func (ctx *Context) Close() {
 		return
 	}
 	ctx.cleanup.Stop()
-	ctx.q.close()
+	// the references handles still hold, released first: deleting the
+	// context is then cheaper (releaseQueue)
+	refs := ctx.q.drain()
 	ctx.cmu.Lock()
 	c := ctx.c
 	ctx.c = nil
 	ctx.cmu.Unlock()
+	if len(refs) > 0 {
+		C.lz_release(c, &refs[0], C.int(len(refs)))
+	}
 	C.Z3_del_context(c)
 }
 
@@ -370,6 +424,7 @@ func releaseRef(a relArg) { a.q.add(a.kind, a.p) }
 // context lock held.
 func (ctx *Context) wrap(p unsafe.Pointer) *handle {
 	h := &handle{ctx: ctx, p: C.Z3_ast(p)}
+	ctx.q.hold(p)
 	runtime.AddCleanup(h, releaseRef, relArg{q: ctx.q, kind: C.LZ_REF_AST, p: p})
 	return h
 }
