@@ -117,7 +117,7 @@ edit2_from=${EDIT2_FROM:-  len: len(a.order) = c.nres}
 edit2_to=${EDIT2_TO:-  len: len(a.order) = c.nres + 0}
 apply_edit "$edit2_file" "$edit2_from" "$edit2_to"
 run edit2
-# nothing changed since: the run memo
+# nothing changed since the last edit: every unit restored from its record
 run again
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "null" }'; }
