@@ -7,6 +7,7 @@ package driver
 
 import (
 	"context"
+	"time"
 
 	"ladder/internal/theorems"
 )
@@ -40,13 +41,20 @@ func (p *Prover) deferCores(in *Input, done []*job, d *theorems.Derivation) {
 // dropDeferred releases the queries kept for FindCores, which will not
 // look for their cores.
 func (p *Prover) dropDeferred() {
-	if dc := p.deferred; dc != nil {
-		for _, j := range dc.jobs {
-			j.deferCore = false
-			j.release()
-		}
+	if p.deferred != nil {
+		p.deferred.release()
 	}
 	p.deferred = nil
+}
+
+// release releases the queries of the jobs left, whose core search is
+// over or will not be made, once.
+func (dc *deferredCores) release() {
+	for _, j := range dc.jobs {
+		j.deferCore = false
+		j.release()
+	}
+	dc.jobs = nil
 }
 
 // Deferred returns the number of obligations whose core search the last
@@ -73,32 +81,27 @@ func (p *Prover) FindCores(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	p.deferred = nil
+	defer dc.release() // on every path (it releases once)
 	s, err := p.kernel.NewSession()
 	if err != nil {
-		p.deferred = dc
-		p.dropDeferred()
 		return 0, err
 	}
 	ended := 0
 	for _, j := range dc.jobs {
-		if ctx.Err() == nil {
-			p.findCore(ctx, s, j)
-			if j.core != nil {
-				ended++
-			}
+		if ctx.Err() != nil {
+			break
 		}
-		j.deferCore = false
-		j.release() // its used names now its core's
+		p.findCore(ctx, s, j)
+		if j.core != nil {
+			ended++
+		}
 	}
 	s.Close()
 	if ended == 0 || p.cache == nil {
 		return ended, nil
 	}
+	dc.release() // their used names now their cores'
 	dc.in.used = usedOf(dc.done)
-	written := p.recordUnits(dc.in, dc.done)
-	cov := coverageOf(dc.in, dc.done, written)
-	p.record(dc.done, cov)
-	p.forgetCovered(dc.done, cov, written)
-	p.recordGroups(dc.in, dc.d, cov)
+	p.recordResults(dc.in, dc.done, dc.d, time.Now())
 	return ended, p.cache.Save()
 }

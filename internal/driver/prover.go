@@ -446,14 +446,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 	in.used = usedOf(done)
 	t = p.trace("derive", t)
 	if solve {
-		written := p.recordUnits(in, done)
-		t = p.trace("units", t)
-		cov := coverageOf(in, done, written)
-		p.record(done, cov)
-		t = p.trace("record", t)
-		p.forgetCovered(done, cov, written)
-		p.recordGroups(in, d, cov)
-		t = p.trace("forget", t)
+		t = p.recordResults(in, done, d, t)
 		p.deferCores(in, done, d)
 	}
 	if solve && p.cfg.Only == "" && len(done) == len(jobs) && in.Items != nil {

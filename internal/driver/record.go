@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"ladder/internal/cache"
 	"ladder/internal/kernel"
@@ -299,4 +300,19 @@ func (p *Prover) recordGroups(in *Input, d *theorems.Derivation, cov coverage) {
 	if len(errs) > 0 {
 		p.warn(fmt.Sprintf("%d cache records not stored: %s", len(errs), strings.Join(errs, "; ")))
 	}
+}
+
+// recordResults records the results of the run over in whose decided
+// jobs are done (d derived from them) in the cache: the unit records, the
+// results they do not cover, and the groups' records; it traces each step
+// from t and returns the time the last one ended.
+func (p *Prover) recordResults(in *Input, done []*job, d *theorems.Derivation, t time.Time) time.Time {
+	written := p.recordUnits(in, done)
+	t = p.trace("units", t)
+	cov := coverageOf(in, done, written)
+	p.record(done, cov)
+	t = p.trace("record", t)
+	p.forgetCovered(done, cov, written)
+	p.recordGroups(in, d, cov)
+	return p.trace("forget", t)
 }

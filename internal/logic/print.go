@@ -497,12 +497,12 @@ func (p *Problem) text(from, to map[*Term]string) (string, error) {
 		own := !p.Assertions[i].Term.hoists
 		if t, ok := from[a.Term]; own && ok {
 			b.WriteString(t)
-		} else if own && to != nil {
+		} else {
 			start := b.Len()
 			writeShared(&b, a.Term)
-			to[a.Term] = b.String()[start:]
-		} else {
-			writeShared(&b, a.Term)
+			if own && to != nil {
+				to[a.Term] = b.String()[start:]
+			}
 		}
 		b.WriteString(")\n")
 	}

@@ -243,24 +243,26 @@ func (q *releaseQueue) hold(p unsafe.Pointer) {
 
 func (q *releaseQueue) take() []C.lz_ref {
 	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.takeLocked()
+}
+
+// takeLocked returns the queued references, which no handle holds any
+// more, and empties the queue; q.mu is held.
+func (q *releaseQueue) takeLocked() []C.lz_ref {
 	r := q.refs
 	q.refs = nil
 	for _, ref := range r {
-		if ref.kind == C.LZ_REF_AST {
-			q.unhold(ref.p)
+		if ref.kind != C.LZ_REF_AST {
+			continue
+		}
+		if n := q.live[ref.p]; n > 1 {
+			q.live[ref.p] = n - 1
+		} else {
+			delete(q.live, ref.p)
 		}
 	}
-	q.mu.Unlock()
 	return r
-}
-
-// unhold counts one reference to p fewer; q.mu is held.
-func (q *releaseQueue) unhold(p unsafe.Pointer) {
-	if n := q.live[p]; n > 1 {
-		q.live[p] = n - 1
-	} else {
-		delete(q.live, p)
-	}
 }
 
 // drain closes q and returns every reference still to be released: those
@@ -268,12 +270,7 @@ func (q *releaseQueue) unhold(p unsafe.Pointer) {
 func (q *releaseQueue) drain() []C.lz_ref {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	r := q.refs
-	for _, ref := range r {
-		if ref.kind == C.LZ_REF_AST {
-			q.unhold(ref.p)
-		}
-	}
+	r := q.takeLocked()
 	for p, n := range q.live {
 		for range n {
 			r = append(r, C.lz_ref{kind: C.LZ_REF_AST, p: p})
