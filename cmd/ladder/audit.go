@@ -178,7 +178,7 @@ func auditTargets(e *env, paths []string, o *proveFlags, a *auditFlags) (lines [
 	}
 	cleanup = func() { os.RemoveAll(dir) }
 	o.dumpSMT = dir
-	rep, code := runProve(e, "audit", paths, o, false)
+	rep, code := runProve(e, "audit", paths, o, false, nil)
 	if rep == nil {
 		return nil, cleanup, code
 	}

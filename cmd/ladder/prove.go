@@ -216,10 +216,20 @@ func (e *env) stdoutIsTerminal() bool {
 	return ok && driver.IsTerminal(f)
 }
 
+// runRecording is what a prove run needs for its run record
+// (driver.ReplayRun, driver.Prover.RecordRun): filled by openAndPlan.
+type runRecording struct {
+	key      driver.RunKey
+	inputs   *driver.Inputs
+	replayed *report.Prove // the recorded report, when it was replayed
+}
+
 // openAndPlan loads the files of paths, opens the prover and plans the
 // obligations (restoring unchanged units from their records): the prover
 // and its input, or nil and the exit code after printing what went wrong.
-func openAndPlan(e *env, name string, paths []string, o *proveFlags, progress bool) (*driver.Prover, *driver.Input, int) {
+// With rr, a run whose run record holds is replayed instead: rr.replayed
+// is set, and the prover and input are nil with exitOK.
+func openAndPlan(e *env, name string, paths []string, o *proveFlags, progress bool, rr *runRecording) (*driver.Prover, *driver.Input, int) {
 	cfg, err := o.config(e)
 	if err != nil {
 		return nil, nil, e.usageError(name, "%v", err)
@@ -229,6 +239,31 @@ func openAndPlan(e *env, name string, paths []string, o *proveFlags, progress bo
 	}
 	if progress && e.stdoutIsTerminal() {
 		cfg.Progress = e.stdout
+	}
+	var inputs driver.Inputs
+	lc := inputs.LoadConfig()
+	lc.Library = libraryDirs()
+	// A proof file of proofs/ given alone is proved with the proofs above
+	// it, for the end-to-end theorems (above.go).
+	if above := proofsAbove(paths); len(above) > 0 {
+		// first, so that their automata are loaded when the given
+		// proof names their invariants (X.P)
+		paths = append(above, paths...)
+		fmt.Fprintf(e.stderr, "ladder %s: with the %d proof %s above it in proofs/, for the theorems of the chain\n", name, len(above), plural(len(above), "file", "files"))
+	}
+	if rr != nil {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, nil, e.usageError(name, "%v", err)
+		}
+		rr.key, rr.inputs = driver.RunKey{Dir: wd, Paths: paths, Library: lc.Library}, &inputs
+		t := time.Now()
+		rep, ok := driver.ReplayRun(cfg, rr.key)
+		driver.TracePhase(e.trace(), "replay", t)
+		if ok {
+			rr.replayed = rep
+			return nil, nil, exitOK
+		}
 	}
 	// The cache is opened while the files load: both take a while, and
 	// neither needs the other.
@@ -241,17 +276,6 @@ func openAndPlan(e *env, name string, paths []string, o *proveFlags, progress bo
 		p, err := driver.NewProver(cfg)
 		proverc <- opened{p, err}
 	}()
-	var inputs driver.Inputs
-	lc := inputs.LoadConfig()
-	lc.Library = libraryDirs()
-	// A proof file of proofs/ given alone is proved with the proofs above
-	// it, for the end-to-end theorems (above.go).
-	if above := proofsAbove(paths); len(above) > 0 {
-		// first, so that their automata are loaded when the given
-		// proof names their invariants (X.P)
-		paths = append(above, paths...)
-		fmt.Fprintf(e.stderr, "ladder %s: with the %d proof %s above it in proofs/, for the theorems of the chain\n", name, len(above), plural(len(above), "file", "files"))
-	}
 	t := time.Now()
 	set, errs := lc.Files(paths...)
 	t = driver.TracePhase(e.trace(), "load", t)
@@ -283,10 +307,16 @@ func openAndPlan(e *env, name string, paths []string, o *proveFlags, progress bo
 
 // runProve is prove without the printing of the report, for prove and
 // audit (named name in messages): it returns the report, or nil and the
-// exit code after printing what went wrong.
-func runProve(e *env, name string, paths []string, o *proveFlags, progress bool) (*report.Prove, int) {
+// exit code after printing what went wrong. With rr, the run is replayed
+// from its run record when that holds, and its report recorded otherwise
+// (docs/prove.md, "Run records").
+func runProve(e *env, name string, paths []string, o *proveFlags, progress bool, rr *runRecording) (*report.Prove, int) {
 	start := time.Now()
-	p, in, code := openAndPlan(e, name, paths, o, progress)
+	p, in, code := openAndPlan(e, name, paths, o, progress, rr)
+	if rr != nil && rr.replayed != nil {
+		rr.replayed.Summary.Seconds = time.Since(start).Seconds()
+		return rr.replayed, exitOK
+	}
 	if p == nil {
 		return nil, code
 	}
@@ -315,8 +345,14 @@ func runProve(e *env, name string, paths []string, o *proveFlags, progress bool)
 		}
 		return nil, exitInternal
 	}
+	if rr != nil {
+		t := time.Now()
+		p.RecordRun(rr.key, rr.inputs.Reads(), rep)
+		driver.TracePhase(e.trace(), "run record", t)
+	}
 	// The summary's time is the whole command's: loading, generating,
-	// checking, saving the cache and the unit records; only printing comes after.
+	// checking, saving the cache, the unit records and the run record;
+	// only printing comes after.
 	rep.Summary.Seconds = time.Since(start).Seconds()
 	return rep, exitOK
 }
@@ -325,7 +361,7 @@ func prove(e *env, paths []string, o *proveFlags, jsonOut bool) int {
 	if o.minimize {
 		return minimizeCmd(e, paths, o)
 	}
-	rep, code := runProve(e, "prove", paths, o, !jsonOut)
+	rep, code := runProve(e, "prove", paths, o, !jsonOut, &runRecording{})
 	if rep == nil {
 		return code
 	}
@@ -385,7 +421,7 @@ func minimizeCmd(e *env, paths []string, o *proveFlags) int {
 		return e.usageError("prove", "--minimize needs --only PATTERN: it checks each selected obligation many times")
 	}
 	o.noCache = true
-	p, in, code := openAndPlan(e, "prove", paths, o, false)
+	p, in, code := openAndPlan(e, "prove", paths, o, false, nil)
 	if p == nil {
 		return code
 	}

@@ -139,29 +139,33 @@ func (p *Prover) generatedRecord(id string) (g cache.Generation, rec []byte, ok 
 // executableHash returns the hex SHA-256 of the running executable, read
 // once per Prover, or "" when it cannot be read.
 func (p *Prover) executableHash() string {
-	p.exeOnce.Do(func() {
-		// The running image itself: /proc/self/exe on Linux, even when
-		// the file was replaced since (a rebuild while ladder watch or
-		// the language server runs must not lend the new build's hash to
-		// what the old one generated); the executable's path elsewhere.
-		f, err := os.Open("/proc/self/exe")
-		if err != nil {
-			exe, err := os.Executable()
-			if err != nil {
-				return
-			}
-			if f, err = os.Open(exe); err != nil {
-				return
-			}
-		}
-		defer f.Close()
-		h := sha256.New()
-		if _, err := io.Copy(h, f); err != nil {
-			return
-		}
-		p.exeHash = hex.EncodeToString(h.Sum(nil))
-	})
+	p.exeOnce.Do(func() { p.exeHash = executableHash() })
 	return p.exeHash
+}
+
+// executableHash returns the hex SHA-256 of the running executable, ""
+// when it cannot be read.
+func executableHash() string {
+	// The running image itself: /proc/self/exe on Linux, even when the
+	// file was replaced since (a rebuild while ladder watch or the
+	// language server runs must not lend the new build's hash to what the
+	// old one generated); the executable's path elsewhere.
+	f, err := os.Open("/proc/self/exe")
+	if err != nil {
+		exe, err := os.Executable()
+		if err != nil {
+			return ""
+		}
+		if f, err = os.Open(exe); err != nil {
+			return ""
+		}
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // worker is a checking goroutine's state: its kernel session, opened when

@@ -584,47 +584,38 @@ func (p *Prover) writeUnitRecord(rec *unitRecord) error {
 // storeUnitRecord writes the content of unit's record file atomically: a
 // temporary file renamed over the record.
 func (p *Prover) storeUnitRecord(unit string, data []byte) error {
-	path := p.unitPath(unit)
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("unit record %s: %v", unit, err)
-	}
-	tmp, err := os.CreateTemp(dir, filepath.Base(path)+tempMark+strconv.Itoa(os.Getpid())+"-*")
-	if err != nil {
-		return fmt.Errorf("unit record %s: %v", unit, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("unit record %s: %v", unit, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("unit record %s: %v", unit, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	if err := writeAtomic(p.unitPath(unit), data); err != nil {
 		return fmt.Errorf("unit record %s: %v", unit, err)
 	}
 	return nil
 }
 
-// sealFile returns the content of the record file (a unit record) named
-// name with payload: signed when signing is on (signing.go),
-// else a line with the payload's SHA-256, then the payload.
-func (p *Prover) sealFile(name string, payload []byte) []byte {
-	if p.sig.on() {
-		return p.sig.seal(name, payload)
+// sealFile returns the content of the record file (a unit or run record)
+// named name with payload (seal).
+func (p *Prover) sealFile(name string, payload []byte) []byte { return seal(&p.sig, name, payload) }
+
+// unsealFile returns the payload of a record file written by sealFile
+// (unseal).
+func (p *Prover) unsealFile(name string, data []byte) ([]byte, bool) {
+	return unseal(&p.sig, name, data)
+}
+
+// seal returns the content of the record file named name with payload:
+// signed when signing is on (signing.go), else a line with the payload's
+// SHA-256, then the payload.
+func seal(sig *signing, name string, payload []byte) []byte {
+	if sig.on() {
+		return sig.seal(name, payload)
 	}
 	digest := sha256.Sum256(payload)
 	return append([]byte("sha256:"+hex.EncodeToString(digest[:])+"\n"), payload...)
 }
 
-// unsealFile returns the payload of a record file written by sealFile, or
-// false when it is damaged, or not signed by a trusted key for name.
-func (p *Prover) unsealFile(name string, data []byte) ([]byte, bool) {
-	if p.sig.on() {
-		return p.sig.open(name, data)
+// unseal returns the payload of a record file written by seal, or false
+// when it is damaged, or not signed by a trusted key for name.
+func unseal(sig *signing, name string, data []byte) ([]byte, bool) {
+	if sig.on() {
+		return sig.open(name, data)
 	}
 	sum, payload, ok := bytes.Cut(data, []byte("\n"))
 	digest := sha256.Sum256(payload)

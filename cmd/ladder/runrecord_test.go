@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestProveRunRecord: a prove with nothing changed since a complete,
+// successful run is replayed from its run record, without loading, and
+// prints what a full run that reuses every verdict prints (the JSON, but
+// for the summary's seconds). A change to anything the load reads (a
+// file's bytes, a directory's entries), a damaged record, a cache
+// snapshot written since, --only, and a failing run all run in full; a
+// failing run's report is never recorded.
+func TestProveRunRecord(t *testing.T) {
+	t.Setenv("LADDER_TRACE", "1")
+	dir, cache := proveFixture(t)
+	impl := filepath.Join(dir, "impl.yaml")
+	type result struct {
+		code     int
+		rep      map[string]any
+		replayed bool
+	}
+	prove := func(t *testing.T, extra ...string) result {
+		t.Helper()
+		args := append([]string{"prove", dir, "--cache-dir", cache, "--json", "-j", "2"}, extra...)
+		code, out, errOut := runLadder(args...)
+		var rep map[string]any
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("prove %v: exit %d, output not JSON: %v\n%s\n%s", extra, code, err, out, errOut)
+		}
+		if !strings.Contains(errOut, "trace: replay") {
+			t.Fatalf("prove %v: no replay phase:\n%s", extra, errOut)
+		}
+		return result{code, rep, !strings.Contains(errOut, "trace: load")}
+	}
+	want := func(t *testing.T, r result, replayed bool) {
+		t.Helper()
+		if r.code != exitOK || r.replayed != replayed {
+			t.Fatalf("exit %d, replayed %t; want exit %d, replayed %t", r.code, r.replayed, exitOK, replayed)
+		}
+	}
+	withoutSeconds := func(rep map[string]any) map[string]any {
+		s := rep["summary"].(map[string]any)
+		delete(s, "seconds")
+		return rep
+	}
+
+	want(t, prove(t), false) // cold
+	// A full warm run (its record removed) and the replay that follows
+	// print the same.
+	if err := os.RemoveAll(filepath.Join(cache, "runs")); err != nil {
+		t.Fatal(err)
+	}
+	warm := prove(t)
+	want(t, warm, false)
+	again := prove(t)
+	want(t, again, true)
+	if w, a := withoutSeconds(warm.rep), withoutSeconds(again.rep); !reflect.DeepEqual(w, a) {
+		t.Fatalf("the replay differs from the full warm run:\nfull   %v\nreplay %v", w, a)
+	}
+	if s := again.rep["summary"].(map[string]any); s["reused"] != 12.0 || s["rechecked"] != 0.0 {
+		t.Errorf("replay summary %v", s)
+	}
+
+	t.Run("edited file", func(t *testing.T) {
+		data, err := os.ReadFile(impl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(impl, append(data, "# a comment\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want(t, prove(t), false)
+		want(t, prove(t), true)
+	})
+	t.Run("new directory entry", func(t *testing.T) {
+		if err := os.Mkdir(filepath.Join(dir, "more"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		want(t, prove(t), false)
+		want(t, prove(t), true)
+	})
+	t.Run("damaged record", func(t *testing.T) {
+		runs, err := filepath.Glob(filepath.Join(cache, "runs", "*.run"))
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("run records %v, %v", runs, err)
+		}
+		data, err := os.ReadFile(runs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)-1] ^= 1
+		if err := os.WriteFile(runs[0], data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want(t, prove(t), false)
+		want(t, prove(t), true)
+	})
+	t.Run("cache snapshot written since", func(t *testing.T) {
+		later := time.Now().Add(time.Minute)
+		if err := os.Chtimes(filepath.Join(cache, "cache.db"), later, later); err != nil {
+			t.Fatal(err)
+		}
+		want(t, prove(t), false)
+		want(t, prove(t), true)
+	})
+	t.Run("only", func(t *testing.T) {
+		want(t, prove(t, "--only", "Stage"), false)
+		// The --only run saved the cache snapshot: the next run is in
+		// full, and records the run again.
+		want(t, prove(t), false)
+		want(t, prove(t), true)
+	})
+	t.Run("failing run", func(t *testing.T) {
+		replaceIn(t, impl, "      buf := k\n", "      buf := k + 5\n")
+		for range 2 {
+			r := prove(t)
+			if r.code != exitFailure || r.replayed {
+				t.Fatalf("exit %d, replayed %t; want exit %d, not replayed", r.code, r.replayed, exitFailure)
+			}
+		}
+		replaceIn(t, impl, "      buf := k + 5\n", "      buf := k\n")
+		want(t, prove(t), false)
+		want(t, prove(t), true)
+	})
+}
