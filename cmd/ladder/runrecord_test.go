@@ -86,22 +86,24 @@ func TestProveRunRecord(t *testing.T) {
 		want(t, prove(t), false)
 		want(t, prove(t), true)
 	})
-	t.Run("damaged record", func(t *testing.T) {
-		runs, err := filepath.Glob(filepath.Join(cache, "runs", "*.run"))
-		if err != nil || len(runs) != 1 {
-			t.Fatalf("run records %v, %v", runs, err)
-		}
-		data, err := os.ReadFile(runs[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		data[len(data)-1] ^= 1
-		if err := os.WriteFile(runs[0], data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		want(t, prove(t), false)
-		want(t, prove(t), true)
-	})
+	for _, ext := range []string{".run", ".report"} {
+		t.Run("damaged "+ext, func(t *testing.T) {
+			files, err := filepath.Glob(filepath.Join(cache, "runs", "*"+ext))
+			if err != nil || len(files) != 1 {
+				t.Fatalf("%s files %v, %v", ext, files, err)
+			}
+			data, err := os.ReadFile(files[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			data[len(data)-1] ^= 1
+			if err := os.WriteFile(files[0], data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			want(t, prove(t), false)
+			want(t, prove(t), true)
+		})
+	}
 	t.Run("cache snapshot written since", func(t *testing.T) {
 		later := time.Now().Add(time.Minute)
 		if err := os.Chtimes(filepath.Join(cache, "cache.db"), later, later); err != nil {

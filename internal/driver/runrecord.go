@@ -43,8 +43,12 @@ const runRecordFormat = 1
 // ignored like a corrupt one.
 const maxRunRecordSize = 1 << 30
 
-// runRecordExt ends the name of every run record file.
-const runRecordExt = ".run"
+// runRecordExt ends the name of every run record file, and runReportExt
+// that of the report file beside it.
+const (
+	runRecordExt = ".run"
+	runReportExt = ".report"
+)
 
 // RunKey is what identifies a run of `ladder prove` besides the content
 // of what its load reads and the driver's configuration.
@@ -61,7 +65,11 @@ type RunRead struct {
 	Sum  string // hex SHA-256 of the content or the listing; "" when the read failed
 }
 
-// runRecord is the content of a run record file.
+// runRecord is the content of a run record file. The report it vouches
+// for is stored beside it, in a file of its own (runReportExt) named by
+// the record's Report SHA-256, so that a run whose reads differ stops
+// before reading or decoding the report, which grows with the
+// repository.
 type runRecord struct {
 	Format   int
 	Identity string // runIdentity of the run
@@ -70,9 +78,10 @@ type runRecord struct {
 	// the record was written (snapshotStamp): a cache saved, cleared or
 	// damaged since then is opened and reported by a full run.
 	Snapshot string
-	// Report is the report as a run that reuses every verdict prints it
+	// Report is the hex SHA-256 of the report file's content: the gob of
+	// the report as a run that reuses every verdict prints it
 	// (asReplayed).
-	Report *report.Prove
+	Report string
 }
 
 // runRecordsOn reports whether runs under cfg read and write run records:
@@ -100,9 +109,21 @@ func runIdentity(exe string, id kernel.Identity, cfg Config, key RunKey) string 
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// runPath returns the file of the run record with the given identity.
-func runPath(cacheDir, identity string) string {
-	return filepath.Join(cacheDir, "runs", identity[:32]+runRecordExt)
+// runPath returns the file of the run record for key, with the extension
+// ext (runRecordExt, or runReportExt for its report). The name depends on
+// the key alone, so that a run under another executable or configuration
+// replaces the record instead of adding one; the record's identity says
+// which it is.
+func runPath(cacheDir string, key RunKey, ext string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "dir %q\n", key.Dir)
+	for _, p := range key.Paths {
+		fmt.Fprintf(h, "path %q\n", p)
+	}
+	for _, l := range key.Library {
+		fmt.Fprintf(h, "library %q\n", l)
+	}
+	return filepath.Join(cacheDir, "runs", hex.EncodeToString(h.Sum(nil))[:32]+ext)
 }
 
 // snapshotStamp returns the size and modification time of the cache
@@ -141,7 +162,7 @@ func ReplayRun(cfg Config, key RunKey) (*report.Prove, bool) {
 		return nil, false
 	}
 	identity := runIdentity(exe, k.Identity(), cfg, key)
-	data, err := safeio.ReadFile(runPath(cfg.CacheDir, identity), maxRunRecordSize)
+	data, err := safeio.ReadFile(runPath(cfg.CacheDir, key, runRecordExt), maxRunRecordSize)
 	if err != nil {
 		return nil, false
 	}
@@ -152,11 +173,19 @@ func ReplayRun(cfg Config, key RunKey) (*report.Prove, bool) {
 	}
 	var rec runRecord
 	if gob.NewDecoder(bytes.NewReader(payload)).Decode(&rec) != nil ||
-		rec.Format != runRecordFormat || rec.Identity != identity || rec.Report == nil ||
+		rec.Format != runRecordFormat || rec.Identity != identity ||
 		rec.Snapshot != snapshotStamp(cfg.CacheDir) || !sameReads(rec.Reads) {
 		return nil, false
 	}
-	rep := rec.Report
+	data, err = safeio.ReadFile(runPath(cfg.CacheDir, key, runReportExt), maxRunRecordSize)
+	if err != nil {
+		return nil, false
+	}
+	sum := sha256.Sum256(data)
+	var rep *report.Prove
+	if hex.EncodeToString(sum[:]) != rec.Report || gob.NewDecoder(bytes.NewReader(data)).Decode(&rep) != nil || rep == nil {
+		return nil, false
+	}
 	rep.Solver.Workers = cfg.Jobs
 	rep.Solver.Cache = cfg.CacheDir
 	return rep, true
@@ -198,15 +227,24 @@ func (p *Prover) RecordRun(key RunKey, reads []RunRead, rep *report.Prove) {
 		return
 	}
 	identity := runIdentity(exe, p.kernel.Identity(), p.cfg, key)
-	rec := runRecord{Format: runRecordFormat, Identity: identity, Reads: reads,
-		Snapshot: snapshotStamp(p.cfg.CacheDir), Report: asReplayed(rep)}
 	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(&rec); err != nil {
+	if err := gob.NewEncoder(&b).Encode(asReplayed(rep)); err != nil {
 		p.warn("cache: run record not written: " + err.Error())
 		return
 	}
-	path := runPath(p.cfg.CacheDir, identity)
-	if err := writeAtomic(path, p.sealFile("run "+identity, b.Bytes())); err != nil {
+	sum := sha256.Sum256(b.Bytes())
+	rec := runRecord{Format: runRecordFormat, Identity: identity, Reads: reads,
+		Snapshot: snapshotStamp(p.cfg.CacheDir), Report: hex.EncodeToString(sum[:])}
+	// The report first: a record names only a report written before it.
+	err := writeAtomic(runPath(p.cfg.CacheDir, key, runReportExt), b.Bytes())
+	if err == nil {
+		b.Reset()
+		err = gob.NewEncoder(&b).Encode(&rec)
+	}
+	if err == nil {
+		err = writeAtomic(runPath(p.cfg.CacheDir, key, runRecordExt), p.sealFile("run "+identity, b.Bytes()))
+	}
+	if err != nil {
 		p.warn("cache: run record not written: " + err.Error())
 	}
 }
