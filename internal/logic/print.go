@@ -479,12 +479,13 @@ func (p *Problem) text(from, to map[*Term]string) (string, error) {
 		fmt.Fprintf(&b, "(declare-fun %s () %s)\n", Symbol(c.name), c.sort.key)
 	}
 	as, defs := hoistConstArrays(p.Assertions)
+	var sc shareScratch
 	for _, d := range defs {
 		fmt.Fprintf(&b, "(declare-fun %s () %s)\n", Symbol(d.c.name), d.c.sort.key)
 	}
 	for _, d := range defs {
 		fmt.Fprintf(&b, "; %s is a constant array\n(assert ", Symbol(d.c.name))
-		writeShared(&b, d.axiom())
+		writeShared(&b, d.axiom(), &sc)
 		b.WriteString(")\n")
 	}
 	for i, a := range as {
@@ -499,7 +500,7 @@ func (p *Problem) text(from, to map[*Term]string) (string, error) {
 			b.WriteString(t)
 		} else {
 			start := b.Len()
-			writeShared(&b, a.Term)
+			writeShared(&b, a.Term, &sc)
 			if own && to != nil {
 				to[a.Term] = b.String()[start:]
 			}
@@ -536,30 +537,43 @@ func (in interner) canon(t *Term) *Term {
 
 // writeShared prints t with let-bindings for the closed compound subterms
 // that occur more than once (up to structural equality), except operators
-// applied to leaves only, which are cheap to repeat.
-func writeShared(b *strings.Builder, t *Term) {
-	in := interner{}
-	refs := map[*Term]int{}
-	var order []*Term // representatives in post-order of first visits
-	var visit func(x *Term)
-	visit = func(x *Term) {
+// applied to leaves only, which are cheap to repeat. sc is working memory,
+// reused from one term to the next (nil: fresh).
+func writeShared(b *strings.Builder, t *Term, sc *shareScratch) {
+	if sc == nil {
+		sc = &shareScratch{}
+	}
+	sc.reset()
+	// Pass 1: the representatives of t's compound subterms, each with
+	// the number of its occurrences and its compound arguments'
+	// representatives, in post-order of first visits (order).
+	var visit func(i int32)
+	visit = func(i int32) {
+		x := sc.nodes[i].t
+		var buf [8]int32
+		ks := buf[:0]
 		for _, a := range x.args {
 			if a.leaf() {
 				continue // never shared (eligible), and nothing below
 			}
-			r := in.canon(a)
-			refs[r]++
-			if refs[r] == 1 {
-				visit(r)
+			j, fresh := sc.node(sc.in.canon(a))
+			ks = append(ks, j)
+			if fresh {
+				visit(j)
 			}
 		}
-		order = append(order, x)
+		n := &sc.nodes[i]
+		n.kidsFrom = int32(len(sc.kids))
+		sc.kids = append(sc.kids, ks...)
+		n.kidsTo = int32(len(sc.kids))
+		sc.order = append(sc.order, i)
 	}
-	root := in.canon(t)
-	refs[root] = 1
+	root, _ := sc.node(sc.in.canon(t))
 	visit(root)
-	eligible := func(x *Term) bool {
-		if x == root || refs[x] < 2 || len(x.loose) > 0 {
+	eligible := func(i int32) bool {
+		n := &sc.nodes[i]
+		x := n.t
+		if i == root || n.refs < 2 || len(x.loose) > 0 {
 			return false
 		}
 		switch x.kind {
@@ -575,42 +589,40 @@ func writeShared(b *strings.Builder, t *Term) {
 		}
 		return false
 	}
-	lets := map[*Term]string{}
-	level := map[*Term]int{} // shared terms: their let level
-	depth := map[*Term]int{} // every term: 1 + the deepest let level below it, 0 if none
-	var shared []*Term
-	maxLevel := -1
-	for _, x := range order {
-		d := 0
-		for _, a := range x.args {
-			if a.leaf() {
-				continue // depth 0
-			}
-			r := in.canon(a)
-			da := depth[r]
-			if _, ok := lets[r]; ok {
-				da = level[r] + 1
+	// Pass 2, children first: each term's depth (1 + the deepest let
+	// level below it, 0 if none) and each shared term's let level.
+	var shared []int32
+	maxLevel := int32(-1)
+	for _, i := range sc.order {
+		d := int32(0)
+		n := &sc.nodes[i]
+		for _, k := range sc.kids[n.kidsFrom:n.kidsTo] {
+			c := &sc.nodes[k]
+			da := c.depth
+			if c.shared {
+				da = c.level + 1
 			}
 			if da > d {
 				d = da
 			}
 		}
-		depth[x] = d
-		if eligible(x) {
-			level[x] = d
-			lets[x] = "%l" + strconv.Itoa(len(shared))
-			shared = append(shared, x)
+		n.depth = d
+		if eligible(i) {
+			n.shared, n.level = true, d
+			sc.lets[n.t] = "%l" + strconv.Itoa(len(shared))
+			shared = append(shared, i)
 			if d > maxLevel {
 				maxLevel = d
 			}
 		}
 	}
-	p := printer{b: b, lets: lets, in: in}
-	for lv := 0; lv <= maxLevel; lv++ {
+	p := printer{b: b, lets: sc.lets, in: sc.in}
+	for lv := int32(0); lv <= maxLevel; lv++ {
 		b.WriteString("(let (")
 		first := true
-		for _, x := range shared {
-			if level[x] != lv {
+		for _, i := range shared {
+			n := &sc.nodes[i]
+			if n.level != lv {
 				continue
 			}
 			if !first {
@@ -618,17 +630,61 @@ func writeShared(b *strings.Builder, t *Term) {
 			}
 			first = false
 			b.WriteString("(")
-			b.WriteString(lets[x])
+			b.WriteString(sc.lets[n.t])
 			b.WriteString(" ")
-			p.skip = x
-			p.term(x)
+			p.skip = n.t
+			p.term(n.t)
 			b.WriteString(")")
 		}
 		b.WriteString(") ")
 	}
 	p.skip = nil
 	p.term(t)
-	for lv := 0; lv <= maxLevel; lv++ {
+	for lv := int32(0); lv <= maxLevel; lv++ {
 		b.WriteString(")")
 	}
+}
+
+// shareScratch is writeShared's working memory. Its maps and slices keep
+// their capacity from one term to the next, so that printing a problem's
+// assertions one after the other does not grow them again for each.
+type shareScratch struct {
+	in    interner
+	index map[*Term]int32 // representative → its node
+	nodes []shareNode
+	kids  []int32 // the nodes' compound arguments, node by node
+	order []int32 // the nodes in post-order of first visits
+	lets  map[*Term]string
+}
+
+// shareNode is a representative of writeShared's term.
+type shareNode struct {
+	t                *Term
+	refs             int32 // occurrences
+	kidsFrom, kidsTo int32 // its compound arguments: kids[kidsFrom:kidsTo]
+	depth, level     int32
+	shared           bool // let-bound, at level
+}
+
+func (sc *shareScratch) reset() {
+	if sc.in == nil {
+		sc.in, sc.index, sc.lets = interner{}, map[*Term]int32{}, map[*Term]string{}
+	}
+	clear(sc.in)
+	clear(sc.index)
+	clear(sc.lets)
+	sc.nodes, sc.kids, sc.order = sc.nodes[:0], sc.kids[:0], sc.order[:0]
+}
+
+// node returns r's node, counting one more occurrence of it, and whether
+// it is new.
+func (sc *shareScratch) node(r *Term) (int32, bool) {
+	if i, ok := sc.index[r]; ok {
+		sc.nodes[i].refs++
+		return i, false
+	}
+	i := int32(len(sc.nodes))
+	sc.nodes = append(sc.nodes, shareNode{t: r, refs: 1})
+	sc.index[r] = i
+	return i, true
 }
