@@ -78,9 +78,9 @@ type runRecord struct {
 	// the record was written (snapshotStamp): a cache saved, cleared or
 	// damaged since then is opened and reported by a full run.
 	Snapshot string
-	// Report is the hex SHA-256 of the report file's content: the gob of
-	// the report as a run that reuses every verdict prints it
-	// (asReplayed).
+	// Report is the hex SHA-256 of the report file's content: the report
+	// as a run that reuses every verdict prints it (asReplayed), encoded
+	// by encodeRunReport.
 	Report string
 }
 
@@ -182,8 +182,11 @@ func ReplayRun(cfg Config, key RunKey) (*report.Prove, bool) {
 		return nil, false
 	}
 	sum := sha256.Sum256(data)
-	var rep *report.Prove
-	if hex.EncodeToString(sum[:]) != rec.Report || gob.NewDecoder(bytes.NewReader(data)).Decode(&rep) != nil || rep == nil {
+	if hex.EncodeToString(sum[:]) != rec.Report {
+		return nil, false
+	}
+	rep, ok := decodeRunReport(data)
+	if !ok {
 		return nil, false
 	}
 	rep.Solver.Workers = cfg.Jobs
@@ -227,11 +230,12 @@ func (p *Prover) RecordRun(key RunKey, reads []RunRead, rep *report.Prove) {
 		return
 	}
 	identity := runIdentity(exe, p.kernel.Identity(), p.cfg, key)
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(asReplayed(rep)); err != nil {
-		p.warn("cache: run record not written: " + err.Error())
-		return
+	data, ok := encodeRunReport(asReplayed(rep))
+	if !ok {
+		return // an obligation with what a replay must not show
 	}
+	var b bytes.Buffer
+	b.Write(data)
 	sum := sha256.Sum256(b.Bytes())
 	rec := runRecord{Format: runRecordFormat, Identity: identity, Reads: reads,
 		Snapshot: snapshotStamp(p.cfg.CacheDir), Report: hex.EncodeToString(sum[:])}
@@ -292,4 +296,85 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// runReport is the content of a run record's report file: the report
+// without its obligations, and the obligations by column, each string
+// once (an edge's obligations share their group, file and verdict), which
+// encoding/gob writes and reads several times faster than a slice of
+// structures.
+type runReport struct {
+	Report  *report.Prove // without Obligations
+	Strings []string      // the distinct strings of the columns
+	// Columns of string fields, as indices into Strings: ID, Group, Pos,
+	// Verdict and Reason of each obligation in turn.
+	Text   []int32
+	RLimit []uint64
+	Slice  []int32
+}
+
+// obligationText are the string fields of an obligation in runReport.Text,
+// per obligation.
+const obligationText = 5
+
+// encodeRunReport returns the content of the report file of rep, as
+// asReplayed made it; false when an obligation has what a replayed
+// report never shows (a counterexample, a dump, time spent, a fresh
+// verdict), or the encoding fails.
+func encodeRunReport(rep *report.Prove) ([]byte, bool) {
+	head := *rep
+	head.Obligations = nil
+	rr := runReport{Report: &head,
+		Text:   make([]int32, 0, obligationText*len(rep.Obligations)),
+		RLimit: make([]uint64, len(rep.Obligations)),
+		Slice:  make([]int32, len(rep.Obligations))}
+	index := map[string]int32{}
+	str := func(s string) int32 {
+		i, ok := index[s]
+		if !ok {
+			i = int32(len(rr.Strings))
+			rr.Strings = append(rr.Strings, s)
+			index[s] = i
+		}
+		return i
+	}
+	for i, o := range rep.Obligations {
+		if o.Counterexample != nil || o.Dump != "" || !o.Cached || o.Seconds != 0 || o.SolverSeconds != 0 || o.Z3Seconds != 0 {
+			return nil, false
+		}
+		rr.Text = append(rr.Text, str(o.ID), str(o.Group), str(o.Pos), str(o.Verdict), str(o.Reason))
+		rr.RLimit[i], rr.Slice[i] = o.RLimitUsed, int32(o.Slice)
+	}
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(&rr); err != nil {
+		return nil, false
+	}
+	return b.Bytes(), true
+}
+
+// decodeRunReport decodes the content of a report file
+// (encodeRunReport); false when it is not one.
+func decodeRunReport(data []byte) (*report.Prove, bool) {
+	var rr runReport
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&rr); err != nil || rr.Report == nil {
+		return nil, false
+	}
+	n := len(rr.RLimit)
+	if len(rr.Slice) != n || len(rr.Text) != obligationText*n {
+		return nil, false
+	}
+	for _, i := range rr.Text {
+		if i < 0 || int(i) >= len(rr.Strings) {
+			return nil, false
+		}
+	}
+	rep := rr.Report
+	rep.Obligations = make([]report.Obligation, n)
+	for i := range rep.Obligations {
+		t := rr.Text[obligationText*i:]
+		rep.Obligations[i] = report.Obligation{ID: rr.Strings[t[0]], Group: rr.Strings[t[1]],
+			Pos: rr.Strings[t[2]], Verdict: rr.Strings[t[3]], Reason: rr.Strings[t[4]],
+			RLimitUsed: rr.RLimit[i], Cached: true, Slice: int(rr.Slice[i])}
+	}
+	return rep, true
 }
