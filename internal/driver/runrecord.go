@@ -230,6 +230,7 @@ func (p *Prover) RecordRun(key RunKey, reads []RunRead, rep *report.Prove) {
 		return
 	}
 	identity := runIdentity(exe, p.kernel.Identity(), p.cfg, key)
+	removeStaleTemps(filepath.Join(p.cfg.CacheDir, "runs"))
 	data, ok := encodeRunReport(asReplayed(rep))
 	if !ok {
 		return // an obligation with what a replay must not show
