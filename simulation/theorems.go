@@ -17,7 +17,7 @@ import (
 // obligation's invariant and assumptions, and each edge's kind, automata,
 // obligations, assumptions and transfer chains.
 func TheoremInput(obls []*Obligation, edges []*Edge) *theorems.Input {
-	in := &theorems.Input{}
+	in := &theorems.Input{Obligations: make([]theorems.Obligation, 0, len(obls))}
 	autos := map[string]*ioa.Automaton{}
 	for _, e := range edges {
 		autos[e.Proof.Concrete.Name] = e.Proof.Concrete

@@ -657,12 +657,15 @@ func (p *Prover) selectJobs(in *Input) ([]*job, error) {
 		}
 		return nil, ErrNoObligations
 	}
-	slices.SortStableFunc(jobs, func(a, b *job) int {
+	byGroup := func(a, b *job) int {
 		if c := strings.Compare(a.ob.Group, b.ob.Group); c != 0 {
 			return c
 		}
 		return strings.Compare(a.ob.ID, b.ob.ID)
-	})
+	}
+	if !slices.IsSortedFunc(jobs, byGroup) {
+		slices.SortStableFunc(jobs, byGroup)
+	}
 	return jobs, nil
 }
 

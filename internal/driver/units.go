@@ -271,8 +271,14 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 		return nil, errs
 	}
 	t = p.trace("generate", t)
-	in := &Input{Automata: h.Automata, Proofs: h.Proofs, Obligations: obs, Edges: edges,
-		Files: set.Files, Items: ItemFingerprints(h), Sums: sums, restored: map[string]admitted{}}
+	n, nr := len(obs), 0
+	for _, u := range units {
+		if u.r != nil {
+			n, nr = n+len(u.r.obs), nr+len(u.r.results)
+		}
+	}
+	in := &Input{Automata: h.Automata, Proofs: h.Proofs, Obligations: slices.Grow(obs, n-len(obs)), Edges: edges,
+		Files: set.Files, Items: ItemFingerprints(h), Sums: sums, restored: make(map[string]admitted, nr)}
 	for _, u := range units {
 		if u.r == nil {
 			continue
