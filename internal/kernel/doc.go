@@ -245,7 +245,13 @@
 // fingerprint of the freshly printed query. A result that any other query,
 // solver version or limit produced is refused. The cache itself keys
 // results by cache.KeyOf over the same text and identity; the kernel does
-// not import the cache, so the two checks are independent.
+// not import the cache, so the two checks are independent. A record is
+// decoded by encoding/json with unknown fields refused, except that one
+// whose bytes are exactly Encode's encoding of a record without a reason or
+// counterexample is read by a scanner of that shape (canonicalRecord) and
+// taken only when encoding it again gives the same bytes: the same record,
+// at a fraction of the decoder's cost, which a run that restores every unit
+// pays once per obligation.
 //
 // Only the functions of this package construct a Result whose Verdict is
 // Proved: Session.Check on an unsat answer, and Admit on a record that
