@@ -49,6 +49,7 @@ type stamp struct {
 // Loading errors are returned as a source.ErrorList; the previous report
 // is kept, so the next successful Step is compared with the last good one.
 func (w *Watcher) Step(ctx context.Context) (*report.Prove, *Diff, error) {
+	start := time.Now()
 	// Loaded through Inputs, so that the run knows the content of every
 	// file it reads and builds only the obligations whose sources changed
 	// (record.go).
@@ -57,10 +58,12 @@ func (w *Watcher) Step(ctx context.Context) (*report.Prove, *Diff, error) {
 	lc.Library = w.Library
 	var in *Input
 	set, errs := lc.Files(w.Paths...)
+	t := w.Prover.trace("load", start)
 	if len(errs) == 0 {
 		in, errs = w.Prover.Plan(set, inputs.Sums())
 	}
 	w.stamps = w.scan(in)
+	t = w.Prover.trace("plan", t)
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
@@ -68,8 +71,12 @@ func (w *Watcher) Step(ctx context.Context) (*report.Prove, *Diff, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	t = time.Now()
 	d := Compare(w.last, rep)
 	w.last = rep
+	w.Prover.trace("compare", t)
+	// The summary's time is the whole step's, loading included.
+	rep.Summary.Seconds = time.Since(start).Seconds()
 	return rep, d, nil
 }
 
