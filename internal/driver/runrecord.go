@@ -22,6 +22,7 @@ import (
 	"encoding/gob"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -99,14 +100,20 @@ func runRecordsOn(cfg Config) bool {
 func runIdentity(exe string, id kernel.Identity, cfg Config, key RunKey) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "ladder run record %d\nexe %s\nsolver %q %q %q\n", runRecordFormat, exe, id.Name, id.Version, id.Params)
-	fmt.Fprintf(h, "no-slices %t\nno-cores %t\ndir %q\n", cfg.Kernel.NoSlices, cfg.NoCores, key.Dir)
-	for _, p := range key.Paths {
+	fmt.Fprintf(h, "no-slices %t\nno-cores %t\n", cfg.Kernel.NoSlices, cfg.NoCores)
+	key.write(h)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// write writes k to h, one field a line.
+func (k RunKey) write(h io.Writer) {
+	fmt.Fprintf(h, "dir %q\n", k.Dir)
+	for _, p := range k.Paths {
 		fmt.Fprintf(h, "path %q\n", p)
 	}
-	for _, l := range key.Library {
+	for _, l := range k.Library {
 		fmt.Fprintf(h, "library %q\n", l)
 	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // runPath returns the file of the run record for key, with the extension
@@ -116,13 +123,7 @@ func runIdentity(exe string, id kernel.Identity, cfg Config, key RunKey) string 
 // which it is.
 func runPath(cacheDir string, key RunKey, ext string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "dir %q\n", key.Dir)
-	for _, p := range key.Paths {
-		fmt.Fprintf(h, "path %q\n", p)
-	}
-	for _, l := range key.Library {
-		fmt.Fprintf(h, "library %q\n", l)
-	}
+	key.write(h)
 	return filepath.Join(cacheDir, "runs", hex.EncodeToString(h.Sum(nil))[:32]+ext)
 }
 
@@ -215,8 +216,8 @@ func sameReads(reads []RunRead) bool {
 	return true
 }
 
-// RecordRun writes the run record of a run of in for key whose load made
-// reads and whose report is rep, when rep is one a record may hold: every
+// RecordRun writes the run record of a run for key whose load made reads
+// and whose report is rep, when rep is one a record may hold: every
 // obligation discharged and no error, under a configuration with run
 // records (runRecordsOn). Call it after Close, so that the record names
 // the cache snapshot as the run left it. A record that cannot be written
@@ -235,15 +236,13 @@ func (p *Prover) RecordRun(key RunKey, reads []RunRead, rep *report.Prove) {
 	if !ok {
 		return // an obligation with what a replay must not show
 	}
-	var b bytes.Buffer
-	b.Write(data)
-	sum := sha256.Sum256(b.Bytes())
+	sum := sha256.Sum256(data)
 	rec := runRecord{Format: runRecordFormat, Identity: identity, Reads: reads,
 		Snapshot: snapshotStamp(p.cfg.CacheDir), Report: hex.EncodeToString(sum[:])}
 	// The report first: a record names only a report written before it.
-	err := writeAtomic(runPath(p.cfg.CacheDir, key, runReportExt), b.Bytes())
+	err := writeAtomic(runPath(p.cfg.CacheDir, key, runReportExt), data)
+	var b bytes.Buffer
 	if err == nil {
-		b.Reset()
 		err = gob.NewEncoder(&b).Encode(&rec)
 	}
 	if err == nil {

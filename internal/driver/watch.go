@@ -63,7 +63,7 @@ func (w *Watcher) Step(ctx context.Context) (*report.Prove, *Diff, error) {
 		in, errs = w.Prover.Plan(set, inputs.Sums())
 	}
 	w.stamps = w.scan(in)
-	t = w.Prover.trace("plan", t)
+	w.Prover.trace("plan", t)
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
