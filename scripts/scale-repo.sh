@@ -3,8 +3,8 @@
 # DEST: N copies of specs/, algorithms/ and proofs/ with their objects/
 # subdirectories (their YAML files, not their testdata), copy k in DEST/copyk/ with every automaton and interface
 # renamed NAME_k, so that the copies are independent automata and edges of
-# the same shapes. `make bench` proves it to show that the cost of an edit
-# does not grow with the repository.
+# the same shapes. `make bench` proves it to measure how the cost of a run
+# after an edit grows with the repository.
 #
 # Usage: scripts/scale-repo.sh DEST N
 set -euo pipefail
