@@ -132,3 +132,42 @@ func TestProveRunRecord(t *testing.T) {
 		want(t, prove(t), true)
 	})
 }
+
+// BenchmarkProveReplay times `ladder prove specs/` with nothing changed,
+// in full (its run record removed first, so every unit is restored from
+// its record) and then replayed from the run record that run wrote, one
+// after the other in each iteration, and reports both times and their
+// ratio.
+func BenchmarkProveReplay(b *testing.B) {
+	b.Setenv("LADDER_TRACE", "1")
+	specs := filepath.Join("..", "..", "specs")
+	cache := filepath.Join(b.TempDir(), "cache")
+	prove := func() (time.Duration, bool) {
+		start := time.Now()
+		code, _, errOut := runLadder("prove", specs, "--cache-dir", cache, "-j", "2", "--json")
+		if code != exitOK {
+			b.Fatalf("prove: exit %d\n%s", code, errOut)
+		}
+		return time.Since(start), !strings.Contains(errOut, "trace: load")
+	}
+	prove() // cold
+	var full, replay time.Duration
+	n := 0
+	for b.Loop() {
+		if err := os.RemoveAll(filepath.Join(cache, "runs")); err != nil {
+			b.Fatal(err)
+		}
+		f, replayed := prove()
+		if replayed {
+			b.Fatal("replayed without a run record")
+		}
+		r, replayed := prove()
+		if !replayed {
+			b.Fatal("not replayed with nothing changed")
+		}
+		full, replay, n = full+f, replay+r, n+1
+	}
+	b.ReportMetric(float64(full.Milliseconds())/float64(n), "full-ms")
+	b.ReportMetric(float64(replay.Milliseconds())/float64(n), "replay-ms")
+	b.ReportMetric(float64(full)/float64(replay), "full/replay")
+}
