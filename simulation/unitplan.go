@@ -117,6 +117,12 @@ func (u *UnitPlan) intern(x string) int {
 // content they have now, which is what makes u the plan Generate would
 // return (Obligation.Sources).
 func (u *UnitPlan) Restore(h *ioa.Hierarchy, a *ioa.Automaton, p *ioa.Proof) ([]*Obligation, *Edge, error) {
+	return u.RestoreNamed(EdgeNames(h.Proofs), a, p)
+}
+
+// RestoreNamed is Restore with the loaded hierarchy's EdgeNames, for
+// callers that restore many units of one hierarchy.
+func (u *UnitPlan) RestoreNamed(names map[*ioa.Proof]string, a *ioa.Automaton, p *ioa.Proof) ([]*Obligation, *Edge, error) {
 	str := func(i int) (string, error) {
 		if i < 0 || i >= len(u.Strings) {
 			return "", fmt.Errorf("string index %d out of range", i)
@@ -173,7 +179,7 @@ func (u *UnitPlan) Restore(h *ioa.Hierarchy, a *ioa.Automaton, p *ioa.Proof) ([]
 	if pe == nil || pe.Proof != p.Name {
 		return nil, nil, fmt.Errorf("the plan is not of proof %s", p.Name)
 	}
-	if want := EdgeNames(h.Proofs)[p]; pe.Name != want {
+	if want := names[p]; pe.Name != want {
 		return nil, nil, fmt.Errorf("edge %s is now named %s", pe.Name, want)
 	}
 	e := &Edge{Name: pe.Name, Proof: p}

@@ -234,6 +234,7 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 	for _, pr := range h.Proofs {
 		units = append(units, &unit{p: pr})
 	}
+	names := simulation.EdgeNames(h.Proofs)
 	var wg sync.WaitGroup
 	next := make(chan *unit)
 	for w := 0; w < max(1, p.cfg.Jobs); w++ {
@@ -241,7 +242,7 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 		go func() {
 			defer wg.Done()
 			for u := range next {
-				u.r = p.restoreUnit(h, u.a, u.p, exe, sums)
+				u.r = p.restoreUnit(names, u.a, u.p, exe, sums)
 			}
 		}()
 	}
@@ -304,12 +305,13 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 // restoreUnit returns the unit of a's invariants (p nil) or p's edge (a
 // nil) from its record, or nil when the record is missing, corrupt, of
 // another ladder, solver or file content, does not fit the hierarchy, or
-// has a verdict the kernel does not admit as discharging its query.
-func (p *Prover) restoreUnit(h *ioa.Hierarchy, a *ioa.Automaton, pr *ioa.Proof, exe string, sums map[string]string) *restoredUnit {
+// has a verdict the kernel does not admit as discharging its query. names
+// are the loaded hierarchy's edge names (simulation.EdgeNames).
+func (p *Prover) restoreUnit(names map[*ioa.Proof]string, a *ioa.Automaton, pr *ioa.Proof, exe string, sums map[string]string) *restoredUnit {
 	name := unitName(a, pr)
 	if rec, ok := p.readUnitRecord(name); ok {
 		p.keys.add(name, rec)
-		if r := p.restoreFrom(rec, h, a, pr, exe, sums); r != nil {
+		if r := p.restoreFrom(rec, names, a, pr, exe, sums); r != nil {
 			return r
 		}
 		p.keys.stale(name, rec)
@@ -329,7 +331,7 @@ func (p *Prover) restoreUnit(h *ioa.Hierarchy, a *ioa.Automaton, pr *ioa.Proof, 
 		return nil
 	}
 	p.keys.add(name, rec)
-	r := p.restoreFrom(rec, h, a, pr, exe, sums)
+	r := p.restoreFrom(rec, names, a, pr, exe, sums)
 	if r != nil {
 		p.remoteHits.Add(1)
 		if err := p.storeUnitRecord(name, data); err != nil {
@@ -368,7 +370,7 @@ func (p *Prover) remoteKey(name string, a *ioa.Automaton, pr *ioa.Proof, exe str
 
 // restoreFrom restores the unit of rec, or returns nil when rec does not
 // vouch for it now (restoreUnit).
-func (p *Prover) restoreFrom(rec *unitRecord, h *ioa.Hierarchy, a *ioa.Automaton, pr *ioa.Proof, exe string, sums map[string]string) *restoredUnit {
+func (p *Prover) restoreFrom(rec *unitRecord, names map[*ioa.Proof]string, a *ioa.Automaton, pr *ioa.Proof, exe string, sums map[string]string) *restoredUnit {
 	if rec.Exe != exe || rec.Solver != p.solver.String() || rec.Plan == nil ||
 		len(rec.Files) == 0 || len(rec.Results) != len(rec.Plan.Obligations) {
 		return nil
@@ -378,7 +380,7 @@ func (p *Prover) restoreFrom(rec *unitRecord, h *ioa.Hierarchy, a *ioa.Automaton
 			return nil
 		}
 	}
-	obs, edge, err := rec.Plan.Restore(h, a, pr)
+	obs, edge, err := rec.Plan.RestoreNamed(names, a, pr)
 	if err != nil {
 		return nil
 	}
