@@ -80,8 +80,7 @@ type runRecord struct {
 	// damaged since then is opened and reported by a full run.
 	Snapshot string
 	// Report is the hex SHA-256 of the report file's content: the report
-	// as a run that reuses every verdict prints it (asReplayed), encoded
-	// by encodeRunReport.
+	// as a run that reuses every verdict prints it (encodeRunReport).
 	Report string
 }
 
@@ -232,7 +231,7 @@ func (p *Prover) RecordRun(key RunKey, reads []RunRead, rep *report.Prove) {
 	}
 	identity := runIdentity(exe, p.kernel.Identity(), p.cfg, key)
 	removeStaleTemps(filepath.Join(p.cfg.CacheDir, "runs"))
-	data, ok := encodeRunReport(asReplayed(rep))
+	data, ok := encodeRunReport(rep)
 	if !ok {
 		return // an obligation with what a replay must not show
 	}
@@ -251,26 +250,6 @@ func (p *Prover) RecordRun(key RunKey, reads []RunRead, rep *report.Prove) {
 	if err != nil {
 		p.warn("cache: run record not written: " + err.Error())
 	}
-}
-
-// asReplayed returns a copy of rep as a run that takes every verdict from
-// the cache prints it: every verdict cached, no time spent on any
-// obligation, nothing built, nothing changed since the last run, no
-// warnings.
-func asReplayed(rep *report.Prove) *report.Prove {
-	out := *rep
-	out.Obligations = make([]report.Obligation, len(rep.Obligations))
-	for i, o := range rep.Obligations {
-		o.Cached = true
-		o.Seconds, o.SolverSeconds, o.Z3Seconds = 0, 0, 0
-		out.Obligations[i] = o
-	}
-	out.Summarize()
-	out.Summary.Built, out.Summary.Seconds = 0, 0
-	out.Changes = &report.Changes{Items: []report.ItemChange{}, Obligations: []string{},
-		Invariants: []string{}, Edges: []string{}, Theorems: []string{}}
-	out.Warnings = nil
-	return &out
 }
 
 // writeAtomic writes data to path through a temporary file renamed over
@@ -317,13 +296,22 @@ type runReport struct {
 // per obligation.
 const obligationText = 5
 
-// encodeRunReport returns the content of the report file of rep, as
-// asReplayed made it; false when an obligation has what a replayed
-// report never shows (a counterexample, a dump, time spent, a fresh
-// verdict), or the encoding fails.
+// encodeRunReport returns the content of the report file of rep, a
+// report in which every obligation is discharged (report.Prove.OK): rep as
+// a run that takes every verdict from the cache prints it (every
+// obligation cached, with no time spent on it, as decodeRunReport restores
+// it; nothing built; nothing changed since the last run; no warnings).
+// false when an obligation has what a replayed report never shows (a
+// counterexample, a dump), or the encoding fails.
 func encodeRunReport(rep *report.Prove) ([]byte, bool) {
 	head := *rep
 	head.Obligations = nil
+	s := &head.Summary
+	s.Reused, s.Rechecked = s.Reused+s.Rechecked, 0
+	s.Built, s.Seconds, s.SolverSeconds, s.Z3Seconds = 0, 0, 0, 0
+	head.Changes = &report.Changes{Items: []report.ItemChange{}, Obligations: []string{},
+		Invariants: []string{}, Edges: []string{}, Theorems: []string{}}
+	head.Warnings = nil
 	rr := runReport{Report: &head,
 		Text:   make([]int32, 0, obligationText*len(rep.Obligations)),
 		RLimit: make([]uint64, len(rep.Obligations)),
@@ -339,7 +327,7 @@ func encodeRunReport(rep *report.Prove) ([]byte, bool) {
 		return i
 	}
 	for i, o := range rep.Obligations {
-		if o.Counterexample != nil || o.Dump != "" || !o.Cached || o.Seconds != 0 || o.SolverSeconds != 0 || o.Z3Seconds != 0 {
+		if o.Counterexample != nil || o.Dump != "" {
 			return nil, false
 		}
 		rr.Text = append(rr.Text, str(o.ID), str(o.Group), str(o.Pos), str(o.Verdict), str(o.Reason))

@@ -538,11 +538,8 @@ func (in interner) canon(t *Term) *Term {
 // writeShared prints t with let-bindings for the closed compound subterms
 // that occur more than once (up to structural equality), except operators
 // applied to leaves only, which are cheap to repeat. sc is working memory,
-// reused from one term to the next (nil: fresh).
+// reused from one term to the next.
 func writeShared(b *strings.Builder, t *Term, sc *shareScratch) {
-	if sc == nil {
-		sc = &shareScratch{}
-	}
 	sc.reset()
 	// Pass 1: the representatives of t's compound subterms, each with
 	// the number of its occurrences and its compound arguments'
