@@ -12,8 +12,12 @@ for f in proofs/*.yaml; do
 done
 # the concurrent objects, on instances with room for two pushes or enqueues
 # (a queue's dummy node takes a location)
+# (the edges of POQueue's prophecy are not: the prediction is a map over
+# Int, which no explored instance enumerates; POQueue itself is explored
+# by explore-all.sh)
 for f in proofs/objects/*.yaml; do
   [ -e "$f" ] || continue
+  case "$f" in */POQueue*) continue ;; esac
   case "$f" in *Queue*) b=T=2,L=3,V=2 ;; *) b=T=2,L=2,V=2 ;; esac
   echo "== ladder crosscheck $f --bound $b"
   "$ladder" crosscheck "$f" specs/ algorithms/ proofs/ --bound "$b"

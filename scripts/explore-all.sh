@@ -28,5 +28,7 @@ for f in algorithms/objects/*.yaml; do
   [ -e "$f" ] || continue
   run "$f" --bound T=2,L=3,V=2
 done
+# POQueue's enqueues are unbounded: explored to a depth
+run specs/objects/POQueue.yaml --bound T=2,L=1,V=2 --max-depth 12
 run docs/examples/mutex/TicketLock.yaml --bound P=3
 run docs/examples/mutex/Mutex.yaml --bound P=3
