@@ -35,7 +35,7 @@ func TestObjectsBounded(t *testing.T) {
 		stdout string // regexp
 	}{
 		{"check", []string{"check", objSpecs, objAlgs, objProof, objTD},
-			`^checked 40 files: 19 automata, 3 interfaces, 18 proofs\n$`},
+			`^checked 43 files: 20 automata, 3 interfaces, 20 proofs\n$`},
 		// POQueue, explored to a depth (its enqueues are unbounded); its
 		// prophecy edges are not cross-checked: the prediction is a map
 		// over Int, which no explored instance enumerates
@@ -71,7 +71,14 @@ func TestObjectsBounded(t *testing.T) {
 			`(?s)OK: every trace of TreiberStack in the instance is a trace of AtomicStack`},
 		{"implements AtomicQueue", []string{"crosscheck", "--implements", objSpecs + "/AtomicQueue.yaml", objAlgs + "/MSQueue.yaml", "--bound", "T=2,L=3,V=2"},
 			`(?s)OK: every trace of MSQueue in the instance is a trace of AtomicQueue`},
-		// the Herlihy–Wing queue, bounded only: its traces are AtomicQueue's
+		// the Herlihy–Wing queue: its history variables' invariants, its two
+		// edges to POQueue (both cases of a swap taken), and its traces
+		{"explore HWQueueHist", []string{"explore", objAlgs + "/HWQueueHist.yaml", "--bound", "T=2,L=2,V=2"},
+			`(?s)^HWQueueHist \(L=2,T=2,V=2\): \d+ states.*OK: all 15 invariant\(s\) and the Nat conditions hold`},
+		{"crosscheck HW history", []string{"crosscheck", objProof + "/HWQueue-HWQueueHist.yaml", "--bound", "T=2,L=2,V=2"},
+			`(?s)HWQueue→HWQueueHist \(history, proof HWQueue-HWQueueHist\).*OK: every obligation holds`},
+		{"crosscheck HW to POQueue", []string{"crosscheck", objProof + "/HWQueueHist-POQueue.yaml", "--bound", "T=2,L=2,V=2"},
+			`(?s)HWQueueHist→POQueue \(refinement, proof HWQueueHist-POQueue\).*cases taken: DeqSwap case 1: \d+, case 2: \d+\n.*OK: every obligation holds`},
 		{"explore HWQueue", []string{"explore", objAlgs + "/HWQueue.yaml", "--bound", "T=3,L=3,V=2"},
 			`(?s)^HWQueue \(L=3,T=3,V=2\): \d+ states.*OK: all 2 invariant\(s\) and the Nat conditions hold`},
 		{"implements AtomicQueue (Herlihy–Wing)", []string{"crosscheck", "--implements", objSpecs + "/AtomicQueue.yaml", objAlgs + "/HWQueue.yaml", "--bound", "T=2,L=3,V=2"},
@@ -101,6 +108,7 @@ func TestObjectsProve(t *testing.T) {
 	}
 	expectOK(t, []string{"prove", "--no-cache", "-j", "1", objSpecs, objAlgs, objProof},
 		`(?s)Theorems\n.*  BatchQueue implements AtomicQueue \(trace-inclusion: BatchQueue→AtomicQueue, `+
+			`.*  HWQueue implements AtomicQueue \(transitivity: HWQueue implements POQueue, POQueue implements AtomicQueue\)\n`+
 			`.*  MSQueue implements AtomicQueue \(transitivity: MSQueue implements MSQueueHist, MSQueueHist implements AtomicQueue\)\n`+
 			`.*  MSQueuePaper implements AtomicQueue \(transitivity: MSQueuePaper implements MSQueuePaperHist, MSQueuePaperHist implements AtomicQueue\)\n`+
 			`.*  POQueue implements AtomicQueue \(transitivity: POQueue implements POQueueProph, POQueueProph implements AtomicQueue\)\n`+
