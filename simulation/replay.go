@@ -47,6 +47,28 @@ func notReplayed(o *Obligation, format string, args ...any) error {
 		Msg: fmt.Sprintf("solver model does not replay for %s: %s", o.ID, fmt.Sprintf(format, args...))}
 }
 
+// showable returns a *counterexample.Unshowable when a state variable or
+// an action parameter of the obligation has a sort the evaluator cannot
+// represent: no model of it can be replayed (the kernel then reports the
+// obligation unknown, with the reason, and not as an internal error).
+func (r *replayer) showable() error {
+	names := make([]string, 0, len(r.w.states))
+	for name := range r.w.states {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		a := r.w.states[name].Automaton
+		for _, v := range a.Vars {
+			if err := eval.Representable(v.Sort); err != nil {
+				return &counterexample.Unshowable{Reason: fmt.Sprintf(
+					"variable %s of %s: %v, which counterexamples cannot show (a Seq indexed from 0 or a map over a finite sort can)", v.Name, a.Name, err)}
+			}
+		}
+	}
+	return nil
+}
+
 // replay decodes m and re-runs the scenario with the evaluator.
 func (r *replayer) replay(m logic.Model) (*Counterexample, error) {
 	r.mu.Lock()
@@ -57,6 +79,9 @@ func (r *replayer) replay(m logic.Model) (*Counterexample, error) {
 		autos: map[*ioa.Automaton]*eval.Machine{}, owner: r.owners, concrete: r.p.auto}
 	if r.p.proof != nil {
 		cw.concrete = r.p.proof.Concrete
+	}
+	if err := r.showable(); err != nil {
+		return nil, err
 	}
 	for name, st := range r.w.states {
 		s, err := dec.State(st)

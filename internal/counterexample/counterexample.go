@@ -12,6 +12,18 @@ import (
 	"strings"
 )
 
+// Unshowable is the error of a replay that cannot even decode a solver
+// model because a sort of the obligation has no value in the reference
+// evaluator (a map over Int, say). It is a limit of the evaluator, not a
+// disagreement between the solver and the evaluator: the model may be a
+// counterexample, but it can be neither checked nor shown, so the
+// obligation stays unknown.
+type Unshowable struct {
+	Reason string // lower-case, e.g. "variable m of M: the map sort …"
+}
+
+func (e *Unshowable) Error() string { return e.Reason }
+
 // Counterexample is a replayed refutation of an obligation: the states and
 // parameters of the model, the states computed from them, and the goal
 // that fails. It is data; String renders it in the language's notation.

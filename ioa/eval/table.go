@@ -17,7 +17,11 @@
 
 package eval
 
-import "ladder/ioa/expr"
+import (
+	"fmt"
+
+	"ladder/ioa/expr"
+)
 
 // keyable reports whether s may be a map key or a set element in an
 // explored instance: Bool, enums, parameter sorts, and Options and records
@@ -37,6 +41,36 @@ func keyable(s *expr.Sort) bool {
 		return true
 	}
 	return false
+}
+
+// Representable reports, as an error naming the sort, why values of s have
+// no representation here: a map or set over an infinite key sort (Int, Nat,
+// Seq), anywhere inside s. It is nil for every other sort.
+func Representable(s *expr.Sort) error {
+	switch s.Kind {
+	case expr.KMap:
+		if !keyable(s.Key) {
+			return fmt.Errorf("the map sort %s has the infinite key sort %s", s, s.Key)
+		}
+		if err := Representable(s.Key); err != nil {
+			return err
+		}
+		return Representable(s.Elem)
+	case expr.KSet:
+		if !keyable(s.Elem) {
+			return fmt.Errorf("the set sort %s has the infinite element sort %s", s, s.Elem)
+		}
+		return Representable(s.Elem)
+	case expr.KSeq, expr.KOption:
+		return Representable(s.Elem)
+	case expr.KRecord:
+		for _, f := range s.Fields {
+			if err := Representable(f.Sort); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // AtomicKey reports whether k is a key sort whose table is a flat vector.
