@@ -12,15 +12,9 @@ import (
 	"strings"
 )
 
-// Unshowable is the error of a replay that cannot even decode a solver
-// model because a sort of the obligation has no value in the reference
-// evaluator (a map over Int, say). It is a limit of the evaluator, not a
-// disagreement between the solver and the evaluator: the model may be a
-// counterexample, but it can be neither checked nor shown, so the
-// obligation stays unknown.
-type Unshowable struct {
-	Reason string // lower-case, e.g. "variable m of M: the map sort …"
-}
+// Unshowable is a replay's error when the evaluator has no value for a
+// sort of the model (a map over Int): a limit, so the verdict is Unknown.
+type Unshowable struct{ Reason string }
 
 func (e *Unshowable) Error() string { return e.Reason }
 

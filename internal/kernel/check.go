@@ -691,7 +691,6 @@ func replay(q *Query, m logic.Model, bounded, from string) (r Result) {
 	var unshowable *counterexample.Unshowable
 	switch {
 	case errors.As(err, &unshowable):
-		// Not a disagreement: the evaluator has no value for the model.
 		return Result{verdict: Unknown, fingerprint: q.fingerprint,
 			Reason: "z3 found a model that ladder cannot replay: " + unshowable.Reason}
 	case err != nil:

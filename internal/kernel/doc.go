@@ -17,12 +17,9 @@
 //     counterexample gives Refuted, carrying it. When the replay disagrees
 //     with the solver, the result is Unknown with Internal set and the
 //     reason "[internal] solver model does not replay: …", and the query is
-//     dumped: a disagreement is a bug in ladder, never a verdict. When the
-//     Replay cannot decode the model at all, because a sort of the
-//     obligation has no value in the evaluator (a map over Int), it returns
-//     a *counterexample.Unshowable: the result is Unknown with the reason
-//     "z3 found a model that ladder cannot replay: …", not Internal, since
-//     it is a limit of the evaluator that the user can avoid.
+//     dumped: a disagreement is a bug in ladder, never a verdict. A
+//     *counterexample.Unshowable (the evaluator has no value for a map over
+//     Int) gives Unknown, not Internal: "z3 found a model that ladder …".
 //   - unknown: Unknown, with Z3's reason_unknown, the limits in force, what
 //     the bounded search (below) tried, and the path of the dumped .smt2
 //     file (Kernel.UnknownDir, by default .ladder/unknown/).
