@@ -10,6 +10,19 @@ import (
 	"ladder/ioa/expr"
 )
 
+// explorable reports whether every state variable of p's automata has
+// values in the evaluator (no map over Int).
+func explorable(p *ioa.Proof) bool {
+	for _, a := range []*ioa.Automaton{p.Concrete, p.Abstract} {
+		for _, v := range a.Vars {
+			if eval.Representable(v.Sort) != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // TestStateMapPlan checks the concrete world's plan of a state map
 // (fastEval.mapPlan), which copies a variable `o.v` from the state bound
 // to o instead of evaluating it: on every state map of the repository's
@@ -25,6 +38,9 @@ func TestStateMapPlan(t *testing.T) {
 	}
 	maps, copies := 0, 0
 	for _, p := range set.Hierarchy.Proofs {
+		if !explorable(p) {
+			continue // POQueueProph's prediction, a map over Int
+		}
 		pc, err := NewPointChecker(p, inst)
 		if err != nil {
 			t.Fatalf("%s: %v", p.Name, err)

@@ -10,6 +10,7 @@ import (
 
 	"ladder/internal/explore"
 	"ladder/ioa"
+	"ladder/ioa/eval"
 	"ladder/ioa/load"
 )
 
@@ -446,8 +447,23 @@ func sameOutcome(a, b *Result) bool {
 	return true
 }
 
+// explorable reports whether every state variable of p's automata has
+// values in the evaluator; a proof about a map over Int (POQueueProph's
+// prediction) has no explored instance, and its edges are proved only.
+func explorable(p *ioa.Proof) bool {
+	for _, a := range []*ioa.Automaton{p.Concrete, p.Abstract} {
+		for _, v := range a.Vars {
+			if eval.Representable(v.Sort) != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // TestRepositoryProofs runs every proof of proofs/ at T=1, L=1, V=1 (and
-// at T=2, L=1, V=2 unless in short mode): each must pass completely.
+// at T=2, L=1, V=2 unless in short mode): each must pass completely, but
+// the proofs that no instance can explore (explorable).
 func TestRepositoryProofs(t *testing.T) {
 	set, errs := load.Files("../../specs", "../../proofs")
 	if len(errs) > 0 {
@@ -463,6 +479,10 @@ func TestRepositoryProofs(t *testing.T) {
 	}
 	for _, b := range bs {
 		for _, p := range proofs {
+			if !explorable(p) {
+				t.Logf("%s: not explorable, skipped", p.Name)
+				continue
+			}
 			res, err := Check(p, bounds(t, b))
 			if err != nil {
 				t.Errorf("%s at %s: %v", p.Name, b, err)

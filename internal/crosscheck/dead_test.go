@@ -180,7 +180,7 @@ func TestReduceDeadSameVerdict(t *testing.T) {
 	}
 	var proofs []*ioa.Proof
 	for _, p := range set.Proofs {
-		if p.Kind == ioa.ProofForward {
+		if p.Kind == ioa.ProofForward && explorable(p) {
 			proofs = append(proofs, p)
 		}
 	}
