@@ -41,9 +41,13 @@ type Options struct {
 	// NoPairs leaves out the candidates with two bound variables.
 	NoPairs bool
 	// MaxCandidates bounds the non-redundant candidates handed to the
-	// Houdini search (0: DefaultMaxCandidates): each of its solvers holds
-	// all of them as hypotheses. Run fails with ErrTooMany beyond it.
+	// Houdini search (0: DefaultMaxCandidates). Run fails with ErrTooMany
+	// beyond it.
 	MaxCandidates int
+	// PartSize bounds the non-redundant candidates of one Houdini search
+	// (0: DefaultPartSize): each of its solvers holds all of them as
+	// hypotheses. More are searched in parts (searchParts).
+	PartSize int
 	// NoParametrized proves quantified candidates without the
 	// parametrized strategy.
 	NoParametrized bool
@@ -91,11 +95,14 @@ type Invariant struct {
 
 // Result is the outcome of Run.
 type Result struct {
-	Automaton  string         `json:"automaton"`
-	File       string         `json:"file"`
-	Instances  []Instance     `json:"instances"`
-	Phases     []Phase        `json:"phases"`
-	Rounds     []HoudiniRound `json:"houdiniRounds"`
+	Automaton string         `json:"automaton"`
+	File      string         `json:"file"`
+	Instances []Instance     `json:"instances"`
+	Phases    []Phase        `json:"phases"`
+	Rounds    []HoudiniRound `json:"houdiniRounds"`
+	// Parts are the parts of a search in parts (Options.PartSize), in
+	// order; none when the candidates were searched at once.
+	Parts      []HoudiniPart  `json:"houdiniParts,omitempty"`
 	Final      []HoudiniRound `json:"finalRounds"`
 	Invariants []Invariant    `json:"invariants"`
 	// Obligations counts the obligations checked over all rounds, how
@@ -173,9 +180,9 @@ func DefaultBounds(a *ioa.Automaton) []string {
 // bound).
 var ErrUsage = errors.New("usage")
 
-// DefaultMaxCandidates is the default of Options.MaxCandidates: TL2's
-// 1,216 pass; DSTM's 6,404 take gigabytes.
-const DefaultMaxCandidates = 2000
+// DefaultMaxCandidates is the default of Options.MaxCandidates: DSTM's
+// 6,404 are searched in parts of DefaultPartSize.
+const DefaultMaxCandidates = 20000
 
 // ErrTooMany wraps the error of a filter that leaves more non-redundant
 // candidates than Options.MaxCandidates.
@@ -317,12 +324,24 @@ func run(ctx context.Context, o Options, start time.Time, partial **Result) (*Re
 	defer closeProver(prover, progress)
 	s := &session{path: path, orig: orig, auto: a.Name, library: o.Library, overlays: o.Overlays,
 		prover: prover, param: !o.NoParametrized, cheap: !o.NoCheapPasses, progress: progress}
-	fine, rounds, err := s.search(ctx, pool, func(i int) string { return fmt.Sprintf("%s_c%d", o.Prefix, i+1) }, o.Prover.Jobs, searchLimits(o.Prover.Kernel))
+	if o.PartSize <= 0 {
+		o.PartSize = DefaultPartSize
+	}
+	candName := func(i int) string { return fmt.Sprintf("%s_c%d", o.Prefix, i+1) }
+	var fine []*cand
+	var rounds []HoudiniRound
+	note := ""
+	if nonred > o.PartSize {
+		fine, rounds, res.Parts, err = s.searchParts(ctx, pool, o.PartSize, candName, o.Prover.Jobs, searchLimits(o.Prover.Kernel))
+		note = fmt.Sprintf(", in %d searches of at most %d candidates", len(res.Parts), o.PartSize)
+	} else {
+		fine, rounds, err = s.search(ctx, pool, candName, o.Prover.Jobs, searchLimits(o.Prover.Kernel))
+	}
 	res.Rounds = rounds
 	if err != nil {
 		return nil, err
 	}
-	phase("inductive", len(fine), t, fmt.Sprintf("%d search passes, %d checks", len(rounds), s.searchChecks))
+	phase("inductive", len(fine), t, fmt.Sprintf("%d search passes, %d checks%s", len(rounds), s.searchChecks, note))
 
 	// Merge and prove under the printed names.
 	t = time.Now()

@@ -171,6 +171,9 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 			c.state = stAlive
 		}
 	}
+	// A reserve candidate whose impliers are all dropped already (by the
+	// search of an earlier part, searchParts) is a candidate.
+	revive(pool)
 	groups, err := s.searchGroups(pool, index)
 	if err != nil {
 		return nil, nil, err

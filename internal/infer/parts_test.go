@@ -1,0 +1,84 @@
+package infer
+
+import (
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestPartition checks how a pool is cut: non-redundant candidates in
+// order, at most size per part, and each reserve candidate with the last
+// of its impliers, through chains of them.
+func TestPartition(t *testing.T) {
+	a, b, c, d, e := &cand{}, &cand{}, &cand{}, &cand{}, &cand{}
+	r1 := &cand{impliedBy: []*cand{a, d}} // implied across parts: the last one's
+	r2 := &cand{impliedBy: []*cand{r1}}   // a chain
+	r3 := &cand{impliedBy: []*cand{b}}
+	pool := []*cand{a, r1, b, r2, c, d, r3, e}
+	got := partition(pool, 2)
+	want := [][]*cand{{a, b, r3}, {c, d, r1, r2}, {e}}
+	if len(got) != len(want) {
+		t.Fatalf("%d parts, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if len(got[i]) != len(want[i]) {
+			t.Fatalf("part %d has %d candidates, want %d", i, len(got[i]), len(want[i]))
+		}
+		in := map[*cand]bool{}
+		for _, x := range got[i] {
+			in[x] = true
+		}
+		for _, x := range want[i] {
+			if !in[x] {
+				t.Errorf("part %d misses a candidate", i)
+			}
+		}
+	}
+	if n := len(partition(pool, 100)); n != 1 {
+		t.Errorf("%d parts for a pool under the size, want 1", n)
+	}
+}
+
+// TestInferInParts infers the ticket lock's invariants (15 non-redundant
+// candidates) in parts of six: the parts and sweeps are reported, the
+// kept sets only grow, every printed invariant is proved (runInfer), the
+// invariants are those of a search of all the candidates at once, and each
+// hand-written invariant proves from them.
+func TestInferInParts(t *testing.T) {
+	dir := t.TempDir()
+	hw := stripCopy(t, dir, "docs/examples/mutex/TicketLock.yaml", "mutex/TicketLock.yaml")
+	copyFile(t, dir, "docs/examples/mutex/lock.yaml", "mutex/lock.yaml")
+	infer := func(size int) (*Result, []string, string) {
+		cache := filepath.Join(t.TempDir(), "cache")
+		o := options(t, filepath.Join(dir, "mutex/TicketLock.yaml"), cache, nil)
+		o.PartSize = size
+		res := runInfer(t, o)
+		var bodies []string
+		for _, inv := range res.Invariants {
+			bodies = append(bodies, inv.Body)
+		}
+		sort.Strings(bodies)
+		return res, bodies, cache
+	}
+	parts, inParts, cache := infer(6)
+	whole, atOnce, _ := infer(100)
+	if len(whole.Parts) != 0 {
+		t.Errorf("15 candidates searched in %d parts of 100", len(whole.Parts))
+	}
+	if len(parts.Parts) < 4 || parts.Parts[len(parts.Parts)-1].Sweep < 2 {
+		t.Fatalf("parts %+v: want three parts of six, and a second sweep", parts.Parts)
+	}
+	kept := 0
+	for i, p := range parts.Parts {
+		if p.Kept != kept || p.Inductive < p.Kept || p.Inductive > p.Kept+p.Candidates {
+			t.Errorf("part %d: %+v after %d kept", i, p, kept)
+		}
+		kept = p.Inductive
+	}
+	if !slices.Equal(inParts, atOnce) {
+		t.Errorf("invariants in parts:\n%s\nat once:\n%s", strings.Join(inParts, "\n"), strings.Join(atOnce, "\n"))
+	}
+	provesFromInferred(t, parts, hw, nil, cache)
+}
