@@ -10,17 +10,10 @@ import (
 	"ladder/ioa/expr"
 )
 
-// explorable reports whether every state variable of p's automata has
-// values in the evaluator (no map over Int).
+// explorable reports whether p's automata have values in the evaluator
+// (no map over Int, as POQueueProph's prediction).
 func explorable(p *ioa.Proof) bool {
-	for _, a := range []*ioa.Automaton{p.Concrete, p.Abstract} {
-		for _, v := range a.Vars {
-			if eval.Representable(v.Sort) != nil {
-				return false
-			}
-		}
-	}
-	return true
+	return eval.RepresentableAutomaton(p.Concrete) == nil && eval.RepresentableAutomaton(p.Abstract) == nil
 }
 
 // TestStateMapPlan checks the concrete world's plan of a state map

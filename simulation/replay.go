@@ -58,12 +58,8 @@ func (r *replayer) showable() error {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		a := r.w.states[name].Automaton
-		for _, v := range a.Vars {
-			if err := eval.Representable(v.Sort); err != nil {
-				return &counterexample.Unshowable{Reason: fmt.Sprintf(
-					"variable %s of %s: %v, which counterexamples cannot show (a Seq indexed from 0 or a map over a finite sort can)", v.Name, a.Name, err)}
-			}
+		if err := eval.RepresentableAutomaton(r.w.states[name].Automaton); err != nil {
+			return &counterexample.Unshowable{Reason: err.Error() + ", which counterexamples cannot show (a Seq indexed from 0 or a map over a finite sort can)"}
 		}
 	}
 	return nil

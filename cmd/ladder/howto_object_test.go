@@ -45,7 +45,7 @@ func TestHowtoObject(t *testing.T) {
 		}
 		found := false
 		for _, lines := range files {
-			if inOrder(want, lines) {
+			if subsequence(lines, want) {
 				found = true
 				break
 			}
@@ -90,15 +90,4 @@ func normalizedLines(text string) []string {
 		out = append(out, strings.TrimLeft(l, " "))
 	}
 	return out
-}
-
-// inOrder reports whether want appears in lines in order.
-func inOrder(want, lines []string) bool {
-	i := 0
-	for _, l := range lines {
-		if i < len(want) && l == want[i] {
-			i++
-		}
-	}
-	return i == len(want)
 }

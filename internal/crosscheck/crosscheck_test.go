@@ -447,18 +447,10 @@ func sameOutcome(a, b *Result) bool {
 	return true
 }
 
-// explorable reports whether every state variable of p's automata has
-// values in the evaluator; a proof about a map over Int (POQueueProph's
-// prediction) has no explored instance, and its edges are proved only.
+// explorable reports whether p's automata have values in the evaluator
+// (no map over Int, as POQueueProph's prediction).
 func explorable(p *ioa.Proof) bool {
-	for _, a := range []*ioa.Automaton{p.Concrete, p.Abstract} {
-		for _, v := range a.Vars {
-			if eval.Representable(v.Sort) != nil {
-				return false
-			}
-		}
-	}
-	return true
+	return eval.RepresentableAutomaton(p.Concrete) == nil && eval.RepresentableAutomaton(p.Abstract) == nil
 }
 
 // TestRepositoryProofs runs every proof of proofs/ at T=1, L=1, V=1 (and

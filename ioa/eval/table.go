@@ -20,6 +20,7 @@ package eval
 import (
 	"fmt"
 
+	"ladder/ioa"
 	"ladder/ioa/expr"
 )
 
@@ -68,6 +69,17 @@ func Representable(s *expr.Sort) error {
 			if err := Representable(f.Sort); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// RepresentableAutomaton is Representable for every state variable of a,
+// naming the first variable that has no values here.
+func RepresentableAutomaton(a *ioa.Automaton) error {
+	for _, v := range a.Vars {
+		if err := Representable(v.Sort); err != nil {
+			return fmt.Errorf("variable %s of %s: %w", v.Name, a.Name, err)
 		}
 	}
 	return nil
