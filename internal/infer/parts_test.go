@@ -41,6 +41,16 @@ func TestPartition(t *testing.T) {
 	}
 }
 
+// bodies returns the bodies of res's invariants, sorted.
+func bodies(res *Result) []string {
+	var out []string
+	for _, inv := range res.Invariants {
+		out = append(out, inv.Body)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // TestInferInParts infers the ticket lock's invariants (15 non-redundant
 // candidates) in parts of six: the parts and sweeps are reported, the
 // kept sets only grow, every printed invariant is proved (runInfer), the
@@ -55,12 +65,7 @@ func TestInferInParts(t *testing.T) {
 		o := options(t, filepath.Join(dir, "mutex/TicketLock.yaml"), cache, nil)
 		o.PartSize = size
 		res := runInfer(t, o)
-		var bodies []string
-		for _, inv := range res.Invariants {
-			bodies = append(bodies, inv.Body)
-		}
-		sort.Strings(bodies)
-		return res, bodies, cache
+		return res, bodies(res), cache
 	}
 	parts, inParts, cache := infer(6)
 	whole, atOnce, _ := infer(100)
