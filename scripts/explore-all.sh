@@ -27,7 +27,7 @@ done
 for f in algorithms/objects/*.yaml; do
   [ -e "$f" ] || continue
   case "$f" in
-    # its clock orders every enqueue's steps: two enqueues (339,043 states)
+    # its clock orders every enqueue's steps: two enqueues (166,629 states)
     */HWQueueHist.yaml) run "$f" --bound T=2,L=2,V=2 ;;
     *) run "$f" --bound T=2,L=3,V=2 ;;
   esac
