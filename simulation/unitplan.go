@@ -115,14 +115,9 @@ func (u *UnitPlan) intern(x string) int {
 //
 // The caller vouches that u was planned by this ladder from files with the
 // content they have now, which is what makes u the plan Generate would
-// return (Obligation.Sources).
-func (u *UnitPlan) Restore(h *ioa.Hierarchy, a *ioa.Automaton, p *ioa.Proof) ([]*Obligation, *Edge, error) {
-	return u.RestoreNamed(EdgeNames(h.Proofs), a, p)
-}
-
-// RestoreNamed is Restore with the loaded hierarchy's EdgeNames, for
-// callers that restore many units of one hierarchy.
-func (u *UnitPlan) RestoreNamed(names map[*ioa.Proof]string, a *ioa.Automaton, p *ioa.Proof) ([]*Obligation, *Edge, error) {
+// return (Obligation.Sources). names are the loaded hierarchy's
+// EdgeNames, computed once for all the units a run restores.
+func (u *UnitPlan) Restore(names map[*ioa.Proof]string, a *ioa.Automaton, p *ioa.Proof) ([]*Obligation, *Edge, error) {
 	str := func(i int) (string, error) {
 		if i < 0 || i >= len(u.Strings) {
 			return "", fmt.Errorf("string index %d out of range", i)

@@ -380,7 +380,7 @@ func (p *Prover) restoreFrom(rec *unitRecord, names map[*ioa.Proof]string, a *io
 			return nil
 		}
 	}
-	obs, edge, err := rec.Plan.RestoreNamed(names, a, pr)
+	obs, edge, err := rec.Plan.Restore(names, a, pr)
 	if err != nil {
 		return nil
 	}

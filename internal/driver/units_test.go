@@ -130,7 +130,7 @@ func TestUnitPlansRoundTrip(t *testing.T) {
 		if err := json.Unmarshal(data, &plan); err != nil {
 			t.Fatal(err)
 		}
-		got, ge, err := plan.Restore(h, a, p)
+		got, ge, err := plan.Restore(simulation.EdgeNames(h.Proofs), a, p)
 		if err != nil {
 			t.Fatalf("%s: %v", unit, err)
 		}
@@ -178,10 +178,10 @@ func TestUnitPlansRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(data, &plan); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := plan.Restore(h, nil, h.Proofs[1]); err == nil {
+	if _, _, err := plan.Restore(simulation.EdgeNames(h.Proofs), nil, h.Proofs[1]); err == nil {
 		t.Errorf("the plan of %s restored as that of %s", h.Proofs[0].Name, h.Proofs[1].Name)
 	}
-	if _, _, err := plan.Restore(h, h.Automata[0], nil); err == nil {
+	if _, _, err := plan.Restore(simulation.EdgeNames(h.Proofs), h.Automata[0], nil); err == nil {
 		t.Errorf("the plan of %s restored as an automaton's", h.Proofs[0].Name)
 	}
 }

@@ -34,7 +34,8 @@ const maxSweeps = 3
 // together with the candidates kept so far, and keeps those it finds
 // inductive with them. A candidate dropped for want of one of a later
 // part gets another chance in the next sweep, over the candidates not
-// kept, until a sweep keeps no new one (at most maxSweeps).
+// kept, until a sweep keeps no new one (at most maxSweeps): a sweep after
+// one that kept nothing new would repeat its searches exactly.
 //
 // The result is inductive: the set K kept so far is inductive relative to
 // itself, and a later search, whose live set always contains K, cannot
@@ -69,8 +70,8 @@ func (s *session) searchParts(ctx context.Context, pool []*cand, size int, name 
 			stats = append(stats, HoudiniPart{Sweep: sweep, Candidates: len(members), Kept: len(kept), Inductive: len(out), Seconds: time.Since(t).Seconds()})
 			kept = out
 		}
-		if len(kept) == before && sweep > 1 {
-			break
+		if len(kept) == before {
+			break // another sweep would repeat this one's searches
 		}
 		in := make(map[*cand]bool, len(kept))
 		for _, c := range kept {
