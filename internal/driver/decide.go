@@ -82,6 +82,9 @@ func (p *Prover) prepare(j *job, solve bool) {
 			kob.First = &kernel.Attempt{Slice: j.coreSlice, Solver: kernel.SolverPlain}
 		}
 		j.first = kob.First
+		if kob.First == nil {
+			j.kob = kob // Check begins as this run's siblings suggest (check)
+		}
 	}
 }
 
@@ -128,9 +131,15 @@ func (p *Prover) dump(j *job) {
 func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
 	t := time.Now()
 	defer func() { j.secs += time.Since(t).Seconds() }()
+	if j.kob != nil {
+		j.kob.First = p.siblings.hint(j.ob)
+	}
 	r := s.CheckContext(ctx, j.query)
 	if ctx.Err() != nil {
 		return // interrupted: the answer may be the interrupt's
+	}
+	if j.kob != nil {
+		p.siblings.note(j.ob, r)
 	}
 	if sq, sr, ok := r.TakeSliceProof(); ok {
 		if data, err := sr.Encode(); err == nil {

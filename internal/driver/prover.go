@@ -191,6 +191,9 @@ type Prover struct {
 	// deferred holds what the last run left for FindCores
 	// (Config.DeferCoreSearch), nil when nothing.
 	deferred *deferredCores
+	// siblings is what the checks of the running run tell of the next
+	// ones' (siblings.go)
+	siblings siblings
 }
 
 // RemoteHits returns the number of unit records the last run took from
@@ -297,7 +300,10 @@ type job struct {
 	// of the new text; first is the check that proved that text.
 	core, priorCore *unitResult
 	first           *kernel.Attempt
-	coreSlice       int // the number of priorCore's slice among the query's; 0: none
+	// kob is the query's obligation when it has no prior attempt
+	// (first), so that its check begins with its siblings' (siblings)
+	kob       *kernel.Obligation
+	coreSlice int // the number of priorCore's slice among the query's; 0: none
 	// slices gives the query's slices (the obligation's, and the prior
 	// core's), while it is being decided; used are the names of the
 	// assertions its proof used, kept once it is (Input.Used)
@@ -350,6 +356,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 	start := time.Now()
 	p.dropDeferred()
 	p.built.Store(0)
+	p.siblings.reset()
 	if in.restored == nil {
 		p.keys.reset(false) // not planned: the unit records are read at the first lookup
 	}

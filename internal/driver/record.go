@@ -195,7 +195,7 @@ func (w *worker) close() {
 // release drops j's problem and query once it is decided; its key and
 // fingerprint stay for the cache's records.
 func (j *job) release() {
-	j.used = j.usedNames()
+	j.used, j.kob = j.usedNames(), nil
 	if j.deferCore {
 		return // its core is still to be looked for (FindCores)
 	}
