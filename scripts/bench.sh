@@ -72,6 +72,13 @@ run() {
   awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f", e - s }' >"$1.time"
 }
 
+# units NAME prints the resource units (millions, one decimal) that Z3
+# used for the obligations of NAME's report: the solver's work, which,
+# unlike its time, does not depend on the machine or its load.
+units() {
+  awk '/^ *"rlimit_used": / { gsub(/,/, "", $2); n += $2 } END { printf "%.1f", n / 1e6 }' "$1.json"
+}
+
 # field NAME KEY prints a number from the report's summary object.
 field() {
   awk -v key="\"$2\":" '
@@ -125,8 +132,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 cold=$(cat cold.time) warm=$(cat warm.time) edit=$(cat edit.time) refactor=$(cat refactor.time)
 printf '{"obligations":%s,"jobs":%s,"cold_seconds":%s,"warm_seconds":%s,"edit_seconds":%s,' \
   "$(field cold obligations)" "$jobs" "$cold" "$warm" "$edit"
-printf '"cold_solver_seconds":%s,"cold_z3_seconds":%s,"cold_proved":%s,"cold_trivial":%s,"cold_unknown":%s,"cold_refuted":%s,' \
-  "$(field cold solver_seconds)" "$(field cold z3_seconds)" "$(field cold proved)" "$(field cold trivial)" "$(field cold unknown)" "$(field cold refuted)"
+printf '"cold_solver_seconds":%s,"cold_z3_seconds":%s,"cold_rlimit_millions":%s,"cold_proved":%s,"cold_trivial":%s,"cold_unknown":%s,"cold_refuted":%s,' \
+  "$(field cold solver_seconds)" "$(field cold z3_seconds)" "$(units cold)" "$(field cold proved)" "$(field cold trivial)" "$(field cold unknown)" "$(field cold refuted)"
 printf '"cold_rechecked":%s,"warm_rechecked":%s,"warm_reused":%s,"edit_rechecked":%s,"edit_reused":%s,' \
   "$(field cold rechecked)" "$(field warm rechecked)" "$(field warm reused)" "$(field edit rechecked)" "$(field edit reused)"
 printf '"figure3_obligations":%s,"figure3_proved":%s,"figure3_trivial":%s,"figure3_cold_seconds":%s,' \
