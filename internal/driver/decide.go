@@ -12,6 +12,7 @@ import (
 
 	"ladder/internal/cache"
 	"ladder/internal/kernel"
+	"ladder/simulation"
 )
 
 // prepare prints one job's obligation, computes its key and reuses its
@@ -158,4 +159,12 @@ func (p *Prover) check(ctx context.Context, s *kernel.Session, j *job) {
 	default:
 		p.findCore(ctx, s, j) // proved again after an edit, without a core
 	}
+}
+
+// KernelObligation is what the kernel needs of a generated obligation: its
+// name, position, problem and replay.
+func KernelObligation(o *simulation.Obligation) *kernel.Obligation {
+	p := o.Problem
+	return &kernel.Obligation{ID: o.ID, Pos: o.Pos, Problem: p, Replay: o.Replay,
+		Slices: func() [][]int { return relevantSlices(p, o.AssumeChosen) }}
 }

@@ -793,11 +793,3 @@ func invariantObligations(obs []*simulation.Obligation) map[string][]string {
 	}
 	return m
 }
-
-// KernelObligation is what the kernel needs of a generated obligation: its
-// name, position, problem and replay.
-func KernelObligation(o *simulation.Obligation) *kernel.Obligation {
-	p := o.Problem
-	return &kernel.Obligation{ID: o.ID, Pos: o.Pos, Problem: p, Replay: o.Replay,
-		Slices: func() [][]int { return relevantSlices(p, o.AssumeChosen) }}
-}
