@@ -4,8 +4,9 @@
 # starts `ladder watch PATHS`, waits for its first report, then makes each
 # scripted edit in turn (replace the first line of FILE equal to FROM by TO)
 # and times the interval from the write to the summary line of the run it
-# triggers. That interval includes the watcher's polling (a change is
-# proved once the file has stopped changing for one 100 ms interval).
+# triggers. That interval includes the watcher's wait for the file to
+# stop changing (20 ms after the system's report of the change on Linux,
+# one 100 ms polling interval elsewhere).
 # Between two edits it waits WATCH_PAUSE seconds (default 5), the pause of
 # a user between two saves, in which the watcher looks for the cores of
 # the obligations it proved again (docs/cli.md, ladder watch).

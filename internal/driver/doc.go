@@ -30,7 +30,9 @@
 //     assemble (assemble.go) builds the report.Prove in a deterministic
 //     order: obligations by group then ID, never by completion order.
 //   - Prover.Status is the same without the solver, for `ladder graph`;
-//     Watcher (watch.go) re-runs the pipeline when files change, and
+//     Watcher (watch.go) re-runs the pipeline when files change (woken by
+//     the system's reports of changes where it has them: notify_linux.go),
+//     and
 //     between runs looks for the unsat cores a run left for later
 //     (cores.go: Config.DeferCoreSearch, Prover.FindCores), and
 //     Compare (diff.go) says what changed between two reports.

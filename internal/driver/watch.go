@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +22,12 @@ import (
 
 // DefaultInterval is how often Watcher polls modification times.
 const DefaultInterval = 100 * time.Millisecond
+
+// settle is how long the files must stay unchanged after a change before a
+// run starts, when the system reports changes (notify_linux.go): an editor
+// that saves in several writes is seen once. Without such reports the
+// watcher waits one polling interval instead.
+const settle = 20 * time.Millisecond
 
 // Watcher re-runs the pipeline whenever a watched file changes, with one
 // Prover whose cache stays in memory (and is saved after every run), so
@@ -33,6 +41,11 @@ type Watcher struct {
 
 	last   *report.Prove
 	stamps map[string]stamp
+	// dirs are the directories the last scan found files in or walked;
+	// notify, while Run runs, wakes it when one of them changes (nil:
+	// polling alone).
+	dirs   []string
+	notify *notifier
 	// searched, when set, receives the number of core searches that
 	// ended each time idle's FindCores returns (for tests)
 	searched chan<- int
@@ -95,16 +108,25 @@ func (w *Watcher) Changed() bool {
 	return false
 }
 
-// Run proves once, prints the full report, and then polls; after every
-// change (once the files have stopped changing for one interval) it proves
-// again and prints only the differences, the changed source items with what
-// they affect (report.Changes), and the summary line. It returns nil when
-// ctx is done while it waits, and the ErrInterrupted of the run when ctx is
-// done during a proof.
+// Run proves once, prints the full report, and then waits for a change:
+// the system's reports of changes in the watched directories wake it at
+// once where there are such reports (inotify on Linux), and it polls the
+// files' modification times and sizes every interval in any case. After
+// every change (once the files have stopped changing for a moment) it
+// proves again and prints only the differences, the changed source items
+// with what they affect (report.Changes), and the summary line. It returns
+// nil when ctx is done while it waits, and the ErrInterrupted of the run
+// when ctx is done during a proof.
 func (w *Watcher) Run(ctx context.Context) error {
 	interval := w.Interval
 	if interval <= 0 {
 		interval = DefaultInterval
+	}
+	if w.notify = newNotifier(); w.notify != nil {
+		defer func() {
+			w.notify.close()
+			w.notify = nil
+		}()
 	}
 	first := true
 	for {
@@ -140,6 +162,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 				s.Obligations, s.Proved, s.Trivial, s.Refuted, s.Unknown, s.Reused, s.Rechecked, s.Seconds)
 		}
 		fmt.Fprintf(w.Out, "watching %s (Ctrl-C to stop)\n", strings.Join(w.Paths, " "))
+		if w.notify != nil {
+			w.notify.watch(w.dirs)
+		}
 		if !w.idle(ctx, interval) {
 			return nil
 		}
@@ -173,24 +198,35 @@ func (w *Watcher) idle(ctx context.Context, interval time.Duration) bool {
 }
 
 // wait blocks until a watched file changes and the files then stay
-// unchanged for one interval. It returns false when ctx is done.
+// unchanged for a moment: settle when the system reports changes, else one
+// interval. It returns false when ctx is done. A report only wakes it
+// early; whether a file changed is always decided by its stamp.
 func (w *Watcher) wait(ctx context.Context, interval time.Duration) bool {
-	sleep := func() bool {
+	var wake chan struct{}
+	quiet := interval
+	if w.notify != nil {
+		wake, quiet = w.notify.wake, settle
+	}
+	// sleep waits for d, or less when a change is reported
+	sleep := func(d time.Duration) bool {
+		t := time.NewTimer(d)
+		defer t.Stop()
 		select {
 		case <-ctx.Done():
 			return false
-		case <-time.After(interval):
-			return true
+		case <-t.C:
+		case <-wake:
 		}
+		return true
 	}
 	for !w.Changed() {
-		if !sleep() {
+		if !sleep(interval) {
 			return false
 		}
 	}
 	for {
 		w.stamps = w.scan(nil)
-		if !sleep() {
+		if !sleep(quiet) {
 			return false
 		}
 		if !w.Changed() {
@@ -200,14 +236,20 @@ func (w *Watcher) wait(ctx context.Context, interval time.Duration) bool {
 }
 
 // scan stamps every YAML file under the watched paths, and the files in
-// read (files referenced from elsewhere, such as interfaces).
+// read (files referenced from elsewhere, such as interfaces), and sets
+// w.dirs to the directories walked and those of the files.
 func (w *Watcher) scan(in *Input) map[string]stamp {
 	out := map[string]stamp{}
+	dirs := map[string]bool{}
 	add := func(path string) {
 		if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
 			out[filepath.Clean(path)] = stamp{mod: fi.ModTime(), size: fi.Size()}
+			dirs[filepath.Dir(filepath.Clean(path))] = true
 		}
 	}
+	defer func() {
+		w.dirs = slices.Sorted(maps.Keys(dirs))
+	}()
 	for _, p := range w.Paths {
 		filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -218,6 +260,7 @@ func (w *Watcher) scan(in *Input) map[string]stamp {
 				if path != p && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
 					return filepath.SkipDir
 				}
+				dirs[filepath.Clean(path)] = true
 				return nil
 			}
 			if ext := filepath.Ext(name); path == p || ext == ".yaml" || ext == ".yml" {

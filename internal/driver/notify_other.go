@@ -1,0 +1,13 @@
+//go:build !linux
+
+// This file implements the watcher's notifier where ladder has none: the
+// watcher polls.
+
+package driver
+
+// notifier is absent here: newNotifier returns nil.
+type notifier struct{ wake chan struct{} }
+
+func newNotifier() *notifier       { return nil }
+func (n *notifier) watch([]string) {}
+func (n *notifier) close()         {}
