@@ -198,35 +198,43 @@ func (w *Watcher) idle(ctx context.Context, interval time.Duration) bool {
 }
 
 // wait blocks until a watched file changes and the files then stay
-// unchanged for a moment: settle when the system reports changes, else one
-// interval. It returns false when ctx is done. A report only wakes it
-// early; whether a file changed is always decided by its stamp.
+// unchanged for a moment: until the system has reported no change for
+// settle where it reports changes, else for one interval. It returns false
+// when ctx is done. A report only wakes it; whether a file changed is
+// always decided by its stamp.
 func (w *Watcher) wait(ctx context.Context, interval time.Duration) bool {
 	var wake chan struct{}
 	quiet := interval
 	if w.notify != nil {
 		wake, quiet = w.notify.wake, settle
 	}
-	// sleep waits for d, or less when a change is reported
-	sleep := func(d time.Duration) bool {
+	// sleep waits for d, or less when a change is reported; with
+	// settling, until d has passed with no change reported
+	sleep := func(d time.Duration, settling bool) bool {
 		t := time.NewTimer(d)
 		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return false
-		case <-t.C:
-		case <-wake:
+		for {
+			select {
+			case <-ctx.Done():
+				return false
+			case <-t.C:
+				return true
+			case <-wake:
+				if !settling {
+					return true
+				}
+				t.Reset(d)
+			}
 		}
-		return true
 	}
 	for !w.Changed() {
-		if !sleep(interval) {
+		if !sleep(interval, false) {
 			return false
 		}
 	}
 	for {
 		w.stamps = w.scan(nil)
-		if !sleep(quiet) {
+		if !sleep(quiet, true) {
 			return false
 		}
 		if !w.Changed() {
