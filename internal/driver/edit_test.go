@@ -297,17 +297,25 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestWatchRun runs the polling loop: the first report, then after an edit
-// only the difference.
-func TestWatchRun(t *testing.T) {
+// counterWatcher returns a watcher of a copy of testdata/counter that
+// polls every interval, with a prover of its own (closed when the test
+// ends), the buffer it writes to, and the copy's directory.
+func counterWatcher(t *testing.T, interval time.Duration) (*Watcher, *syncBuffer, string) {
+	t.Helper()
 	dir := copyTestdata(t, "counter")
 	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
+	t.Cleanup(func() { p.Close() })
 	out := &syncBuffer{}
-	w := &Watcher{Paths: []string{dir}, Prover: p, Out: out, Interval: 20 * time.Millisecond}
+	return &Watcher{Paths: []string{dir}, Prover: p, Out: out, Interval: interval}, out, dir
+}
+
+// TestWatchRun runs the polling loop: the first report, then after an edit
+// only the difference.
+func TestWatchRun(t *testing.T) {
+	w, out, dir := counterWatcher(t, 20*time.Millisecond)
 	waitFor, cancel, done := runWatcher(t, w, out)
 	waitFor("watching ", 1)
 	if !strings.Contains(out.String(), "16 obligations: 12 proved, 4 trivial, 0 refuted") {

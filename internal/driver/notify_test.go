@@ -16,14 +16,7 @@ func TestWatchNotified(t *testing.T) {
 	} else {
 		n.close()
 	}
-	dir := copyTestdata(t, "counter")
-	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	out := &syncBuffer{}
-	w := &Watcher{Paths: []string{dir}, Prover: p, Out: out, Interval: time.Hour}
+	w, out, dir := counterWatcher(t, time.Hour)
 	waitFor, cancel, done := runWatcher(t, w, out)
 	waitFor("watching ", 1)
 	impl := filepath.Join(dir, "impl.yaml")
