@@ -65,8 +65,8 @@ func (n *notifier) read() {
 // watch adds the directories not watched yet. A directory that cannot be
 // watched (gone, or over the system's limit of watches) is left to
 // polling.
-func (n *notifier) watch(dirs []string) {
-	for _, d := range dirs {
+func (n *notifier) watch(dirs map[string]bool) {
+	for d := range dirs {
 		if n.dirs[d] {
 			continue
 		}

@@ -8,6 +8,6 @@ package driver
 // notifier is absent here: newNotifier returns nil.
 type notifier struct{ wake chan struct{} }
 
-func newNotifier() *notifier       { return nil }
-func (n *notifier) watch([]string) {}
-func (n *notifier) close()         {}
+func newNotifier() *notifier              { return nil }
+func (n *notifier) watch(map[string]bool) {}
+func (n *notifier) close()                {}

@@ -9,10 +9,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -41,10 +39,10 @@ type Watcher struct {
 
 	last   *report.Prove
 	stamps map[string]stamp
-	// dirs are the directories the last scan found files in or walked;
+	// dirs are the directories Step's scan found files in or walked;
 	// notify, while Run runs, wakes it when one of them changes (nil:
 	// polling alone).
-	dirs   []string
+	dirs   map[string]bool
 	notify *notifier
 	// searched, when set, receives the number of core searches that
 	// ended each time idle's FindCores returns (for tests)
@@ -75,7 +73,7 @@ func (w *Watcher) Step(ctx context.Context) (*report.Prove, *Diff, error) {
 	if len(errs) == 0 {
 		in, errs = w.Prover.Plan(set, inputs.Sums())
 	}
-	w.stamps = w.scan(in)
+	w.stamps, w.dirs = w.scan(in)
 	w.Prover.trace("plan", t)
 	if len(errs) > 0 {
 		return nil, nil, errs
@@ -96,7 +94,7 @@ func (w *Watcher) Step(ctx context.Context) (*report.Prove, *Diff, error) {
 // Changed reports whether a watched file was created, removed or modified
 // since the last Step.
 func (w *Watcher) Changed() bool {
-	now := w.scan(nil)
+	now, _ := w.scan(nil)
 	if len(now) != len(w.stamps) {
 		return true
 	}
@@ -233,7 +231,7 @@ func (w *Watcher) wait(ctx context.Context, interval time.Duration) bool {
 		}
 	}
 	for {
-		w.stamps = w.scan(nil)
+		w.stamps, _ = w.scan(nil)
 		if !sleep(quiet, true) {
 			return false
 		}
@@ -244,9 +242,9 @@ func (w *Watcher) wait(ctx context.Context, interval time.Duration) bool {
 }
 
 // scan stamps every YAML file under the watched paths, and the files in
-// read (files referenced from elsewhere, such as interfaces), and sets
-// w.dirs to the directories walked and those of the files.
-func (w *Watcher) scan(in *Input) map[string]stamp {
+// read (files referenced from elsewhere, such as interfaces), and returns
+// the stamps and the directories walked and those of the files.
+func (w *Watcher) scan(in *Input) (map[string]stamp, map[string]bool) {
 	out := map[string]stamp{}
 	dirs := map[string]bool{}
 	add := func(path string) {
@@ -255,9 +253,6 @@ func (w *Watcher) scan(in *Input) map[string]stamp {
 			dirs[filepath.Dir(filepath.Clean(path))] = true
 		}
 	}
-	defer func() {
-		w.dirs = slices.Sorted(maps.Keys(dirs))
-	}()
 	for _, p := range w.Paths {
 		filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -289,5 +284,5 @@ func (w *Watcher) scan(in *Input) map[string]stamp {
 			}
 		}
 	}
-	return out
+	return out, dirs
 }
