@@ -41,7 +41,12 @@ invariant with its assumes: list), on stderr the counts and times of each
 phase. Every printed invariant was proved by the kernel together with the
 others. With --proof P (a proof file whose concrete automaton is FILE's), it
 also proves P's edge with the inferred invariants as its concrete
-assumptions and prints the assume: section it used.
+assumptions and prints the assume: section it used. With --compare it
+also proves each invariant written in FILE with the inferred invariants as
+its only assumptions (a quantified one with the parametrized strategy
+first, then without) and lists those that are not proved: how much of a
+hand-written proof the inferred set recovers. With --max-time D it stops
+after D, says so, and prints the phases it finished.
 
 With --proof P and no FILE it repairs P's edge, a forward simulation that
 does not prove: it proves the edge, generates candidate relation clauses
@@ -85,6 +90,8 @@ func init() {
 			noParam := fs.Bool("no-parametrized", false, "prove quantified candidates without the parametrized strategy")
 			noCheap := fs.Bool("no-cheap-passes", false, "start the Houdini search with its full checks, without the passes of cheap checks")
 			prefix := fs.String("prefix", "inv", "the prefix of the invariants' names (inv1, inv2, ...)")
+			compare := fs.Bool("compare", false, "also prove each invariant written in FILE from the inferred set alone, and say which are")
+			maxTime := fs.Duration("max-time", 0, "stop (exit 1) when inference has taken this long, e.g. 10m (default: no limit)")
 			jsonOut := fs.Bool("json", false, "print the result as JSON on stdout")
 			return func(e *env, args []string) int {
 				if len(args) == 0 && *proof != "" {
@@ -98,6 +105,9 @@ func init() {
 				}
 				if *maxStates <= 0 || *exploreTimeout <= 0 || *maxCands <= 0 || *partSize <= 0 {
 					return e.usageError("infer", "--max-states, --explore-timeout, --max-candidates and --part must be positive")
+				}
+				if *maxTime < 0 {
+					return e.usageError("infer", "--max-time must not be negative")
 				}
 				cfg, err := o.config(e)
 				if err != nil {
@@ -124,6 +134,7 @@ func init() {
 				opts := infer.Options{
 					File: args[0], Automaton: *automaton, Bounds: bounds, MaxStates: *maxStates,
 					Timeout: *exploreTimeout, MaxMemory: memLimit, NoPairs: *noPairs, MaxCandidates: *maxCands, PartSize: *partSize, NoParametrized: *noParam, NoCheapPasses: *noCheap, Prefix: *prefix,
+					Compare: *compare, MaxTime: *maxTime,
 					Library: libraryDirs(), Prover: cfg, Proof: *proof, Progress: progress,
 				}
 				res, err := infer.Run(ctx, opts)

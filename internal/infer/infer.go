@@ -71,6 +71,14 @@ type Options struct {
 	// the abstract assumptions.
 	Proof        string
 	EdgeAbstract []string
+	// Compare, when set, proves each invariant written in the file with
+	// the inferred invariants as its only assumptions (compare.go): how
+	// much of a hand-written proof the inferred set recovers.
+	Compare bool
+	// MaxTime stops the run when it has taken this long (0: no limit).
+	// Run then returns the phases done so far with an error wrapping
+	// ErrLimit.
+	MaxTime time.Duration
 	// Progress, when set, receives one line per step.
 	Progress func(string)
 }
@@ -122,11 +130,14 @@ type Result struct {
 	SearchChecks int `json:"searchChecks"`
 	// Nat lists the implicit Nat invariants the final round did not
 	// prove (the inferred set is then not proved).
-	Nat     []string    `json:"natUnproved,omitempty"`
-	Edge    *EdgeResult `json:"edge,omitempty"`
-	Seconds float64     `json:"seconds"`
+	Nat  []string    `json:"natUnproved,omitempty"`
+	Edge *EdgeResult `json:"edge,omitempty"`
+	// Compared holds, with Options.Compare, the invariants written in the
+	// file, each proved (or not) from the inferred set alone.
+	Compared []Compared `json:"compared,omitempty"`
+	Seconds  float64    `json:"seconds"`
 	// Stopped says why inference stopped early: before the Houdini rounds
-	// (ErrTooMany), or at the memory limit (ErrLimit); or "".
+	// (ErrTooMany), or at the memory or time limit (ErrLimit); or "".
 	Stopped string `json:"stopped,omitempty"`
 
 	section string // the `invariants:` section as proved
@@ -188,9 +199,17 @@ const DefaultMaxCandidates = 20000
 // candidates than Options.MaxCandidates.
 var ErrTooMany = errors.New("too many candidates")
 
+// errTimeLimit is the cause of the cancellation at Options.MaxTime.
+var errTimeLimit = errors.New("time limit")
+
 // Run infers the invariants of the automaton of o.File.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	start := time.Now()
+	if o.MaxTime > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, o.MaxTime, errTimeLimit)
+		defer cancel()
+	}
 	var w *memoryWatch
 	if o.MaxMemory > 0 {
 		var stop func()
@@ -199,7 +218,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	var partial *Result
 	res, err := run(ctx, o, start, &partial)
-	if why := w.reached(); why != "" {
+	why := w.reached()
+	if why == "" && errors.Is(context.Cause(ctx), errTimeLimit) {
+		why = fmt.Sprintf("time limit %s", o.MaxTime)
+	}
+	if why != "" {
 		if partial == nil {
 			partial = &Result{}
 		}
@@ -228,6 +251,10 @@ func run(ctx context.Context, o Options, start time.Time, partial **Result) (*Re
 	a, err := pick(&set.Hierarchy, o.Automaton)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrUsage, o.File, err)
+	}
+	var given []*given
+	if o.Compare {
+		given = givenOf(a)
 	}
 	path, err := filepath.Abs(a.File)
 	if err != nil {
@@ -378,6 +405,24 @@ func run(ctx context.Context, o Options, start time.Time, partial **Result) (*Re
 			}
 			res.Invariants = append(res.Invariants, inv)
 		}
+	}
+
+	if o.Compare && len(res.Nat) == 0 {
+		t = time.Now()
+		if res.section == "" {
+			res.section = "invariants:\n"
+		}
+		if res.Compared, err = s.compare(ctx, res, given); err != nil {
+			return nil, err
+		}
+		s.record(res)
+		n := 0
+		for _, c := range res.Compared {
+			if c.Status == report.Proved {
+				n++
+			}
+		}
+		phase("compared", n, t, fmt.Sprintf("of the file's %d invariants, proved from the inferred set alone", len(res.Compared)))
 	}
 
 	if o.Proof != "" {
@@ -555,6 +600,15 @@ func (r *Result) WriteSummary(w io.Writer) {
 		ob.Checked, ob.Proved, ob.Refuted, ob.Unknown, ob.Cached, r.SearchChecks, ob.SolverSeconds)
 	if len(r.Nat) > 0 {
 		fmt.Fprintf(w, "  NOT PROVED: the Nat conditions %s are not inductive with the inferred set\n", strings.Join(r.Nat, ", "))
+	}
+	var not []string
+	for _, c := range r.Compared {
+		if c.Status != report.Proved {
+			not = append(not, c.Name+" ("+c.Status+")")
+		}
+	}
+	if len(not) > 0 {
+		fmt.Fprintf(w, "  not proved from the inferred set: %s\n", strings.Join(not, ", "))
 	}
 	if e := r.Edge; e != nil {
 		fmt.Fprintf(w, "  edge %s: %s (%d obligations: %d proved, %d refuted, %d unknown)\n", e.Edge, e.Status, e.Obligations, e.Proved, e.Refuted, e.Unknown)

@@ -1,0 +1,150 @@
+// This file implements Options.Compare: each invariant written in the
+// automaton's file is proved with the inferred invariants as its only
+// assumptions, which says how much of a hand-written proof the inferred
+// set recovers.
+
+package infer
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"ladder/internal/driver"
+	"ladder/internal/report"
+	"ladder/internal/source"
+	"ladder/ioa"
+	"ladder/ioa/expr"
+)
+
+// Compared is an invariant of the automaton's file, proved (or not) with
+// the inferred invariants as its only assumptions.
+type Compared struct {
+	Name string `json:"name"`
+	// Status is the status the prover derived for it ("proved",
+	// "refuted", "unknown", ...; "invalid" when its text, printed back,
+	// does not load).
+	Status string `json:"status"`
+	// Strategy is the strategy of the attempt reported: the parametrized
+	// strategy for a quantified invariant is tried first, then none.
+	Strategy []string `json:"strategy,omitempty"`
+}
+
+// given is a hand-written invariant as compare writes it.
+type given struct {
+	name, body string
+	indexed    bool // forall over parameter sorts: the parametrized strategy applies
+	out        *Compared
+}
+
+// givenOf returns the invariants written in a's file: its invariants
+// without the implicit ones.
+func givenOf(a *ioa.Automaton) []*given {
+	var out []*given
+	for _, inv := range a.Invariants {
+		if strings.Contains(inv.Name, ":") {
+			continue
+		}
+		_, why := ioa.ParametrizedBinders(inv.Body)
+		out = append(out, &given{name: inv.Name, body: expr.Print(inv.Body), indexed: why == "",
+			out: &Compared{Name: inv.Name}})
+	}
+	return out
+}
+
+// compare proves each of gs with the invariants of res as its only
+// assumptions, under a name that no inferred invariant has, and returns
+// what it found in the order of gs. A quantified invariant is tried with
+// the parametrized strategy first (when Options.NoParametrized is not
+// set), and with none when that does not prove it.
+func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Compared, error) {
+	var names []string
+	taken := map[string]bool{}
+	for _, inv := range res.Invariants {
+		names = append(names, inv.Name)
+		taken[inv.Name] = true
+	}
+	label := func(g *given) string {
+		n := "given_" + g.name
+		for taken[n] {
+			n += "_"
+		}
+		return n
+	}
+	todo := gs
+	for attempt := 0; attempt < 2 && len(todo) > 0; attempt++ {
+		param := func(g *given) bool { return attempt == 0 && g.indexed && s.param }
+		var b strings.Builder
+		b.WriteString(res.section)
+		line := strings.Count(res.section, "\n") + 1
+		ranges := make([][2]int, len(todo))
+		for i, g := range todo {
+			e := fmt.Sprintf("  %s:\n    body: |\n      %s\n    assumes: [%s]\n", label(g),
+				strings.ReplaceAll(g.body, "\n", "\n      "), strings.Join(names, ", "))
+			if param(g) {
+				e += "    strategy: [parametrized]\n"
+			}
+			n := strings.Count(e, "\n")
+			ranges[i] = [2]int{line, line + n - 1}
+			line += n
+			b.WriteString(e)
+		}
+		text, start := replaceSection(s.orig, "invariants", b.String())
+		over := map[string][]byte{s.path: text}
+		for k, v := range s.overlays {
+			if k != s.path {
+				over[k] = v
+			}
+		}
+		var bad []*given
+		blame := func(errs source.ErrorList) error {
+			return blameErrors(s.path, errs, start, ranges, func(i int) { bad = append(bad, todo[i]) })
+		}
+		set, errs := loadConfig(s.library, over).Files(s.path)
+		if len(errs) == 0 {
+			in, gerrs := driver.Generate(set)
+			errs = gerrs
+			if len(errs) == 0 {
+				s.say(fmt.Sprintf("compare: %d invariants of the file, %d obligations", len(todo), len(in.Obligations)))
+				verdicts, err := s.prove(ctx, s.prover, in, in.Obligations, true)
+				if err != nil {
+					return nil, err
+				}
+				d := derive(in, verdicts)
+				var next []*given
+				for _, g := range todo {
+					g.out.Status = statusOf(d, s.auto, label(g))
+					g.out.Strategy = nil
+					if param(g) {
+						g.out.Strategy = []string{"parametrized"}
+					}
+					if g.out.Status != report.Proved && param(g) {
+						next = append(next, g)
+					}
+				}
+				todo = next
+				continue
+			}
+		}
+		if err := blame(errs); err != nil {
+			return nil, err
+		}
+		for _, g := range bad {
+			g.out.Status = "invalid"
+		}
+		// Again without the entries that did not load.
+		var keep []*given
+		for _, g := range todo {
+			if g.out.Status != "invalid" {
+				keep = append(keep, g)
+			}
+		}
+		todo = keep
+		attempt--
+	}
+	out := make([]Compared, len(gs))
+	for i, g := range gs {
+		out[i] = *g.out
+	}
+	return out, nil
+}

@@ -1,0 +1,82 @@
+package infer
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ladder/internal/report"
+)
+
+// TestInferCompare infers the ticket lock's invariants from its file with
+// its own invariants in place, plus one that is false (serving = next
+// breaks at the first ticket taken), and compares: the four written ones
+// are proved from the inferred set alone, the false one is not, and none
+// of them is among the inferred invariants or their assumptions.
+func TestInferCompare(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join(root, "docs/examples/mutex/TicketLock.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), "\ninvariants:\n", "\ninvariants:\n  servedNext: serving = next\n", 1)
+	if text == string(b) {
+		t.Fatal("the ticket lock has no invariants: section")
+	}
+	write(t, filepath.Join(dir, "mutex/TicketLock.yaml"), []byte(text))
+	copyFile(t, dir, "docs/examples/mutex/lock.yaml", "mutex/lock.yaml")
+	o := options(t, filepath.Join(dir, "mutex/TicketLock.yaml"), filepath.Join(dir, "cache"), nil)
+	o.Compare = true
+	res := runInfer(t, o)
+	want := map[string]string{"ticketsIssued": report.Proved, "distinctTickets": report.Proved,
+		"criticalServed": report.Proved, "mutex": report.Proved}
+	if len(res.Compared) != 5 {
+		t.Fatalf("compared %+v, want the file's 5 invariants", res.Compared)
+	}
+	for _, c := range res.Compared {
+		w, ok := want[c.Name]
+		switch {
+		case c.Name == "servedNext":
+			if c.Status == report.Proved {
+				t.Errorf("the false invariant servedNext is %s", c.Status)
+			}
+		case !ok:
+			t.Errorf("unexpected %+v", c)
+		case c.Status != w:
+			t.Errorf("%s is %s, want %s", c.Name, c.Status, w)
+		}
+	}
+	for _, inv := range res.Invariants {
+		for _, n := range append([]string{inv.Name}, inv.Assumes...) {
+			if _, ok := want[n]; ok || n == "servedNext" {
+				t.Errorf("inferred invariant %s names the file's invariant %s", inv.Name, n)
+			}
+		}
+	}
+	var sum strings.Builder
+	res.WriteSummary(&sum)
+	if !strings.Contains(sum.String(), "not proved from the inferred set: servedNext (") {
+		t.Errorf("the summary does not name servedNext:\n%s", sum.String())
+	}
+}
+
+// TestInferTimeLimit checks that a run over Options.MaxTime stops with
+// ErrLimit, says so, and returns no invariants.
+func TestInferTimeLimit(t *testing.T) {
+	dir := t.TempDir()
+	stripCopy(t, dir, "docs/examples/mutex/TicketLock.yaml", "mutex/TicketLock.yaml")
+	copyFile(t, dir, "docs/examples/mutex/lock.yaml", "mutex/lock.yaml")
+	o := options(t, filepath.Join(dir, "mutex/TicketLock.yaml"), filepath.Join(dir, "cache"), nil)
+	o.MaxTime = time.Nanosecond
+	res, err := Run(context.Background(), o)
+	if !errors.Is(err, ErrLimit) {
+		t.Fatalf("err = %v, want ErrLimit", err)
+	}
+	if res == nil || res.Stopped != "time limit 1ns" || len(res.Invariants) != 0 {
+		t.Fatalf("result %+v", res)
+	}
+}
