@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"os"
 	"path/filepath"
 	"slices"
@@ -71,25 +72,42 @@ type unitRecord struct {
 	admitted []kernel.Result
 }
 
-// recordMemo holds the unit records a prover decoded, by unit, with the
-// SHA-256 of the file content each was decoded from: a later Plan of the
-// same prover that reads the same bytes takes the decoded record, and the
-// kernel's admissions of its verdicts, instead of unsealing and decoding
-// them again. A watcher's run after an edit then costs, for each unchanged
-// unit, a read and a hash of its record file. The zero value is ready to
-// use; it is safe for concurrent use.
+// recordMemo holds the unit records a prover decoded or wrote, by unit,
+// with a hash of the file content each was decoded from or written as: a
+// later Plan of the same prover that reads the same bytes takes the
+// record, and the kernel's admissions of its verdicts, instead of
+// unsealing and decoding them again. A watcher's run after an edit then
+// costs, for each unchanged unit, a read and a hash of its record file.
+// The hash is hash/maphash with a seed of the prover's own, which no file
+// can be made to collide with; a collision would only give back a record
+// this prover checked or wrote itself. The zero value is ready to use; it
+// is safe for concurrent use.
 type recordMemo struct {
-	mu sync.Mutex
-	by map[string]memoRecord
+	mu   sync.Mutex
+	seed maphash.Seed
+	init bool
+	by   map[string]memoRecord
 }
 
 type memoRecord struct {
-	sum [sha256.Size]byte
+	sum uint64
 	rec *unitRecord
 }
 
-// get returns the record decoded from data for unit, if there is one.
-func (m *recordMemo) get(unit string, sum [sha256.Size]byte) (*unitRecord, bool) {
+// hash returns the memo's hash of a record file's content.
+func (m *recordMemo) hash(data []byte) uint64 {
+	m.mu.Lock()
+	if !m.init {
+		m.seed, m.init = maphash.MakeSeed(), true
+	}
+	seed := m.seed
+	m.mu.Unlock()
+	return maphash.Bytes(seed, data)
+}
+
+// get returns the record decoded from content with hash sum for unit, if
+// there is one.
+func (m *recordMemo) get(unit string, sum uint64) (*unitRecord, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r, ok := m.by[unit]
@@ -100,7 +118,7 @@ func (m *recordMemo) get(unit string, sum [sha256.Size]byte) (*unitRecord, bool)
 }
 
 // put records rec as decoded from the content with hash sum for unit.
-func (m *recordMemo) put(unit string, sum [sha256.Size]byte, rec *unitRecord) {
+func (m *recordMemo) put(unit string, sum uint64, rec *unitRecord) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.by == nil {
@@ -422,7 +440,7 @@ func (p *Prover) readUnitRecord(unit string) (*unitRecord, bool) {
 // decodeUnitRecord decodes and checks the content of unit's record file,
 // or takes the record this prover decoded from the same content.
 func (p *Prover) decodeUnitRecord(unit string, data []byte) (*unitRecord, bool) {
-	sum := sha256.Sum256(data)
+	sum := p.records.hash(data)
 	if rec, ok := p.records.get(unit, sum); ok {
 		return rec, true
 	}
@@ -583,6 +601,7 @@ func (p *Prover) writeUnitRecord(rec *unitRecord) error {
 	if err := p.storeUnitRecord(rec.Unit, data); err != nil {
 		return err
 	}
+	p.records.put(rec.Unit, p.records.hash(data), rec)
 	if rec.remoteKey != "" && !p.cfg.Remote.ReadOnly() {
 		p.cfg.Remote.Put(context.Background(), remote.AC, rec.remoteKey, data)
 	}

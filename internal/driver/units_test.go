@@ -616,3 +616,44 @@ func TestUnitRecordMemo(t *testing.T) {
 		t.Errorf("the intact content again: read %v, the record decoded first %v", ok, back == first)
 	}
 }
+
+// TestWrittenUnitRecordMemo checks that a record the prover writes is in
+// its memo under the hash of the bytes written, so that its next Plan (a
+// watcher's next run) takes the record without decoding the file again.
+func TestWrittenUnitRecordMemo(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	p := newProver(t, 2)
+	if rep, err := p.Prove(context.Background(), planRecorded(t, p, dir)); err != nil || !rep.OK() {
+		t.Fatalf("cold run: %v %+v", err, rep)
+	}
+	files, err := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*"+unitRecordExt))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no unit records written: %v", err)
+	}
+	written := map[string]*unitRecord{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, payload, _ := strings.Cut(string(data), "\n")
+		rec, ok := decodeUnitPayload([]byte(payload))
+		if !ok {
+			t.Fatalf("%s: undecodable", f)
+		}
+		mem, ok := p.records.get(rec.Unit, p.records.hash(data))
+		if !ok {
+			t.Fatalf("the record of %s written is not in the memo", rec.Unit)
+		}
+		written[rec.Unit] = mem
+	}
+	in := planRecorded(t, p, dir)
+	if got := restoredCount(in); got != len(in.Obligations) {
+		t.Fatalf("%d of %d obligations restored", got, len(in.Obligations))
+	}
+	for unit, mem := range written {
+		if rec, ok := p.readUnitRecord(unit); !ok || rec != mem {
+			t.Errorf("%s: read %v, the record written %v", unit, ok, rec == mem)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 
 	"ladder/internal/report"
 	"ladder/internal/source"
+	"ladder/ioa/load"
 )
 
 // DefaultInterval is how often Watcher polls modification times.
@@ -38,6 +39,7 @@ type Watcher struct {
 	Interval time.Duration // polling interval; 0 means DefaultInterval
 
 	last   *report.Prove
+	parsed load.Parsed // the files' YAML, parsed again only when their bytes change
 	stamps map[string]stamp
 	// dirs are the directories Step's scan found files in or walked;
 	// notify, while Run runs, wakes it when one of them changes (nil:
@@ -67,6 +69,7 @@ func (w *Watcher) Step(ctx context.Context) (*report.Prove, *Diff, error) {
 	var inputs Inputs
 	lc := inputs.LoadConfig()
 	lc.Library = w.Library
+	lc.Parsed = &w.parsed
 	var in *Input
 	set, errs := lc.Files(w.Paths...)
 	t := w.Prover.trace("load", start)

@@ -112,6 +112,10 @@ type server struct {
 	bgStop context.CancelFunc
 	bg     sync.WaitGroup
 
+	// parsed keeps the YAML of the files checks read: a file read again
+	// with the same bytes (an unedited one) is not parsed again.
+	parsed load.Parsed
+
 	mu       sync.Mutex
 	docs     map[uri.URI]*document
 	shutdown bool
@@ -452,6 +456,7 @@ func (s *server) check(path, text string, overlay map[string]string) ([]protocol
 			return load.ReadFile(name)
 		}),
 		ReadDir: func(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) },
+		Parsed:  &s.parsed,
 	}
 	if s.opt.Library != nil {
 		cfg.Library = s.opt.Library(filepath.Dir(path))

@@ -4,6 +4,7 @@
 package load
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -55,6 +57,58 @@ type Config struct {
 	// interface) and recorded in Set.Resolved (ioa.Hierarchy.Resolved). Nothing else in them is
 	// read.
 	Library []string
+	// Parsed, when set, keeps the YAML of every file read, so that a later
+	// load with the same Parsed that reads a file with the same bytes
+	// does not parse it again (a watcher's next run, after an edit of
+	// one file).
+	Parsed *Parsed
+}
+
+// Parsed holds files' parsed YAML between loads (Config.Parsed), by path,
+// with the bytes each was parsed from. The zero value is ready to use; it
+// is safe for concurrent use.
+type Parsed struct {
+	mu sync.Mutex
+	by map[string]parsedYAML
+}
+
+// parsedYAML is a file's bytes and what parseYAML made of them: the tree
+// and lines, which loading only reads, and the errors.
+type parsedYAML struct {
+	data  []byte
+	root  *yaml.Node // nil: not well-formed
+	lines []string
+	errs  source.ErrorList
+}
+
+// get returns the file parsed from data at path before, with a copy of its
+// errors; ok is false when path was not parsed from these bytes.
+func (p *Parsed) get(path string, data []byte) (f *yfile, errs source.ErrorList, ok bool) {
+	p.mu.Lock()
+	e, ok := p.by[path]
+	p.mu.Unlock()
+	if !ok || !bytes.Equal(e.data, data) {
+		return nil, nil, false
+	}
+	if e.root != nil {
+		// position caches of its own: they are filled as loading asks
+		f = &yfile{path: path, data: data, lines: e.lines, root: e.root}
+	}
+	return f, slices.Clone(e.errs), true
+}
+
+// put records what parseYAML made of data at path.
+func (p *Parsed) put(path string, data []byte, f *yfile, errs source.ErrorList) {
+	e := parsedYAML{data: data, errs: slices.Clone(errs)}
+	if f != nil {
+		e.root, e.lines = f.root, f.lines
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.by == nil {
+		p.by = map[string]parsedYAML{}
+	}
+	p.by[path] = e
 }
 
 // Files loads the files and directories at paths with the default Config.
@@ -166,8 +220,19 @@ func (l *loader) prefetch(files []string) {
 func (l *loader) readParse(path string) parsedFile {
 	var pf parsedFile
 	data, err := l.readFile(path)
-	if pf.err = err; err == nil {
-		pf.f = parseYAML(path, data, &pf.errs)
+	if pf.err = err; err != nil {
+		return pf
+	}
+	memo := l.cfg.Parsed
+	if memo != nil {
+		var ok bool
+		if pf.f, pf.errs, ok = memo.get(path, data); ok {
+			return pf
+		}
+	}
+	pf.f = parseYAML(path, data, &pf.errs)
+	if memo != nil {
+		memo.put(path, data, pf.f, pf.errs)
 	}
 	return pf
 }
