@@ -75,7 +75,8 @@ type Options struct {
 	// the inferred invariants as its only assumptions (compare.go): how
 	// much of a hand-written proof the inferred set recovers.
 	Compare bool
-	// MaxTime stops the run when it has taken this long (0: no limit).
+	// MaxTime stops the inference when it has taken this long (0: no
+	// limit); the comparison (Compare) that follows it is not limited.
 	// Run then returns the phases done so far with an error wrapping
 	// ErrLimit.
 	MaxTime time.Duration
@@ -205,21 +206,23 @@ var errTimeLimit = errors.New("time limit")
 // Run infers the invariants of the automaton of o.File.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	start := time.Now()
-	if o.MaxTime > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, o.MaxTime, errTimeLimit)
-		defer cancel()
-	}
 	var w *memoryWatch
 	if o.MaxMemory > 0 {
 		var stop func()
 		ctx, w, stop = watchMemory(ctx, o.MaxMemory, 100*time.Millisecond)
 		defer stop()
 	}
+	// The time limit is the inference's: --compare's proofs come after.
+	ictx := ctx
+	if o.MaxTime > 0 {
+		var cancel context.CancelFunc
+		ictx, cancel = context.WithTimeoutCause(ctx, o.MaxTime, errTimeLimit)
+		defer cancel()
+	}
 	var partial *Result
-	res, err := run(ctx, o, start, &partial)
+	res, err := run(ictx, ctx, o, start, &partial)
 	why := w.reached()
-	if why == "" && errors.Is(context.Cause(ctx), errTimeLimit) {
+	if why == "" && err != nil && errors.Is(context.Cause(ictx), errTimeLimit) {
 		why = fmt.Sprintf("time limit %s", o.MaxTime)
 	}
 	if why != "" {
@@ -234,8 +237,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 }
 
 // run is Run; it sets *partial to the result as soon as there is one, so
-// that a run stopped at a limit can return the phases it did.
-func run(ctx context.Context, o Options, start time.Time, partial **Result) (*Result, error) {
+// that a run stopped at a limit can return the phases it did. The
+// comparison (Options.Compare) runs under after, without the time limit
+// of ctx.
+func run(ctx, after context.Context, o Options, start time.Time, partial **Result) (*Result, error) {
 	progress := o.Progress
 	if progress == nil {
 		progress = func(string) {}
@@ -407,24 +412,6 @@ func run(ctx context.Context, o Options, start time.Time, partial **Result) (*Re
 		}
 	}
 
-	if o.Compare && len(res.Nat) == 0 {
-		t = time.Now()
-		if res.section == "" {
-			res.section = "invariants:\n"
-		}
-		if res.Compared, err = s.compare(ctx, res, given); err != nil {
-			return nil, err
-		}
-		s.record(res)
-		n := 0
-		for _, c := range res.Compared {
-			if c.Status == report.Proved {
-				n++
-			}
-		}
-		phase("compared", n, t, fmt.Sprintf("of the file's %d invariants, proved from the inferred set alone", len(res.Compared)))
-	}
-
 	if o.Proof != "" {
 		t = time.Now()
 		var names []string
@@ -438,6 +425,24 @@ func run(ctx context.Context, o Options, start time.Time, partial **Result) (*Re
 		}
 		phase("edge", len(names), t, res.Edge.Status)
 	}
+	if o.Compare && len(res.Nat) == 0 {
+		t = time.Now()
+		if res.section == "" {
+			res.section = "invariants:\n"
+		}
+		if res.Compared, err = s.compare(after, res, given); err != nil {
+			return nil, err
+		}
+		s.record(res)
+		n := 0
+		for _, c := range res.Compared {
+			if c.Status == report.Proved {
+				n++
+			}
+		}
+		phase("compared", n, t, fmt.Sprintf("of the file's %d invariants, proved from the inferred set alone", len(res.Compared)))
+	}
+
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }

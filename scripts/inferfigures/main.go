@@ -56,14 +56,15 @@ func main() {
 	jobs := flag.Int("j", 2, "ladder infer -j")
 	maxTime := flag.Duration("max-time", 10*time.Minute, "ladder infer --max-time for each automaton")
 	only := flag.String("only", "", "a regular expression: infer only the files it matches (the page is not written)")
+	results := flag.String("results", "", "a directory that keeps each file's JSON: a file whose JSON is there is not inferred again")
 	flag.Parse()
-	if err := run(*ladder, *out, *jobs, *maxTime, *only); err != nil {
+	if err := run(*ladder, *out, *jobs, *maxTime, *only, *results); err != nil {
 		fmt.Fprintln(os.Stderr, "inferfigures:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ladder, out string, jobs int, maxTime time.Duration, only string) error {
+func run(ladder, out string, jobs int, maxTime time.Duration, only, results string) error {
 	var files []string
 	for _, dir := range []string{"specs", "specs/objects", "algorithms", "algorithms/objects"} {
 		fs, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
@@ -98,6 +99,14 @@ func run(ladder, out string, jobs int, maxTime time.Duration, only string) error
 			continue
 		}
 		r := row{file: f}
+		saved := ""
+		if results != "" {
+			saved = filepath.Join(results, strings.ReplaceAll(f, "/", "_")+".json")
+			if b, err := os.ReadFile(saved); err == nil && json.Unmarshal(b, &r.rep) == nil {
+				rows = append(rows, r)
+				continue
+			}
+		}
 		cmd := exec.Command(ladder, "infer", f, "--compare", "--json", "-j", fmt.Sprint(jobs),
 			"--max-time", maxTime.String(), "--cache-dir", filepath.Join(cache, fmt.Sprint(i)))
 		var stdout, stderr bytes.Buffer
@@ -109,6 +118,10 @@ func run(ladder, out string, jobs int, maxTime time.Duration, only string) error
 		}
 		if jerr := json.Unmarshal(stdout.Bytes(), &r.rep); jerr != nil {
 			r.err = lastLine(stderr.String())
+		} else if saved != "" {
+			if err := os.WriteFile(saved, stdout.Bytes(), 0o644); err != nil {
+				return err
+			}
 		}
 		fmt.Fprintf(os.Stderr, "%s: %.1f s %s\n", f, r.rep.Seconds, r.rep.Stopped+r.err)
 		rows = append(rows, r)
@@ -177,7 +190,16 @@ one run on the machine that generated the page.
 		note := strings.Join(not, ", ")
 		switch {
 		case r.rep.Stopped != "":
-			cmp, note = "", "stopped: "+r.rep.Stopped
+			last := "the filter"
+			if n := len(r.rep.Phases); n > 0 {
+				switch r.rep.Phases[n-1].Name {
+				case "non-redundant":
+					last = "the Houdini search"
+				case "inductive":
+					last = "the proof of the merged set"
+				}
+			}
+			cmp, note = "", fmt.Sprintf("stopped in %s: %s", last, r.rep.Stopped)
 		case len(r.rep.Nat) > 0:
 			cmp, note = "", "Nat conditions not inductive: "+strings.Join(r.rep.Nat, ", ")
 		}
