@@ -47,7 +47,8 @@ its only assumptions (a quantified one with the parametrized strategy
 first, then without) and lists those that are not proved: how much of a
 hand-written proof the inferred set recovers. With --max-time D the
 inference stops after D, says so, and prints the phases it finished
-(--compare's proofs, which come after, are not limited).
+(--compare's proofs, which come after, have as long again; the
+invariants they could not finish are "not checked (time limit)").
 
 With --proof P and no FILE it repairs P's edge, a forward simulation that
 does not prove: it proves the edge, generates candidate relation clauses
@@ -92,7 +93,7 @@ func init() {
 			noCheap := fs.Bool("no-cheap-passes", false, "start the Houdini search with its full checks, without the passes of cheap checks")
 			prefix := fs.String("prefix", "inv", "the prefix of the invariants' names (inv1, inv2, ...)")
 			compare := fs.Bool("compare", false, "also prove each invariant written in FILE from the inferred set alone, and say which are")
-			maxTime := fs.Duration("max-time", 0, "stop (exit 1) when inference has taken this long, e.g. 10m; --compare's proofs are not counted (default: no limit)")
+			maxTime := fs.Duration("max-time", 0, "stop (exit 1) when inference has taken this long, e.g. 10m; --compare's proofs then have as long again (default: no limit)")
 			jsonOut := fs.Bool("json", false, "print the result as JSON on stdout")
 			return func(e *env, args []string) int {
 				if len(args) == 0 && *proof != "" {

@@ -7,6 +7,7 @@ package infer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -29,6 +30,10 @@ type Compared struct {
 	// strategy for a quantified invariant is tried first, then none.
 	Strategy []string `json:"strategy,omitempty"`
 }
+
+// notChecked is the status of an invariant whose comparison the time
+// limit cut short.
+const notChecked = "not checked (time limit)"
 
 // given is a hand-written invariant as compare writes it.
 type given struct {
@@ -54,7 +59,8 @@ func givenOf(a *ioa.Automaton) []*given {
 
 // compare proves each of gs with the invariants of res as its only
 // assumptions, under a name that no inferred invariant has, and returns
-// what it found in the order of gs. A quantified invariant is tried with
+// what it found in the order of gs. When ctx reaches its time limit
+// (errTimeLimit) the invariants it was proving are notChecked. A quantified invariant is tried with
 // the parametrized strategy first (when Options.NoParametrized is not
 // set), and with none when that does not prove it.
 func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Compared, error) {
@@ -107,6 +113,16 @@ func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Comp
 			if len(errs) == 0 {
 				s.say(fmt.Sprintf("compare: %d invariants of the file, %d obligations", len(todo), len(in.Obligations)))
 				verdicts, err := s.prove(ctx, s.prover, in, in.Obligations, true)
+				if err != nil && ctx.Err() != nil && errors.Is(context.Cause(ctx), errTimeLimit) {
+					// out of time: what this attempt would have told is
+					// not known
+					if attempt == 0 {
+						for _, g := range todo {
+							g.out.Status = notChecked
+						}
+					}
+					break
+				}
 				if err != nil {
 					return nil, err
 				}

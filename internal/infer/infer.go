@@ -76,7 +76,8 @@ type Options struct {
 	// much of a hand-written proof the inferred set recovers.
 	Compare bool
 	// MaxTime stops the inference when it has taken this long (0: no
-	// limit); the comparison (Compare) that follows it is not limited.
+	// limit); the comparison (Compare) that follows it has as long again,
+	// after which the invariants it was proving are "not checked".
 	// Run then returns the phases done so far with an error wrapping
 	// ErrLimit.
 	MaxTime time.Duration
@@ -430,7 +431,13 @@ func run(ctx, after context.Context, o Options, start time.Time, partial **Resul
 		if res.section == "" {
 			res.section = "invariants:\n"
 		}
-		if res.Compared, err = s.compare(after, res, given); err != nil {
+		cctx := after
+		if o.MaxTime > 0 {
+			var cancel context.CancelFunc
+			cctx, cancel = context.WithTimeoutCause(after, o.MaxTime, errTimeLimit)
+			defer cancel()
+		}
+		if res.Compared, err = s.compare(cctx, res, given); err != nil {
 			return nil, err
 		}
 		s.record(res)
