@@ -113,20 +113,35 @@ func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Comp
 			if len(errs) == 0 {
 				s.say(fmt.Sprintf("compare: %d invariants of the file, %d obligations", len(todo), len(in.Obligations)))
 				verdicts, err := s.prove(ctx, s.prover, in, in.Obligations, true)
-				if err != nil && ctx.Err() != nil && errors.Is(context.Cause(ctx), errTimeLimit) {
-					// out of time: what this attempt would have told is
-					// not known
-					if attempt == 0 {
-						for _, g := range todo {
+				cut := err != nil && ctx.Err() != nil && errors.Is(context.Cause(ctx), errTimeLimit)
+				if err != nil && !cut {
+					return nil, err
+				}
+				d := derive(in, verdicts)
+				if cut {
+					// Out of time: an invariant with an obligation not
+					// checked is not checked, unless another one is
+					// already refuted.
+					open := map[string]bool{}
+					for _, o := range in.Obligations {
+						if _, ok := verdicts[o.ID]; !ok {
+							open[o.Invariant] = true
+						}
+					}
+					for _, g := range todo {
+						st := statusOf(d, s.auto, label(g))
+						switch {
+						case st == report.Refuted || !open["automaton:"+s.auto+"/invariant:"+label(g)]:
+							g.out.Status, g.out.Strategy = st, nil
+							if param(g) {
+								g.out.Strategy = []string{"parametrized"}
+							}
+						case attempt == 0:
 							g.out.Status = notChecked
 						}
 					}
 					break
 				}
-				if err != nil {
-					return nil, err
-				}
-				d := derive(in, verdicts)
 				var next []*given
 				for _, g := range todo {
 					g.out.Status = statusOf(d, s.auto, label(g))

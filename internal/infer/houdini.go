@@ -426,7 +426,8 @@ const chunk = 100
 
 // prove checks obs (obligations of in) with prover pr, chunk by chunk,
 // releasing each chunk's problems once checked when release is set, and
-// returns the kernel's verdicts by obligation ID.
+// returns the kernel's verdicts by obligation ID; with an error, those of
+// the chunks checked before it.
 func (s *session) prove(ctx context.Context, pr *driver.Prover, in *driver.Input, obs []*simulation.Obligation, release bool) (theorems.Verdicts, error) {
 	verdicts := theorems.Verdicts{}
 	for i := 0; i < len(obs); i += chunk {
@@ -434,7 +435,8 @@ func (s *session) prove(ctx context.Context, pr *driver.Prover, in *driver.Input
 		part := &driver.Input{Automata: in.Automata, Obligations: obs[i:j], Files: in.Files}
 		rep, err := pr.Prove(ctx, part)
 		if err != nil {
-			return nil, err
+			// the verdicts of the chunks before: compare uses them
+			return verdicts, err
 		}
 		for id, v := range part.Verdicts() {
 			verdicts[id] = v
