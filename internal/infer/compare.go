@@ -96,12 +96,7 @@ func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Comp
 			b.WriteString(e)
 		}
 		text, start := replaceSection(s.orig, "invariants", b.String())
-		over := map[string][]byte{s.path: text}
-		for k, v := range s.overlays {
-			if k != s.path {
-				over[k] = v
-			}
-		}
+		over := s.overlaid(text)
 		var bad []*given
 		blame := func(errs source.ErrorList) error {
 			return blameErrors(s.path, errs, start, ranges, func(i int) { bad = append(bad, todo[i]) })

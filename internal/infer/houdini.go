@@ -201,6 +201,18 @@ func (s *session) say(msg string) {
 	}
 }
 
+// overlaid returns the session's overlays with text as the automaton's
+// file.
+func (s *session) overlaid(text []byte) map[string][]byte {
+	over := map[string][]byte{s.path: text}
+	for k, v := range s.overlays {
+		if k != s.path {
+			over[k] = v
+		}
+	}
+	return over
+}
+
 // loadConfig returns the loader configuration reading the overlays.
 func loadConfig(library []string, over map[string][]byte) load.Config {
 	return load.Config{
@@ -222,12 +234,7 @@ func loadConfig(library []string, over map[string][]byte) load.Config {
 func (s *session) round(ctx context.Context, cs []*cand) (*roundResult, error) {
 	sec, ranges := s.section(cs, true)
 	text, start := replaceSection(s.orig, "invariants", sec)
-	over := map[string][]byte{s.path: text}
-	for k, v := range s.overlays {
-		if k != s.path {
-			over[k] = v
-		}
-	}
+	over := s.overlaid(text)
 	res := &roundResult{verdict: map[*cand]theorems.Status{}, text: text}
 	// blame maps errors in the written section to candidates.
 	blame := func(errs source.ErrorList) error {

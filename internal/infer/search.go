@@ -671,12 +671,7 @@ func (s *session) trySearchGroups(pool []*cand, index map[string]int) ([]*group,
 		b.WriteString(e)
 	}
 	text, start := replaceSection(s.orig, "invariants", b.String())
-	over := map[string][]byte{s.path: text}
-	for k, v := range s.overlays {
-		if k != s.path {
-			over[k] = v
-		}
-	}
+	over := s.overlaid(text)
 	blame := func(errs source.ErrorList) ([]*cand, error) {
 		var bad []*cand
 		err := blameErrors(s.path, errs, start, ranges, func(i int) { bad = append(bad, live[i]) })
