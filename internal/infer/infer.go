@@ -258,10 +258,6 @@ func run(ctx, after context.Context, o Options, start time.Time, partial **Resul
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrUsage, o.File, err)
 	}
-	var given []*given
-	if o.Compare {
-		given = givenOf(a)
-	}
 	path, err := filepath.Abs(a.File)
 	if err != nil {
 		return nil, err
@@ -428,30 +424,42 @@ func run(ctx, after context.Context, o Options, start time.Time, partial **Resul
 	}
 	if o.Compare && len(res.Nat) == 0 {
 		t = time.Now()
-		if res.section == "" {
-			res.section = "invariants:\n"
-		}
-		cctx := after
-		if o.MaxTime > 0 {
-			var cancel context.CancelFunc
-			cctx, cancel = context.WithTimeoutCause(after, o.MaxTime, errTimeLimit)
-			defer cancel()
-		}
-		if res.Compared, err = s.compare(cctx, res, given); err != nil {
+		n, err := s.comparePhase(after, o.MaxTime, res, givenOf(a))
+		if err != nil {
 			return nil, err
-		}
-		s.record(res)
-		n := 0
-		for _, c := range res.Compared {
-			if c.Status == report.Proved {
-				n++
-			}
 		}
 		phase("compared", n, t, fmt.Sprintf("of the file's %d invariants, proved from the inferred set alone", len(res.Compared)))
 	}
 
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// comparePhase sets res.Compared (Options.Compare) for the invariants
+// written in the file, gs, with as long as maxTime (0: no limit), and
+// returns how many are proved.
+func (s *session) comparePhase(after context.Context, maxTime time.Duration, res *Result, gs []*given) (int, error) {
+	ctx := after
+	if maxTime > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(after, maxTime, errTimeLimit)
+		defer cancel()
+	}
+	if res.section == "" {
+		res.section = "invariants:\n"
+	}
+	var err error
+	if res.Compared, err = s.compare(ctx, res, gs); err != nil {
+		return 0, err
+	}
+	s.record(res)
+	n := 0
+	for _, c := range res.Compared {
+		if c.Status == report.Proved {
+			n++
+		}
+	}
+	return n, nil
 }
 
 func (s *session) record(res *Result) {
