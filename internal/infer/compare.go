@@ -90,10 +90,7 @@ func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Comp
 			if param(g) {
 				e += "    strategy: [parametrized]\n"
 			}
-			n := strings.Count(e, "\n")
-			ranges[i] = [2]int{line, line + n - 1}
-			line += n
-			b.WriteString(e)
+			ranges[i] = addEntry(&b, &line, e)
 		}
 		text, start := replaceSection(s.orig, "invariants", b.String())
 		over := s.overlaid(text)

@@ -93,13 +93,19 @@ func (s *session) section(cs []*cand, explicit bool) (string, [][2]int) {
 		if explicit {
 			names = assumeNames(c, cs)
 		}
-		e := s.entry(c, names)
-		n := strings.Count(e, "\n")
-		ranges[i] = [2]int{line, line + n - 1}
-		line += n
-		b.WriteString(e)
+		ranges[i] = addEntry(&b, &line, s.entry(c, names))
 	}
 	return b.String(), ranges
+}
+
+// addEntry appends the entry e (whole lines) to b, whose next line is
+// *line, and returns the entry's first and last lines.
+func addEntry(b *strings.Builder, line *int, e string) [2]int {
+	n := strings.Count(e, "\n")
+	r := [2]int{*line, *line + n - 1}
+	*line += n
+	b.WriteString(e)
+	return r
 }
 
 // assumeNames returns the names of the candidates of cs that c assumes,

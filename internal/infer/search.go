@@ -664,11 +664,7 @@ func (s *session) trySearchGroups(pool []*cand, index map[string]int) ([]*group,
 	line := 2
 	ranges := make([][2]int, len(live))
 	for i, c := range live {
-		e := fmt.Sprintf("  %s:\n    body: |\n      %s\n    assumes: [%s]\n", c.name, c.text, c.name)
-		n := strings.Count(e, "\n")
-		ranges[i] = [2]int{line, line + n - 1}
-		line += n
-		b.WriteString(e)
+		ranges[i] = addEntry(&b, &line, fmt.Sprintf("  %s:\n    body: |\n      %s\n    assumes: [%s]\n", c.name, c.text, c.name))
 	}
 	text, start := replaceSection(s.orig, "invariants", b.String())
 	over := s.overlaid(text)
