@@ -41,17 +41,7 @@ func (s *signing) seal(name string, rec []byte) []byte {
 // key and was sealed under name. A refused record is counted, never
 // returned.
 func (s *signing) open(name string, data []byte) ([]byte, bool) {
-	if !s.on() {
-		return data, true
-	}
-	rec, _, err := s.verifier.Open(data)
-	if err == nil {
-		var got []byte
-		var ok bool
-		if got, rec, ok = bytes.Cut(rec, []byte("\n")); !ok || string(got) != "ladder-record-of "+name {
-			err = fmt.Errorf("sealed for another record")
-		}
-	}
+	rec, err := s.check(name, data)
 	if err != nil {
 		if s.refused.Add(1) == 1 {
 			s.reason.Store(err.Error())
@@ -59,6 +49,31 @@ func (s *signing) open(name string, data []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return rec, true
+}
+
+// accepts reports whether open takes data back as the record stored under
+// name, without counting a refusal: whether a record this prover writes
+// is one it believes.
+func (s *signing) accepts(name string, data []byte) bool {
+	_, err := s.check(name, data)
+	return err == nil
+}
+
+// check returns the record stored as data under name, or why it is not
+// believed (open).
+func (s *signing) check(name string, data []byte) ([]byte, error) {
+	if !s.on() {
+		return data, nil
+	}
+	rec, _, err := s.verifier.Open(data)
+	if err != nil {
+		return nil, err
+	}
+	got, rec, ok := bytes.Cut(rec, []byte("\n"))
+	if !ok || string(got) != "ladder-record-of "+name {
+		return nil, fmt.Errorf("sealed for another record")
+	}
+	return rec, nil
 }
 
 // bound prefixes rec with the name it is stored under.

@@ -601,7 +601,12 @@ func (p *Prover) writeUnitRecord(rec *unitRecord) error {
 	if err := p.storeUnitRecord(rec.Unit, data); err != nil {
 		return err
 	}
-	p.records.put(rec.Unit, p.records.hash(data), rec)
+	// Kept for the next Plan only when that Plan would believe the bytes:
+	// a prover whose own key its verifier does not trust refuses its
+	// records when it reads them back.
+	if p.sig.accepts("unit "+rec.Unit, data) {
+		p.records.put(rec.Unit, p.records.hash(data), rec)
+	}
 	if rec.remoteKey != "" && !p.cfg.Remote.ReadOnly() {
 		p.cfg.Remote.Put(context.Background(), remote.AC, rec.remoteKey, data)
 	}

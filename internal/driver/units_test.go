@@ -657,3 +657,35 @@ func TestWrittenUnitRecordMemo(t *testing.T) {
 		}
 	}
 }
+
+// TestWrittenUnitRecordUntrusted checks that a record written by a prover
+// whose verifier does not trust its own key is not kept in its memo: the
+// next Plan refuses the record as it refuses one read from disk.
+func TestWrittenUnitRecordUntrusted(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	own, err := sign.OpenSigner(sign.Config{Dir: t.TempDir(), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := sign.OpenSigner(sign.Config{Dir: t.TempDir(), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2, Signer: own, Verifier: sign.NewVerifier(other.PublicKey())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if rep, err := p.Prove(context.Background(), planRecorded(t, p, dir)); err != nil || !rep.OK() {
+		t.Fatalf("cold run: %v %+v", err, rep)
+	}
+	if files, _ := filepath.Glob(filepath.Join(p.cfg.CacheDir, "units", "*"+unitRecordExt)); len(files) == 0 {
+		t.Fatal("no unit records written")
+	}
+	if n := len(p.records.by); n != 0 {
+		t.Errorf("%d records the prover does not believe kept in its memo", n)
+	}
+	if got := restoredCount(planRecorded(t, p, dir)); got != 0 {
+		t.Errorf("%d obligations restored from records signed by an untrusted key", got)
+	}
+}
