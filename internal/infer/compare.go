@@ -13,7 +13,6 @@ import (
 
 	"ladder/internal/driver"
 	"ladder/internal/report"
-	"ladder/internal/source"
 	"ladder/ioa"
 	"ladder/ioa/expr"
 )
@@ -35,11 +34,12 @@ type Compared struct {
 // limit cut short.
 const notChecked = "not checked (time limit)"
 
-// given is a hand-written invariant as compare writes it.
+// given is a hand-written invariant as compare writes it, and what
+// compare found.
 type given struct {
-	name, body string
-	indexed    bool // forall over parameter sorts: the parametrized strategy applies
-	out        *Compared
+	Compared
+	body    string
+	indexed bool // forall over parameter sorts: the parametrized strategy applies
 }
 
 // givenOf returns the invariants written in a's file: its invariants
@@ -51,8 +51,7 @@ func givenOf(a *ioa.Automaton) []*given {
 			continue
 		}
 		_, why := ioa.ParametrizedBinders(inv.Body)
-		out = append(out, &given{name: inv.Name, body: expr.Print(inv.Body), indexed: why == "",
-			out: &Compared{Name: inv.Name}})
+		out = append(out, &given{Compared: Compared{Name: inv.Name}, body: expr.Print(inv.Body), indexed: why == ""})
 	}
 	return out
 }
@@ -71,18 +70,29 @@ func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Comp
 		taken[inv.Name] = true
 	}
 	label := func(g *given) string {
-		n := "given_" + g.name
+		n := "given_" + g.Name
 		for taken[n] {
 			n += "_"
 		}
 		return n
 	}
+	section := res.section
+	if section == "" {
+		section = "invariants:\n"
+	}
 	todo := gs
-	for attempt := 0; attempt < 2 && len(todo) > 0; attempt++ {
+	for attempt := 0; attempt < 2 && len(todo) > 0; {
 		param := func(g *given) bool { return attempt == 0 && g.indexed && s.param }
+		// found sets g's status, and its strategy in this attempt.
+		found := func(g *given, st string) {
+			g.Status, g.Strategy = st, nil
+			if param(g) {
+				g.Strategy = []string{"parametrized"}
+			}
+		}
 		var b strings.Builder
-		b.WriteString(res.section)
-		line := strings.Count(res.section, "\n") + 1
+		b.WriteString(section)
+		line := strings.Count(section, "\n") + 1
 		ranges := make([][2]int, len(todo))
 		for i, g := range todo {
 			e := fmt.Sprintf("  %s:\n    body: |\n      %s\n    assumes: [%s]\n", label(g),
@@ -93,81 +103,67 @@ func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Comp
 			ranges[i] = addEntry(&b, &line, e)
 		}
 		text, start := replaceSection(s.orig, "invariants", b.String())
-		over := s.overlaid(text)
-		var bad []*given
-		blame := func(errs source.ErrorList) error {
-			return blameErrors(s.path, errs, start, ranges, func(i int) { bad = append(bad, todo[i]) })
-		}
-		set, errs := loadConfig(s.library, over).Files(s.path)
+		set, errs := loadConfig(s.library, s.overlaid(text)).Files(s.path)
+		var in *driver.Input
 		if len(errs) == 0 {
-			in, gerrs := driver.Generate(set)
-			errs = gerrs
-			if len(errs) == 0 {
-				s.say(fmt.Sprintf("compare: %d invariants of the file, %d obligations", len(todo), len(in.Obligations)))
-				verdicts, err := s.prove(ctx, s.prover, in, in.Obligations, true)
-				cut := err != nil && ctx.Err() != nil && errors.Is(context.Cause(ctx), errTimeLimit)
-				if err != nil && !cut {
-					return nil, err
-				}
-				d := derive(in, verdicts)
-				if cut {
-					// Out of time: an invariant with an obligation not
-					// checked is not checked, unless another one is
-					// already refuted.
-					open := map[string]bool{}
-					for _, o := range in.Obligations {
-						if _, ok := verdicts[o.ID]; !ok {
-							open[o.Invariant] = true
-						}
-					}
-					for _, g := range todo {
-						st := statusOf(d, s.auto, label(g))
-						switch {
-						case st == report.Refuted || !open["automaton:"+s.auto+"/invariant:"+label(g)]:
-							g.out.Status, g.out.Strategy = st, nil
-							if param(g) {
-								g.out.Strategy = []string{"parametrized"}
-							}
-						case attempt == 0:
-							g.out.Status = notChecked
-						}
-					}
-					break
-				}
-				var next []*given
-				for _, g := range todo {
-					g.out.Status = statusOf(d, s.auto, label(g))
-					g.out.Strategy = nil
-					if param(g) {
-						g.out.Strategy = []string{"parametrized"}
-					}
-					if g.out.Status != report.Proved && param(g) {
-						next = append(next, g)
-					}
-				}
-				todo = next
-				continue
-			}
+			in, errs = driver.Generate(set)
 		}
-		if err := blame(errs); err != nil {
+		if len(errs) > 0 {
+			// Again without the entries that do not load.
+			bad := map[*given]bool{}
+			if err := blameErrors(s.path, errs, start, ranges, func(i int) { bad[todo[i]] = true }); err != nil {
+				return nil, err
+			}
+			var keep []*given
+			for _, g := range todo {
+				if bad[g] {
+					g.Status = "invalid"
+				} else {
+					keep = append(keep, g)
+				}
+			}
+			todo = keep
+			continue
+		}
+		s.say(fmt.Sprintf("compare: %d invariants of the file, %d obligations", len(todo), len(in.Obligations)))
+		verdicts, err := s.prove(ctx, s.prover, in, in.Obligations, true)
+		cut := err != nil && errors.Is(context.Cause(ctx), errTimeLimit)
+		if err != nil && !cut {
 			return nil, err
 		}
-		for _, g := range bad {
-			g.out.Status = "invalid"
+		d := derive(in, verdicts)
+		if cut {
+			// Out of time: an invariant with an obligation not checked is
+			// not checked, unless it is already refuted.
+			open := map[string]bool{}
+			for _, o := range in.Obligations {
+				if _, ok := verdicts[o.ID]; !ok {
+					open[o.Invariant] = true
+				}
+			}
+			for _, g := range todo {
+				switch st := statusOf(d, s.auto, label(g)); {
+				case st == report.Refuted || !open["automaton:"+s.auto+"/invariant:"+label(g)]:
+					found(g, st)
+				case attempt == 0:
+					g.Status = notChecked
+				}
+			}
+			break
 		}
-		// Again without the entries that did not load.
-		var keep []*given
+		var next []*given
 		for _, g := range todo {
-			if g.out.Status != "invalid" {
-				keep = append(keep, g)
+			found(g, statusOf(d, s.auto, label(g)))
+			if g.Status != report.Proved && param(g) {
+				next = append(next, g)
 			}
 		}
-		todo = keep
-		attempt--
+		todo = next
+		attempt++
 	}
 	out := make([]Compared, len(gs))
 	for i, g := range gs {
-		out[i] = *g.out
+		out[i] = g.Compared
 	}
 	return out, nil
 }

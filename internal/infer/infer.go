@@ -204,6 +204,15 @@ var ErrTooMany = errors.New("too many candidates")
 // errTimeLimit is the cause of the cancellation at Options.MaxTime.
 var errTimeLimit = errors.New("time limit")
 
+// timeLimited returns ctx cancelled with cause errTimeLimit after d (ctx
+// itself when d is 0), and its cancel function.
+func timeLimited(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeoutCause(ctx, d, errTimeLimit)
+}
+
 // Run infers the invariants of the automaton of o.File.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	start := time.Now()
@@ -214,12 +223,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		defer stop()
 	}
 	// The time limit is the inference's: --compare's proofs come after.
-	ictx := ctx
-	if o.MaxTime > 0 {
-		var cancel context.CancelFunc
-		ictx, cancel = context.WithTimeoutCause(ctx, o.MaxTime, errTimeLimit)
-		defer cancel()
-	}
+	ictx, cancel := timeLimited(ctx, o.MaxTime)
+	defer cancel()
 	var partial *Result
 	res, err := run(ictx, ctx, o, start, &partial)
 	why := w.reached()
@@ -439,15 +444,8 @@ func run(ctx, after context.Context, o Options, start time.Time, partial **Resul
 // written in the file, gs, with as long as maxTime (0: no limit), and
 // returns how many are proved.
 func (s *session) comparePhase(after context.Context, maxTime time.Duration, res *Result, gs []*given) (int, error) {
-	ctx := after
-	if maxTime > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(after, maxTime, errTimeLimit)
-		defer cancel()
-	}
-	if res.section == "" {
-		res.section = "invariants:\n"
-	}
+	ctx, cancel := timeLimited(after, maxTime)
+	defer cancel()
 	var err error
 	if res.Compared, err = s.compare(ctx, res, gs); err != nil {
 		return 0, err
