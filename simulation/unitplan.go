@@ -8,6 +8,7 @@ package simulation
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"ladder/internal/source"
 	"ladder/ioa"
@@ -22,6 +23,15 @@ type UnitPlan struct {
 	Obligations []PlannedObl   `json:"obligations"`
 	Edge        *PlannedEdge   `json:"edge,omitempty"`
 	index       map[string]int // Strings, while a plan is made
+
+	// The obligations the plan decodes to, without an automaton, once
+	// Restore has decoded them (or the error it found): a plan kept in
+	// memory (a watcher's) is restored at every run, and the decoding
+	// depends on the plan alone.
+	mu      sync.Mutex
+	decoded []Obligation
+	invs    int // how many of decoded are invariant obligations
+	err     error
 }
 
 // PlannedObl is an obligation of a UnitPlan. Strings are indices into
@@ -118,51 +128,20 @@ func (u *UnitPlan) intern(x string) int {
 // return (Obligation.Sources). names are the loaded hierarchy's
 // EdgeNames, computed once for all the units a run restores.
 func (u *UnitPlan) Restore(names map[*ioa.Proof]string, a *ioa.Automaton, p *ioa.Proof) ([]*Obligation, *Edge, error) {
-	str := func(i int) (string, error) {
-		if i < 0 || i >= len(u.Strings) {
-			return "", fmt.Errorf("string index %d out of range", i)
-		}
-		return u.Strings[i], nil
+	decoded, invs, err := u.decode()
+	if err != nil {
+		return nil, nil, err
 	}
-	list := func(xs []int) ([]string, error) {
-		if len(xs) == 0 {
-			return nil, nil
-		}
-		out := make([]string, len(xs))
-		for i, x := range xs {
-			s, err := str(x)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = s
-		}
-		return out, nil
+	// An automaton's unit holds invariant obligations only, a proof's
+	// edge obligations only.
+	if a != nil && invs != len(decoded) || a == nil && invs != 0 {
+		return nil, nil, fmt.Errorf("the plan holds obligations of another unit")
 	}
-	var obs []*Obligation
-	for _, po := range u.Obligations {
-		var f [8]string
-		for i, x := range []int{po.ID, po.Group, po.Edge, po.Invariant, po.Clause, po.Action, po.Case, po.Pos[0]} {
-			s, err := str(x)
-			if err != nil {
-				return nil, nil, err
-			}
-			f[i] = s
-		}
-		assumes, err := list(po.Assumes)
-		if err != nil {
-			return nil, nil, err
-		}
-		sources, err := list(po.Sources)
-		if err != nil {
-			return nil, nil, err
-		}
-		o := &Obligation{ID: f[0], Group: f[1], Edge: f[2], Invariant: f[3], Clause: f[4], Action: f[5], Case: f[6],
-			Pos: source.Pos{File: f[7], Line: po.Pos[1], Col: po.Pos[2]}, Assumes: assumes, Sources: sources,
-			automaton: a, restored: true}
-		if o.ID == "" || (a != nil) != (o.Invariant != "") {
-			return nil, nil, fmt.Errorf("obligation %q does not belong to this unit", o.ID)
-		}
-		obs = append(obs, o)
+	block := slices.Clone(decoded)
+	obs := make([]*Obligation, len(block))
+	for i := range block {
+		block[i].automaton = a
+		obs[i] = &block[i]
 	}
 	if p == nil {
 		if u.Edge != nil {
@@ -178,11 +157,10 @@ func (u *UnitPlan) Restore(names map[*ioa.Proof]string, a *ioa.Automaton, p *ioa
 		return nil, nil, fmt.Errorf("edge %s is now named %s", pe.Name, want)
 	}
 	e := &Edge{Name: pe.Name, Proof: p}
-	var err error
-	if e.Obligations, err = list(pe.Obligations); err != nil {
+	if e.Obligations, err = u.list(pe.Obligations); err != nil {
 		return nil, nil, err
 	}
-	if e.Assumes, err = list(pe.Assumes); err != nil {
+	if e.Assumes, err = u.list(pe.Assumes); err != nil {
 		return nil, nil, err
 	}
 	// The chains are the loader's: the plan holds only when they are
@@ -212,6 +190,76 @@ func (u *UnitPlan) Restore(names map[*ioa.Proof]string, a *ioa.Automaton, p *ioa
 	}
 	e.Transfers = cur
 	return obs, e, nil
+}
+
+// decode returns the obligations u plans, without an automaton, and how
+// many of them are invariant obligations; it decodes them at its first
+// call only.
+func (u *UnitPlan) decode() ([]Obligation, int, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.decoded != nil || u.err != nil {
+		return u.decoded, u.invs, u.err
+	}
+	decoded := make([]Obligation, 0, len(u.Obligations))
+	invs := 0
+	for _, po := range u.Obligations {
+		var f [8]string
+		for i, x := range []int{po.ID, po.Group, po.Edge, po.Invariant, po.Clause, po.Action, po.Case, po.Pos[0]} {
+			s, err := u.str(x)
+			if err != nil {
+				u.err = err
+				return nil, 0, err
+			}
+			f[i] = s
+		}
+		assumes, err := u.list(po.Assumes)
+		if err == nil {
+			var sources []string
+			if sources, err = u.list(po.Sources); err == nil {
+				o := Obligation{ID: f[0], Group: f[1], Edge: f[2], Invariant: f[3], Clause: f[4], Action: f[5], Case: f[6],
+					Pos: source.Pos{File: f[7], Line: po.Pos[1], Col: po.Pos[2]}, Assumes: assumes, Sources: sources,
+					restored: true}
+				if o.ID == "" {
+					err = fmt.Errorf("an obligation without a name")
+				}
+				if o.Invariant != "" {
+					invs++
+				}
+				decoded = append(decoded, o)
+			}
+		}
+		if err != nil {
+			u.err = err
+			return nil, 0, err
+		}
+	}
+	u.decoded, u.invs = decoded, invs
+	return decoded, invs, nil
+}
+
+// str returns the string of index i.
+func (u *UnitPlan) str(i int) (string, error) {
+	if i < 0 || i >= len(u.Strings) {
+		return "", fmt.Errorf("string index %d out of range", i)
+	}
+	return u.Strings[i], nil
+}
+
+// list returns the strings of indices xs; nil for none.
+func (u *UnitPlan) list(xs []int) ([]string, error) {
+	if len(xs) == 0 {
+		return nil, nil
+	}
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		s, err := u.str(x)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
 }
 
 // Restored reports whether o was restored from a unit plan

@@ -138,9 +138,10 @@ type Input struct {
 	Sums map[string]string
 
 	// restored are the verdicts of the obligations restored from unit
-	// records (Prover.Plan), by ID; nil when the input was not planned
-	// by a Prover.
-	restored map[string]admitted
+	// records (Prover.Plan), at the index of each in Obligations (the
+	// others' are zero); planned says whether a Prover planned the input.
+	restored []admitted
+	planned  bool
 	// verdicts are the kernel's verdicts of the last Prove of this input.
 	verdicts theorems.Verdicts
 	// used are the names of the assertions of the unsat core of each
@@ -315,6 +316,7 @@ type job struct {
 	// restored: decided from its unit record (units.go), which stays as
 	// it is
 	restored bool
+	idx      int     // the obligation's index in Input.Obligations
 	secs     float64 // preparing, looking up and checking; not waiting
 	coreZ3   float64 // the time in Z3 of looking for core (res.Z3Seconds has the check's)
 	// deferCore: its core is to be looked for after the run (FindCores),
@@ -357,7 +359,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 	p.dropDeferred()
 	p.built.Store(0)
 	p.siblings.reset()
-	if in.restored == nil {
+	if !in.planned {
 		p.keys.reset(false) // not planned: the unit records are read at the first lookup
 	}
 	jobs, err := p.selectJobs(in)
@@ -386,10 +388,10 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 		if !j.ob.Restored() {
 			continue
 		}
-		a, ok := in.restored[j.ob.ID]
-		if !ok {
+		if j.idx >= len(in.restored) || in.restored[j.idx].key == "" {
 			return nil, fmt.Errorf("internal error: obligation %s restored without a verdict", j.ob.ID)
 		}
+		a := &in.restored[j.idx]
 		j.key, j.qfp, j.res, j.cached, j.done, j.restored = a.key, a.qfp, a.res, true, true, true
 		prog.end()
 	}
@@ -654,7 +656,7 @@ func (p *Prover) selectJobs(in *Input) ([]*job, error) {
 		}
 		seen[ob.ID] = true
 		if p.sel.match(ob.ID, ob.Group) {
-			all[i].ob = ob
+			all[i].ob, all[i].idx = ob, i
 			jobs = append(jobs, &all[i])
 		}
 	}

@@ -16,44 +16,94 @@ import (
 // unitKeys indexes the verdicts of the unit records a run read, current or
 // stale, by cache key, so that an obligation whose text a unit record
 // holds is decided from it (lookup), as from a cache result: the cache
-// snapshot forgets what unit records hold (forgetCovered).
+// snapshot forgets what unit records hold (forgetCovered). It also indexes
+// them by obligation ID, for the check of an edited obligation.
+//
+// The index of each unit is kept from one run to the next of the same
+// prover, and indexed again only when the unit's record changed: a
+// watcher's run reads the same records (recordMemo) and indexes only the
+// few written since. A result indexed from an earlier run's record is
+// still a verdict for exactly its key's text, which the kernel admits
+// against the query (lookupUnits), or a hint (priorAttempt).
 type unitKeys struct {
 	loadMu sync.Mutex // held while the records are read (lookupUnits)
 	mu     sync.Mutex
 	loaded bool                    // every record of the directory was read
-	byKey  map[string]unitResult   // cache key → verdict record
-	old    map[string][]unitResult // unit → the results of its stale record
-	recs   map[string]*unitRecord  // unit → the record read
-	prior  map[string]unitResult   // obligation ID → its result in recs; nil until priorResult
+	byKey  map[string]indexed      // cache key → verdict record
+	byID   map[string]indexed      // obligation ID → its result in recs
+	old    map[string][]unitResult // unit → the results of its stale record (this run's)
+	recs   map[string]*unitRecord  // unit → the record indexed
 }
 
-// reset empties the index; planned says whether Plan fills it.
+// indexed is a result in the index, with the unit whose record holds it.
+type indexed struct {
+	unit string
+	r    unitResult
+}
+
+// reset starts a run; planned says whether Plan fills the index.
 func (u *unitKeys) reset(planned bool) {
 	u.loadMu.Lock()
 	defer u.loadMu.Unlock()
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.loaded = planned
-	u.byKey, u.old, u.recs, u.prior = map[string]unitResult{}, map[string][]unitResult{}, map[string]*unitRecord{}, nil
+	u.old = map[string][]unitResult{}
 }
 
-// add indexes the results of rec, the record of unit.
+// add indexes the results of rec, the record of unit, in place of those
+// of the record of unit indexed before, unless it is that record.
 func (u *unitKeys) add(unit string, rec *unitRecord) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.byKey == nil {
-		u.byKey, u.old, u.recs = map[string]unitResult{}, map[string][]unitResult{}, map[string]*unitRecord{}
+		u.byKey, u.byID, u.recs = map[string]indexed{}, map[string]indexed{}, map[string]*unitRecord{}
 	}
-	u.recs[unit], u.prior = rec, nil
+	prev := u.recs[unit]
+	if prev == rec {
+		return
+	}
+	if prev != nil {
+		eachKey(prev, func(key string, _ unitResult) {
+			if u.byKey[key].unit == unit {
+				delete(u.byKey, key)
+			}
+		})
+		eachID(prev, func(id string, _ unitResult) {
+			if u.byID[id].unit == unit {
+				delete(u.byID, id)
+			}
+		})
+	}
+	u.recs[unit] = rec
+	eachKey(rec, func(key string, r unitResult) { u.byKey[key] = indexed{unit, r} })
+	eachID(rec, func(id string, r unitResult) { u.byID[id] = indexed{unit, r} })
+}
+
+// eachKey calls f with every result of rec that has a key, its slices'
+// and cores' included.
+func eachKey(rec *unitRecord, f func(key string, r unitResult)) {
 	for _, r := range rec.Results {
 		if r.Key != "" {
-			u.byKey[r.Key] = r
+			f(r.Key, r)
 		}
 		if r.Slice != nil && r.Slice.Key != "" {
-			u.byKey[r.Slice.Key] = *r.Slice
+			f(r.Slice.Key, *r.Slice)
 		}
 		if r.Core != nil && r.Core.Key != "" {
-			u.byKey[r.Core.Key] = *r.Core
+			f(r.Core.Key, *r.Core)
+		}
+	}
+}
+
+// eachID calls f with the ID and result of every obligation of rec.
+func eachID(rec *unitRecord, f func(id string, r unitResult)) {
+	if rec.Plan == nil || len(rec.Plan.Obligations) != len(rec.Results) {
+		return
+	}
+	for i, o := range rec.Plan.Obligations {
+		if o.ID >= 0 && o.ID < len(rec.Plan.Strings) {
+			f(rec.Plan.Strings[o.ID], rec.Results[i])
 		}
 	}
 }
@@ -70,7 +120,7 @@ func (u *unitKeys) coreOf(key string) *unitResult { return u.withKey(key).Core }
 func (u *unitKeys) withKey(key string) unitResult {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return u.byKey[key]
+	return u.byKey[key].r
 }
 
 // stale records that rec, the record of unit, no longer holds for it.
@@ -96,28 +146,13 @@ func (u *unitKeys) priorCore(id string) *unitResult {
 func (u *unitKeys) priorResult(id string) (unitResult, bool) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if u.prior == nil {
-		u.prior = map[string]unitResult{}
-		for _, rec := range u.recs {
-			if rec.Plan == nil || len(rec.Plan.Obligations) != len(rec.Results) {
-				continue
-			}
-			for i, o := range rec.Plan.Obligations {
-				if o.ID >= 0 && o.ID < len(rec.Plan.Strings) {
-					u.prior[rec.Plan.Strings[o.ID]] = rec.Results[i]
-				}
-			}
-		}
-	}
-	r, ok := u.prior[id]
-	return r, ok
+	r, ok := u.byID[id]
+	return r.r, ok
 }
 
 // priorAttempt returns the check that proved the obligation id's text in
 // the unit records read (kernel.PriorAttempt), a hint for the check of a
-// new text of it; nil when there is none. The records are indexed by
-// obligation ID at the first call of a run, which only a run that checks
-// an obligation makes.
+// new text of it; nil when there is none.
 func (u *unitKeys) priorAttempt(id string) *kernel.Attempt {
 	r, ok := u.priorResult(id)
 	if !ok {
@@ -134,7 +169,7 @@ func (u *unitKeys) get(key string) (unitResult, bool) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	r, ok := u.byKey[key]
-	return r, ok
+	return r.r, ok
 }
 
 // lookupUnits returns the verdict the unit records hold for key, admitted

@@ -16,7 +16,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"hash/maphash"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,62 +68,7 @@ type unitRecord struct {
 	// restoreFrom has admitted them all: a record is decoded once per
 	// content (recordMemo), and the kernel's answer for the same record
 	// and query is the same.
-	admitted []kernel.Result
-}
-
-// recordMemo holds the unit records a prover decoded or wrote, by unit,
-// with a hash of the file content each was decoded from or written as: a
-// later Plan of the same prover that reads the same bytes takes the
-// record, and the kernel's admissions of its verdicts, instead of
-// unsealing and decoding them again. A watcher's run after an edit then
-// costs, for each unchanged unit, a read and a hash of its record file.
-// The hash is hash/maphash with a seed of the prover's own, which no file
-// can be made to collide with; a collision would only give back a record
-// this prover checked or wrote itself. The zero value is ready to use; it
-// is safe for concurrent use.
-type recordMemo struct {
-	mu   sync.Mutex
-	seed maphash.Seed
-	init bool
-	by   map[string]memoRecord
-}
-
-type memoRecord struct {
-	sum uint64
-	rec *unitRecord
-}
-
-// hash returns the memo's hash of a record file's content.
-func (m *recordMemo) hash(data []byte) uint64 {
-	m.mu.Lock()
-	if !m.init {
-		m.seed, m.init = maphash.MakeSeed(), true
-	}
-	seed := m.seed
-	m.mu.Unlock()
-	return maphash.Bytes(seed, data)
-}
-
-// get returns the record decoded from content with hash sum for unit, if
-// there is one.
-func (m *recordMemo) get(unit string, sum uint64) (*unitRecord, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, ok := m.by[unit]
-	if !ok || r.sum != sum {
-		return nil, false
-	}
-	return r.rec, true
-}
-
-// put records rec as decoded from the content with hash sum for unit.
-func (m *recordMemo) put(unit string, sum uint64, rec *unitRecord) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.by == nil {
-		m.by = map[string]memoRecord{}
-	}
-	m.by[unit] = memoRecord{sum: sum, rec: rec}
+	admitted []admitted
 }
 
 // unitResult is the verdict of one obligation of a unit record: its cache
@@ -158,11 +102,11 @@ func (r *unitResult) record() []byte {
 }
 
 // restoredUnit is a unit taken from its record: its obligations and
-// edge, and the verdicts the kernel admitted, by obligation ID.
+// edge, and the verdicts the kernel admitted, in the obligations' order.
 type restoredUnit struct {
 	obs     []*simulation.Obligation
 	edge    *simulation.Edge
-	results map[string]admitted
+	results []admitted
 }
 
 // admitted is a verdict admitted from a unit record.
@@ -297,17 +241,18 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 		}
 	}
 	in := &Input{Automata: h.Automata, Proofs: h.Proofs, Obligations: slices.Grow(obs, n-len(obs)), Edges: edges,
-		Files: set.Files, Items: ItemFingerprints(h), Sums: sums, restored: make(map[string]admitted, nr)}
+		Files: set.Files, Items: ItemFingerprints(h), Sums: sums, planned: true}
+	if nr > 0 {
+		in.restored = make([]admitted, len(obs), n)
+	}
 	for _, u := range units {
 		if u.r == nil {
 			continue
 		}
 		in.Obligations = append(in.Obligations, u.r.obs...)
+		in.restored = append(in.restored, u.r.results...)
 		if u.r.edge != nil {
 			in.Edges = append(in.Edges, u.r.edge)
-		}
-		for id, a := range u.r.results {
-			in.restored[id] = a
 		}
 	}
 	// Generate's order: the edges in load order.
@@ -344,7 +289,7 @@ func (p *Prover) restoreUnit(names map[*ioa.Proof]string, a *ioa.Automaton, pr *
 	if !ok {
 		return nil
 	}
-	rec, ok := p.decodeUnitRecord(name, data)
+	rec, ok := p.decodeUnitRecord(name, data, fileStamp{})
 	if !ok {
 		return nil
 	}
@@ -402,51 +347,54 @@ func (p *Prover) restoreFrom(rec *unitRecord, names map[*ioa.Proof]string, a *io
 	if err != nil {
 		return nil
 	}
-	r := &restoredUnit{obs: obs, edge: edge, results: make(map[string]admitted, len(obs))}
 	p.records.mu.Lock()
 	done := rec.admitted
 	p.records.mu.Unlock()
 	if done == nil {
-		done = make([]kernel.Result, len(obs))
+		done = make([]admitted, len(obs))
 		for i := range obs {
 			res := rec.Results[i]
 			kr, err := p.kernel.AdmitRecorded(res.Query, res.Record)
 			if err != nil || res.Key == "" {
 				return nil
 			}
-			done[i] = kr
+			done[i] = admitted{key: res.Key, qfp: res.Query, res: kr}
 		}
 		p.records.mu.Lock()
 		rec.admitted = done
 		p.records.mu.Unlock()
 	}
-	for i, o := range obs {
-		res := rec.Results[i]
-		r.results[o.ID] = admitted{key: res.Key, qfp: res.Query, res: done[i]}
-	}
-	return r
+	return &restoredUnit{obs: obs, edge: edge, results: done}
 }
 
-// readUnitRecord reads and checks the record of unit: a sha256 line, then
-// the JSON, of this format and this unit.
+// readUnitRecord reads and checks the record of unit: a sealed line, then
+// the payload, of this format and this unit. A record file whose stamp
+// has not changed since this prover read or wrote it is not read again
+// (recordMemo).
 func (p *Prover) readUnitRecord(unit string) (*unitRecord, bool) {
-	data, err := safeio.ReadFile(p.unitPath(unit), maxUnitRecordSize)
+	path := p.unitPath(unit)
+	st := stampOf(path) // before the read: a later write changes it
+	if rec, ok := p.records.stamped(unit, st); ok {
+		return rec, true
+	}
+	data, err := safeio.ReadFile(path, maxUnitRecordSize)
 	if err != nil {
 		return nil, false
 	}
-	return p.decodeUnitRecord(unit, data)
+	return p.decodeUnitRecord(unit, data, st)
 }
 
 // decodeUnitRecord decodes and checks the content of unit's record file,
-// or takes the record this prover decoded from the same content.
-func (p *Prover) decodeUnitRecord(unit string, data []byte) (*unitRecord, bool) {
+// whose stamp was st before it was read (the zero stamp: unknown), or
+// takes the record this prover decoded from the same content.
+func (p *Prover) decodeUnitRecord(unit string, data []byte, st fileStamp) (*unitRecord, bool) {
 	sum := p.records.hash(data)
-	if rec, ok := p.records.get(unit, sum); ok {
-		return rec, true
+	rec, ok := p.records.get(unit, sum)
+	if !ok {
+		rec, ok = p.decodeUnitContent(unit, data)
 	}
-	rec, ok := p.decodeUnitContent(unit, data)
 	if ok {
-		p.records.put(unit, sum, rec)
+		p.records.put(unit, sum, st, rec)
 	}
 	return rec, ok
 }
@@ -469,7 +417,7 @@ func (p *Prover) decodeUnitContent(unit string, data []byte) (*unitRecord, bool)
 // cannot be written costs only reuse: it is a warning.
 func (p *Prover) recordUnits(in *Input, jobs []*job) map[string]bool {
 	written := map[string]bool{}
-	if p.cache == nil || p.cfg.DumpSMT != "" || in.Sums == nil || in.restored == nil {
+	if p.cache == nil || p.cfg.DumpSMT != "" || in.Sums == nil || !in.planned {
 		return written
 	}
 	exe := p.executableHash()
@@ -605,7 +553,7 @@ func (p *Prover) writeUnitRecord(rec *unitRecord) error {
 	// a prover whose own key its verifier does not trust refuses its
 	// records when it reads them back.
 	if p.sig.accepts("unit "+rec.Unit, data) {
-		p.records.put(rec.Unit, p.records.hash(data), rec)
+		p.records.put(rec.Unit, p.records.hash(data), stampOf(p.unitPath(rec.Unit)), rec)
 	}
 	if rec.remoteKey != "" && !p.cfg.Remote.ReadOnly() {
 		p.cfg.Remote.Put(context.Background(), remote.AC, rec.remoteKey, data)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -560,7 +561,7 @@ func TestExecutableHashIsTheRunningImage(t *testing.T) {
 }
 
 // TestUnitRecordMemo checks that a prover decodes a unit record once per
-// content: a second read of the same bytes returns the record it decoded,
+// content, and reads its file again only when its stamp changed: a second read of the same bytes returns the record it decoded,
 // with the kernel's admissions of its verdicts, and a read of other bytes
 // (a record rewritten, or damaged) decodes them afresh, so that a damaged
 // record is refused even after its intact content was read.
@@ -592,9 +593,24 @@ func TestUnitRecordMemo(t *testing.T) {
 		t.Errorf("a second read of the same content decoded it again")
 	}
 	path := p.unitPath(unit)
+	if rec, ok := p.records.stamped(unit, stampOf(path)); runtime.GOOS == "linux" && (!ok || rec != first) {
+		t.Errorf("the record read is not kept under its file's stamp: %v", ok)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The same bytes written again (a new file renamed over the record):
+	// the stamp says the file must be read again, and the bytes give back
+	// the record decoded first.
+	if err := writeAtomic(path, data); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := p.records.stamped(unit, stampOf(path)); ok {
+		t.Errorf("a record file written again kept its stamp")
+	}
+	if again, ok := p.readUnitRecord(unit); !ok || again != first {
+		t.Errorf("the same bytes written again: read %v, the record decoded first %v", ok, again == first)
 	}
 	damaged := append([]byte(nil), data...)
 	damaged[len(damaged)-3] ^= 1
