@@ -4,6 +4,7 @@
 package driver
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"ladder/internal/report"
 	"ladder/internal/source"
 	"ladder/internal/theorems"
+	"ladder/simulation"
 )
 
 // assemble builds the report: the selected obligations in job order (group,
@@ -40,12 +42,21 @@ func assemble(in *Input, jobs []*job, d *theorems.Derivation) *report.Prove {
 
 	groups := map[string]string{}           // invariant key or edge name → group
 	assumes := map[string]map[string]bool{} // invariant key → the keys its obligations assume
+	var prev *simulation.Obligation
 	for _, o := range in.Obligations {
+		// The obligations of one invariant follow each other, most with
+		// the same assumptions: those repeat nothing.
+		same := prev != nil && o.Invariant == prev.Invariant && o.Edge == prev.Edge
+		repeat := same && slices.Equal(o.Assumes, prev.Assumes)
+		prev = o
+		if repeat {
+			continue
+		}
 		k := o.Invariant
 		if k == "" {
 			k = o.Edge
 		}
-		if _, ok := groups[k]; !ok && k != "" {
+		if _, ok := groups[k]; !ok && k != "" && !same {
 			groups[k] = o.Group
 		}
 		if o.Invariant != "" {

@@ -42,22 +42,36 @@ func Compare(old, new *report.Prove) *Diff {
 		old = &report.Prove{}
 	}
 	d := &Diff{}
-	before := map[string]report.Obligation{}
-	for _, o := range old.Obligations {
-		before[o.ID] = o
-	}
-	now := map[string]bool{}
-	for _, o := range new.Obligations {
-		now[o.ID] = true
-		b, existed := before[o.ID]
+	compare := func(o report.Obligation, b *report.Obligation) {
 		switch {
-		case report.Discharged(o.Verdict) && (!existed || !report.Discharged(b.Verdict)):
+		case report.Discharged(o.Verdict) && (b == nil || !report.Discharged(b.Verdict)):
 			d.NewlyProved = append(d.NewlyProved, o)
-		case !report.Discharged(o.Verdict) && (!existed || b.Verdict != o.Verdict):
+		case !report.Discharged(o.Verdict) && (b == nil || b.Verdict != o.Verdict):
 			d.NewlyFailing = append(d.NewlyFailing, o)
 		}
 	}
-	for _, o := range old.Obligations {
+	// Two runs of one watcher mostly list the same obligations in the
+	// same order: the common head and tail are paired by position. IDs
+	// are unique in a report, so no ID of the rest is in either.
+	olds, news := old.Obligations, new.Obligations
+	for len(olds) > 0 && len(news) > 0 && olds[0].ID == news[0].ID {
+		compare(news[0], &olds[0])
+		olds, news = olds[1:], news[1:]
+	}
+	for len(olds) > 0 && len(news) > 0 && olds[len(olds)-1].ID == news[len(news)-1].ID {
+		compare(news[len(news)-1], &olds[len(olds)-1])
+		olds, news = olds[:len(olds)-1], news[:len(news)-1]
+	}
+	before := map[string]*report.Obligation{}
+	for i := range olds {
+		before[olds[i].ID] = &olds[i]
+	}
+	now := map[string]bool{}
+	for _, o := range news {
+		now[o.ID] = true
+		compare(o, before[o.ID])
+	}
+	for _, o := range olds {
 		if !now[o.ID] {
 			d.Removed = append(d.Removed, o.ID)
 		}

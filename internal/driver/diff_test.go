@@ -3,6 +3,7 @@ package driver
 import (
 	"bytes"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,6 +51,12 @@ func TestCompare(t *testing.T) {
 		},
 		Edges:    []report.Edge{{Name: "P", Status: report.Refuted}, {Name: "Q", Status: report.Refuted}},
 		Theorems: []report.Theorem{{Statement: "C implements B"}, {Statement: "D implements B", Rule: "trace-inclusion", From: []string{"R"}}},
+	}
+	// The same obligations in another order: paired by ID, not position.
+	reversed := &report.Prove{Obligations: slices.Clone(old.Obligations), Edges: old.Edges, Theorems: old.Theorems}
+	slices.Reverse(reversed.Obligations)
+	if d := Compare(old, reversed); !d.Empty() {
+		t.Errorf("the same report in another order differs: %+v", d)
 	}
 	d := Compare(old, new)
 	check := func(what string, got, want []string) {

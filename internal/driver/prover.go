@@ -598,19 +598,27 @@ func (p *Prover) interrupted(in *Input, jobs []*job, solve bool) error {
 type coverage struct {
 	unit    []string        // by job index
 	covered map[string]bool // by unit
+	at      []bool          // by job index: whether its unit is covered
 }
 
 // coverageOf returns the coverage of jobs, written being the units whose
 // records the run wrote.
 func coverageOf(in *Input, jobs []*job, written map[string]bool) coverage {
 	edgeOf := edgesByName(in)
-	c := coverage{unit: make([]string, len(jobs)), covered: map[string]bool{}}
+	c := coverage{unit: make([]string, len(jobs)), covered: map[string]bool{}, at: make([]bool, len(jobs))}
 	for i, j := range jobs {
-		u, _ := unitOf(j.ob, edgeOf)
-		c.unit[i] = u
-		if u != "" && (j.restored || written[u]) {
+		// A run of jobs of one invariant or edge is of one unit.
+		if i == 0 || j.ob.Invariant != jobs[i-1].ob.Invariant || j.ob.Edge != jobs[i-1].ob.Edge {
+			c.unit[i], _ = unitOf(j.ob, edgeOf)
+		} else {
+			c.unit[i] = c.unit[i-1]
+		}
+		if u := c.unit[i]; u != "" && (j.restored || written[u]) {
 			c.covered[u] = true
 		}
+	}
+	for i, u := range c.unit {
+		c.at[i] = c.covered[u]
 	}
 	return c
 }
@@ -666,14 +674,11 @@ func (p *Prover) selectJobs(in *Input) ([]*job, error) {
 		}
 		return nil, ErrNoObligations
 	}
-	byGroup := func(a, b *job) int {
-		if c := strings.Compare(a.ob.Group, b.ob.Group); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ob.ID, b.ob.ID)
-	}
-	if !slices.IsSortedFunc(jobs, byGroup) {
-		slices.SortStableFunc(jobs, byGroup)
+	// A planned input is in this order already (concat); the IDs are
+	// unique, so the order is total.
+	order := func(a, b *job) int { return byGroup(a.ob, b.ob) }
+	if !slices.IsSortedFunc(jobs, order) {
+		slices.SortFunc(jobs, order)
 	}
 	return jobs, nil
 }
@@ -735,7 +740,7 @@ func (p *Prover) record(jobs []*job, cov coverage) {
 	}
 	var errs []string
 	for i, j := range jobs {
-		if j.key == "" || j.restored || cov.covered[cov.unit[i]] {
+		if j.key == "" || j.restored || cov.at[i] {
 			continue
 		}
 		if (!j.cached || j.bySlice) && j.res.Cacheable() {
@@ -783,15 +788,4 @@ func (p *Prover) recordSlice(j *job) error {
 	}
 	return p.cache.Put(j.slice.Key, cache.Result{Verdict: cache.Proved, Name: j.ob.ID + " (slice)",
 		Detail: p.sig.seal(j.slice.Key, j.slice.Record)})
-}
-
-// invariantObligations groups invariant obligations by invariant key.
-func invariantObligations(obs []*simulation.Obligation) map[string][]string {
-	m := map[string][]string{}
-	for _, o := range obs {
-		if o.Invariant != "" {
-			m[o.Invariant] = append(m[o.Invariant], o.ID)
-		}
-	}
-	return m
 }

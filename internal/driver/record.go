@@ -267,10 +267,26 @@ func (p *Prover) recordGroups(in *Input, d *theorems.Derivation, cov coverage) {
 	for _, e := range in.Edges {
 		unitOfGroup[e.Name] = simulation.ProofOwner(e.Proof)
 	}
-	groups := invariantObligations(in.Obligations)
-	for key := range groups {
-		auto, _ := splitInvariantKey(key)
-		unitOfGroup[key] = "automaton:" + auto
+	// The obligations of each invariant group; only the names of those
+	// a unit record covers, which are forgotten.
+	groups := map[string][]string{}
+	keep := false
+	for i, o := range in.Obligations {
+		key := o.Invariant
+		if key == "" {
+			continue
+		}
+		if i == 0 || key != in.Obligations[i-1].Invariant {
+			if _, ok := unitOfGroup[key]; !ok {
+				auto, _ := splitInvariantKey(key)
+				unitOfGroup[key] = "automaton:" + auto
+				groups[key] = nil
+			}
+			keep = !covered[unitOfGroup[key]]
+		}
+		if keep {
+			groups[key] = append(groups[key], o.ID)
+		}
 	}
 	var errs, forgetGroups, forgetTheorems []string
 	record := func(name string, obs []string) {

@@ -64,11 +64,13 @@ type unitRecord struct {
 
 	remoteKey string // where it is stored in the remote cache; "" for nowhere
 
-	// admitted holds the kernel's admission of Results, in order, once
-	// restoreFrom has admitted them all: a record is decoded once per
-	// content (recordMemo), and the kernel's answer for the same record
-	// and query is the same.
+	// admitted holds the kernel's admission of Results once restoreFrom
+	// has admitted them all, in the byGroup order of their obligations
+	// (admitted[k] is that of Results[order[k]]): a record is decoded
+	// once per content (recordMemo), and the kernel's answer for the same
+	// record and query is the same.
 	admitted []admitted
+	order    []int
 }
 
 // unitResult is the verdict of one obligation of a unit record: its cache
@@ -101,8 +103,9 @@ func (r *unitResult) record() []byte {
 	return r.Record
 }
 
-// restoredUnit is a unit taken from its record: its obligations and
-// edge, and the verdicts the kernel admitted, in the obligations' order.
+// restoredUnit is a unit taken from its record: its obligations in
+// byGroup order, its edge, and the verdicts the kernel admitted, in the
+// obligations' order.
 type restoredUnit struct {
 	obs     []*simulation.Obligation
 	edge    *simulation.Edge
@@ -234,27 +237,18 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 		return nil, errs
 	}
 	t = p.trace("generate", t)
-	n, nr := len(obs), 0
+	chunks := generatedChunks(obs)
 	for _, u := range units {
 		if u.r != nil {
-			n, nr = n+len(u.r.obs), nr+len(u.r.results)
+			chunks = append(chunks, chunk{obs: u.r.obs, restored: u.r.results})
+			if u.r.edge != nil {
+				edges = append(edges, u.r.edge)
+			}
 		}
 	}
-	in := &Input{Automata: h.Automata, Proofs: h.Proofs, Obligations: slices.Grow(obs, n-len(obs)), Edges: edges,
+	in := &Input{Automata: h.Automata, Proofs: h.Proofs, Edges: edges,
 		Files: set.Files, Items: ItemFingerprints(h), Sums: sums, planned: true}
-	if nr > 0 {
-		in.restored = make([]admitted, len(obs), n)
-	}
-	for _, u := range units {
-		if u.r == nil {
-			continue
-		}
-		in.Obligations = append(in.Obligations, u.r.obs...)
-		in.restored = append(in.restored, u.r.results...)
-		if u.r.edge != nil {
-			in.Edges = append(in.Edges, u.r.edge)
-		}
-	}
+	in.Obligations, in.restored = concat(chunks)
 	// Generate's order: the edges in load order.
 	order := map[*ioa.Proof]int{}
 	for i, pr := range h.Proofs {
@@ -348,23 +342,28 @@ func (p *Prover) restoreFrom(rec *unitRecord, names map[*ioa.Proof]string, a *io
 		return nil
 	}
 	p.records.mu.Lock()
-	done := rec.admitted
+	done, order := rec.admitted, rec.order
 	p.records.mu.Unlock()
 	if done == nil {
+		order = sortedOrder(obs)
 		done = make([]admitted, len(obs))
-		for i := range obs {
+		for k, i := range order {
 			res := rec.Results[i]
 			kr, err := p.kernel.AdmitRecorded(res.Query, res.Record)
 			if err != nil || res.Key == "" {
 				return nil
 			}
-			done[i] = admitted{key: res.Key, qfp: res.Query, res: kr}
+			done[k] = admitted{key: res.Key, qfp: res.Query, res: kr}
 		}
 		p.records.mu.Lock()
-		rec.admitted = done
+		rec.admitted, rec.order = done, order
 		p.records.mu.Unlock()
 	}
-	return &restoredUnit{obs: obs, edge: edge, results: done}
+	sorted := make([]*simulation.Obligation, len(obs))
+	for k, i := range order {
+		sorted[k] = obs[i]
+	}
+	return &restoredUnit{obs: sorted, edge: edge, results: done}
 }
 
 // readUnitRecord reads and checks the record of unit: a sealed line, then
@@ -424,9 +423,11 @@ func (p *Prover) recordUnits(in *Input, jobs []*job) map[string]bool {
 	if exe == "" {
 		return written
 	}
-	byID := make(map[string]*job, len(jobs))
+	byID := map[string]*job{} // the jobs of the units planned
 	for _, j := range jobs {
-		byID[j.ob.ID] = j
+		if !j.ob.Restored() {
+			byID[j.ob.ID] = j
+		}
 	}
 	edgeOf := edgesByName(in)
 	type unit struct {
@@ -624,10 +625,16 @@ func (p *Prover) forgetCovered(jobs []*job, cov coverage, written map[string]boo
 		return
 	}
 	byUnit := map[string][]*job{}
-	for i, j := range jobs {
-		if u := cov.unit[i]; cov.covered[u] {
-			byUnit[u] = append(byUnit[u], j)
+	for i := 0; i < len(jobs); {
+		// a run of jobs of one unit at a time
+		k := i + 1
+		for k < len(jobs) && cov.unit[k] == cov.unit[i] {
+			k++
 		}
+		if cov.at[i] {
+			byUnit[cov.unit[i]] = append(byUnit[cov.unit[i]], jobs[i:k]...)
+		}
+		i = k
 	}
 	var keys, names []string
 	for u, js := range byUnit {

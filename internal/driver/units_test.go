@@ -31,6 +31,16 @@ func planRecorded(t *testing.T, p *Prover, paths ...string) *Input {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
+	// In the report's order, restored and planned units alike, so that a
+	// run need not sort them; each restored with its own verdict.
+	for i, o := range in.Obligations {
+		if i > 0 && byGroup(in.Obligations[i-1], o) >= 0 {
+			t.Fatalf("planned out of order: %s before %s", in.Obligations[i-1].ID, o.ID)
+		}
+		if o.Restored() != (in.restored[i].key != "") {
+			t.Fatalf("%s: restored %v, with a verdict %v", o.ID, o.Restored(), in.restored[i].key != "")
+		}
+	}
 	return in
 }
 

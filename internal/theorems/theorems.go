@@ -269,11 +269,14 @@ func InvariantStatus(obls []Obligation, vs Verdicts) map[string]Status {
 	local := map[string]Status{}
 	assumes := map[string][]string{}
 	seenAssume := map[[2]string]bool{} // each assumption once: obligations repeat them
-	for _, o := range obls {
+	for i, o := range obls {
 		if o.Invariant == "" {
 			continue
 		}
 		local[o.Invariant] = worse(local[o.Invariant], vs.Status(o.ID), true)
+		if i > 0 && o.Invariant == obls[i-1].Invariant && slices.Equal(o.Assumes, obls[i-1].Assumes) {
+			continue // the previous obligation's assumptions, seen
+		}
 		for _, a := range o.Assumes {
 			if k := [2]string{o.Invariant, a}; !seenAssume[k] {
 				seenAssume[k] = true
