@@ -273,7 +273,13 @@ func InvariantStatus(obls []Obligation, vs Verdicts) map[string]Status {
 		if o.Invariant == "" {
 			continue
 		}
-		local[o.Invariant] = worse(local[o.Invariant], vs.Status(o.ID), true)
+		// The first obligation's status, then the worst: an unchecked
+		// obligation stays unchecked whatever follows it.
+		s := vs.Status(o.ID)
+		if acc, ok := local[o.Invariant]; ok {
+			s = worse(acc, s)
+		}
+		local[o.Invariant] = s
 		if i > 0 && o.Invariant == obls[i-1].Invariant && slices.Equal(o.Assumes, obls[i-1].Assumes) {
 			continue // the previous obligation's assumptions, seen
 		}
@@ -299,7 +305,7 @@ func InvariantStatus(obls []Obligation, vs Verdicts) map[string]Status {
 			if x != k {
 				s = viaAssumption(s)
 			}
-			st = worse(st, s, false)
+			st = worse(st, s)
 			for _, y := range assumes[x] {
 				if !seen[y] {
 					seen[y] = true
@@ -322,13 +328,8 @@ func viaAssumption(s Status) Status {
 	return s
 }
 
-// worse combines statuses: refuted > unknown > unchecked > proved. With
-// first set, the zero value of acc means "nothing yet" rather than
-// Unchecked.
-func worse(acc, s Status, first bool) Status {
-	if first && acc == Unchecked {
-		return s
-	}
+// worse combines statuses: refuted > unknown > unchecked > proved.
+func worse(acc, s Status) Status {
 	rank := func(s Status) int { return [...]int{Unchecked: 1, Proved: 0, Unknown: 2, Refuted: 3}[s] }
 	if rank(s) > rank(acc) {
 		return s
@@ -344,14 +345,14 @@ func EdgeStatus(e *Edge, vs Verdicts, invs map[string]Status) Status {
 	}
 	st := Proved
 	for _, id := range e.Obligations {
-		st = worse(st, vs.Status(id), false)
+		st = worse(st, vs.Status(id))
 	}
 	for _, k := range e.Assumes {
 		s, ok := invs[k]
 		if !ok {
 			s = Unchecked
 		}
-		st = worse(st, viaAssumption(s), false)
+		st = worse(st, viaAssumption(s))
 	}
 	return st
 }
@@ -388,9 +389,9 @@ func edgeStatuses(edges []Edge, vs Verdicts, d *Derivation) func(*Edge) Status {
 				}
 				for _, q := range t.Chain {
 					if qe := byName[q]; q != "" && qe != nil {
-						st = worse(st, viaAssumption(status(qe)), false)
+						st = worse(st, viaAssumption(status(qe)))
 					} else {
-						st = worse(st, Unchecked, false)
+						st = worse(st, Unchecked)
 					}
 				}
 				invs[t.Key] = st

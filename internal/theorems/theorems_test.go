@@ -285,3 +285,25 @@ func TestCheckClaims(t *testing.T) {
 		t.Errorf("CheckClaims = %v; want one error about A implements C at p.yaml:3:5", errs)
 	}
 }
+
+// TestInvariantStatusUncheckedAnywhere checks that an invariant with an
+// obligation not checked is not checked, wherever that obligation comes
+// among its obligations: a proved obligation after it does not make the
+// invariant proved.
+func TestInvariantStatusUncheckedAnywhere(t *testing.T) {
+	const key = "automaton:A/invariant:P"
+	for missing := 0; missing < 3; missing++ {
+		var obls []Obligation
+		vs := Verdicts{}
+		for i := 0; i < 3; i++ {
+			id := "A › invariant P › " + string(rune('a'+i))
+			obls = append(obls, Obligation{ID: id, Invariant: key, Automaton: "A"})
+			if i != missing {
+				vs[id] = kernel.Proved
+			}
+		}
+		if st := InvariantStatus(obls, vs)[key]; st != Unchecked {
+			t.Errorf("obligation %d of 3 not checked: P is %s", missing+1, st)
+		}
+	}
+}
