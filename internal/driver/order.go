@@ -64,12 +64,12 @@ func generatedChunks(obs []*simulation.Obligation) []chunk {
 }
 
 // concat returns the obligations of chunks, and the verdicts restored for
-// them (zero for a generated one), with the chunks ordered by their first
+// them (nil for a generated one), with the chunks ordered by their first
 // obligations. Each unit's groups share a prefix of their own (the
 // automaton's or the edge's name), so the chunks of different units do
 // not interleave and the result is in byGroup order; should they
 // interleave, a run sorts its jobs (selectJobs).
-func concat(chunks []chunk) ([]*simulation.Obligation, []admitted) {
+func concat(chunks []chunk) ([]*simulation.Obligation, []*admitted) {
 	chunks = slices.DeleteFunc(chunks, func(c chunk) bool { return len(c.obs) == 0 })
 	slices.SortStableFunc(chunks, func(a, b chunk) int { return byGroup(a.obs[0], b.obs[0]) })
 	n := 0
@@ -77,9 +77,11 @@ func concat(chunks []chunk) ([]*simulation.Obligation, []admitted) {
 		n += len(c.obs)
 	}
 	obs := make([]*simulation.Obligation, 0, n)
-	restored := make([]admitted, n)
+	restored := make([]*admitted, n)
 	for _, c := range chunks {
-		copy(restored[len(obs):], c.restored)
+		for i := range c.restored {
+			restored[len(obs)+i] = &c.restored[i]
+		}
 		obs = append(obs, c.obs...)
 	}
 	return obs, restored

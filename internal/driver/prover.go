@@ -139,8 +139,10 @@ type Input struct {
 
 	// restored are the verdicts of the obligations restored from unit
 	// records (Prover.Plan), at the index of each in Obligations (the
-	// others' are zero); planned says whether a Prover planned the input.
-	restored []admitted
+	// others' are nil); planned says whether a Prover planned the input.
+	// They are the records' own (unitRecord.admitted), shared by the
+	// runs that restore them, and never written.
+	restored []*admitted
 	planned  bool
 	// verdicts are the kernel's verdicts of the last Prove of this input.
 	verdicts theorems.Verdicts
@@ -388,10 +390,13 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 		if !j.ob.Restored() {
 			continue
 		}
-		if j.idx >= len(in.restored) || in.restored[j.idx].key == "" {
+		var a *admitted
+		if j.idx < len(in.restored) {
+			a = in.restored[j.idx]
+		}
+		if a == nil || a.key == "" {
 			return nil, fmt.Errorf("internal error: obligation %s restored without a verdict", j.ob.ID)
 		}
-		a := &in.restored[j.idx]
 		j.key, j.qfp, j.res, j.cached, j.done, j.restored = a.key, a.qfp, a.res, true, true, true
 		prog.end()
 	}

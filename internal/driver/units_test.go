@@ -37,8 +37,8 @@ func planRecorded(t *testing.T, p *Prover, paths ...string) *Input {
 		if i > 0 && byGroup(in.Obligations[i-1], o) >= 0 {
 			t.Fatalf("planned out of order: %s before %s", in.Obligations[i-1].ID, o.ID)
 		}
-		if o.Restored() != (in.restored[i].key != "") {
-			t.Fatalf("%s: restored %v, with a verdict %v", o.ID, o.Restored(), in.restored[i].key != "")
+		if o.Restored() != (in.restored[i] != nil) {
+			t.Fatalf("%s: restored %v, with a verdict %v", o.ID, o.Restored(), in.restored[i] != nil)
 		}
 	}
 	return in
