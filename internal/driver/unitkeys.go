@@ -35,10 +35,10 @@ type unitKeys struct {
 	recs   map[string]*unitRecord  // unit → the record indexed
 }
 
-// indexed is a result in the index, with the unit whose record holds it.
+// indexed is a result in the index, with the record that holds it.
 type indexed struct {
-	unit string
-	r    unitResult
+	rec *unitRecord
+	r   *unitResult
 }
 
 // reset starts a run; planned says whether Plan fills the index.
@@ -64,46 +64,47 @@ func (u *unitKeys) add(unit string, rec *unitRecord) {
 		return
 	}
 	if prev != nil {
-		eachKey(prev, func(key string, _ unitResult) {
-			if u.byKey[key].unit == unit {
+		eachKey(prev, func(key string, _ *unitResult) {
+			if u.byKey[key].rec == prev {
 				delete(u.byKey, key)
 			}
 		})
-		eachID(prev, func(id string, _ unitResult) {
-			if u.byID[id].unit == unit {
+		eachID(prev, func(id string, _ *unitResult) {
+			if u.byID[id].rec == prev {
 				delete(u.byID, id)
 			}
 		})
 	}
 	u.recs[unit] = rec
-	eachKey(rec, func(key string, r unitResult) { u.byKey[key] = indexed{unit, r} })
-	eachID(rec, func(id string, r unitResult) { u.byID[id] = indexed{unit, r} })
+	eachKey(rec, func(key string, r *unitResult) { u.byKey[key] = indexed{rec, r} })
+	eachID(rec, func(id string, r *unitResult) { u.byID[id] = indexed{rec, r} })
 }
 
 // eachKey calls f with every result of rec that has a key, its slices'
 // and cores' included.
-func eachKey(rec *unitRecord, f func(key string, r unitResult)) {
-	for _, r := range rec.Results {
+func eachKey(rec *unitRecord, f func(key string, r *unitResult)) {
+	for i := range rec.Results {
+		r := &rec.Results[i]
 		if r.Key != "" {
 			f(r.Key, r)
 		}
 		if r.Slice != nil && r.Slice.Key != "" {
-			f(r.Slice.Key, *r.Slice)
+			f(r.Slice.Key, r.Slice)
 		}
 		if r.Core != nil && r.Core.Key != "" {
-			f(r.Core.Key, *r.Core)
+			f(r.Core.Key, r.Core)
 		}
 	}
 }
 
 // eachID calls f with the ID and result of every obligation of rec.
-func eachID(rec *unitRecord, f func(id string, r unitResult)) {
+func eachID(rec *unitRecord, f func(id string, r *unitResult)) {
 	if rec.Plan == nil || len(rec.Plan.Obligations) != len(rec.Results) {
 		return
 	}
 	for i, o := range rec.Plan.Obligations {
 		if o.ID >= 0 && o.ID < len(rec.Plan.Strings) {
-			f(rec.Plan.Strings[o.ID], rec.Results[i])
+			f(rec.Plan.Strings[o.ID], &rec.Results[i])
 		}
 	}
 }
@@ -120,7 +121,10 @@ func (u *unitKeys) coreOf(key string) *unitResult { return u.withKey(key).Core }
 func (u *unitKeys) withKey(key string) unitResult {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return u.byKey[key].r
+	if r := u.byKey[key].r; r != nil {
+		return *r
+	}
+	return unitResult{}
 }
 
 // stale records that rec, the record of unit, no longer holds for it.
@@ -147,7 +151,10 @@ func (u *unitKeys) priorResult(id string) (unitResult, bool) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	r, ok := u.byID[id]
-	return r.r, ok
+	if !ok {
+		return unitResult{}, false
+	}
+	return *r.r, true
 }
 
 // priorAttempt returns the check that proved the obligation id's text in
@@ -169,7 +176,10 @@ func (u *unitKeys) get(key string) (unitResult, bool) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	r, ok := u.byKey[key]
-	return r.r, ok
+	if !ok {
+		return unitResult{}, false
+	}
+	return *r.r, true
 }
 
 // lookupUnits returns the verdict the unit records hold for key, admitted
