@@ -28,6 +28,7 @@
 package infer
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
@@ -55,9 +56,12 @@ type group struct {
 	// verified is the version of the live set under which the solver last
 	// answered unsat (-1: never).
 	verified int
-	// The solver, in the context of the worker that owns the group, and
-	// the candidates asserted in it so far: a candidate is added when it
-	// is first alive.
+	// cost is how long the group's last pass took (forEachGroup); before
+	// the first, its number of candidates
+	cost time.Duration
+	// The solver, in a Z3 context of the group's own (so that any worker
+	// can take the group), and the candidates asserted in it so far: a
+	// candidate is added when it is first alive.
 	wsp   *smt.Workspace
 	sv    *smt.Solver
 	added []bool
@@ -184,32 +188,22 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 	workers = min(workers, len(groups))
 	st := &searchState{pool: pool}
 	var rounds []HoudiniRound
-	ws := make([]*worker, workers)
-	for i := range ws {
-		wsp, err := smt.OpenWorkspace("lambda!")
-		if err != nil {
+	ws := &groupPool{n: workers, groups: groups}
+	for _, g := range groups {
+		if g.wsp, err = smt.OpenWorkspace("lambda!"); err != nil {
 			return nil, nil, err
 		}
-		defer wsp.Close()
-		ws[i] = &worker{wsp: wsp}
-	}
-	for i, g := range groups {
-		w := ws[i%workers]
-		w.groups = append(w.groups, g)
-	}
-	for _, w := range ws {
-		for _, g := range w.groups {
-			g.wsp = w.wsp
-			if g.sv, err = w.wsp.NewSolver(limits); err != nil {
-				return nil, nil, err
-			}
-			defer g.sv.Close()
-			g.added = make([]bool, len(g.cands))
-			g.width, g.rlimit = len(g.cands), limits.RLimit
-			g.goal = make([]bool, len(g.cands))
-			g.rest = make([]smt.Conj, len(g.cands))
-			g.core = map[int][]int{}
+		defer g.wsp.Close()
+		if g.sv, err = g.wsp.NewSolver(limits); err != nil {
+			return nil, nil, err
 		}
+		defer g.sv.Close()
+		g.added = make([]bool, len(g.cands))
+		g.width, g.rlimit = len(g.cands), limits.RLimit
+		g.goal = make([]bool, len(g.cands))
+		g.rest = make([]smt.Conj, len(g.cands))
+		g.core = map[int][]int{}
+		g.cost = time.Duration(len(g.cands)) // until a pass has measured it
 	}
 	s.say(fmt.Sprintf("search: %d candidates, %d solvers", len(pool), len(groups)))
 	cheap := s.cheap
@@ -259,25 +253,36 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 	}
 }
 
-// worker owns the solvers of its groups, in a Z3 context of its own.
-type worker struct {
-	wsp    *smt.Workspace
+// groupPool runs the search's passes: n groups at once, each in a context of
+// its own.
+type groupPool struct {
+	n      int
 	groups []*group
 }
 
-// forEachGroup calls f on every group of every worker, the workers
-// concurrently (each in its own Z3 context) and a worker's groups in
-// turn, and returns the first error.
-func forEachGroup(ws []*worker, f func(g *group) error) error {
+// forEachGroup calls f on every group, n groups at a time, the costliest
+// (by the group's last call of f) first, so that a pass does not wait for
+// one worker left with the slow groups; it returns the first error.
+func forEachGroup(ws *groupPool, f func(g *group) error) error {
+	order := slices.Clone(ws.groups)
+	slices.SortStableFunc(order, func(a, b *group) int { return cmp.Compare(b.cost, a.cost) })
+	next := make(chan *group, len(order))
+	for _, g := range order {
+		next <- g
+	}
+	close(next)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var first error
-	for _, w := range ws {
+	for range min(ws.n, len(order)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for _, g := range w.groups {
-				if err := f(g); err != nil {
+			for g := range next {
+				t := time.Now()
+				err := f(g)
+				g.cost = time.Since(t)
+				if err != nil {
 					mu.Lock()
 					if first == nil {
 						first = err
