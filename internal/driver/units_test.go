@@ -370,6 +370,17 @@ func TestUnitRecordsRefused(t *testing.T) {
 	}
 }
 
+// newSigner returns a signer with a key of its own, made in a temporary
+// directory.
+func newSigner(t *testing.T) *sign.Signer {
+	t.Helper()
+	s, err := sign.OpenSigner(sign.Config{Dir: t.TempDir(), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // TestSignedUnitRecords proves a fixture with signed records, then puts in
 // place of each unit record the same record unsigned (with a right
 // checksum) and the same record signed by a key that is not trusted: no
@@ -377,14 +388,7 @@ func TestUnitRecordsRefused(t *testing.T) {
 func TestSignedUnitRecords(t *testing.T) {
 	dir := copyTestdata(t, "counter")
 	ctx := context.Background()
-	own, err := sign.OpenSigner(sign.Config{Dir: t.TempDir(), Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := sign.OpenSigner(sign.Config{Dir: t.TempDir(), Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	own, other := newSigner(t), newSigner(t)
 	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2, Signer: own, Verifier: sign.NewVerifier(own.PublicKey())})
 	if err != nil {
 		t.Fatal(err)
@@ -689,14 +693,7 @@ func TestWrittenUnitRecordMemo(t *testing.T) {
 // next Plan refuses the record as it refuses one read from disk.
 func TestWrittenUnitRecordUntrusted(t *testing.T) {
 	dir := copyTestdata(t, "counter")
-	own, err := sign.OpenSigner(sign.Config{Dir: t.TempDir(), Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := sign.OpenSigner(sign.Config{Dir: t.TempDir(), Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	own, other := newSigner(t), newSigner(t)
 	p, err := NewProver(Config{CacheDir: filepath.Join(t.TempDir(), "cache"), Jobs: 2, Signer: own, Verifier: sign.NewVerifier(other.PublicKey())})
 	if err != nil {
 		t.Fatal(err)
