@@ -9,6 +9,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"ladder/internal/kernel"
+	"ladder/internal/theorems"
+	"ladder/simulation"
+	"maps"
+	"slices"
 	"strings"
 
 	"ladder/internal/driver"
@@ -126,7 +131,7 @@ func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Comp
 			continue
 		}
 		s.say(fmt.Sprintf("compare: %d invariants of the file, %d obligations", len(todo), len(in.Obligations)))
-		verdicts, err := s.prove(ctx, s.prover, in, in.Obligations, true)
+		verdicts, err := s.proveGiven(ctx, in, todo, label)
 		cut := err != nil && errors.Is(context.Cause(ctx), errTimeLimit)
 		if err != nil && !cut {
 			return nil, err
@@ -166,4 +171,57 @@ func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Comp
 		out[i] = g.Compared
 	}
 	return out, nil
+}
+
+// proveGiven proves the obligations of in: those of the inferred set
+// (from the cache of their final proof), then those of gs (named by label)
+// a few of each invariant at a time, and no more of an invariant once one
+// of its obligations is refuted: a refuted obligation makes its invariant
+// refuted whatever the others' verdicts (theorems.InvariantStatus), so the
+// statuses are those a proof of every obligation gives. It returns the
+// verdicts, and with an error those found before it.
+func (s *session) proveGiven(ctx context.Context, in *driver.Input, gs []*given, label func(*given) string) (theorems.Verdicts, error) {
+	mine := map[string][]*simulation.Obligation{}
+	for _, g := range gs {
+		mine["automaton:"+s.auto+"/invariant:"+label(g)] = nil
+	}
+	var theirs []*simulation.Obligation
+	for _, o := range in.Obligations {
+		if _, ok := mine[o.Invariant]; ok {
+			mine[o.Invariant] = append(mine[o.Invariant], o)
+		} else {
+			theirs = append(theirs, o)
+		}
+	}
+	verdicts, err := s.prove(ctx, s.prover, in, theirs, true)
+	if err != nil {
+		return verdicts, err
+	}
+	// Rounds of up to batch obligations of every open invariant, so
+	// that the workers stay busy while the invariants stop one by one.
+	batch := max(1, s.jobs)
+	open := slices.Sorted(maps.Keys(mine))
+	for len(open) > 0 {
+		var obs []*simulation.Obligation
+		for _, k := range open {
+			n := min(batch, len(mine[k]))
+			obs = append(obs, mine[k][:n]...)
+			mine[k] = mine[k][n:]
+		}
+		vs, err := s.prove(ctx, s.prover, in, obs, true)
+		for id, v := range vs {
+			verdicts[id] = v
+		}
+		if err != nil {
+			return verdicts, err
+		}
+		refuted := map[string]bool{}
+		for _, o := range obs {
+			if verdicts[o.ID] == kernel.Refuted {
+				refuted[o.Invariant] = true
+			}
+		}
+		open = slices.DeleteFunc(open, func(k string) bool { return refuted[k] || len(mine[k]) == 0 })
+	}
+	return verdicts, nil
 }

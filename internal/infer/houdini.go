@@ -33,6 +33,7 @@ type session struct {
 	library  []string          // load.Config.Library
 	overlays map[string][]byte // other files read with a replaced text (absolute paths)
 	prover   *driver.Prover
+	jobs     int  // the prover's workers (driver.Config.Jobs)
 	param    bool // give quantified candidates the parametrized strategy
 	cheap    bool // start the search with passes of cheap checks (settleCheap)
 	progress func(string)

@@ -357,7 +357,7 @@ func run(ctx, after context.Context, o Options, start time.Time, partial **Resul
 	}
 	defer closeProver(prover, progress)
 	s := &session{path: path, orig: orig, auto: a.Name, library: o.Library, overlays: o.Overlays,
-		prover: prover, param: !o.NoParametrized, cheap: !o.NoCheapPasses, progress: progress}
+		prover: prover, jobs: pcfg.Jobs, param: !o.NoParametrized, cheap: !o.NoCheapPasses, progress: progress}
 	if o.PartSize <= 0 {
 		o.PartSize = DefaultPartSize
 	}
