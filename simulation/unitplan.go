@@ -201,41 +201,47 @@ func (u *UnitPlan) decode() ([]Obligation, int, error) {
 	if u.decoded != nil || u.err != nil {
 		return u.decoded, u.invs, u.err
 	}
-	decoded := make([]Obligation, 0, len(u.Obligations))
+	decoded := make([]Obligation, len(u.Obligations))
 	invs := 0
-	for _, po := range u.Obligations {
-		var f [8]string
-		for i, x := range []int{po.ID, po.Group, po.Edge, po.Invariant, po.Clause, po.Action, po.Case, po.Pos[0]} {
-			s, err := u.str(x)
-			if err != nil {
-				u.err = err
-				return nil, 0, err
-			}
-			f[i] = s
-		}
-		assumes, err := u.list(po.Assumes)
-		if err == nil {
-			var sources []string
-			if sources, err = u.list(po.Sources); err == nil {
-				o := Obligation{ID: f[0], Group: f[1], Edge: f[2], Invariant: f[3], Clause: f[4], Action: f[5], Case: f[6],
-					Pos: source.Pos{File: f[7], Line: po.Pos[1], Col: po.Pos[2]}, Assumes: assumes, Sources: sources,
-					restored: true}
-				if o.ID == "" {
-					err = fmt.Errorf("an obligation without a name")
-				}
-				if o.Invariant != "" {
-					invs++
-				}
-				decoded = append(decoded, o)
-			}
-		}
+	for i, po := range u.Obligations {
+		o, err := u.obligation(po)
 		if err != nil {
 			u.err = err
 			return nil, 0, err
 		}
+		if o.Invariant != "" {
+			invs++
+		}
+		decoded[i] = o
 	}
 	u.decoded, u.invs = decoded, invs
 	return decoded, invs, nil
+}
+
+// obligation returns the restored obligation po plans.
+func (u *UnitPlan) obligation(po PlannedObl) (Obligation, error) {
+	var f [8]string
+	for i, x := range []int{po.ID, po.Group, po.Edge, po.Invariant, po.Clause, po.Action, po.Case, po.Pos[0]} {
+		s, err := u.str(x)
+		if err != nil {
+			return Obligation{}, err
+		}
+		f[i] = s
+	}
+	if f[0] == "" {
+		return Obligation{}, fmt.Errorf("an obligation without a name")
+	}
+	assumes, err := u.list(po.Assumes)
+	if err != nil {
+		return Obligation{}, err
+	}
+	sources, err := u.list(po.Sources)
+	if err != nil {
+		return Obligation{}, err
+	}
+	return Obligation{ID: f[0], Group: f[1], Edge: f[2], Invariant: f[3], Clause: f[4], Action: f[5], Case: f[6],
+		Pos: source.Pos{File: f[7], Line: po.Pos[1], Col: po.Pos[2]}, Assumes: assumes, Sources: sources,
+		restored: true}, nil
 }
 
 // str returns the string of index i.

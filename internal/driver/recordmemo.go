@@ -54,25 +54,21 @@ func (m *recordMemo) hash(data []byte) uint64 {
 // get returns the record decoded from content with hash sum for unit, if
 // there is one.
 func (m *recordMemo) get(unit string, sum uint64) (*unitRecord, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, ok := m.by[unit]
-	if !ok || r.sum != sum {
-		return nil, false
-	}
-	return r.rec, true
+	return m.find(unit, func(r memoRecord) bool { return r.sum == sum })
 }
 
 // stamped returns the record of unit if its file had the stamp st when it
 // was read or written; never for the zero stamp.
 func (m *recordMemo) stamped(unit string, st fileStamp) (*unitRecord, bool) {
-	if st == (fileStamp{}) {
-		return nil, false
-	}
+	return m.find(unit, func(r memoRecord) bool { return st != fileStamp{} && r.stamp == st })
+}
+
+// find returns the record kept for unit if match accepts it.
+func (m *recordMemo) find(unit string, match func(memoRecord) bool) (*unitRecord, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r, ok := m.by[unit]
-	if !ok || r.stamp != st {
+	if !ok || !match(r) {
 		return nil, false
 	}
 	return r.rec, true
