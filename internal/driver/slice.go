@@ -72,12 +72,7 @@ func relevantSlices(p *logic.Problem, keepInvariants bool) [][]int {
 
 // mentionsAny reports whether t has a free constant named in names.
 func mentionsAny(t *logic.Term, names map[string]bool) bool {
-	for _, c := range logic.FreeConsts(t) {
-		if names[c.Name()] {
-			return true
-		}
-	}
-	return false
+	return logic.AnyConst(t, func(name string) bool { return names[name] })
 }
 
 // stateVar reports whether a constant of an obligation is a state

@@ -29,7 +29,18 @@ type Encoder struct {
 	busy     map[*expr.Object]bool          // definitions and constants being expanded
 	facts    []fact                         // background facts about fresh symbols
 	symbols  map[string]*logic.Term         // fresh symbols by name, to reject reuse
+	usorts   map[string]*logic.Sort         // the uninterpreted sorts of parameter sorts, by name
 	n        int                            // counter for fresh names
+}
+
+// usort returns the uninterpreted sort called name, made once per Encoder.
+func (e *Encoder) usort(name string) *logic.Sort {
+	s, ok := e.usorts[name]
+	if !ok {
+		s = logic.UninterpretedSort(name)
+		e.usorts[name] = s
+	}
+	return s
 }
 
 // fact is a background fact about fresh symbols; it is asserted by Problem
@@ -50,6 +61,7 @@ func New() *Encoder {
 		consts:   map[*expr.Object]Value{},
 		busy:     map[*expr.Object]bool{},
 		symbols:  map[string]*logic.Term{},
+		usorts:   map[string]*logic.Sort{},
 	}
 }
 

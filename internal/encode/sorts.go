@@ -112,7 +112,7 @@ func (e *Encoder) leafSort(s *expr.Sort) (*logic.Sort, error) {
 	case expr.KInt, expr.KNat:
 		return logic.IntSort(), nil
 	case expr.KParam:
-		return logic.UninterpretedSort(s.Name), nil
+		return e.usort(s.Name), nil
 	case expr.KEnum:
 		dt, err := e.enumDatatype(s)
 		if err != nil {

@@ -382,7 +382,7 @@ func (e *Encoder) elem(sortName string, i int) *logic.Term {
 		e.elems[sortName] = m
 	}
 	m[i] = true
-	return logic.Const(sortName+"#"+strconv.Itoa(i), logic.UninterpretedSort(sortName))
+	return logic.Const(sortName+"#"+strconv.Itoa(i), e.usort(sortName))
 }
 
 // seqIndex returns s[i] for a sequence s: the element when 0 <= i < len(s),

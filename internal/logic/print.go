@@ -25,13 +25,13 @@ func (t *Term) String() string {
 }
 
 // printer writes terms. names maps bound variable names to their printed
-// names; lets maps shared closed subterms to let names.
+// names; sh, when not nil, holds the let names of shared closed subterms
+// (writeShared).
 type printer struct {
 	b     *strings.Builder
 	names []varName // innermost last
-	lets  map[*Term]string
-	skip  *Term    // the let definition being printed (not replaced by its own name)
-	in    interner // with lets: the representatives lets is keyed by
+	sh    *shareScratch
+	skip  int32 // sh's node of the let definition being printed (not replaced by its own name); -1: none
 }
 
 type varName struct{ name, printed string }
@@ -57,14 +57,15 @@ func writeInt(b *strings.Builder, v int64) {
 
 func (p *printer) term(t *Term) {
 	b := p.b
-	if p.lets != nil && len(t.loose) == 0 && !t.leaf() {
-		r := p.in.canon(t)
-		if name, ok := p.lets[r]; ok && r != p.skip {
-			b.WriteString(name)
-			return
-		}
-		if r == p.skip {
-			p.skip = nil // only the outermost occurrence is the definition
+	if p.sh != nil && len(t.loose) == 0 && !t.leaf() {
+		if i, ok := p.sh.find(t); ok {
+			switch n := &p.sh.nodes[i]; {
+			case i == p.skip:
+				p.skip = -1 // only the outermost occurrence is the definition
+			case n.shared:
+				b.WriteString(n.let)
+				return
+			}
 		}
 	}
 	switch t.kind {
@@ -155,8 +156,8 @@ func (p *printer) binder(t *Term) {
 	} else {
 		b.WriteString("(! ")
 		p.term(t.args[0])
-		lets := p.lets
-		p.lets = nil // patterns are printed in full
+		sh := p.sh
+		p.sh = nil // patterns are printed in full
 		for _, pat := range t.pats {
 			b.WriteString(" :pattern (")
 			for j, x := range pat {
@@ -167,7 +168,7 @@ func (p *printer) binder(t *Term) {
 			}
 			b.WriteString(")")
 		}
-		p.lets = lets
+		p.sh = sh
 		b.WriteString(")")
 	}
 	p.names = p.names[:depth]
@@ -251,93 +252,13 @@ func (p *Problem) signature() (*Signature, error) {
 	for _, a := range p.Assertions {
 		terms = append(terms, a.Term)
 	}
-	consts := map[string]*Term{}
-	sorts := map[string]*Sort{}
-	dts := map[string]*Datatype{}
-	added := map[*Sort]bool{} // addSort's answer for a sort is the same every time
-	var addSort func(s *Sort) error
-	addSort = func(s *Sort) error {
-		if added[s] {
-			return nil
-		}
-		added[s] = true
-		switch s.kind {
-		case SortUninterpreted:
-			if err := CheckName(s.name); err != nil {
-				return fmt.Errorf("sort: %v", err)
-			}
-			sorts[s.name] = s
-		case SortArray:
-			if err := addSort(s.dom); err != nil {
-				return err
-			}
-			return addSort(s.rng)
-		case SortDatatype:
-			if old, ok := dts[s.name]; ok {
-				if !sameDatatype(old, s.dt) {
-					return fmt.Errorf("two different datatypes named %s", s.name)
-				}
-				return nil
-			}
-			if err := CheckName(s.name); err != nil {
-				return fmt.Errorf("datatype: %v", err)
-			}
-			dts[s.name] = s.dt
-			for _, c := range s.dt.ctors {
-				for _, f := range c.Fields {
-					if err := addSort(f.Sort); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		return nil
-	}
-	seen := map[*Term]bool{}
-	var walk func(t *Term) error
-	walk = func(t *Term) error {
-		if !t.leaf() { // a leaf is cheaper to look at again than to remember
-			if seen[t] {
-				return nil
-			}
-			seen[t] = true
-		}
-		if t.err != nil {
-			return t.err
-		}
-		if err := addSort(t.sort); err != nil {
-			return err
-		}
-		if t.kind == KindConst {
-			if old, ok := consts[t.name]; ok && !Same(old.sort, t.sort) {
-				return fmt.Errorf("constant %s declared with sorts %s and %s", t.name, old.sort, t.sort)
-			}
-			consts[t.name] = t
-		}
-		for _, v := range t.vars {
-			if err := addSort(v.sort); err != nil {
-				return err
-			}
-		}
-		for _, a := range t.args {
-			if err := walk(a); err != nil {
-				return err
-			}
-		}
-		for _, pt := range t.pats {
-			for _, x := range pt {
-				if err := walk(x); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
+	w := sigWalk{consts: map[string]*Term{}, sorts: map[string]*Sort{}, dts: map[string]*Datatype{}, seen: newTermSet(32 * len(terms))}
 	for _, t := range terms {
-		if err := walk(t); err != nil {
+		if err := w.walk(t); err != nil {
 			return nil, err
 		}
 	}
+	consts, sorts, dts := w.consts, w.sorts, w.dts
 	sig := &Signature{}
 	// global function names: constants, constructors, testers' constructors, fields
 	fun := map[string]string{}
@@ -553,7 +474,7 @@ func writeShared(b *strings.Builder, t *Term, sc *shareScratch) {
 			if a.leaf() {
 				continue // never shared (eligible), and nothing below
 			}
-			j, fresh := sc.node(sc.in.canon(a))
+			j, fresh := sc.node(a)
 			ks = append(ks, j)
 			if fresh {
 				visit(j)
@@ -565,7 +486,7 @@ func writeShared(b *strings.Builder, t *Term, sc *shareScratch) {
 		n.kidsTo = int32(len(sc.kids))
 		sc.order = append(sc.order, i)
 	}
-	root, _ := sc.node(sc.in.canon(t))
+	root, _ := sc.node(t)
 	visit(root)
 	eligible := func(i int32) bool {
 		n := &sc.nodes[i]
@@ -606,14 +527,14 @@ func writeShared(b *strings.Builder, t *Term, sc *shareScratch) {
 		n.depth = d
 		if eligible(i) {
 			n.shared, n.level = true, d
-			sc.lets[n.t] = "%l" + strconv.Itoa(len(shared))
+			n.let = "%l" + strconv.Itoa(len(shared))
 			shared = append(shared, i)
 			if d > maxLevel {
 				maxLevel = d
 			}
 		}
 	}
-	p := printer{b: b, lets: sc.lets, in: sc.in}
+	p := printer{b: b, sh: sc, skip: -1}
 	for lv := int32(0); lv <= maxLevel; lv++ {
 		b.WriteString("(let (")
 		first := true
@@ -627,15 +548,15 @@ func writeShared(b *strings.Builder, t *Term, sc *shareScratch) {
 			}
 			first = false
 			b.WriteString("(")
-			b.WriteString(sc.lets[n.t])
+			b.WriteString(n.let)
 			b.WriteString(" ")
-			p.skip = n.t
+			p.skip = i
 			p.term(n.t)
 			b.WriteString(")")
 		}
 		b.WriteString(") ")
 	}
-	p.skip = nil
+	p.skip = -1
 	p.term(t)
 	for lv := int32(0); lv <= maxLevel; lv++ {
 		b.WriteString(")")
@@ -646,42 +567,99 @@ func writeShared(b *strings.Builder, t *Term, sc *shareScratch) {
 // their capacity from one term to the next, so that printing a problem's
 // assertions one after the other does not grow them again for each.
 type shareScratch struct {
-	in    interner
-	index map[*Term]int32 // representative → its node
 	nodes []shareNode
 	kids  []int32 // the nodes' compound arguments, node by node
 	order []int32 // the nodes in post-order of first visits
-	lets  map[*Term]string
+	// table finds a term's node up to structural equality: open
+	// addressing on the term's hash, each slot a node or -1; only
+	// table[:size] is in use, so that a reset after a large term costs
+	// no more than one after a small one.
+	table []int32
+	size  int
+	shift uint // 64 - log2(size)
 }
 
-// shareNode is a representative of writeShared's term.
+// shareNode is a representative of writeShared's term: the first of the
+// structurally equal subterms met.
 type shareNode struct {
 	t                *Term
 	refs             int32 // occurrences
 	kidsFrom, kidsTo int32 // its compound arguments: kids[kidsFrom:kidsTo]
 	depth, level     int32
-	shared           bool // let-bound, at level
+	shared           bool   // let-bound, at level
+	let              string // its let name, when shared
 }
+
+// tableMin is the size of shareScratch's table after a reset.
+const tableMin = 64
 
 func (sc *shareScratch) reset() {
-	if sc.in == nil {
-		sc.in, sc.index, sc.lets = interner{}, map[*Term]int32{}, map[*Term]string{}
-	}
-	clear(sc.in)
-	clear(sc.index)
-	clear(sc.lets)
 	sc.nodes, sc.kids, sc.order = sc.nodes[:0], sc.kids[:0], sc.order[:0]
+	sc.resize(tableMin)
 }
 
-// node returns r's node, counting one more occurrence of it, and whether
-// it is new.
-func (sc *shareScratch) node(r *Term) (int32, bool) {
-	if i, ok := sc.index[r]; ok {
-		sc.nodes[i].refs++
-		return i, false
+// resize empties the table and makes it size slots (a power of two) long.
+func (sc *shareScratch) resize(size int) {
+	if cap(sc.table) < size {
+		sc.table = make([]int32, size)
 	}
-	i := int32(len(sc.nodes))
-	sc.nodes = append(sc.nodes, shareNode{t: r, refs: 1})
-	sc.index[r] = i
-	return i, true
+	sc.table, sc.size = sc.table[:size], size
+	for i := range sc.table {
+		sc.table[i] = -1
+	}
+	sc.shift = 64
+	for n := size; n > 1; n >>= 1 {
+		sc.shift--
+	}
+}
+
+func (sc *shareScratch) slot(t *Term) int { return int(t.hash * 0x9e3779b97f4a7c15 >> sc.shift) }
+
+// find returns the node of the term structurally equal to t, if any.
+func (sc *shareScratch) find(t *Term) (int32, bool) {
+	mask := sc.size - 1
+	for i := sc.slot(t); ; i = (i + 1) & mask {
+		j := sc.table[i]
+		if j < 0 {
+			return 0, false
+		}
+		if Equal(sc.nodes[j].t, t) {
+			return j, true
+		}
+	}
+}
+
+// node returns the node of t (up to structural equality), counting one
+// more occurrence of it, and whether it is new.
+func (sc *shareScratch) node(t *Term) (int32, bool) {
+	if 2*(len(sc.nodes)+1) > sc.size {
+		sc.resize(2 * sc.size)
+		for j := range sc.nodes {
+			sc.table[sc.free(sc.nodes[j].t)] = int32(j)
+		}
+	}
+	mask := sc.size - 1
+	for i := sc.slot(t); ; i = (i + 1) & mask {
+		j := sc.table[i]
+		if j < 0 {
+			j = int32(len(sc.nodes))
+			sc.nodes = append(sc.nodes, shareNode{t: t, refs: 1})
+			sc.table[i] = j
+			return j, true
+		}
+		if Equal(sc.nodes[j].t, t) {
+			sc.nodes[j].refs++
+			return j, false
+		}
+	}
+}
+
+// free returns the first empty slot of t's probe sequence.
+func (sc *shareScratch) free(t *Term) int {
+	mask := sc.size - 1
+	i := sc.slot(t)
+	for sc.table[i] >= 0 {
+		i = (i + 1) & mask
+	}
+	return i
 }

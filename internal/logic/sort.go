@@ -24,11 +24,18 @@ type Sort struct {
 	dom, rng *Sort
 	dt       *Datatype
 	key      string // the SMT-LIB text of the sort
+	hash     uint64 // mixString(fnvOffset, key), for the hash of a term of the sort
+}
+
+// hashed sets s's hash from its key and returns s.
+func hashed(s *Sort) *Sort {
+	s.hash = mixString(fnvOffset, s.key)
+	return s
 }
 
 var (
-	boolSort = &Sort{kind: SortBool, key: "Bool"}
-	intSort  = &Sort{kind: SortInt, key: "Int"}
+	boolSort = hashed(&Sort{kind: SortBool, key: "Bool"})
+	intSort  = hashed(&Sort{kind: SortInt, key: "Int"})
 )
 
 // BoolSort returns the sort Bool.
@@ -39,17 +46,20 @@ func IntSort() *Sort { return intSort }
 
 // UninterpretedSort returns the declared sort called name.
 func UninterpretedSort(name string) *Sort {
-	return &Sort{kind: SortUninterpreted, name: name, key: Symbol(name)}
+	return hashed(&Sort{kind: SortUninterpreted, name: name, key: Symbol(name)})
 }
 
 // ArraySort returns (Array dom rng).
 func ArraySort(dom, rng *Sort) *Sort {
-	return &Sort{kind: SortArray, dom: dom, rng: rng, key: "(Array " + dom.key + " " + rng.key + ")"}
+	return hashed(&Sort{kind: SortArray, dom: dom, rng: rng, key: "(Array " + dom.key + " " + rng.key + ")"})
 }
 
 // DatatypeSort returns the sort of datatype dt.
 func DatatypeSort(dt *Datatype) *Sort {
-	return &Sort{kind: SortDatatype, name: dt.name, dt: dt, key: Symbol(dt.name)}
+	if dt.sort != nil {
+		return dt.sort
+	}
+	return hashed(&Sort{kind: SortDatatype, name: dt.name, dt: dt, key: Symbol(dt.name)})
 }
 
 // Kind returns the sort's kind.
@@ -95,6 +105,7 @@ func Same(a, b *Sort) bool {
 type Datatype struct {
 	name  string
 	ctors []Constructor
+	sort  *Sort // its sort, made with it: DatatypeSort returns it
 }
 
 // Constructor is a datatype constructor with its fields.
@@ -129,6 +140,7 @@ func NewDatatype(name string, ctors ...Constructor) (*Datatype, error) {
 		}
 		dt.ctors = append(dt.ctors, cc)
 	}
+	dt.sort = DatatypeSort(dt)
 	return dt, nil
 }
 

@@ -10,7 +10,7 @@ import (
 // each name once (the first occurrence wins if one name has two sorts;
 // Problem.Check reports that).
 func FreeConsts(ts ...*Term) []*Term {
-	seen := map[*Term]bool{}
+	var seen termSet
 	byName := map[string]*Term{}
 	var walk func(t *Term)
 	walk = func(t *Term) {
@@ -23,10 +23,9 @@ func FreeConsts(ts ...*Term) []*Term {
 			}
 			return
 		}
-		if seen[t] {
+		if !seen.add(t) {
 			return
 		}
-		seen[t] = true
 		for _, a := range t.args {
 			walk(a)
 		}
@@ -45,6 +44,35 @@ func FreeConsts(ts ...*Term) []*Term {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
+}
+
+// AnyConst reports whether one of t's free symbols (KindConst) satisfies
+// f, stopping at the first that does.
+func AnyConst(t *Term, f func(name string) bool) bool {
+	var seen termSet
+	var walk func(t *Term) bool
+	walk = func(t *Term) bool {
+		if t.leaf() {
+			return t.kind == KindConst && f(t.name)
+		}
+		if !seen.add(t) {
+			return false
+		}
+		for _, a := range t.args {
+			if walk(a) {
+				return true
+			}
+		}
+		for _, p := range t.pats {
+			for _, x := range p {
+				if walk(x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return t != nil && walk(t)
 }
 
 // FreeVars returns the bound variables that occur free in t (not under a

@@ -3,7 +3,6 @@ package logic
 import (
 	"errors"
 	"fmt"
-	"sort"
 )
 
 // Kind classifies a Term.
@@ -203,37 +202,13 @@ func Equal(a, b *Term) bool {
 	return true
 }
 
-// ---- hashing ----
-
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-func mix(h uint64, x uint64) uint64 {
-	for i := 0; i < 8; i++ {
-		h ^= x & 0xff
-		h *= fnvPrime
-		x >>= 8
-	}
-	return h
-}
-
-func mixString(h uint64, s string) uint64 {
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= fnvPrime
-	}
-	return mix(h, uint64(len(s)))
-}
-
 // finish computes t's hash and loose variables and propagates errors.
 func finish(t *Term) *Term {
 	h := uint64(fnvOffset)
 	h = mix(h, uint64(t.kind)<<8|uint64(t.op))
 	h = mixString(h, t.name)
 	if t.sort != nil {
-		h = mixString(h, t.sort.key)
+		h = mix(h, t.sort.hash)
 	}
 	h = mix(h, uint64(t.ival))
 	if t.bval {
@@ -287,33 +262,6 @@ func finish(t *Term) *Term {
 		}
 	}
 	return t
-}
-
-func unionVars(ts []*Term) []*Term {
-	var out []*Term
-	for _, a := range ts {
-		if len(a.loose) == 0 {
-			continue
-		}
-		if out == nil {
-			out = append([]*Term(nil), a.loose...)
-			continue
-		}
-		out = append(out, a.loose...)
-	}
-	if len(out) < 2 {
-		return out
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	k := 0
-	for i, v := range out {
-		if i > 0 && v.name == out[k-1].name {
-			continue
-		}
-		out[k] = v
-		k++
-	}
-	return out[:k]
 }
 
 // ---- errors ----

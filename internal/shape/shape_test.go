@@ -72,7 +72,6 @@ var exemptions = []exemption{
 	{"internal/infer/filter.go:filter", 133, 0, "explores each instance and evaluates every context's atoms at every point"},
 	{"internal/infer/infer.go:run", 188, 0, "the inference pipeline's phases in order"},
 	{"internal/infer/template.go:buildAtoms", 0, 50, "one case per template of atoms"},
-	{"internal/logic/print.go:Problem.signature", 153, 46, "collects the sorts, datatypes and constants of a problem, checking each kind of term"},
 	{"internal/report/html.go:buildView", 127, 0, "builds the HTML report's view, one section after another"},
 	{"internal/smt/smt.go:builder.term1", 122, 44, "one case per kind and operator of logic terms"},
 	{"ioa/eval/expr_calls.go:compiler.builtin", 142, 0, "one case per built-in function"},

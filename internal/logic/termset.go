@@ -1,0 +1,71 @@
+package logic
+
+import "unsafe"
+
+// termSet is a set of terms by identity: the walks over a problem's terms
+// (its signature, its free constants) use one to visit each shared node
+// once. It is an open-addressing table hashed on the term's address
+// (Fibonacci hashing of the pointer: Go's heap objects do not move), which
+// for these walks costs a fraction of a map keyed by pointer. The zero
+// value is an empty set.
+type termSet struct {
+	slots []*Term
+	n     int
+	shift uint // 64 - log2(len(slots))
+}
+
+// newTermSet returns an empty set with room for about n terms.
+func newTermSet(n int) termSet {
+	var s termSet
+	size := 64
+	for size < 2*n && size < 1<<16 {
+		size *= 2
+	}
+	s.resize(size)
+	return s
+}
+
+// add adds t and reports whether it was not in the set.
+func (s *termSet) add(t *Term) bool {
+	if 2*(s.n+1) > len(s.slots) {
+		s.grow()
+	}
+	mask := len(s.slots) - 1
+	for i := s.slot(t); ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case nil:
+			s.slots[i] = t
+			s.n++
+			return true
+		case t:
+			return false
+		}
+	}
+}
+
+func (s *termSet) slot(t *Term) int {
+	return int(uint64(uintptr(unsafe.Pointer(t))) * 0x9e3779b97f4a7c15 >> s.shift)
+}
+
+func (s *termSet) grow() { s.resize(max(16, 2*len(s.slots))) }
+
+// resize moves the set into a table of size slots, a power of two.
+func (s *termSet) resize(size int) {
+	old := s.slots
+	s.slots = make([]*Term, size)
+	s.shift = 64
+	for n := size; n > 1; n >>= 1 {
+		s.shift--
+	}
+	mask := size - 1
+	for _, t := range old {
+		if t == nil {
+			continue
+		}
+		i := s.slot(t)
+		for s.slots[i] != nil {
+			i = (i + 1) & mask
+		}
+		s.slots[i] = t
+	}
+}
