@@ -85,7 +85,8 @@ func init() {
 			proof := fs.String("proof", "", "also prove this proof file's edge with the inferred invariants as its concrete assumptions")
 			maxStates := fs.Int("max-states", 100000, "explore at most this many states per instance")
 			exploreTimeout := fs.Duration("explore-timeout", time.Minute, "explore each instance for at most this long")
-			noPairs := fs.Bool("no-pairs", false, "leave out the candidates with two bound variables")
+			noPairs := fs.Bool("no-pairs", false, "leave out the candidates with two bound variables of one sort")
+			productsFlag := fs.String("products", "auto", "search the candidates over two related parameter sorts (forall t: T, l: L. ...): auto (when the others leave room), on or off")
 			maxMemory := fs.String("max-memory", "", "stop (exit 1) when the process, the solver included, uses this much memory, e.g. 4GiB (default: half of the physical memory, less when little is available)")
 			maxCands := fs.Int("max-candidates", infer.DefaultMaxCandidates, "stop when more non-redundant candidates than this survive the instances")
 			partSize := fs.Int("part", infer.DefaultPartSize, "search at most this many non-redundant candidates at once; more are searched in parts")
@@ -111,6 +112,10 @@ func init() {
 				if *maxTime < 0 {
 					return e.usageError("infer", "--max-time must not be negative")
 				}
+				products, ok := map[string]infer.Products{"auto": infer.ProductsAuto, "on": infer.ProductsOn, "off": infer.ProductsOff}[*productsFlag]
+				if !ok {
+					return e.usageError("infer", "--products %q: want auto, on or off", *productsFlag)
+				}
 				cfg, err := o.config(e)
 				if err != nil {
 					return e.usageError("infer", "%v", err)
@@ -135,7 +140,7 @@ func init() {
 				progress := inferProgress(e, terminal)
 				opts := infer.Options{
 					File: args[0], Automaton: *automaton, Bounds: bounds, MaxStates: *maxStates,
-					Timeout: *exploreTimeout, MaxMemory: memLimit, NoPairs: *noPairs, MaxCandidates: *maxCands, PartSize: *partSize, NoParametrized: *noParam, NoCheapPasses: *noCheap, Prefix: *prefix,
+					Timeout: *exploreTimeout, MaxMemory: memLimit, NoPairs: *noPairs, Products: products, MaxCandidates: *maxCands, PartSize: *partSize, NoParametrized: *noParam, NoCheapPasses: *noCheap, Prefix: *prefix,
 					Compare: *compare, MaxTime: *maxTime,
 					Library: libraryDirs(), Prover: cfg, Proof: *proof, Progress: progress,
 				}

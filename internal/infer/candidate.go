@@ -63,14 +63,14 @@ func (c *cand) buildText() {
 		c.text = c.a.tmpl
 		return
 	case shapeUnary:
-		c.text = fmt.Sprintf("forall %s: %s. %s", x, c.ctx.sort.Name, fill(c.a.tmpl, x))
+		c.text = fmt.Sprintf("forall %s. %s", c.ctx.binders(), fill2(c.a.tmpl, x, y))
 		return
 	case shapeImpl, shapeImpl2:
-		guards = append(guards, fill(c.g1.tmpl, x))
+		guards = append(guards, fill2(c.g1.tmpl, x, y))
 		if c.g2 != nil {
-			guards = append(guards, fill(c.g2.tmpl, x))
+			guards = append(guards, fill2(c.g2.tmpl, x, y))
 		}
-		c.text = fmt.Sprintf("forall %s: %s. %s => %s", x, c.ctx.sort.Name, strings.Join(guards, " and "), fill(c.a.tmpl, x))
+		c.text = fmt.Sprintf("forall %s. %s => %s", c.ctx.binders(), strings.Join(guards, " and "), fill2(c.a.tmpl, x, y))
 		return
 	}
 	if !c.a.falsum {
@@ -148,11 +148,10 @@ func candidates(c *qctx, st *stats) []*cand {
 		}
 	}
 	canon := func(i int) bool { return c.atoms[i].eq == i }
-
 	var out []*cand
 	unary := make([]*cand, n)
 	for i, at := range c.atoms {
-		if !always(i) || !canon(i) {
+		if !always(i) || !canon(i) || !c.spans(at) {
 			continue
 		}
 		shape := shapeUnary
@@ -179,16 +178,6 @@ func candidates(c *qctx, st *stats) []*cand {
 	// included reports whether atom i holds at every point where atom j
 	// holds (j ⊆ i), for distinct canonical atoms: a strict inclusion.
 	included := func(j, i int) bool { return i != j && !st.excl[j].has(i) }
-	// consequent reports whether atom i may follow guard g: not an atom
-	// over the guard's own terms, and not an enum equality under another
-	// guard (G => e = C says what e = D => not G says for every D != C).
-	consequent := func(i, g int) bool {
-		at := c.atoms[i]
-		if subsetTerms(at, c.atoms[g]) {
-			return false
-		}
-		return at.enumTerm == "" || c.atoms[g].enumTerm != ""
-	}
 	// G => A.
 	impl := make([][]*cand, len(st.guards))
 	for gi, g := range st.guards {
@@ -197,7 +186,7 @@ func candidates(c *qctx, st *stats) []*cand {
 			continue
 		}
 		for i := range c.atoms {
-			if i == g || !canon(i) || never(i) || st.viol[gi].has(i) || !consequent(i, g) {
+			if i == g || !canon(i) || never(i) || st.viol[gi].has(i) || !c.consequent(i, g) || !c.spans(c.atoms[g], c.atoms[i]) {
 				continue
 			}
 			cd := &cand{ctx: c, shape: shapeImpl, g1: c.atoms[g], a: c.atoms[i]}
@@ -239,7 +228,7 @@ func candidates(c *qctx, st *stats) []*cand {
 			}
 			for i := range c.atoms {
 				if i == g1 || i == g2 || !canon(i) || never(i) || st.viol2[e][o].has(i) ||
-					!consequent(i, g1) || !consequent(i, g2) {
+					!c.consequent(i, g1) || !c.consequent(i, g2) || !c.spans(c.atoms[g1], c.atoms[g2], c.atoms[i]) {
 					continue
 				}
 				cd := &cand{ctx: c, shape: shapeImpl2, g1: c.atoms[g1], g2: c.atoms[g2], a: c.atoms[i]}
@@ -252,50 +241,7 @@ func candidates(c *qctx, st *stats) []*cand {
 			}
 		}
 	}
-	// Pairs: G1(x) and G2(y) => P(x, y); P is symmetric, so g1 <= g2.
-	if st.pn > 0 {
-		k := len(st.enums) + 1
-		pairs := make([][][]*cand, k)
-		for i := range pairs {
-			pairs[i] = make([][]*cand, k)
-			for j := range pairs[i] {
-				pairs[i][j] = make([]*cand, st.pn)
-			}
-		}
-		guard := func(i int) *atom {
-			if i == 0 {
-				return nil
-			}
-			return c.atoms[st.enums[i-1]]
-		}
-		for i := 0; i < k; i++ {
-			for j := i; j < k; j++ {
-				// Both guards hold somewhere (a falsum candidate says
-				// they never hold together at distinct elements).
-				if i > 0 && (!canon(st.enums[i-1]) || !st.seen[st.gpos[st.enums[i-1]]]) ||
-					j > 0 && (!canon(st.enums[j-1]) || !st.seen[st.gpos[st.enums[j-1]]]) {
-					continue
-				}
-				for p, pa := range c.pairs {
-					if st.pviol[i][j].has(p) || pa.falsum && (i == 0 || j == 0) {
-						continue
-					}
-					if !pa.falsum && !st.pseen[i][j] {
-						continue // vacuous
-					}
-					cd := &cand{ctx: c, shape: shapePair, g1: guard(i), g2: guard(j), a: pa}
-					for _, x := range []*cand{pairs[0][0][p], pairs[0][i][p], pairs[0][j][p]} {
-						if x != nil && x != cd {
-							cd.impliedBy = append(cd.impliedBy, x)
-						}
-					}
-					pairs[i][j][p] = cd
-					out = append(out, cd)
-				}
-			}
-		}
-	}
-	return out
+	return append(out, pairCandidates(c, st, canon)...)
 }
 
 // mergeKey groups candidates that differ only in the constant of an enum
@@ -437,4 +383,86 @@ func sortCands(cs []*cand, ctxIndex map[*qctx]int) {
 		}
 		return a.text < b.text
 	})
+}
+
+// pairCandidates returns the pair candidates of context c: G1(x) and
+// G2(y) => P(x, y), G1 and G2 enum guards or true (P is symmetric, so
+// g1 <= g2), with their redundancy links. canon tells the atoms that
+// represent their class on the points.
+func pairCandidates(c *qctx, st *stats, canon func(int) bool) []*cand {
+	var out []*cand
+	if st.pn == 0 {
+		return nil
+	}
+	k := len(st.enums) + 1
+	pairs := make([][][]*cand, k)
+	for i := range pairs {
+		pairs[i] = make([][]*cand, k)
+		for j := range pairs[i] {
+			pairs[i][j] = make([]*cand, st.pn)
+		}
+	}
+	guard := func(i int) *atom {
+		if i == 0 {
+			return nil
+		}
+		return c.atoms[st.enums[i-1]]
+	}
+	for i := 0; i < k; i++ {
+		for j := i; j < k; j++ {
+			// Both guards hold somewhere (a falsum candidate says
+			// they never hold together at distinct elements).
+			if i > 0 && (!canon(st.enums[i-1]) || !st.seen[st.gpos[st.enums[i-1]]]) ||
+				j > 0 && (!canon(st.enums[j-1]) || !st.seen[st.gpos[st.enums[j-1]]]) {
+				continue
+			}
+			for p, pa := range c.pairs {
+				if st.pviol[i][j].has(p) || pa.falsum && (i == 0 || j == 0) {
+					continue
+				}
+				if !pa.falsum && !st.pseen[i][j] {
+					continue // vacuous
+				}
+				cd := &cand{ctx: c, shape: shapePair, g1: guard(i), g2: guard(j), a: pa}
+				for _, x := range []*cand{pairs[0][0][p], pairs[0][i][p], pairs[0][j][p]} {
+					if x != nil && x != cd {
+						cd.impliedBy = append(cd.impliedBy, x)
+					}
+				}
+				pairs[i][j][p] = cd
+				out = append(out, cd)
+			}
+		}
+	}
+	return out
+}
+
+// spans reports whether one of the atoms ats relates the two bound
+// variables of a product context (mentions both, and not only through a
+// singleton: under a guard over t alone, rs[t] subset {l} says
+// rs[t] = {}): what does not relate them is the other contexts' to say,
+// or says it with an unrelated guard; always true elsewhere.
+func (c *qctx) spans(ats ...*atom) bool {
+	if c.sort2 == nil {
+		return true
+	}
+	for _, at := range ats {
+		if at.mask == 3 && !at.single {
+			return true
+		}
+	}
+	return false
+}
+
+// consequent reports whether atom i may follow guard g: not an atom over
+// the guard's own terms, and not an enum equality under another guard
+// (G => e = C says what e = D => not G says for every D != C) unless, in
+// a product context, the guard is over both variables (l in todo[t] =>
+// pc[t] = C2: not G has no atom there).
+func (c *qctx) consequent(i, g int) bool {
+	at, gd := c.atoms[i], c.atoms[g]
+	if subsetTerms(at, gd) {
+		return false
+	}
+	return at.enumTerm == "" || gd.enumTerm != "" || c.sort2 != nil && gd.mask == 3
 }

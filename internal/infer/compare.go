@@ -86,6 +86,7 @@ func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Comp
 		section = "invariants:\n"
 	}
 	todo := gs
+	var carry []*given // refuted in this attempt, for the next one
 	for attempt := 0; attempt < 2 && len(todo) > 0; {
 		param := func(g *given) bool { return attempt == 0 && g.indexed && s.param }
 		// found sets g's status, and its strategy in this attempt.
@@ -95,30 +96,12 @@ func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Comp
 				g.Strategy = []string{"parametrized"}
 			}
 		}
-		var b strings.Builder
-		b.WriteString(section)
-		line := strings.Count(section, "\n") + 1
-		ranges := make([][2]int, len(todo))
-		for i, g := range todo {
-			e := fmt.Sprintf("  %s:\n    body: |\n      %s\n    assumes: [%s]\n", label(g),
-				strings.ReplaceAll(g.body, "\n", "\n      "), strings.Join(names, ", "))
-			if param(g) {
-				e += "    strategy: [parametrized]\n"
-			}
-			ranges[i] = addEntry(&b, &line, e)
+		in, bad, err := s.givenInput(todo, section, names, label, param)
+		if err != nil {
+			return nil, err
 		}
-		text, start := replaceSection(s.orig, "invariants", b.String())
-		set, errs := loadConfig(s.library, s.overlaid(text)).Files(s.path)
-		var in *driver.Input
-		if len(errs) == 0 {
-			in, errs = driver.Generate(set)
-		}
-		if len(errs) > 0 {
+		if len(bad) > 0 {
 			// Again without the entries that do not load.
-			bad := map[*given]bool{}
-			if err := blameErrors(s.path, errs, start, ranges, func(i int) { bad[todo[i]] = true }); err != nil {
-				return nil, err
-			}
 			var keep []*given
 			for _, g := range todo {
 				if bad[g] {
@@ -156,7 +139,37 @@ func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Comp
 			}
 			break
 		}
-		var next []*given
+		// The implicit Nat conditions assume every invariant of the file,
+		// the refuted ones included, and every invariant assumes them:
+		// with one refuted, the others that are not refuted are not
+		// proved either. They are checked again without the refuted ones
+		// (their obligations' texts are the same, and cached).
+		var refuted, rest []*given
+		for _, g := range todo {
+			if statusOf(d, s.auto, label(g)) == report.Refuted {
+				refuted = append(refuted, g)
+			} else if statusOf(d, s.auto, label(g)) != report.Proved {
+				rest = append(rest, g)
+			}
+		}
+		if len(refuted) > 0 && len(rest) > 0 {
+			for _, g := range refuted {
+				found(g, report.Refuted)
+				if param(g) {
+					carry = append(carry, g)
+				}
+			}
+			var again []*given
+			for _, g := range todo {
+				if statusOf(d, s.auto, label(g)) != report.Refuted {
+					again = append(again, g)
+				}
+			}
+			todo = again
+			continue
+		}
+		next := carry
+		carry = nil
 		for _, g := range todo {
 			found(g, statusOf(d, s.auto, label(g)))
 			if g.Status != report.Proved && param(g) {
@@ -224,4 +237,38 @@ func (s *session) proveGiven(ctx context.Context, in *driver.Input, gs []*given,
 		open = slices.DeleteFunc(open, func(k string) bool { return refuted[k] || len(mine[k]) == 0 })
 	}
 	return verdicts, nil
+}
+
+// givenInput loads the automaton's file with its invariants section
+// replaced by section and an entry for each of gs (named by label,
+// assuming names, with the parametrized strategy where param says), and
+// generates its obligations. When entries do not load it returns them
+// instead, and no input.
+func (s *session) givenInput(gs []*given, section string, names []string, label func(*given) string, param func(*given) bool) (*driver.Input, map[*given]bool, error) {
+	var b strings.Builder
+	b.WriteString(section)
+	line := strings.Count(section, "\n") + 1
+	ranges := make([][2]int, len(gs))
+	for i, g := range gs {
+		e := fmt.Sprintf("  %s:\n    body: |\n      %s\n    assumes: [%s]\n", label(g),
+			strings.ReplaceAll(g.body, "\n", "\n      "), strings.Join(names, ", "))
+		if param(g) {
+			e += "    strategy: [parametrized]\n"
+		}
+		ranges[i] = addEntry(&b, &line, e)
+	}
+	text, start := replaceSection(s.orig, "invariants", b.String())
+	set, errs := loadConfig(s.library, s.overlaid(text)).Files(s.path)
+	var in *driver.Input
+	if len(errs) == 0 {
+		in, errs = driver.Generate(set)
+	}
+	if len(errs) == 0 {
+		return in, nil, nil
+	}
+	bad := map[*given]bool{}
+	if err := blameErrors(s.path, errs, start, ranges, func(i int) { bad[gs[i]] = true }); err != nil {
+		return nil, nil, err
+	}
+	return nil, bad, nil
 }

@@ -80,3 +80,42 @@ func TestInferTimeLimit(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 }
+
+// TestInferCompareRefutedOthers compares TML's invariants with the set
+// inferred for it. writeOdd (pc[t] in {W3, W4} => odd(loc[t])) is one of
+// the inferred invariants, so it is proved from them, while others of the
+// file are refuted: the implicit Nat conditions assume every invariant of
+// the file, and a refuted one must not leave the rest unproved through
+// them.
+func TestInferCompareRefutedOthers(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, dir, "specs/tm.yaml", "specs/tm.yaml")
+	copyFile(t, dir, "algorithms/TML.yaml", "algorithms/TML.yaml")
+	lib := []string{filepath.Join(dir, "specs"), filepath.Join(dir, "algorithms")}
+	o := options(t, filepath.Join(dir, "algorithms/TML.yaml"), filepath.Join(dir, "cache"), lib)
+	o.Compare = true
+	res := runInfer(t, o)
+	inferred := false
+	for _, inv := range res.Invariants {
+		inferred = inferred || strings.TrimSpace(inv.Body) == "forall t: T. pc[t] in {W3, W4} => odd(loc[t])"
+	}
+	if !inferred {
+		t.Fatalf("writeOdd is no longer inferred as it is written; the test needs it")
+	}
+	status := map[string]string{}
+	for _, c := range res.Compared {
+		status[c.Name] = c.Status
+	}
+	if status["writeOdd"] != report.Proved {
+		t.Errorf("writeOdd is %q from the inferred set, which contains it", status["writeOdd"])
+	}
+	refuted := 0
+	for _, st := range status {
+		if st == report.Refuted {
+			refuted++
+		}
+	}
+	if refuted == 0 {
+		t.Errorf("no invariant of TML refuted from the inferred set (%v): the test no longer compares with refuted ones", status)
+	}
+}

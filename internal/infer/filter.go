@@ -29,18 +29,16 @@ func checkAtoms(a *ioa.Automaton, ctxs []*qctx) {
 }
 
 func checkList(a *ioa.Automaton, c *qctx, list []*atom, pair bool) []*atom {
-	var out []*atom
-	remap := map[int]int{}
-	for _, at := range list {
+	return keepAtoms(list, func(at *atom) bool {
 		text := atomText(c, at, pair)
 		e, errs := expr.ParseExpr(text, nil)
 		if len(errs) > 0 {
-			continue
+			return false
 		}
 		chk := &expr.Checker{}
 		s := chk.CheckExpr(e, a.Scope, expr.BoolSort)
 		if chk.Errors != nil && len(*chk.Errors) > 0 || s.IsInvalid() {
-			continue
+			return false
 		}
 		at.body = e
 		if q, ok := e.(*expr.Quant); ok && c.sort != nil {
@@ -49,20 +47,8 @@ func checkList(a *ioa.Automaton, c *qctx, list []*atom, pair bool) []*atom {
 				at.bound = append(at.bound, b.Var)
 			}
 		}
-		remap[at.id] = len(out)
-		at.id = len(out)
-		out = append(out, at)
-	}
-	for _, at := range out {
-		var imp []int
-		for _, j := range at.implies {
-			if k, ok := remap[j]; ok {
-				imp = append(imp, k)
-			}
-		}
-		at.implies = imp
-	}
-	return out
+		return true
+	})
 }
 
 // atomText is the checkable text of an atom: closed by its quantifier in a
@@ -71,6 +57,8 @@ func atomText(c *qctx, at *atom, pair bool) string {
 	switch {
 	case c.sort == nil:
 		return at.tmpl
+	case c.sort2 != nil:
+		return fmt.Sprintf("forall %s. %s", c.binders(), fill2(at.tmpl, c.x, c.y))
 	case pair:
 		return fmt.Sprintf("forall %s: %s, %s: %s. %s", c.x, c.sort.Name, c.y, c.sort.Name, fill2(at.tmpl, c.x, c.y))
 	}
@@ -212,10 +200,6 @@ func filter(ctx context.Context, a *ioa.Automaton, ctxs []*qctx, bounds []string
 		if err != nil {
 			return nil, nil, fmt.Errorf("instance %s: %v", bound, err)
 		}
-		type compiled struct {
-			atoms, pairs []*eval.Func
-			elems        []eval.Value
-		}
 		comp := make([]compiled, len(ctxs))
 		for i, c := range ctxs {
 			for _, at := range c.atoms {
@@ -239,6 +223,13 @@ func filter(ctx context.Context, a *ioa.Automaton, ctxs []*qctx, bounds []string
 				}
 				comp[i].elems = vals
 			}
+			if c.sort2 != nil {
+				vals, err := m.Inst.Values(c.sort2)
+				if err != nil {
+					return nil, nil, err
+				}
+				comp[i].elems2 = vals
+			}
 		}
 		start := time.Now()
 		last := start
@@ -251,61 +242,9 @@ func filter(ctx context.Context, a *ioa.Automaton, ctxs []*qctx, bounds []string
 				progress(fmt.Sprintf("filter %s: %d states", bound, states))
 			}
 			for i, c := range ctxs {
-				st, cp := sts[i], comp[i]
-				if c.sort == nil {
-					b := newBitset(st.n)
-					for j, f := range cp.atoms {
-						v, err := f.Eval(s, nil)
-						if err != nil {
-							evalErr = err
-							return err
-						}
-						if v.Bool() {
-							b.set(j)
-						}
-					}
-					st.record(b, point)
-					point++
-					continue
-				}
-				bs := make([]bitset, len(cp.elems))
-				for k, el := range cp.elems {
-					b := newBitset(st.n)
-					for j, f := range cp.atoms {
-						v, err := f.Eval(s, nil, el)
-						if err != nil {
-							evalErr = err
-							return err
-						}
-						if v.Bool() {
-							b.set(j)
-						}
-					}
-					st.record(b, point)
-					point++
-					bs[k] = b
-				}
-				if st.pn == 0 {
-					continue
-				}
-				for k1, e1 := range cp.elems {
-					for k2, e2 := range cp.elems {
-						if k1 == k2 {
-							continue
-						}
-						p := newBitset(st.pn)
-						for j, f := range cp.pairs {
-							v, err := f.Eval(s, nil, e1, e2)
-							if err != nil {
-								evalErr = err
-								return err
-							}
-							if v.Bool() {
-								p.set(j)
-							}
-						}
-						st.recordPair(bs[k1], bs[k2], p)
-					}
+				if err := comp[i].point(c, sts[i], s, &point); err != nil {
+					evalErr = err
+					return err
 				}
 			}
 			return nil
@@ -326,6 +265,78 @@ func filter(ctx context.Context, a *ioa.Automaton, ctxs []*qctx, bounds []string
 		insts = append(insts, in)
 	}
 	return sts, insts, nil
+}
+
+// compiled is a context's atoms compiled for one instance, with the
+// elements of its sorts.
+type compiled struct {
+	atoms, pairs []*eval.Func
+	elems        []eval.Value
+	elems2       []eval.Value // of a product context's second sort
+}
+
+// truths evaluates fs at state s and the bound values args, and returns
+// the set of those that hold.
+func truths(fs []*eval.Func, n int, s eval.State, args ...eval.Value) (bitset, error) {
+	b := newBitset(n)
+	for j, f := range fs {
+		v, err := f.Eval(s, nil, args...)
+		if err != nil {
+			return nil, err
+		}
+		if v.Bool() {
+			b.set(j)
+		}
+	}
+	return b, nil
+}
+
+// point records in st the points of state s for context c: the state
+// itself (scalar), each element of the sort, or each pair of elements of
+// a product context's sorts; then, for pair atoms, each two distinct
+// elements. *point numbers the points.
+func (cp *compiled) point(c *qctx, st *stats, s eval.State, point *uint64) error {
+	var bindings [][]eval.Value
+	switch {
+	case c.sort == nil:
+		bindings = [][]eval.Value{nil}
+	case c.sort2 != nil:
+		for _, e1 := range cp.elems {
+			for _, e2 := range cp.elems2 {
+				bindings = append(bindings, []eval.Value{e1, e2})
+			}
+		}
+	default:
+		for _, e := range cp.elems {
+			bindings = append(bindings, []eval.Value{e})
+		}
+	}
+	bs := make([]bitset, len(bindings))
+	for k, args := range bindings {
+		b, err := truths(cp.atoms, st.n, s, args...)
+		if err != nil {
+			return err
+		}
+		st.record(b, *point)
+		*point++
+		bs[k] = b
+	}
+	if st.pn == 0 || c.sort == nil || c.sort2 != nil {
+		return nil
+	}
+	for k1, e1 := range cp.elems {
+		for k2, e2 := range cp.elems {
+			if k1 == k2 {
+				continue
+			}
+			p, err := truths(cp.pairs, st.pn, s, e1, e2)
+			if err != nil {
+				return err
+			}
+			st.recordPair(bs[k1], bs[k2], p)
+		}
+	}
+	return nil
 }
 
 // record adds one point where the atoms in b hold.

@@ -22,14 +22,30 @@ func fill(tmpl, name string) string { return strings.ReplaceAll(tmpl, hole, name
 // hole2 stands for the second bound variable of a pair atom.
 const hole2 = "@"
 
-// qctx is a quantifier context: no bound variable (scalar facts), or one
-// parameter sort K with the names of its bound variables.
+// qctx is a quantifier context: no bound variable (scalar facts), one
+// parameter sort K with the names of its bound variables, or a product of
+// two parameter sorts K1 × K2 that a state variable relates (a map from
+// one to the other, or to sets, options or maps of the other), with one
+// bound variable over each.
 type qctx struct {
 	sort *expr.Sort // nil: scalar
-	x, y string     // the names of the bound variables (y for pair candidates)
-	// atoms over x (or scalar atoms), and pair atoms over x and y.
+	// sort2 is the second sort of a product context (y ranges over it);
+	// nil otherwise.
+	sort2 *expr.Sort
+	x, y  string // the names of the bound variables (y for pair candidates and over sort2)
+	// atoms over x (or scalar atoms; in a product context over x, y or
+	// both), and pair atoms over x and y.
 	atoms []*atom
 	pairs []*atom
+}
+
+// binders returns the binders of the context's quantifier: `x: K` or, in
+// a product context, `x: K1, y: K2`.
+func (c *qctx) binders() string {
+	if c.sort2 != nil {
+		return fmt.Sprintf("%s: %s, %s: %s", c.x, c.sort.Name, c.y, c.sort2.Name)
+	}
+	return fmt.Sprintf("%s: %s", c.x, c.sort.Name)
 }
 
 // term is a term of a template: a state variable, a lookup at the bound
@@ -43,6 +59,13 @@ type term struct {
 	// variable (the terms pair atoms compare).
 	direct bool
 	vars   []string // the state variables it reads
+	// mask records which bound variables of a product context it
+	// mentions: 1 for x, 2 for y.
+	mask uint8
+	// single is set for the singleton {x} of a bound variable: only
+	// a superset of what it is compared with (X subset {x}), since
+	// x in {y} is x = y and {x} subset X is x in X.
+	single bool
 }
 
 // atom is a Bool formula over the terms of a context.
@@ -55,8 +78,10 @@ type atom struct {
 	// term over the bound variable (the `pc[t] = X` guards).
 	enumTerm, enumConst string
 	enumSort            *expr.Sort
-	guard               bool // may be the guard of an implication
-	falsum              bool // the pair atom `false` (mutual exclusion)
+	guard               bool  // may be the guard of an implication
+	falsum              bool  // the pair atom `false` (mutual exclusion)
+	mask                uint8 // the bound variables of a product context it mentions (term.mask)
+	single              bool  // over a singleton {x} (term.single)
 	// checked is the sort-checked body (of `forall x: K. atom` for a
 	// context with a bound variable) and its bound objects, compiled per
 	// instance by the filter.
@@ -88,7 +113,7 @@ func isPartialMap(s *expr.Sort) bool {
 // templates builds the contexts of automaton a: the scalar one, and one per
 // parameter sort that indexes a state variable, each with its atoms. The
 // atoms' texts are not checked yet (see compileAtoms).
-func templates(a *ioa.Automaton, pairs bool) []*qctx {
+func templates(a *ioa.Automaton, pairs, products bool) []*qctx {
 	var out []*qctx
 	out = append(out, &qctx{})
 	for _, s := range a.Sorts {
@@ -107,14 +132,101 @@ func templates(a *ioa.Automaton, pairs bool) []*qctx {
 		x, y := boundNames(a, s)
 		out = append(out, &qctx{sort: s, x: x, y: y})
 	}
+	if products {
+		keys := out[1:]
+		for i, c1 := range keys {
+			for _, c2 := range keys[i+1:] {
+				if !linked(a, c1.sort, c2.sort) {
+					continue
+				}
+				y, y2 := boundNames(a, c2.sort)
+				if y == c1.x {
+					y = y2
+				}
+				out = append(out, &qctx{sort: c1.sort, sort2: c2.sort, x: c1.x, y: y})
+			}
+		}
+	}
 	for _, c := range out {
-		terms := buildTerms(a, c)
+		var terms []*term
+		if c.sort2 != nil {
+			terms = productTerms(a, c)
+		} else {
+			terms = buildTerms(a, c)
+		}
 		c.atoms = buildAtoms(c, terms)
-		if pairs && c.sort != nil {
+		if pairs && c.sort != nil && c.sort2 == nil {
 			c.pairs = buildPairs(c, terms)
 		}
 	}
 	return out
+}
+
+// linked reports whether a state variable of a relates parameter sorts s1
+// and s2: a map from one whose values are the other, or options, sets or
+// maps of it.
+func linked(a *ioa.Automaton, s1, s2 *expr.Sort) bool {
+	inner := func(e, k *expr.Sort) bool {
+		switch e.Kind {
+		case expr.KOption, expr.KSet:
+			return expr.Identical(e.Elem, k)
+		case expr.KMap:
+			return expr.Identical(e.Key, k)
+		}
+		return expr.Identical(e, k)
+	}
+	for _, v := range a.Vars {
+		s := v.Sort
+		if s.Kind != expr.KMap {
+			continue
+		}
+		if expr.Identical(s.Key, s1) && inner(s.Elem, s2) || expr.Identical(s.Key, s2) && inner(s.Elem, s1) {
+			return true
+		}
+	}
+	return false
+}
+
+// productTerms returns the terms of product context c: the bound
+// variables, the lookups of state variables at either (v[x], w[y]), the
+// two-level lookups at both (m[x][y], m[y][x]), and the constants;
+// no scalar state variables (the other contexts relate those).
+func productTerms(a *ioa.Automaton, c *qctx) []*term {
+	var out []*term
+	type side struct {
+		key, other *expr.Sort
+		h, oh      string
+		m, om      uint8
+	}
+	sides := []side{{c.sort, c.sort2, hole, hole2, 1, 2}, {c.sort2, c.sort, hole2, hole, 2, 1}}
+	for _, v := range a.Vars {
+		s := v.Sort
+		if s.Kind != expr.KMap {
+			continue
+		}
+		for _, sd := range sides {
+			if !expr.Identical(s.Key, sd.key) {
+				continue
+			}
+			look := v.Name + "[" + sd.h + "]"
+			out = append(out, &term{tmpl: look, sort: s.Elem, bound: true, direct: true, vars: []string{v.Name}, mask: sd.m})
+			if s.Elem.Kind == expr.KMap && expr.Identical(s.Elem.Key, sd.other) {
+				out = append(out, &term{tmpl: look + "[" + sd.oh + "]", sort: s.Elem.Elem, bound: true, vars: []string{v.Name}, mask: 3})
+			}
+		}
+	}
+	out = append(out, &term{tmpl: hole, sort: c.sort, bound: true, mask: 1}, &term{tmpl: hole2, sort: c.sort2, bound: true, mask: 2})
+	// {x} and {y}, where a set of their sort is looked up: rlock[l]
+	// subset {t} (no other holds the lock)
+	for _, sd := range sides {
+		for _, t := range out {
+			if t.sort.Kind == expr.KSet && expr.Identical(t.sort.Elem, sd.key) {
+				out = append(out, &term{tmpl: "{" + sd.h + "}", sort: t.sort, bound: true, mask: sd.m, single: true})
+				break
+			}
+		}
+	}
+	return append(out, constTerms(a, out)...)
 }
 
 // boundNames picks the names of the bound variables over s: its lower-case
@@ -190,8 +302,17 @@ func buildTerms(a *ioa.Automaton, c *qctx) []*term {
 		}
 		bound = append(bound, nested...)
 	}
-	// Constants: 0 and 1, the declared constants of parameter and enum
-	// sorts and those with a value, const(None) and {}.
+	consts = constTerms(a, append(append([]*term(nil), bound...), scalar...))
+	all := append(append(bound, scalar...), consts...)
+	return all
+}
+
+// constTerms returns the constants of the terms ts: 0 and 1, the declared
+// constants of parameter and enum sorts and those with a value, and
+// const(None) and {} of the partial maps and sets among ts.
+func constTerms(a *ioa.Automaton, ts []*term) []*term {
+	var consts []*term
+	add := func(list *[]*term, t *term) { *list = append(*list, t) }
 	add(&consts, &term{tmpl: "0", sort: expr.IntSort, konst: true})
 	add(&consts, &term{tmpl: "1", sort: expr.IntSort, konst: true})
 	for _, k := range a.Consts {
@@ -203,7 +324,7 @@ func buildTerms(a *ioa.Automaton, c *qctx) []*term {
 		}
 	}
 	seen := map[string]bool{}
-	for _, t := range append(append([]*term(nil), bound...), scalar...) {
+	for _, t := range ts {
 		s := t.sort
 		switch {
 		case isPartialMap(s) && !seen[s.String()]:
@@ -214,8 +335,7 @@ func buildTerms(a *ioa.Automaton, c *qctx) []*term {
 			add(&consts, &term{tmpl: "{}", sort: s, konst: true})
 		}
 	}
-	all := append(append(bound, scalar...), consts...)
-	return all
+	return consts
 }
 
 func union(a, b []string) []string {
@@ -259,6 +379,8 @@ func buildAtoms(c *qctx, terms []*term) []*atom {
 		for _, t := range ts {
 			at.terms = append(at.terms, t.tmpl)
 			at.vars = union(at.vars, t.vars)
+			at.mask |= t.mask
+			at.single = at.single || t.single
 		}
 		index[tmpl] = at.id
 		out = append(out, at)
@@ -317,7 +439,7 @@ func buildAtoms(c *qctx, terms []*term) []*atom {
 				if l.konst {
 					l, r = r, l
 				}
-				if !relevant(c, l, r) || l.tmpl == r.tmpl {
+				if !relevant(c, l, r) || l.tmpl == r.tmpl || l.single || r.single {
 					continue
 				}
 				if k == numericClass {
@@ -342,24 +464,12 @@ func buildAtoms(c *qctx, terms []*term) []*atom {
 			}
 		}
 	}
-	// Atoms across classes: o = Some(y), p subset m, x in s.
-	for _, o := range usable {
-		for _, y := range usable {
-			if o == y || !relevant(c, o, y) || o.konst {
-				continue
-			}
-			switch {
-			case o.sort.Kind == expr.KOption && expr.Identical(o.sort.Elem, y.sort):
-				add(o.tmpl+" = Some("+y.tmpl+")", false, o, y)
-			case isPartialMap(o.sort) && !y.konst && y.sort.Kind == expr.KMap && expr.Identical(o.sort.Key, y.sort.Key) &&
-				(expr.Identical(o.sort.Elem, y.sort.Elem) || expr.Identical(o.sort.Elem.Elem, y.sort.Elem)):
-				add(o.tmpl+" subset "+y.tmpl, false, o, y)
-			case o.sort.Kind == expr.KSet && !y.konst && y.sort.Kind == expr.KSet && expr.Identical(o.sort, y.sort):
-				add(o.tmpl+" subset "+y.tmpl, false, o, y)
-			case y.sort.Kind == expr.KSet && !y.konst && expr.Identical(y.sort.Elem, o.sort):
-				add(o.tmpl+" in "+y.tmpl, true, o, y)
-			}
-		}
+	crossAtoms(c, usable, add)
+	if c.sort2 != nil {
+		// A product context relates its two variables: atoms over both,
+		// and the enum guards of either (pc[t] = C and wlock[l] = Some(t)
+		// => …); the atoms over one alone are the other contexts'.
+		out = keepAtoms(out, func(at *atom) bool { return at.mask == 3 || at.enumTerm != "" })
 	}
 	return out
 }
@@ -381,4 +491,54 @@ func buildPairs(c *qctx, terms []*term) []*atom {
 		out = append(out, &atom{id: len(out), tmpl: tmpl, terms: []string{t.tmpl}, vars: t.vars})
 	}
 	return out
+}
+
+// keepAtoms returns the atoms of list that keep holds of, numbered again
+// in order, with their implications among those kept.
+func keepAtoms(list []*atom, keep func(*atom) bool) []*atom {
+	var out []*atom
+	remap := map[int]int{}
+	for _, at := range list {
+		if !keep(at) {
+			continue
+		}
+		remap[at.id] = len(out)
+		at.id = len(out)
+		out = append(out, at)
+	}
+	for _, at := range out {
+		var imp []int
+		for _, j := range at.implies {
+			if k, ok := remap[j]; ok {
+				imp = append(imp, k)
+			}
+		}
+		at.implies = imp
+	}
+	return out
+}
+
+// crossAtoms adds, through add, the atoms of context c between terms of
+// different classes: o = Some(y), p subset m, x in s.
+func crossAtoms(c *qctx, usable []*term, add func(tmpl string, guard bool, ts ...*term) *atom) {
+	for _, o := range usable {
+		for _, y := range usable {
+			if o == y || !relevant(c, o, y) || o.konst || o.single {
+				continue
+			}
+			switch {
+			case o.sort.Kind == expr.KOption && expr.Identical(o.sort.Elem, y.sort):
+				// a guard when it relates the two variables of a
+				// product context (wlock[l] = Some(t))
+				add(o.tmpl+" = Some("+y.tmpl+")", o.mask|y.mask == 3, o, y)
+			case isPartialMap(o.sort) && !y.konst && y.sort.Kind == expr.KMap && expr.Identical(o.sort.Key, y.sort.Key) &&
+				(expr.Identical(o.sort.Elem, y.sort.Elem) || expr.Identical(o.sort.Elem.Elem, y.sort.Elem)):
+				add(o.tmpl+" subset "+y.tmpl, false, o, y)
+			case o.sort.Kind == expr.KSet && !y.konst && y.sort.Kind == expr.KSet && expr.Identical(o.sort, y.sort):
+				add(o.tmpl+" subset "+y.tmpl, false, o, y)
+			case y.sort.Kind == expr.KSet && !y.konst && !y.single && expr.Identical(y.sort.Elem, o.sort):
+				add(o.tmpl+" in "+y.tmpl, true, o, y)
+			}
+		}
+	}
 }
