@@ -408,9 +408,7 @@ func (e *Encoder) ProblemConsts(hyps []logic.Named, goal *logic.Term) (*logic.Pr
 		terms = append(terms, h.Term)
 	}
 	present := map[string]bool{}
-	for _, c := range logic.FreeConsts(terms...) {
-		present[c.Name()] = true
-	}
+	logic.ConstNames(present, terms...)
 	// add facts about present symbols until nothing changes
 	used := make([]bool, len(e.facts))
 	var bg []logic.Named
@@ -424,9 +422,7 @@ func (e *Encoder) ProblemConsts(hyps []logic.Named, goal *logic.Term) (*logic.Pr
 				if present[a] {
 					used[i], changed = true, true
 					bg = append(bg, logic.Named{Name: f.name, Term: f.term})
-					for _, c := range logic.FreeConsts(f.term) {
-						present[c.Name()] = true
-					}
+					logic.ConstNames(present, f.term)
 					break
 				}
 			}

@@ -46,6 +46,37 @@ func FreeConsts(ts ...*Term) []*Term {
 	return out
 }
 
+// ConstNames adds to names the name of every free symbol (KindConst) of
+// ts: FreeConsts' names, without sorting them.
+func ConstNames(names map[string]bool, ts ...*Term) {
+	var seen termSet
+	var walk func(t *Term)
+	walk = func(t *Term) {
+		if t.leaf() {
+			if t.kind == KindConst {
+				names[t.name] = true
+			}
+			return
+		}
+		if !seen.add(t) {
+			return
+		}
+		for _, a := range t.args {
+			walk(a)
+		}
+		for _, p := range t.pats {
+			for _, x := range p {
+				walk(x)
+			}
+		}
+	}
+	for _, t := range ts {
+		if t != nil {
+			walk(t)
+		}
+	}
+}
+
 // AnyConst reports whether one of t's free symbols (KindConst) satisfies
 // f, stopping at the first that does.
 func AnyConst(t *Term, f func(name string) bool) bool {

@@ -96,3 +96,27 @@ func TestAnyConst(t *testing.T) {
 		t.Errorf("AnyConst(nil) is true")
 	}
 }
+
+// TestConstNames checks ConstNames against FreeConsts on terms with
+// binders, patterns and shared subterms.
+func TestConstNames(t *testing.T) {
+	a := Const("a", ArraySort(IntSort(), IntSort()))
+	x, y := Const("x", IntSort()), Const("y", IntSort())
+	v := Var("v", IntSort())
+	shared := Add(x, IntVal(1))
+	ts := []*Term{Forall([]*Term{v}, Lt(Select(a, v), shared), []*Term{Select(a, v)}), Lt(shared, y), True()}
+	got := map[string]bool{"z": true}
+	ConstNames(got, ts...)
+	want := map[string]bool{"z": true}
+	for _, c := range FreeConsts(ts...) {
+		want[c.Name()] = true
+	}
+	if len(got) != len(want) || len(want) != 4 {
+		t.Fatalf("ConstNames %v, FreeConsts (and z) %v", got, want)
+	}
+	for n := range want {
+		if !got[n] {
+			t.Errorf("ConstNames misses %s", n)
+		}
+	}
+}
