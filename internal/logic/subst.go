@@ -10,34 +10,13 @@ import (
 // each name once (the first occurrence wins if one name has two sorts;
 // Problem.Check reports that).
 func FreeConsts(ts ...*Term) []*Term {
-	var seen termSet
 	byName := map[string]*Term{}
-	var walk func(t *Term)
-	walk = func(t *Term) {
-		if t == nil {
-			return
+	eachConst(ts, func(c *Term) bool {
+		if _, ok := byName[c.name]; !ok {
+			byName[c.name] = c
 		}
-		if t.leaf() {
-			if _, ok := byName[t.name]; !ok && t.kind == KindConst {
-				byName[t.name] = t
-			}
-			return
-		}
-		if !seen.add(t) {
-			return
-		}
-		for _, a := range t.args {
-			walk(a)
-		}
-		for _, p := range t.pats {
-			for _, x := range p {
-				walk(x)
-			}
-		}
-	}
-	for _, t := range ts {
-		walk(t)
-	}
+		return false
+	})
 	out := make([]*Term, 0, len(byName))
 	for _, c := range byName {
 		out = append(out, c)
@@ -49,42 +28,27 @@ func FreeConsts(ts ...*Term) []*Term {
 // ConstNames adds to names the name of every free symbol (KindConst) of
 // ts: FreeConsts' names, without sorting them.
 func ConstNames(names map[string]bool, ts ...*Term) {
-	var seen termSet
-	var walk func(t *Term)
-	walk = func(t *Term) {
-		if t.leaf() {
-			if t.kind == KindConst {
-				names[t.name] = true
-			}
-			return
-		}
-		if !seen.add(t) {
-			return
-		}
-		for _, a := range t.args {
-			walk(a)
-		}
-		for _, p := range t.pats {
-			for _, x := range p {
-				walk(x)
-			}
-		}
-	}
-	for _, t := range ts {
-		if t != nil {
-			walk(t)
-		}
-	}
+	eachConst(ts, func(c *Term) bool {
+		names[c.name] = true
+		return false
+	})
 }
 
 // AnyConst reports whether one of t's free symbols (KindConst) satisfies
 // f, stopping at the first that does.
 func AnyConst(t *Term, f func(name string) bool) bool {
+	return eachConst([]*Term{t}, func(c *Term) bool { return f(c.name) })
+}
+
+// eachConst calls f with every occurrence of a free symbol (KindConst) in
+// ts (nil terms skipped), walking each compound subterm once, until f
+// returns true; it reports whether f did.
+func eachConst(ts []*Term, f func(c *Term) bool) bool {
 	var seen termSet
 	var walk func(t *Term) bool
 	walk = func(t *Term) bool {
 		if t.leaf() {
-			return t.kind == KindConst && f(t.name)
+			return t.kind == KindConst && f(t)
 		}
 		if !seen.add(t) {
 			return false
@@ -103,7 +67,12 @@ func AnyConst(t *Term, f func(name string) bool) bool {
 		}
 		return false
 	}
-	return t != nil && walk(t)
+	for _, t := range ts {
+		if t != nil && walk(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // FreeVars returns the bound variables that occur free in t (not under a
