@@ -9,17 +9,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"ladder/internal/kernel"
-	"ladder/internal/theorems"
-	"ladder/simulation"
 	"maps"
 	"slices"
 	"strings"
 
 	"ladder/internal/driver"
+	"ladder/internal/kernel"
 	"ladder/internal/report"
+	"ladder/internal/theorems"
 	"ladder/ioa"
 	"ladder/ioa/expr"
+	"ladder/simulation"
 )
 
 // Compared is an invariant of the automaton's file, proved (or not) with
@@ -144,25 +144,23 @@ func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Comp
 		// with one refuted, the others that are not refuted are not
 		// proved either. They are checked again without the refuted ones
 		// (their obligations' texts are the same, and cached).
-		var refuted, rest []*given
-		for _, g := range todo {
-			if statusOf(d, s.auto, label(g)) == report.Refuted {
-				refuted = append(refuted, g)
-			} else if statusOf(d, s.auto, label(g)) != report.Proved {
-				rest = append(rest, g)
+		status := make([]string, len(todo))
+		var again []*given // not refuted
+		open := false      // one of them not proved either
+		for i, g := range todo {
+			status[i] = statusOf(d, s.auto, label(g))
+			if status[i] != report.Refuted {
+				again = append(again, g)
+				open = open || status[i] != report.Proved
 			}
 		}
-		if len(refuted) > 0 && len(rest) > 0 {
-			for _, g := range refuted {
-				found(g, report.Refuted)
-				if param(g) {
-					carry = append(carry, g)
-				}
-			}
-			var again []*given
-			for _, g := range todo {
-				if statusOf(d, s.auto, label(g)) != report.Refuted {
-					again = append(again, g)
+		if open && len(again) < len(todo) {
+			for i, g := range todo {
+				if status[i] == report.Refuted {
+					found(g, report.Refuted)
+					if param(g) {
+						carry = append(carry, g)
+					}
 				}
 			}
 			todo = again
@@ -170,8 +168,8 @@ func (s *session) compare(ctx context.Context, res *Result, gs []*given) ([]Comp
 		}
 		next := carry
 		carry = nil
-		for _, g := range todo {
-			found(g, statusOf(d, s.auto, label(g)))
+		for i, g := range todo {
+			found(g, status[i])
 			if g.Status != report.Proved && param(g) {
 				next = append(next, g)
 			}

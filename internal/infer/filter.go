@@ -230,6 +230,7 @@ func filter(ctx context.Context, a *ioa.Automaton, ctxs []*qctx, bounds []string
 				}
 				comp[i].elems2 = vals
 			}
+			comp[i].bind(c)
 		}
 		start := time.Now()
 		last := start
@@ -273,6 +274,28 @@ type compiled struct {
 	atoms, pairs []*eval.Func
 	elems        []eval.Value
 	elems2       []eval.Value // of a product context's second sort
+	// bindings are the values of the bound variables at each point of
+	// a state (bind): none (scalar), each element of the sort, or each
+	// pair of elements of a product context's sorts.
+	bindings [][]eval.Value
+}
+
+// bind sets cp.bindings for context c from its elements.
+func (cp *compiled) bind(c *qctx) {
+	switch {
+	case c.sort == nil:
+		cp.bindings = [][]eval.Value{nil}
+	case c.sort2 != nil:
+		for _, e1 := range cp.elems {
+			for _, e2 := range cp.elems2 {
+				cp.bindings = append(cp.bindings, []eval.Value{e1, e2})
+			}
+		}
+	default:
+		for _, e := range cp.elems {
+			cp.bindings = append(cp.bindings, []eval.Value{e})
+		}
+	}
 }
 
 // truths evaluates fs at state s and the bound values args, and returns
@@ -291,28 +314,12 @@ func truths(fs []*eval.Func, n int, s eval.State, args ...eval.Value) (bitset, e
 	return b, nil
 }
 
-// point records in st the points of state s for context c: the state
-// itself (scalar), each element of the sort, or each pair of elements of
-// a product context's sorts; then, for pair atoms, each two distinct
-// elements. *point numbers the points.
+// point records in st the points of state s for context c, one per
+// binding of its bound variables (cp.bindings); then, for pair atoms,
+// each two distinct elements. *point numbers the points.
 func (cp *compiled) point(c *qctx, st *stats, s eval.State, point *uint64) error {
-	var bindings [][]eval.Value
-	switch {
-	case c.sort == nil:
-		bindings = [][]eval.Value{nil}
-	case c.sort2 != nil:
-		for _, e1 := range cp.elems {
-			for _, e2 := range cp.elems2 {
-				bindings = append(bindings, []eval.Value{e1, e2})
-			}
-		}
-	default:
-		for _, e := range cp.elems {
-			bindings = append(bindings, []eval.Value{e})
-		}
-	}
-	bs := make([]bitset, len(bindings))
-	for k, args := range bindings {
+	bs := make([]bitset, len(cp.bindings))
+	for k, args := range cp.bindings {
 		b, err := truths(cp.atoms, st.n, s, args...)
 		if err != nil {
 			return err

@@ -327,12 +327,7 @@ func run(ctx, after context.Context, o Options, start time.Time, partial **Resul
 		pool = append(pool, cs...)
 	}
 	pool, dropped := products(pool, o.Products)
-	nonred := 0
-	for _, c := range pool {
-		if len(c.impliedBy) == 0 {
-			nonred++
-		}
-	}
+	nonred := nonRedundant(pool)
 	phase("non-redundant", nonred, t, fmt.Sprintf("%d more in reserve%s", len(pool)-nonred, dropped))
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -671,28 +666,23 @@ const ProductBudget = 300
 // when mode leaves them out, with a note saying so ("" when nothing is
 // left out).
 func products(pool []*cand, mode Products) ([]*cand, string) {
-	if mode == ProductsOn {
+	rest, prods := splitProducts(pool)
+	others := nonRedundant(rest)
+	if mode == ProductsOn || len(prods) == 0 || mode == ProductsAuto && others <= ProductBudget {
 		return pool, ""
 	}
-	others, prods := 0, 0
-	for _, c := range pool {
-		switch {
-		case c.ctx.sort2 != nil:
-			prods++
-		case len(c.impliedBy) == 0:
-			others++
+	return rest, fmt.Sprintf("; %d candidates over two sorts left out: %d others are non-redundant, more than %d", len(prods), others, ProductBudget)
+}
+
+// nonRedundant counts the candidates of cs that no candidate implies.
+func nonRedundant(cs []*cand) int {
+	n := 0
+	for _, c := range cs {
+		if len(c.impliedBy) == 0 {
+			n++
 		}
 	}
-	if prods == 0 || mode == ProductsAuto && others <= ProductBudget {
-		return pool, ""
-	}
-	var out []*cand
-	for _, c := range pool {
-		if c.ctx.sort2 == nil {
-			out = append(out, c)
-		}
-	}
-	return out, fmt.Sprintf("; %d candidates over two sorts left out: %d others are non-redundant, more than %d", prods, others, ProductBudget)
+	return n
 }
 
 // splitProducts returns the candidates of pool outside product contexts
@@ -726,13 +716,7 @@ func (s *session) searchAll(ctx context.Context, pool []*cand, candName func(int
 	note := ""
 	limits := searchLimits(o.Prover.Kernel)
 	rest, prods := splitProducts(pool)
-	nonred := 0
-	for _, c := range rest {
-		if len(c.impliedBy) == 0 {
-			nonred++
-		}
-	}
-	if nonred > o.PartSize {
+	if nonRedundant(rest) > o.PartSize {
 		fine, rounds, parts, err = s.searchParts(ctx, rest, o.PartSize, candName, o.Prover.Jobs, limits)
 		note = fmt.Sprintf(", in %d searches of at most %d candidates", len(parts), o.PartSize)
 	} else {

@@ -3,17 +3,29 @@
 
 package logic
 
+import "math/bits"
+
 const (
 	fnvOffset = 14695981039346656037
 	fnvPrime  = 1099511628211
 )
+
+// golden is 2^64 divided by the golden ratio: multiplying by it spreads
+// a word's bits over the high ones (Fibonacci hashing).
+const golden = 0x9e3779b97f4a7c15
+
+// slotOf returns the slot of hash h in an open-addressing table of size
+// slots, a power of two: the top bits of h times golden.
+func slotOf(h uint64, size int) int {
+	return int(h * golden >> (64 - bits.TrailingZeros(uint(size))))
+}
 
 // mix folds the word x into the hash h. Hashes of terms live only in
 // memory (the tables of let-sharing, hoisting and lifting, lookups by structure),
 // where a collision costs one structural comparison, so one multiply per
 // word is enough.
 func mix(h uint64, x uint64) uint64 {
-	h = (h ^ x) * 0x9e3779b97f4a7c15
+	h = (h ^ x) * golden
 	return h ^ h>>29
 }
 

@@ -571,12 +571,10 @@ type shareScratch struct {
 	kids  []int32 // the nodes' compound arguments, node by node
 	order []int32 // the nodes in post-order of first visits
 	// table finds a term's node up to structural equality: open
-	// addressing on the term's hash, each slot a node or -1; only
-	// table[:size] is in use, so that a reset after a large term costs
-	// no more than one after a small one.
+	// addressing on the term's hash, each slot a node or -1; a reset
+	// shortens it (its capacity stays), so that it costs no more after
+	// a large term than after a small one.
 	table []int32
-	size  int
-	shift uint // 64 - log2(size)
 }
 
 // shareNode is a representative of writeShared's term: the first of the
@@ -603,21 +601,17 @@ func (sc *shareScratch) resize(size int) {
 	if cap(sc.table) < size {
 		sc.table = make([]int32, size)
 	}
-	sc.table, sc.size = sc.table[:size], size
+	sc.table = sc.table[:size]
 	for i := range sc.table {
 		sc.table[i] = -1
 	}
-	sc.shift = 64
-	for n := size; n > 1; n >>= 1 {
-		sc.shift--
-	}
 }
 
-func (sc *shareScratch) slot(t *Term) int { return int(t.hash * 0x9e3779b97f4a7c15 >> sc.shift) }
+func (sc *shareScratch) slot(t *Term) int { return slotOf(t.hash, len(sc.table)) }
 
 // find returns the node of the term structurally equal to t, if any.
 func (sc *shareScratch) find(t *Term) (int32, bool) {
-	mask := sc.size - 1
+	mask := len(sc.table) - 1
 	for i := sc.slot(t); ; i = (i + 1) & mask {
 		j := sc.table[i]
 		if j < 0 {
@@ -632,31 +626,25 @@ func (sc *shareScratch) find(t *Term) (int32, bool) {
 // node returns the node of t (up to structural equality), counting one
 // more occurrence of it, and whether it is new.
 func (sc *shareScratch) node(t *Term) (int32, bool) {
-	if 2*(len(sc.nodes)+1) > sc.size {
-		sc.resize(2 * sc.size)
+	if j, ok := sc.find(t); ok {
+		sc.nodes[j].refs++
+		return j, false
+	}
+	if 2*(len(sc.nodes)+1) > len(sc.table) {
+		sc.resize(2 * len(sc.table))
 		for j := range sc.nodes {
 			sc.table[sc.free(sc.nodes[j].t)] = int32(j)
 		}
 	}
-	mask := sc.size - 1
-	for i := sc.slot(t); ; i = (i + 1) & mask {
-		j := sc.table[i]
-		if j < 0 {
-			j = int32(len(sc.nodes))
-			sc.nodes = append(sc.nodes, shareNode{t: t, refs: 1})
-			sc.table[i] = j
-			return j, true
-		}
-		if Equal(sc.nodes[j].t, t) {
-			sc.nodes[j].refs++
-			return j, false
-		}
-	}
+	j := int32(len(sc.nodes))
+	sc.nodes = append(sc.nodes, shareNode{t: t, refs: 1})
+	sc.table[sc.free(t)] = j
+	return j, true
 }
 
 // free returns the first empty slot of t's probe sequence.
 func (sc *shareScratch) free(t *Term) int {
-	mask := sc.size - 1
+	mask := len(sc.table) - 1
 	i := sc.slot(t)
 	for sc.table[i] >= 0 {
 		i = (i + 1) & mask

@@ -11,7 +11,6 @@ import "unsafe"
 type termSet struct {
 	slots []*Term
 	n     int
-	shift uint // 64 - log2(len(slots))
 }
 
 // newTermSet returns an empty set with room for about n terms.
@@ -44,7 +43,7 @@ func (s *termSet) add(t *Term) bool {
 }
 
 func (s *termSet) slot(t *Term) int {
-	return int(uint64(uintptr(unsafe.Pointer(t))) * 0x9e3779b97f4a7c15 >> s.shift)
+	return slotOf(uint64(uintptr(unsafe.Pointer(t))), len(s.slots))
 }
 
 func (s *termSet) grow() { s.resize(max(16, 2*len(s.slots))) }
@@ -53,10 +52,6 @@ func (s *termSet) grow() { s.resize(max(16, 2*len(s.slots))) }
 func (s *termSet) resize(size int) {
 	old := s.slots
 	s.slots = make([]*Term, size)
-	s.shift = 64
-	for n := size; n > 1; n >>= 1 {
-		s.shift--
-	}
 	mask := size - 1
 	for _, t := range old {
 		if t == nil {
