@@ -42,12 +42,7 @@ func (fl *fileLoader) loadAutomaton(root *yaml.Node) *ioa.Automaton {
 		return nil
 	}
 	a := &ioa.Automaton{Name: name, File: fl.f.path, Pos: fl.f.pos(nameNode)}
-	if old := fl.l.autoName[name]; old != nil {
-		fl.errorf(nameNode, source.ErrName, "automaton %q is already declared at %s", name, old.Pos)
-	} else {
-		fl.l.autoName[name] = a
-	}
-	fl.l.set.Automata = append(fl.l.set.Automata, a)
+	fl.l.declareAutomaton(a)
 	if e, ok := fs["doc"]; ok {
 		a.Doc = fl.doc(e.val)
 	}

@@ -25,12 +25,7 @@ func (fl *fileLoader) loadInterface(root *yaml.Node) *ioa.Interface {
 		return nil
 	}
 	it := &ioa.Interface{Name: name, File: fl.f.path, Pos: fl.f.pos(nameNode)}
-	if old := fl.l.ifName[name]; old != nil {
-		fl.errorf(nameNode, source.ErrName, "interface %q is already declared at %s", name, old.Pos)
-	} else {
-		fl.l.ifName[name] = it
-	}
-	fl.l.set.Interfaces = append(fl.l.set.Interfaces, it)
+	fl.l.declareInterface(it)
 	if e, ok := fs["doc"]; ok {
 		it.Doc = fl.doc(e.val)
 	}

@@ -60,13 +60,16 @@ type Config struct {
 	// Parsed, when set, keeps the YAML of every file read, so that a later
 	// load with the same Parsed that reads a file with the same bytes
 	// does not parse it again (a watcher's next run, after an edit of
-	// one file).
+	// one file), and the interfaces and automata that loaded without an
+	// error, which such a load reuses instead of building them again
+	// (reuse.go).
 	Parsed *Parsed
 }
 
 // Parsed holds files' parsed YAML between loads (Config.Parsed), by path,
-// with the bytes each was parsed from. The zero value is ready to use; it
-// is safe for concurrent use.
+// with the bytes each was parsed from, and what those bytes loaded into
+// when that is reusable (reuse.go). The zero value is ready to use; it is
+// safe for concurrent use.
 type Parsed struct {
 	mu sync.Mutex
 	by map[string]parsedYAML
@@ -79,22 +82,24 @@ type parsedYAML struct {
 	root  *yaml.Node // nil: not well-formed
 	lines []string
 	errs  source.ErrorList
+	decl  *loadedDecl // what the bytes loaded into, when reusable (reuse.go)
 }
 
 // get returns the file parsed from data at path before, with a copy of its
-// errors; ok is false when path was not parsed from these bytes.
-func (p *Parsed) get(path string, data []byte) (f *yfile, errs source.ErrorList, ok bool) {
+// errors and what it loaded into when that is reusable; ok is false when
+// path was not parsed from these bytes.
+func (p *Parsed) get(path string, data []byte) (f *yfile, errs source.ErrorList, decl *loadedDecl, ok bool) {
 	p.mu.Lock()
 	e, ok := p.by[path]
 	p.mu.Unlock()
 	if !ok || !bytes.Equal(e.data, data) {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	if e.root != nil {
 		// position caches of its own: they are filled as loading asks
 		f = &yfile{path: path, data: data, lines: e.lines, root: e.root}
 	}
-	return f, slices.Clone(e.errs), true
+	return f, slices.Clone(e.errs), e.decl, true
 }
 
 // put records what parseYAML made of data at path.
@@ -177,7 +182,8 @@ type loader struct {
 type parsedFile struct {
 	f    *yfile
 	errs source.ErrorList
-	err  error // reading it
+	err  error       // reading it
+	decl *loadedDecl // what these bytes loaded into before (Config.Parsed)
 }
 
 // prefetch reads and parses the given files on all CPUs, for load:
@@ -226,7 +232,7 @@ func (l *loader) readParse(path string) parsedFile {
 	memo := l.cfg.Parsed
 	if memo != nil {
 		var ok bool
-		if pf.f, pf.errs, ok = memo.get(path, data); ok {
+		if pf.f, pf.errs, pf.decl, ok = memo.get(path, data); ok {
 			return pf
 		}
 	}
@@ -369,6 +375,10 @@ func (l *loader) load(path string, ref source.Pos) *loadedFile {
 	if f == nil {
 		return lf
 	}
+	if len(pf.errs) == 0 && l.reuse(lf, pf.decl) {
+		return lf
+	}
+	before := len(l.errs)
 	fl := &fileLoader{l: l, f: f}
 	defer func() {
 		// A bug in a later phase must not lose the other files' errors.
@@ -381,6 +391,9 @@ func (l *loader) load(path string, ref source.Pos) *loadedFile {
 		}
 	}()
 	fl.dispatch(lf)
+	if len(pf.errs) == 0 && len(l.errs) == before {
+		l.keep(fl, lf)
+	}
 	return lf
 }
 
@@ -456,6 +469,7 @@ func (fl *fileLoader) ref(n *yaml.Node, kind string) *loadedFile {
 		path = filepath.Join(filepath.Dir(fl.f.path), name)
 	}
 	lf := fl.l.load(path, fl.f.pos(n))
+	fl.refs = append(fl.refs, fileRef{path: path, pos: fl.f.pos(n), kind: lf.kind, iface: lf.iface, auto: lf.auto})
 	switch {
 	case lf.busy, lf.kind == "":
 		return nil // reported at n, or in the file

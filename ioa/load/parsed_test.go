@@ -32,27 +32,12 @@ func TestParsedMemo(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("automaton: X\nstates: [\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// describe prints what a load gives: its automata with their
-	// invariants and its errors.
-	describe := func(s *Set, errs error) string {
-		var b strings.Builder
-		if s != nil {
-			for _, a := range s.Automata {
-				fmt.Fprintf(&b, "%s %d actions\n", a.Name, len(a.Actions))
-				for _, inv := range a.Invariants {
-					fmt.Fprintf(&b, "  %s: %s\n", inv.Name, expr.Print(inv.Body))
-				}
-			}
-		}
-		fmt.Fprintln(&b, errs)
-		return b.String()
-	}
 	var memo Parsed
 	load := func() (string, string) {
 		t.Helper()
 		s1, e1 := Config{Parsed: &memo}.Files(dir)
 		s2, e2 := Config{}.Files(dir)
-		return describe(s1, e1.Err()), describe(s2, e2.Err())
+		return describeSet(s1, e1.Err()), describeSet(s2, e2.Err())
 	}
 	roots := func() map[string]any {
 		out := map[string]any{}
@@ -90,5 +75,40 @@ func TestParsedMemo(t *testing.T) {
 	}
 	if after["counter.yaml"] == before["counter.yaml"] {
 		t.Errorf("the edited file was not parsed again")
+	}
+}
+
+// describeSet prints what a load gives: its interfaces, its automata with
+// their actions and invariants, and its errors.
+func describeSet(s *Set, errs error) string {
+	var b strings.Builder
+	if s != nil {
+		for _, it := range s.Interfaces {
+			fmt.Fprintf(&b, "interface %s %s %d events\n", it.Name, it.Pos, len(it.Events))
+		}
+		for _, a := range s.Automata {
+			iface := ""
+			if a.Interface != nil {
+				iface = a.Interface.Name
+			}
+			fmt.Fprintf(&b, "%s %s over %s, %d actions\n", a.Name, a.Pos, iface, len(a.Actions))
+			for _, act := range a.Actions {
+				fmt.Fprintf(&b, "  %s: %s\n", act.Name, expr.Print(act.Pre))
+			}
+			for _, inv := range a.Invariants {
+				fmt.Fprintf(&b, "  %s: %s\n", inv.Name, expr.Print(inv.Body))
+			}
+		}
+		fmt.Fprintf(&b, "files %v\n", s.Files)
+	}
+	fmt.Fprintln(&b, errs)
+	return b.String()
+}
+
+// write writes text to the file at path.
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -191,8 +191,9 @@ func (f *yfile) runeStarts(line int) []int32 {
 
 // fileLoader loads one file; it carries the file and the error list.
 type fileLoader struct {
-	l *loader
-	f *yfile
+	l    *loader
+	f    *yfile
+	refs []fileRef // the files loading this one loaded in turn (reuse.go)
 }
 
 func (fl *fileLoader) errorf(n *yaml.Node, code source.Code, format string, args ...any) {

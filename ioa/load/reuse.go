@@ -1,0 +1,113 @@
+// This file implements the reuse of loaded files between loads
+// (Config.Parsed): an interface or automaton file whose bytes, and the
+// files it loaded in turn, are those of a load before is not built again.
+//
+// A file's model depends only on its bytes, on its path (positions), on
+// the models of the files it refers to (an automaton's interface) and on
+// the predeclared sorts, which every load shares (NewUniverse). So when a
+// file has the bytes it had and each file it referred to loads to the
+// very object it loaded to then, building it again would give the same
+// model, and the old one is used: the load then only declares it again
+// (its name, in the set's order), which reports the same clashes with
+// other files' declarations as building it would. Only loads that
+// reported no error are kept, and only the automata and interfaces of
+// files that name their dependencies: proof files, which resolve names
+// across the whole set (and are given the chains of refinements found
+// among all proofs), are always loaded again. Nothing downstream of
+// loading writes to an automaton or interface: the models are shared
+// read-only between the loads that reuse them.
+
+package load
+
+import (
+	"bytes"
+
+	"ladder/internal/source"
+	"ladder/ioa"
+)
+
+// loadedDecl is what loading a file declared, kept when it reported no
+// error: an interface or an automaton, with the files it loaded in turn.
+type loadedDecl struct {
+	kind  string // "interface" or "automaton"
+	iface *ioa.Interface
+	auto  *ioa.Automaton
+	refs  []fileRef
+}
+
+// fileRef is a file that loading another loaded in turn: its path and the
+// position of the reference, and what it loaded to.
+type fileRef struct {
+	path  string
+	pos   source.Pos
+	kind  string
+	iface *ioa.Interface
+	auto  *ioa.Automaton
+}
+
+// keep records in the Config's Parsed what the file of fl loaded into (lf),
+// when it is an interface or automaton whose every reference loaded.
+func (l *loader) keep(fl *fileLoader, lf *loadedFile) {
+	memo := l.cfg.Parsed
+	if memo == nil || (lf.auto == nil && lf.iface == nil) {
+		return
+	}
+	for _, r := range fl.refs {
+		if r.auto == nil && r.iface == nil {
+			return
+		}
+	}
+	d := &loadedDecl{kind: lf.kind, iface: lf.iface, auto: lf.auto, refs: fl.refs}
+	memo.mu.Lock()
+	defer memo.mu.Unlock()
+	if e, ok := memo.by[fl.f.path]; ok && bytes.Equal(e.data, fl.f.data) {
+		e.decl = d
+		memo.by[fl.f.path] = e
+	}
+}
+
+// reuse loads the file of lf from d, what its bytes loaded into before,
+// when every file d refers to loads to what it loaded to then; it reports
+// whether it did. When it did not, the files referred to may be loaded:
+// loading the file from its YAML finds them loaded.
+func (l *loader) reuse(lf *loadedFile, d *loadedDecl) bool {
+	if d == nil {
+		return false
+	}
+	for _, r := range d.refs {
+		got := l.load(r.path, r.pos)
+		if got.kind != r.kind || got.iface != r.iface || got.auto != r.auto {
+			return false
+		}
+	}
+	lf.kind, lf.iface, lf.auto = d.kind, d.iface, d.auto
+	switch {
+	case d.auto != nil:
+		l.declareAutomaton(d.auto)
+	case d.iface != nil:
+		l.declareInterface(d.iface)
+	}
+	return true
+}
+
+// declareAutomaton adds a to the set, and its name to the automata's,
+// where no other automaton has it (an error at a.Pos).
+func (l *loader) declareAutomaton(a *ioa.Automaton) {
+	if old := l.autoName[a.Name]; old != nil {
+		l.errs.Add(a.Pos, source.ErrName, "automaton %q is already declared at %s", a.Name, old.Pos)
+	} else {
+		l.autoName[a.Name] = a
+	}
+	l.set.Automata = append(l.set.Automata, a)
+}
+
+// declareInterface adds it to the set, and its name to the interfaces',
+// where no other interface has it (an error at it.Pos).
+func (l *loader) declareInterface(it *ioa.Interface) {
+	if old := l.ifName[it.Name]; old != nil {
+		l.errs.Add(it.Pos, source.ErrName, "interface %q is already declared at %s", it.Name, old.Pos)
+	} else {
+		l.ifName[it.Name] = it
+	}
+	l.set.Interfaces = append(l.set.Interfaces, it)
+}
