@@ -209,7 +209,15 @@ type Cache struct {
 	known os.FileInfo
 
 	hits, misses, puts atomic.Uint64
+	// merges counts the snapshots of other writers Save merged in
+	// (Merges).
+	merges atomic.Uint64
 }
+
+// Merges returns how many times Save has merged into memory the rows of a
+// snapshot another writer left on disk. What a caller remembers of the
+// rows it wrote holds only while this count stays the same.
+func (c *Cache) Merges() uint64 { return c.merges.Load() }
 
 // Open returns a cache for solver backed by the snapshot dir/cache.db.
 //

@@ -59,6 +59,7 @@ func (c *Cache) Save() error {
 				txn.Abort() // leave memory as it was; the disk copy is replaced
 			} else {
 				txn.Commit()
+				c.merges.Add(1)
 			}
 		}
 	}

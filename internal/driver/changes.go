@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"ladder/internal/report"
 	"ladder/internal/theorems"
@@ -21,40 +22,117 @@ import (
 )
 
 // ItemFingerprints returns the fingerprint of every dependency item of a
-// hierarchy (simulation.Fingerprints), with the `strategy:` lists, which
-// simulation.Fingerprints leaves out: a proof's is the item proof:P/strategy, an
-// invariant's is folded into the invariant's fingerprint, and a case's
-// into its step:X.
-func ItemFingerprints(h *ioa.Hierarchy) map[string]string {
-	proofs := h.Proofs
-	fps := simulation.Fingerprints(h.Automata, proofs)
+// hierarchy (simulation.Fingerprints), by owner (simulation.ItemOwner),
+// then by item, with the `strategy:` lists, which simulation.Fingerprints
+// leaves out: a proof's is the item proof:P/strategy, an invariant's is
+// folded into the invariant's fingerprint, and a case's into its step:X.
+func ItemFingerprints(h *ioa.Hierarchy) map[string]map[string]string {
+	return (*itemMemo)(nil).fingerprints(h)
+}
+
+// itemMemo keeps between the runs of a Prover the item fingerprints of
+// each automaton, and the items the cache was last brought up to date
+// with, by owner. An automaton is not changed once loaded, and the loader
+// reuses an unchanged file's automaton (load.Config.Parsed): a run over
+// the same automaton object has the same fingerprints. An owner whose
+// items are those the cache was brought up to date with needs neither
+// comparing nor recording again (compareItemsOf, recordItemsOf). The zero
+// value is ready to use; a nil memo keeps nothing.
+type itemMemo struct {
+	mu       sync.Mutex
+	autos    map[*ioa.Automaton]map[string]string
+	recorded map[string]map[string]string // by owner: the items the cache was given or found to hold
+	merges   uint64                       // the cache's Merges when recorded was filled
+}
+
+// fingerprints is ItemFingerprints, with the automata's from the memo.
+func (m *itemMemo) fingerprints(h *ioa.Hierarchy) map[string]map[string]string {
+	out := make(map[string]map[string]string, len(h.Automata)+len(h.Proofs))
+	var kept, keep map[*ioa.Automaton]map[string]string
+	if m != nil {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		kept, keep = m.autos, make(map[*ioa.Automaton]map[string]string, len(h.Automata))
+	}
 	for _, a := range h.Automata {
-		for _, inv := range a.Invariants {
-			if s := inv.Strategy; s != nil {
-				k := simulation.InvariantKey(a, inv.Name)
-				fps[k] = simulation.Fold(fps[k], strategyText(s))
-			}
+		fps := kept[a]
+		if fps == nil {
+			fps = automatonItems(a)
+		}
+		if keep != nil {
+			keep[a] = fps
+		}
+		out[simulation.AutomatonOwner(a)] = fps
+	}
+	if m != nil {
+		m.autos = keep // only this hierarchy's automata are kept
+	}
+	for _, p := range h.Proofs {
+		out[simulation.ProofOwner(p)] = proofItems(p)
+	}
+	return out
+}
+
+// automatonItems returns the fingerprints of a's items.
+func automatonItems(a *ioa.Automaton) map[string]string {
+	fps := simulation.Fingerprints([]*ioa.Automaton{a}, nil)
+	for _, inv := range a.Invariants {
+		if s := inv.Strategy; s != nil {
+			k := simulation.InvariantKey(a, inv.Name)
+			fps[k] = simulation.Fold(fps[k], strategyText(s))
 		}
 	}
-	for _, p := range proofs {
-		if s := p.Strategy; s != nil {
-			fps[simulation.ProofOwner(p)+"/strategy"] = simulation.HashText(strategyText(s))
-		}
-		for _, sm := range p.Steps {
-			var text strings.Builder
-			for _, c := range sm.Cases {
-				if s := c.Strategy; s != nil {
-					text.WriteString("case " + strconv.Itoa(c.Index) + "\n" + strategyText(s))
-				}
+	return fps
+}
+
+// proofItems returns the fingerprints of p's items.
+func proofItems(p *ioa.Proof) map[string]string {
+	fps := simulation.Fingerprints(nil, []*ioa.Proof{p})
+	if s := p.Strategy; s != nil {
+		fps[simulation.ProofOwner(p)+"/strategy"] = simulation.HashText(strategyText(s))
+	}
+	for _, sm := range p.Steps {
+		var text strings.Builder
+		for _, c := range sm.Cases {
+			if s := c.Strategy; s != nil {
+				text.WriteString("case " + strconv.Itoa(c.Index) + "\n" + strategyText(s))
 			}
-			if k := simulation.ProofOwner(p) + "/step:" + sm.Action.Name; text.Len() > 0 {
-				if _, ok := fps[k]; ok {
-					fps[k] = simulation.Fold(fps[k], text.String())
-				}
+		}
+		if k := simulation.ProofOwner(p) + "/step:" + sm.Action.Name; text.Len() > 0 {
+			if _, ok := fps[k]; ok {
+				fps[k] = simulation.Fold(fps[k], text.String())
 			}
 		}
 	}
 	return fps
+}
+
+// upToDate reports whether the cache holds fps as owner's items: they
+// equal the items it was given or found to hold for owner (remember), and
+// no other writer's rows were merged into it since (merges, its
+// cache.Cache.Merges).
+func (m *itemMemo) upToDate(owner string, fps map[string]string, merges uint64) bool {
+	if m == nil {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old, ok := m.recorded[owner]
+	return ok && m.merges == merges && maps.Equal(old, fps)
+}
+
+// remember records that the cache holds fps as owner's items, as of
+// merges (cache.Cache.Merges).
+func (m *itemMemo) remember(owner string, fps map[string]string, merges uint64) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.recorded == nil || m.merges != merges {
+		m.recorded, m.merges = map[string]map[string]string{}, merges
+	}
+	m.recorded[owner] = fps
 }
 
 // strategyText spells a strategy list canonically: its steps in order,
@@ -151,25 +229,23 @@ func (p *Prover) compareItems(in *Input) *itemEdit {
 
 // compareItemsOf compares the fingerprints cur of the items of owners
 // with those the cache recorded.
-func (p *Prover) compareItemsOf(cur map[string]string, owners []string) *itemEdit {
+func (p *Prover) compareItemsOf(cur map[string]map[string]string, owners []string) *itemEdit {
 	e := &itemEdit{changed: map[string]bool{}, obligations: map[string]bool{}, groups: map[string]bool{}, theorems: map[string]bool{}}
 	if p.cache == nil {
 		return e
 	}
-	byOwner := map[string]map[string]string{}
-	for it, fp := range cur {
-		o := simulation.ItemOwner(it)
-		if byOwner[o] == nil {
-			byOwner[o] = map[string]string{}
-		}
-		byOwner[o][it] = fp
-	}
+	merges := p.cache.Merges()
 	for _, owner := range owners {
+		now := cur[owner]
+		if p.items.upToDate(owner, now, merges) {
+			e.previous = true
+			continue
+		}
 		old, recorded := p.cache.ItemFingerprints(owner)
 		if recorded {
 			e.previous = true
 		}
-		now := byOwner[owner]
+		n := len(e.items)
 		for it, fp := range now {
 			switch ofp, ok := old[it]; {
 			case !ok:
@@ -182,6 +258,9 @@ func (p *Prover) compareItemsOf(cur map[string]string, owners []string) *itemEdi
 			if _, ok := now[it]; !ok {
 				e.items = append(e.items, report.ItemChange{Item: it, Change: report.ItemRemoved})
 			}
+		}
+		if recorded && len(e.items) == n {
+			p.items.remember(owner, now, merges)
 		}
 	}
 	if !e.previous {
@@ -299,24 +378,25 @@ func (e *itemEdit) changes(in *Input, d *theorems.Derivation) *report.Changes {
 
 // recordItemsOf records the fingerprints fps of the items of owners as
 // those of the last complete run.
-func (p *Prover) recordItemsOf(fps map[string]string, owners []string) error {
+func (p *Prover) recordItemsOf(fps map[string]map[string]string, owners []string) error {
 	if p.cache == nil {
 		return nil
 	}
-	byOwner := map[string]map[string]string{}
-	for _, o := range owners {
-		byOwner[o] = map[string]string{}
-	}
-	for it, fp := range fps {
-		if m := byOwner[simulation.ItemOwner(it)]; m != nil {
-			m[it] = fp
-		}
-	}
 	var errs []string
 	for _, o := range owners {
-		if err := p.cache.RecordItems(o, byOwner[o]); err != nil {
-			errs = append(errs, err.Error())
+		m := fps[o]
+		if m == nil {
+			m = map[string]string{}
 		}
+		merges := p.cache.Merges()
+		if p.items.upToDate(o, m, merges) {
+			continue
+		}
+		if err := p.cache.RecordItems(o, m); err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		p.items.remember(o, m, merges)
 	}
 	if len(errs) > 0 {
 		return errors.New(strings.Join(errs, "; "))

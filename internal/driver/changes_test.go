@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"ladder/internal/cache"
 	"ladder/internal/report"
@@ -349,5 +350,57 @@ func TestChangesWithoutItems(t *testing.T) {
 	}
 	if _, rep := proveOrFail(t, p, dir); rep.Changes != nil {
 		t.Errorf("the part recorded items: the first complete run reports %+v", rep.Changes)
+	}
+}
+
+// TestChangesAnotherWriter: a Prover that keeps its items between runs
+// (itemMemo) still compares with what its cache holds once another
+// writer's snapshot was merged into it. The watcher's Prover records the
+// file's items; another Prover on the same cache proves an edit of it and
+// saves; the file is put back. The watcher's next run saves, merging the
+// other's newer rows, and its run after that reports the put-back action
+// as changed, as a Prover without the memo does.
+func TestChangesAnotherWriter(t *testing.T) {
+	dir := copyTestdata(t, "counter")
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	newProver := func() *Prover {
+		p, err := NewProver(Config{CacheDir: cacheDir, Jobs: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	run := func(p *Prover) *report.Changes {
+		t.Helper()
+		rep, err := p.Prove(context.Background(), planRecorded(t, p, dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep.Changes
+	}
+	w := newProver()
+	defer w.Close()
+	run(w)
+	run(w)
+
+	other := newProver()
+	impl := filepath.Join(dir, "impl.yaml")
+	edit(t, impl, "      buf := k\n", "      buf := min(k, 2)\n")
+	time.Sleep(10 * time.Millisecond) // the other's rows are newer
+	run(other)
+	if err := other.Close(); err != nil {
+		t.Fatal(err)
+	}
+	edit(t, impl, "      buf := min(k, 2)\n", "      buf := k\n")
+
+	if c := run(w); c == nil || !c.Empty() {
+		t.Fatalf("before the merge: changes %+v; want none (the watcher's cache holds its own rows)", c)
+	}
+	if w.cache.Merges() == 0 {
+		t.Fatal("the other writer's snapshot was not merged")
+	}
+	want := []report.ItemChange{{Item: "automaton:Buffered/action:Stage", Change: report.ItemEdited}}
+	if c := run(w); c == nil || !reflect.DeepEqual(c.Items, want) {
+		t.Fatalf("after the merge: changes %+v; want %+v", c, want)
 	}
 }

@@ -126,11 +126,11 @@ type Input struct {
 	Obligations []*simulation.Obligation
 	Edges       []*simulation.Edge
 	Files       []string // every file read, for `ladder watch`
-	// Items are the fingerprints of the dependency items, by item
-	// (ItemFingerprints). With nil Items (an input that is not a set of
-	// files as loaded, such as a part of the obligations) the run neither
-	// reports changes nor records fingerprints.
-	Items map[string]string
+	// Items are the fingerprints of the dependency items, by owner, then
+	// by item (ItemFingerprints). With nil Items (an input that is not a
+	// set of files as loaded, such as a part of the obligations) the run
+	// neither reports changes nor records fingerprints.
+	Items map[string]map[string]string
 	// Sums are the lowercase hex SHA-256 of the content of every file
 	// the obligations were generated from, by name, as read by the load
 	// (Inputs.Sums). With nil Sums every obligation is built and printed;
@@ -182,6 +182,7 @@ type Prover struct {
 	built atomic.Int64 // obligations built in the last run
 	sig   signing      // signed records (signing.go)
 	keys  unitKeys     // the verdicts of the unit records read (units.go)
+	items itemMemo     // item fingerprints kept between runs (changes.go)
 	// remoteHits counts the unit records the last run took from the
 	// remote cache.
 	remoteHits atomic.Int64
