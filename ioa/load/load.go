@@ -379,7 +379,7 @@ func (l *loader) load(path string, ref source.Pos) *loadedFile {
 		return lf
 	}
 	before := len(l.errs)
-	fl := &fileLoader{l: l, f: f}
+	fl := &fileLoader{l: l, f: f, decl: pf.decl}
 	defer func() {
 		// A bug in a later phase must not lose the other files' errors.
 		if r := recover(); r != nil {
@@ -448,10 +448,11 @@ func (fl *fileLoader) interfaceRef(n *yaml.Node) *ioa.Interface {
 	return lf.iface
 }
 
-// automatonRef loads the automaton file named by the scalar n, relative to
-// the current file (for proof files). It returns nil after reporting an error.
-func (fl *fileLoader) automatonRef(n *yaml.Node) *ioa.Automaton {
-	lf := fl.ref(n, "automaton")
+// automatonFile loads the automaton file at path name, relative to the
+// current file (for proof files), named at pos. It returns nil after
+// reporting an error.
+func (fl *fileLoader) automatonFile(name string, pos source.Pos) *ioa.Automaton {
+	lf := fl.refAt(name, pos, "automaton")
 	if lf == nil {
 		return nil
 	}
@@ -464,17 +465,23 @@ func (fl *fileLoader) ref(n *yaml.Node, kind string) *loadedFile {
 	if !ok {
 		return nil
 	}
+	return fl.refAt(name, fl.f.pos(n), kind)
+}
+
+// refAt loads the file of the given kind at path name, relative to the
+// current file, named at pos.
+func (fl *fileLoader) refAt(name string, pos source.Pos, kind string) *loadedFile {
 	path := name
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(fl.f.path), name)
 	}
-	lf := fl.l.load(path, fl.f.pos(n))
-	fl.refs = append(fl.refs, fileRef{path: path, pos: fl.f.pos(n), kind: lf.kind, iface: lf.iface, auto: lf.auto})
+	lf := fl.l.load(path, pos)
+	fl.refs = append(fl.refs, fileRef{path: path, pos: pos, kind: lf.kind, iface: lf.iface, auto: lf.auto})
 	switch {
 	case lf.busy, lf.kind == "":
-		return nil // reported at n, or in the file
+		return nil // reported at pos, or in the file
 	case lf.kind != kind:
-		fl.errorf(n, source.ErrModel, "%s is %s file, not %s file", name, article(lf.kind), article(kind))
+		fl.l.errs.Add(pos, source.ErrModel, "%s is %s file, not %s file", name, article(lf.kind), article(kind))
 		return nil
 	}
 	return lf

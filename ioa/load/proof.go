@@ -36,12 +36,13 @@ type ProofFile struct {
 
 	fl   *fileLoader
 	root *yaml.Node
+	decl *loadedDecl // what the file's bytes loaded into before, if kept (reuse.go)
 }
 
 // loadProof records a proof file; loadProofs loads it once every file has
 // been read.
 func (fl *fileLoader) loadProof(root *yaml.Node) *ProofFile {
-	p := &ProofFile{File: fl.f.path, Pos: fl.f.pos(root), fl: fl, root: root}
+	p := &ProofFile{File: fl.f.path, Pos: fl.f.pos(root), fl: fl, root: root, decl: fl.decl}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if k, v := root.Content[i], root.Content[i+1]; k.Value == "proof" && v.Kind == yaml.ScalarNode {
 			p.Name, p.Pos = v.Value, fl.f.pos(v)
@@ -65,7 +66,14 @@ func (l *loader) loadProofs() {
 			l.errs.Add(pf.Pos, source.ErrName, "proof %q is already declared at %s", pf.Name, old.Pos)
 		}
 		seen[pf.Name] = pf
-		pf.Proof = l.loadProof1(pf)
+		if !l.reuseProof(pf) {
+			before := len(l.errs)
+			var uses []autoUse
+			pf.Proof, uses = l.loadProof1(pf)
+			if len(l.errs) == before {
+				l.keepProof(pf, uses)
+			}
+		}
 		pf.root = nil
 	}
 	for _, pf := range l.set.ProofFiles {
@@ -77,7 +85,8 @@ func (l *loader) loadProofs() {
 
 // loadProof1 loads one proof file; a bug in a later phase is reported as an
 // internal error at the file rather than crash the loader.
-func (l *loader) loadProof1(pf *ProofFile) (p *ioa.Proof) {
+// It returns the automata the proof named, as it resolved them.
+func (l *loader) loadProof1(pf *ProofFile) (p *ioa.Proof, uses []autoUse) {
 	defer func() {
 		if r := recover(); r != nil {
 			l.errs.Add(source.Pos{File: pf.File, Line: 1, Col: 1}, source.ErrInternal, "internal error while loading proof: %v", r)
@@ -85,7 +94,8 @@ func (l *loader) loadProof1(pf *ProofFile) (p *ioa.Proof) {
 		}
 	}()
 	pl := &proofLoader{fileLoader: pf.fl, chk: NewChecker(&l.errs)}
-	return pl.load(pf.root)
+	p = pl.load(pf.root)
+	return p, pl.uses
 }
 
 // The keys of a proof file, in the order of docs/proofs.md.
@@ -112,6 +122,7 @@ type proofLoader struct {
 	// the error each use of one reports.
 	ambiguous []string
 	ambiguity []string
+	uses      []autoUse // the automata named, as resolved (reuse.go)
 }
 
 // load builds the proof whose top-level mapping is root. It returns nil
@@ -221,6 +232,27 @@ func quoteAll(xs []string) []string {
 	return out
 }
 
+// isPath reports whether a proof names its automaton by the path of its
+// file rather than by its name.
+func isPath(name string) bool {
+	ext := filepath.Ext(name)
+	return ext == ".yaml" || ext == ".yml" || strings.ContainsRune(name, '/')
+}
+
+// resolve returns the automaton a proof file (of fl) names name, at pos:
+// the automaton of the file at that path relative to the proof's, or the
+// loaded automaton of that name, or the library's; nil when there is none
+// (after reporting an error when name is a path).
+func (l *loader) resolve(fl *fileLoader, name string, pos source.Pos) *ioa.Automaton {
+	if isPath(name) {
+		return fl.automatonFile(name, pos)
+	}
+	if a := l.autoName[name]; a != nil {
+		return a
+	}
+	return l.fromLibrary(name, pos)
+}
+
 // automaton resolves the automaton named (or the file named) by scalar n.
 func (pl *proofLoader) automaton(n *yaml.Node, role string) (*ioa.Automaton, source.Pos) {
 	pos := pl.f.pos(n)
@@ -228,14 +260,11 @@ func (pl *proofLoader) automaton(n *yaml.Node, role string) (*ioa.Automaton, sou
 	if !ok {
 		return nil, pos
 	}
-	if ext := filepath.Ext(name); ext == ".yaml" || ext == ".yml" || strings.ContainsRune(name, '/') {
-		return pl.automatonRef(n), pos
-	}
-	if a := pl.l.autoName[name]; a != nil {
+	if a := pl.l.resolve(pl.fileLoader, name, pos); a != nil {
+		pl.uses = append(pl.uses, autoUse{name: name, pos: pos, auto: a})
 		return a, pos
-	}
-	if a := pl.l.fromLibrary(name, pos); a != nil {
-		return a, pos
+	} else if isPath(name) {
+		return nil, pos // reported at n, or in the file
 	}
 	var known []string
 	for n := range pl.l.autoName {

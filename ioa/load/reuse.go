@@ -10,12 +10,15 @@
 // model, and the old one is used: the load then only declares it again
 // (its name, in the set's order), which reports the same clashes with
 // other files' declarations as building it would. Only loads that
-// reported no error are kept, and only the automata and interfaces of
-// files that name their dependencies: proof files, which resolve names
-// across the whole set (and are given the chains of refinements found
-// among all proofs), are always loaded again. Nothing downstream of
-// loading writes to an automaton or interface: the models are shared
-// read-only between the loads that reuse them.
+// reported no error are kept. A proof file is loaded once every other
+// file is read, and depends on the automata it names, by name or by path:
+// it is reused when each of those names resolves to the very automaton
+// it resolved to before. A proof that assumes an invariant by transfer is
+// always loaded again: the chain of refinements of such an assumption is
+// found among all the proofs of a load and written into the proof.
+// Nothing downstream of loading writes to an automaton, interface or
+// proof: the models are shared read-only between the loads that reuse
+// them.
 
 package load
 
@@ -27,12 +30,23 @@ import (
 )
 
 // loadedDecl is what loading a file declared, kept when it reported no
-// error: an interface or an automaton, with the files it loaded in turn.
+// error: an interface or an automaton, with the files it loaded in turn,
+// or a proof, with the automata it named.
 type loadedDecl struct {
-	kind  string // "interface" or "automaton"
+	kind  string // "interface", "automaton" or "proof"
 	iface *ioa.Interface
 	auto  *ioa.Automaton
 	refs  []fileRef
+	proof *ioa.Proof
+	uses  []autoUse
+}
+
+// autoUse is an automaton a proof named (its concrete or abstract one),
+// where, and what the name resolved to.
+type autoUse struct {
+	name string
+	pos  source.Pos
+	auto *ioa.Automaton
 }
 
 // fileRef is a file that loading another loaded in turn: its path and the
@@ -71,8 +85,8 @@ func (l *loader) keep(fl *fileLoader, lf *loadedFile) {
 // whether it did. When it did not, the files referred to may be loaded:
 // loading the file from its YAML finds them loaded.
 func (l *loader) reuse(lf *loadedFile, d *loadedDecl) bool {
-	if d == nil {
-		return false
+	if d == nil || d.kind == "proof" {
+		return false // a proof is loaded once every file is read (reuseProof)
 	}
 	for _, r := range d.refs {
 		got := l.load(r.path, r.pos)
@@ -87,6 +101,48 @@ func (l *loader) reuse(lf *loadedFile, d *loadedDecl) bool {
 	case d.iface != nil:
 		l.declareInterface(d.iface)
 	}
+	return true
+}
+
+// keepProof records in the Config's Parsed the proof pf loaded into, with
+// the automata it named (uses), unless it assumes an invariant by
+// transfer: the chain of refinements of such an assumption is found among
+// all the proofs of a load (resolveTransfers) and written into the proof.
+func (l *loader) keepProof(pf *ProofFile, uses []autoUse) {
+	memo := l.cfg.Parsed
+	if memo == nil || pf.Proof == nil {
+		return
+	}
+	for _, side := range pf.Proof.AssumeSides() {
+		for _, r := range side.Refs {
+			if r.Transferred() {
+				return
+			}
+		}
+	}
+	d := &loadedDecl{kind: "proof", proof: pf.Proof, uses: uses}
+	memo.mu.Lock()
+	defer memo.mu.Unlock()
+	if e, ok := memo.by[pf.File]; ok && bytes.Equal(e.data, pf.fl.f.data) {
+		e.decl = d
+		memo.by[pf.File] = e
+	}
+}
+
+// reuseProof sets pf's proof to the one its bytes loaded into before, when
+// every automaton that proof named resolves to the automaton it resolved
+// to then; it reports whether it did.
+func (l *loader) reuseProof(pf *ProofFile) bool {
+	d := pf.decl
+	if d == nil || d.kind != "proof" {
+		return false
+	}
+	for _, u := range d.uses {
+		if l.resolve(pf.fl, u.name, u.pos) != u.auto {
+			return false
+		}
+	}
+	pf.Proof = d.proof
 	return true
 }
 

@@ -1,10 +1,14 @@
 package load
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"ladder/ioa"
+	"ladder/ioa/expr"
 )
 
 // TestReuse loads a directory through one Parsed again and again, editing
@@ -108,5 +112,134 @@ func TestReuse(t *testing.T) {
 	s6 := load("the error again")
 	if byName(s5)["Counter2"] == byName(s6)["Counter2"] {
 		t.Errorf("an automaton with an error was reused")
+	}
+}
+
+// hasTransfer reports whether p assumes an invariant by transfer.
+func hasTransfer(p *ioa.Proof) bool {
+	for _, side := range p.AssumeSides() {
+		for _, r := range side.Refs {
+			if r.Transferred() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// describeProofs prints the proofs of a load: each one's kind, automata,
+// relation clauses, steps and the chains of its transferred assumptions.
+func describeProofs(s *Set) string {
+	var b strings.Builder
+	for _, p := range s.Proofs {
+		fmt.Fprintf(&b, "%s %s %s %s→%s, %d clauses, %d steps\n", p.Name, p.Pos, p.Kind, p.Concrete.Name, p.Abstract.Name, len(p.Relation), len(p.Steps))
+		for _, c := range p.Relation {
+			fmt.Fprintf(&b, "  %s: %s\n", c.Name, expr.Print(c.Body))
+		}
+		for _, side := range p.AssumeSides() {
+			for _, r := range side.Refs {
+				var chain []string
+				for _, q := range r.Chain {
+					chain = append(chain, q.Name)
+				}
+				fmt.Fprintf(&b, "  assume %s of %s via %v\n", r.Name, side.Owner.Name, chain)
+			}
+		}
+	}
+	return b.String()
+}
+
+// TestReuseRepository loads the repository's specifications, algorithms
+// and proofs through one Parsed, again with nothing changed, and again
+// after an edit of one specification: each load gives what a load without
+// the memo gives; with nothing changed every interface and automaton is
+// reused, and every proof but those assuming an invariant by transfer;
+// after the edit the edited automaton and every proof naming it are built
+// again, and nothing else.
+func TestReuseRepository(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the repository four times")
+	}
+	root := t.TempDir()
+	for _, d := range []string{"specs", "algorithms", "proofs"} {
+		if err := os.CopyFS(filepath.Join(root, d), os.DirFS(filepath.Join("..", "..", d))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths := []string{filepath.Join(root, "specs"), filepath.Join(root, "algorithms"), filepath.Join(root, "proofs")}
+	var memo Parsed
+	load := func(what string) *Set {
+		t.Helper()
+		s1, e1 := Config{Parsed: &memo}.Files(paths...)
+		s2, e2 := Config{}.Files(paths...)
+		if len(e1) > 0 {
+			t.Fatalf("%s: %v", what, e1.Err())
+		}
+		got := describeSet(s1, e1.Err()) + describeProofs(s1)
+		want := describeSet(s2, e2.Err()) + describeProofs(s2)
+		if got != want {
+			t.Fatalf("%s: the load with the memo differs from the one without", what)
+		}
+		return s1
+	}
+	first := load("first load")
+	again := load("nothing changed")
+	same := func(a, b *Set) (autos map[string]bool, proofs map[string]bool) {
+		autos, proofs = map[string]bool{}, map[string]bool{}
+		for i, x := range a.Automata {
+			autos[x.Name] = x == b.Automata[i]
+		}
+		for i, it := range a.Interfaces {
+			autos["interface "+it.Name] = it == b.Interfaces[i]
+		}
+		for i, p := range a.Proofs {
+			proofs[p.Name] = p == b.Proofs[i]
+		}
+		return autos, proofs
+	}
+	autos, proofs := same(first, again)
+	transfers := 0
+	for name, reused := range autos {
+		if !reused {
+			t.Errorf("nothing changed: %s built again", name)
+		}
+	}
+	for _, p := range again.Proofs {
+		if hasTransfer(p) {
+			transfers++
+		}
+		if proofs[p.Name] == hasTransfer(p) {
+			t.Errorf("nothing changed: proof %s reused %v, assumes by transfer %v", p.Name, proofs[p.Name], hasTransfer(p))
+		}
+	}
+	if transfers == 0 || transfers == len(again.Proofs) {
+		t.Fatalf("%d of %d proofs assume by transfer: the test needs both kinds", transfers, len(again.Proofs))
+	}
+
+	spec := filepath.Join(root, "specs", "TMS2.yaml")
+	b, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, spec, string(b)+"# edited\n")
+	edited := load("TMS2 edited")
+	autos, proofs = same(again, edited)
+	for name, reused := range autos {
+		if reused == (name == "TMS2") {
+			t.Errorf("TMS2 edited: %s reused %v", name, reused)
+		}
+	}
+	named := 0
+	for _, p := range edited.Proofs {
+		names := p.Concrete.Name == "TMS2" || p.Abstract.Name == "TMS2"
+		if names {
+			named++
+		}
+		if proofs[p.Name] == (names || hasTransfer(p)) {
+			t.Errorf("TMS2 edited: proof %s reused %v", p.Name, proofs[p.Name])
+		}
+	}
+	if named == 0 {
+		t.Fatal("no proof names TMS2")
 	}
 }

@@ -193,7 +193,8 @@ func (f *yfile) runeStarts(line int) []int32 {
 type fileLoader struct {
 	l    *loader
 	f    *yfile
-	refs []fileRef // the files loading this one loaded in turn (reuse.go)
+	refs []fileRef   // the files loading this one loaded in turn (reuse.go)
+	decl *loadedDecl // what the file's bytes loaded into before, if kept (reuse.go)
 }
 
 func (fl *fileLoader) errorf(n *yaml.Node, code source.Code, format string, args ...any) {
