@@ -23,10 +23,12 @@ func TheoremInput(obls []*Obligation, edges []*Edge) *theorems.Input {
 		autos[e.Proof.Concrete.Name] = e.Proof.Concrete
 		autos[e.Proof.Abstract.Name] = e.Proof.Abstract
 	}
+	var last *ioa.Automaton
 	for _, o := range obls {
 		a := o.automaton
-		if a != nil {
+		if a != nil && a != last {
 			autos[a.Name] = a
+			last = a
 		}
 		to := theorems.Obligation{ID: o.ID, Invariant: o.Invariant, Assumes: o.Assumes}
 		if a != nil && o.Invariant != "" {

@@ -212,6 +212,11 @@ func (u *UnitPlan) decode() ([]Obligation, int, error) {
 		if o.Invariant != "" {
 			invs++
 		}
+		// Consecutive obligations mostly assume the same: one list
+		// serves them (read only, as every obligation's).
+		if i > 0 && slices.Equal(po.Assumes, u.Obligations[i-1].Assumes) {
+			o.Assumes = decoded[i-1].Assumes
+		}
 		decoded[i] = o
 	}
 	u.decoded, u.invs = decoded, invs

@@ -47,7 +47,7 @@ func assemble(in *Input, jobs []*job, d *theorems.Derivation) *report.Prove {
 		// The obligations of one invariant follow each other, most with
 		// the same assumptions: those repeat nothing.
 		same := prev != nil && o.Invariant == prev.Invariant && o.Edge == prev.Edge
-		repeat := same && slices.Equal(o.Assumes, prev.Assumes)
+		repeat := same && sameList(o.Assumes, prev.Assumes)
 		prev = o
 		if repeat {
 			continue
@@ -137,4 +137,14 @@ func splitInvariantKey(key string) (automaton, name string) {
 		return "", key
 	}
 	return automaton, name
+}
+
+// sameList reports whether a and b hold the same strings, in order; lists
+// that share their elements (restored obligations' often do) are not
+// compared element by element.
+func sameList(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0] || slices.Equal(a, b)
 }

@@ -269,18 +269,31 @@ func InvariantStatus(obls []Obligation, vs Verdicts) map[string]Status {
 	local := map[string]Status{}
 	assumes := map[string][]string{}
 	seenAssume := map[[2]string]bool{} // each assumption once: obligations repeat them
+	// The worst status of each invariant's obligations: an unchecked
+	// obligation stays unchecked whatever follows it. The obligations of
+	// one invariant mostly follow each other: acc is the worst of the run
+	// of run's obligations just seen, stored in local when the run ends
+	// (worse is a maximum, so the order of the runs does not matter).
+	run, acc := "", Proved
+	store := func() {
+		if run == "" {
+			return
+		}
+		if old, ok := local[run]; ok {
+			acc = worse(old, acc)
+		}
+		local[run] = acc
+	}
 	for i, o := range obls {
+		if o.Invariant != run {
+			store()
+			run, acc = o.Invariant, Proved
+		}
 		if o.Invariant == "" {
 			continue
 		}
-		// The first obligation's status, then the worst: an unchecked
-		// obligation stays unchecked whatever follows it.
-		s := vs.Status(o.ID)
-		if acc, ok := local[o.Invariant]; ok {
-			s = worse(acc, s)
-		}
-		local[o.Invariant] = s
-		if i > 0 && o.Invariant == obls[i-1].Invariant && slices.Equal(o.Assumes, obls[i-1].Assumes) {
+		acc = worse(acc, vs.Status(o.ID))
+		if i > 0 && o.Invariant == obls[i-1].Invariant && sameList(o.Assumes, obls[i-1].Assumes) {
 			continue // the previous obligation's assumptions, seen
 		}
 		for _, a := range o.Assumes {
@@ -290,6 +303,7 @@ func InvariantStatus(obls []Obligation, vs Verdicts) map[string]Status {
 			}
 		}
 	}
+	store()
 	out := map[string]Status{}
 	for k := range local {
 		seen := map[string]bool{k: true}
@@ -316,6 +330,16 @@ func InvariantStatus(obls []Obligation, vs Verdicts) map[string]Status {
 		out[k] = st
 	}
 	return out
+}
+
+// sameList reports whether a and b hold the same strings, in order; lists
+// that share their elements (restored obligations' often do) are not
+// compared element by element.
+func sameList(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0] || slices.Equal(a, b)
 }
 
 // viaAssumption is the status a refuted assumption lends to what assumes

@@ -1,6 +1,7 @@
 package theorems
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -304,6 +305,31 @@ func TestInvariantStatusUncheckedAnywhere(t *testing.T) {
 		}
 		if st := InvariantStatus(obls, vs)[key]; st != Unchecked {
 			t.Errorf("obligation %d of 3 not checked: P is %s", missing+1, st)
+		}
+	}
+}
+
+// TestInvariantStatusInterleaved checks that an invariant's status is the
+// worst of its obligations' wherever they come, in one run or split by
+// another invariant's: each of P's obligations is in turn refuted, then
+// not checked, with Q's obligation between P's first and the rest.
+func TestInvariantStatusInterleaved(t *testing.T) {
+	const p, q = "automaton:A/invariant:P", "automaton:A/invariant:Q"
+	for _, bad := range []kernel.Verdict{kernel.Refuted, kernel.Unknown} {
+		for at := 0; at < 3; at++ {
+			obls := []Obligation{
+				{ID: "P0", Invariant: p}, {ID: "Q0", Invariant: q},
+				{ID: "P1", Invariant: p}, {ID: "P2", Invariant: p}, {ID: "edge", Invariant: ""},
+			}
+			vs := Verdicts{"P0": kernel.Proved, "Q0": kernel.Proved, "P1": kernel.Proved, "P2": kernel.Proved, "edge": kernel.Refuted}
+			vs[fmt.Sprintf("P%d", at)] = bad
+			st := InvariantStatus(obls, vs)
+			if want := FromVerdict(bad, true); st[p] != want || st[q] != Proved {
+				t.Errorf("P%d %v: P is %s, Q is %s; want %s and proved", at, bad, st[p], st[q], want)
+			}
+			if _, ok := st[""]; ok {
+				t.Errorf("an edge obligation gave a status to the empty key")
+			}
 		}
 	}
 }
