@@ -460,6 +460,15 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 	d := derive(in, done)
 	in.used = usedOf(done)
 	t = p.trace("derive", t)
+	// The report is assembled while the results are recorded and saved:
+	// both only read the jobs, the input and the derivation.
+	var rep *report.Prove
+	var assembled sync.WaitGroup
+	assembled.Add(1)
+	go func() {
+		defer assembled.Done()
+		rep = p.assembleReport(in, done, d, ed, solve)
+	}()
 	if solve {
 		t = p.recordResults(in, done, d, t)
 		p.deferCores(in, done, d)
@@ -472,12 +481,37 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 		}
 	}
 	t = p.trace("items", t)
+	if p.cache != nil {
+		switch {
+		case solve && p.cfg.SaveOnClose:
+			p.proved.Store(true)
+		case solve:
+			if err := p.cache.Save(); err != nil {
+				p.warn(err.Error())
+			}
+		}
+	}
+	t = p.trace("save", t)
+	assembled.Wait()
+	p.trace("assemble", t)
+	if w := p.sig.warning(); w != "" {
+		p.warn(w)
+	}
+	p.mu.Lock()
+	rep.Warnings, p.warnings = p.warnings, nil
+	p.mu.Unlock()
+	rep.Summary.Seconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+// assembleReport assembles the report of a run over in whose decided jobs are
+// done, with the derivation d and what an edit changed (ed, or nil).
+func (p *Prover) assembleReport(in *Input, done []*job, d *theorems.Derivation, ed *itemEdit, solve bool) *report.Prove {
 	rep := assemble(in, done, d)
 	rep.Summary.Built = p.Built()
 	if ed != nil {
 		rep.Changes = ed.changes(in, d)
 	}
-	t = p.trace("assemble", t)
 	if solve && p.cfg.Only == "" {
 		// Expected theorems are checked only when everything was: under
 		// --only the unselected obligations count as not checked.
@@ -488,24 +522,8 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 	rep.Solver = report.Solver{Name: p.solver.Name, Version: p.solver.Version, Params: p.solver.Params, Workers: p.cfg.Jobs}
 	if p.cache != nil {
 		rep.Solver.Cache = p.cfg.CacheDir
-		switch {
-		case solve && p.cfg.SaveOnClose:
-			p.proved.Store(true)
-		case solve:
-			if err := p.cache.Save(); err != nil {
-				p.warn(err.Error())
-			}
-		}
 	}
-	p.trace("save", t)
-	if w := p.sig.warning(); w != "" {
-		p.warn(w)
-	}
-	p.mu.Lock()
-	rep.Warnings, p.warnings = p.warnings, nil
-	p.mu.Unlock()
-	rep.Summary.Seconds = time.Since(start).Seconds()
-	return rep, nil
+	return rep
 }
 
 // decideAll prints, looks up and (when solving) checks the jobs todo of
