@@ -208,6 +208,20 @@ type Cache struct {
 	// that one, its rows are all in memory and Save need not merge it.
 	known os.FileInfo
 
+	// base is the payload checksum of the snapshot this cache read or
+	// wrote last, which the frames it appends to the log extend; "" when
+	// there is none. knownLog is the log as stat'ed when this cache read
+	// or wrote it last (nil: there was none), and appendable says whether
+	// frames may be appended to it (it held only valid frames of base).
+	// All three are guarded by saveMu.
+	base       string
+	knownLog   os.FileInfo
+	appendable bool
+	// pending are the rows changed since Save last wrote them (log.go),
+	// guarded by pendMu.
+	pendMu  sync.Mutex
+	pending pending
+
 	hits, misses, puts atomic.Uint64
 	// merges counts the snapshots of other writers Save merged in
 	// (Merges).
@@ -240,24 +254,31 @@ func Open(dir string, solver SolverID) (*Cache, []Warning, error) {
 	}
 	c := &Cache{dir: dir, solver: solver, solverStr: solver.String(), db: db}
 
-	// Stat'ed before it is read: a file replaced in between is merged
-	// again by Save, never taken as read.
+	// Stat'ed before they are read: a file replaced or appended to in
+	// between is merged again by Save, never taken as read.
 	known, _ := os.Stat(c.snapshotPath())
-	p, w := c.readSnapshot()
+	knownLog, _ := os.Stat(c.logPath())
+	p, base, w := c.readSnapshot()
 	if w != nil {
 		c.dirty.Store(true) // the next Save replaces the bad snapshot
 		return c, []Warning{*w}, nil
 	}
-	if p != nil {
-		txn := c.db.Txn(true)
-		if err := insertPayload(txn, p, false); err != nil {
-			txn.Abort()
-			// Unreachable for a validated payload; still never trust it.
-			c.dirty.Store(true)
-			return c, []Warning{{Path: c.snapshotPath(), Kind: Corrupt, Reason: err.Error()}}, nil
-		}
-		txn.Commit()
-		c.known = known
+	if p == nil {
+		return c, nil, nil // a log without its snapshot is never read
+	}
+	frames, appendable, lw := c.readLog(base)
+	txn := c.db.Txn(true)
+	if err := insertPayload(txn, p, false); err != nil || apply(txn, frames) != nil {
+		txn.Abort()
+		// Unreachable for validated rows; still never trust them.
+		c.dirty.Store(true)
+		return c, []Warning{{Path: c.snapshotPath(), Kind: Corrupt, Reason: "rows do not insert"}}, nil
+	}
+	txn.Commit()
+	c.known, c.knownLog, c.base, c.appendable = known, knownLog, base, appendable
+	if lw != nil {
+		c.dirty.Store(true) // the next Save writes the snapshot and removes the log
+		return c, []Warning{*lw}, nil
 	}
 	return c, nil, nil
 }
@@ -275,22 +296,22 @@ const MaxSnapshotSize = 1 << 30
 
 func (c *Cache) snapshotPath() string { return filepath.Join(c.dir, SnapshotFile) }
 
-// readSnapshot reads and validates the snapshot on disk. It returns
-// (nil, nil) when there is none.
-func (c *Cache) readSnapshot() (*payload, *Warning) {
+// readSnapshot reads and validates the snapshot on disk, and returns it
+// with its payload checksum. It returns (nil, "", nil) when there is none.
+func (c *Cache) readSnapshot() (*payload, string, *Warning) {
 	path := c.snapshotPath()
 	data, err := safeio.ReadFile(path, MaxSnapshotSize)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
+			return nil, "", nil
 		}
-		return nil, &Warning{Path: path, Kind: Unreadable, Reason: err.Error()}
+		return nil, "", &Warning{Path: path, Kind: Unreadable, Reason: err.Error()}
 	}
 	p, prob := decodeSnapshot(data, c.solverStr)
 	if prob != nil {
-		return nil, &Warning{Path: path, Kind: prob.kind, Reason: prob.reason}
+		return nil, "", &Warning{Path: path, Kind: prob.kind, Reason: prob.reason}
 	}
-	return p, nil
+	return p, snapshotSum(data), nil
 }
 
 // Lookup returns the stored result for key. A hit requires the stored row's
@@ -464,13 +485,12 @@ func (c *Cache) insert(table string, row any) error {
 	if c.unchanged(table, row) {
 		return nil
 	}
-	txn := c.db.Txn(true)
+	txn := c.write()
 	if err := txn.Insert(table, row); err != nil {
 		txn.Abort()
 		return fmt.Errorf("cache: insert into %s: %w", table, err)
 	}
-	txn.Commit()
-	c.dirty.Store(true)
+	c.commit(txn)
 	return nil
 }
 

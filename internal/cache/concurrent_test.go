@@ -134,7 +134,7 @@ func checkUnion(t *testing.T, dir string, n int) {
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if e.Name() != SnapshotFile && e.Name() != LockFile {
+		if e.Name() != SnapshotFile && e.Name() != LockFile && e.Name() != LogFile {
 			t.Errorf("stray file %s", e.Name())
 		}
 	}

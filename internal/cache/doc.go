@@ -68,12 +68,27 @@
 // modest (see the benchmarks). Format and solver are repeated inside the
 // payload, because the checksum covers the payload only.
 //
+// # Log
+//
+// Save does not write the whole snapshot for a few changed rows: when the
+// snapshot and its log on disk are those this cache read or wrote last,
+// it appends the rows changed since to dir/cache.log, one frame per Save
+// (header, JSON payload, checksum, like a snapshot), naming the snapshot
+// the frame extends by its payload checksum, and fsyncs the log. Open
+// applies the frames that extend the snapshot it read, in order, and stops
+// at the first that fails validation (a write cut short), with a warning;
+// the next Save then writes the snapshot whole. Once the log would pass
+// half the snapshot's size, Save writes the snapshot whole and removes the
+// log (log.go). So a Save costs what changed, not what the cache holds.
+//
 // Save is atomic and safe against concurrent writers: it takes an exclusive
-// flock(2) on dir/cache.lock, re-reads the snapshot on disk, merges it into
-// memory (union; the newer Date wins for the same key or name), writes a
-// temporary file in dir, fsyncs it, renames it over cache.db, fsyncs the
-// directory, and only then releases the lock. A crash leaves either the old
-// or the new file, and two `ladder prove` runs never lose each other's rows.
+// flock(2) on dir/cache.lock. Unless it appends to the log, it re-reads the
+// snapshot and log on disk, merges them into memory (union; the newer Date
+// wins for the same key or name), writes a temporary file in dir, fsyncs
+// it, renames it over cache.db, fsyncs the directory, removes the log, and
+// only then releases the lock. A crash leaves either the old or the new
+// snapshot, with the frames of its log that were written whole, and two
+// `ladder prove` runs never lose each other's rows.
 //
 // Open accepts a snapshot only if the magic, format version, payload length,
 // checksum, header solver, JSON decoding and every row's invariants (key

@@ -40,7 +40,7 @@ func (c *Cache) forget(rows ...tableRows) (int, error) {
 	if c.closed.Load() {
 		return 0, ErrClosed
 	}
-	txn := c.db.Txn(true)
+	txn := c.write()
 	n := 0
 	for _, r := range rows {
 		for _, id := range r.ids {
@@ -59,7 +59,6 @@ func (c *Cache) forget(rows ...tableRows) (int, error) {
 		txn.Abort()
 		return 0, nil
 	}
-	txn.Commit()
-	c.dirty.Store(true)
+	c.commit(txn)
 	return n, nil
 }

@@ -56,7 +56,7 @@ func (c *Cache) RecordItems(owner string, fingerprints map[string]string) error 
 	}
 	sort.Strings(names)
 	now := time.Now().Round(0)
-	txn := c.db.Txn(true)
+	txn := c.write()
 	changed := false
 	put := func(item, fp string) error {
 		if raw, err := txn.First(tableItems, indexID, item); err == nil && raw != nil {
@@ -95,8 +95,7 @@ func (c *Cache) RecordItems(owner string, fingerprints map[string]string) error 
 		txn.Abort()
 		return nil
 	}
-	txn.Commit()
-	c.dirty.Store(true)
+	c.commit(txn)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,17 +17,20 @@ const tempPrefix = SnapshotFile + ".tmp-"
 const staleTemp = time.Hour
 
 // Save persists the cache. It takes an exclusive advisory lock on
-// dir/cache.lock, re-reads the snapshot currently on disk (unless it is the
-// file this cache read or wrote last), merges it into the
-// in-memory tables (union; for the same key or name the newer Date wins, ties
-// keep the in-memory row), writes the merged tables to a temporary file in
-// dir, fsyncs it, renames it over dir/cache.db, fsyncs dir and releases the
-// lock. A snapshot on disk that fails validation or belongs to another
-// solver configuration is not merged, only replaced.
+// dir/cache.lock. When the snapshot and the log on disk are the files
+// this cache read or wrote last, it appends the rows changed since to the
+// log (log.go) and syncs it, unless the log would grow past half the
+// snapshot (logLimit). Otherwise it re-reads the snapshot and its log,
+// merges them into the in-memory tables (union; for the same key or name
+// the newer Date wins, ties keep the in-memory row), writes the tables to
+// a temporary file in dir, fsyncs it, renames it over dir/cache.db, fsyncs
+// dir, removes the log, and releases the lock. A snapshot on disk that
+// fails validation or belongs to another solver configuration is not
+// merged, only replaced.
 //
 // Concurrent Saves from goroutines or processes therefore never lose each
-// other's rows, and a crash at any point leaves either the old or the new
-// snapshot in place.
+// other's rows, and a crash at any point leaves the old or the new
+// snapshot in place, with the frames of its log that were written whole.
 func (c *Cache) Save() error {
 	if c.closed.Load() {
 		return ErrClosed
@@ -48,39 +52,124 @@ func (c *Cache) Save() error {
 	}
 	defer unlock()
 
-	// The snapshot on disk is merged unless it is the very file this cache
-	// read or wrote last (same file, size and modification time): its
-	// rows are in memory already.
-	if fi, err := os.Stat(c.snapshotPath()); err != nil || c.known == nil || !os.SameFile(fi, c.known) ||
-		fi.Size() != c.known.Size() || !fi.ModTime().Equal(c.known.ModTime()) {
-		if p, w := c.readSnapshot(); w == nil && p != nil {
-			txn := c.db.Txn(true)
-			if err := insertPayload(txn, p, true); err != nil {
-				txn.Abort() // leave memory as it was; the disk copy is replaced
-			} else {
-				txn.Commit()
-				c.merges.Add(1)
-			}
+	// The files on disk are merged unless they are the very files this
+	// cache read or wrote last (same file, size and modification time):
+	// their rows are in memory already.
+	fi, _ := os.Stat(c.snapshotPath())
+	li, _ := os.Stat(c.logPath())
+	if !sameStat(fi, c.known) || !sameStat(li, c.knownLog) {
+		c.merge()
+	} else if c.appendable && c.base != "" && !hasTemps(c.dir) {
+		done, err := c.appendChanges(fi, li)
+		if done || err != nil {
+			return err
 		}
 	}
+	return c.rewrite()
+}
 
-	p, err := collect(c.db.Txn(false), c.solverStr)
+// sameStat reports whether a and b are the same file with the same size
+// and modification time, or both absent (nil).
+func sameStat(a, b os.FileInfo) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+// logLimit is the size the log may reach, for a snapshot of size n: half
+// of it, and at least 256 KiB; past it Save writes the snapshot again.
+func logLimit(n int64) int64 { return max(n/2, 256<<10) }
+
+// merge merges into memory the rows of the snapshot on disk and of the
+// frames of its log, which another writer wrote (under the lock).
+func (c *Cache) merge() {
+	p, base, w := c.readSnapshot()
+	if w != nil || p == nil {
+		return
+	}
+	frames, _, _ := c.readLog(base)
+	txn := c.db.Txn(true)
+	err := insertPayload(txn, p, true)
+	for _, f := range frames {
+		if err == nil {
+			err = insertPayload(txn, f.rows, true)
+		}
+	}
 	if err != nil {
+		txn.Abort() // leave memory as it was; the disk copy is replaced
+		return
+	}
+	txn.Commit()
+	c.merges.Add(1)
+}
+
+// appendChanges appends the rows changed since the last Save to the log
+// of the snapshot fi (the log li, or none), when it stays under logLimit;
+// done reports whether it did, or found nothing to append.
+func (c *Cache) appendChanges(fi, li os.FileInfo) (done bool, err error) {
+	taken, _ := c.take()
+	if len(taken) == 0 {
+		c.dirty.Store(c.hasPending())
+		return true, nil
+	}
+	frame, err := encodeFrame(taken, c.base, c.solverStr)
+	var size int64
+	if li != nil {
+		size = li.Size()
+	}
+	if err != nil || size+int64(len(frame)) > logLimit(fi.Size()) {
+		c.giveBack(taken) // the snapshot is written whole
+		return false, nil
+	}
+	if err := c.appendLog(frame); err != nil {
+		// The log may end in a frame cut short: the next Save writes
+		// the snapshot whole and removes it.
+		c.appendable = false
+		c.giveBack(taken)
+		return true, fmt.Errorf("cache: %w", err)
+	}
+	c.knownLog, _ = os.Stat(c.logPath()) // under the lock: the file just written
+	c.dirty.Store(c.hasPending())
+	return true, nil
+}
+
+// rewrite writes the whole snapshot and removes the log.
+func (c *Cache) rewrite() error {
+	taken, txn := c.take()
+	p, err := collect(txn, c.solverStr)
+	if err != nil {
+		c.giveBack(taken)
 		return fmt.Errorf("cache: %w", err)
 	}
 	data, err := encodeSnapshot(p)
 	if err != nil {
+		c.giveBack(taken)
 		return err
 	}
 	// Under the lock no other writer is between create and rename: every
 	// temporary snapshot there is left from a writer that died.
 	removeStaleTemps(c.dir, lockExcludes)
 	if err := writeAtomic(c.dir, SnapshotFile, data); err != nil {
+		c.giveBack(taken)
 		return fmt.Errorf("cache: %w", err)
 	}
 	c.known, _ = os.Stat(c.snapshotPath()) // under the lock: the file just written
-	c.dirty.Store(false)
+	c.base = snapshotSum(data)
+	// The log's frames extend the snapshot replaced: they are never read
+	// again, and the log is removed so that new frames can follow.
+	err = os.Remove(c.logPath())
+	c.appendable = err == nil || errors.Is(err, os.ErrNotExist)
+	c.knownLog, _ = os.Stat(c.logPath())
+	c.dirty.Store(c.hasPending())
 	return nil
+}
+
+// hasPending reports whether rows changed since they were last taken.
+func (c *Cache) hasPending() bool {
+	c.pendMu.Lock()
+	defer c.pendMu.Unlock()
+	return len(c.pending) > 0
 }
 
 // writeAtomic replaces dir/name with data: temp file in the same directory,

@@ -2,12 +2,16 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"testing"
+	"time"
 
+	"ladder/internal/cache"
 	"ladder/internal/kernel"
 	"ladder/internal/refute"
 	"ladder/internal/report"
@@ -358,4 +362,40 @@ func checkRechecked(t *testing.T, kind string, rep *report.Prove, changed []stri
 	if got := rechecked(rep); !slices.Equal(got, want) {
 		t.Errorf("%s: re-checked %q; the texts that changed, but not the slices that proved them, are %q", kind, got, want)
 	}
+}
+
+// TestSnapshotStamp: the stamp a run record keeps of the cache changes
+// when the snapshot is written and when its log is created or appended to,
+// so that a run after either is not replayed from the record.
+func TestSnapshotStamp(t *testing.T) {
+	dir := t.TempDir()
+	seen := map[string]bool{snapshotStamp(dir): true}
+	step := func(what string, f func() error) {
+		t.Helper()
+		time.Sleep(10 * time.Millisecond) // a new modification time
+		if err := f(); err != nil {
+			t.Fatal(err)
+		}
+		s := snapshotStamp(dir)
+		if seen[s] {
+			t.Errorf("%s: stamp %q seen before", what, s)
+		}
+		seen[s] = true
+	}
+	appendTo := func(name, text string) func() error {
+		return func() error {
+			f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+			if err != nil {
+				return err
+			}
+			_, err = f.WriteString(text)
+			return errors.Join(err, f.Close())
+		}
+	}
+	step("snapshot written", appendTo(cache.SnapshotFile, "snapshot"))
+	step("log created", appendTo(cache.LogFile, "frame 1"))
+	step("log appended to", appendTo(cache.LogFile, "frame 2"))
+	step("snapshot written, log removed", func() error {
+		return errors.Join(appendTo(cache.SnapshotFile, "again")(), os.Remove(filepath.Join(dir, cache.LogFile)))
+	})
 }

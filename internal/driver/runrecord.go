@@ -127,13 +127,20 @@ func runPath(cacheDir string, key RunKey, ext string) string {
 }
 
 // snapshotStamp returns the size and modification time of the cache
-// snapshot in cacheDir, or "none".
+// snapshot in cacheDir and of its log, or "none" for each that is absent.
 func snapshotStamp(cacheDir string) string {
-	fi, err := os.Stat(filepath.Join(cacheDir, cache.SnapshotFile))
-	if err != nil {
-		return "none"
+	stamp := func(name string) string {
+		fi, err := os.Stat(filepath.Join(cacheDir, name))
+		if err != nil {
+			return "none"
+		}
+		return strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
 	}
-	return strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+	s := stamp(cache.SnapshotFile)
+	if l := stamp(cache.LogFile); l != "none" {
+		s += " log " + l
+	}
+	return s
 }
 
 // ReplayRun returns the report of the last run recorded for key under cfg
