@@ -15,6 +15,28 @@ import (
 	"ladder/simulation"
 )
 
+// assembleReport assembles the report of a run over in whose decided jobs are
+// done, with the derivation d and what an edit changed (ed, or nil).
+func (p *Prover) assembleReport(in *Input, done []*job, d *theorems.Derivation, ed *itemEdit, solve bool) *report.Prove {
+	rep := assemble(in, done, d)
+	rep.Summary.Built = p.Built()
+	if ed != nil {
+		rep.Changes = ed.changes(in, d)
+	}
+	if solve && p.cfg.Only == "" {
+		// Expected theorems are checked only when everything was: under
+		// --only the unselected obligations count as not checked.
+		for _, err := range theorems.CheckClaims(simulation.Claims(in.Proofs), d) {
+			rep.Errors = append(rep.Errors, err.Error())
+		}
+	}
+	rep.Solver = report.Solver{Name: p.solver.Name, Version: p.solver.Version, Params: p.solver.Params, Workers: p.cfg.Jobs}
+	if p.cache != nil {
+		rep.Solver.Cache = p.cfg.CacheDir
+	}
+	return rep
+}
+
 // assemble builds the report: the selected obligations in job order (group,
 // then ID), the statuses of every invariant and edge, and the theorems.
 func assemble(in *Input, jobs []*job, d *theorems.Derivation) *report.Prove {

@@ -436,18 +436,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 	}
 	if gerr := generationErrors(jobs); gerr != nil {
 		if solve && p.cache != nil {
-			var done []*job
-			for _, j := range jobs {
-				if j.done {
-					done = append(done, j)
-				}
-			}
-			cov := coverageOf(in, done, nil)
-			p.record(done, cov)
-			p.recordGroups(in, derive(in, done), cov)
-			if err := p.cache.Save(); err != nil {
-				p.warn(err.Error())
-			}
+			p.storeDecided(in, jobs)
 		}
 		return nil, gerr
 	}
@@ -470,26 +459,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 		rep = p.assembleReport(in, done, d, ed, solve)
 	}()
 	if solve {
-		t = p.recordResults(in, done, d, t)
-		p.deferCores(in, done, d)
-	}
-	if solve && p.cfg.Only == "" && len(done) == len(jobs) && in.Items != nil {
-		// The items are those of the last complete run only: after an
-		// --only run the changes are still reported.
-		if err := p.recordItemsOf(in.Items, owners(in)); err != nil {
-			p.warn("cache: item fingerprints not stored: " + err.Error())
-		}
-	}
-	t = p.trace("items", t)
-	if p.cache != nil {
-		switch {
-		case solve && p.cfg.SaveOnClose:
-			p.proved.Store(true)
-		case solve:
-			if err := p.cache.Save(); err != nil {
-				p.warn(err.Error())
-			}
-		}
+		t = p.store(in, done, d, len(done) == len(jobs), t)
 	}
 	t = p.trace("save", t)
 	assembled.Wait()
@@ -502,28 +472,6 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 	p.mu.Unlock()
 	rep.Summary.Seconds = time.Since(start).Seconds()
 	return rep, nil
-}
-
-// assembleReport assembles the report of a run over in whose decided jobs are
-// done, with the derivation d and what an edit changed (ed, or nil).
-func (p *Prover) assembleReport(in *Input, done []*job, d *theorems.Derivation, ed *itemEdit, solve bool) *report.Prove {
-	rep := assemble(in, done, d)
-	rep.Summary.Built = p.Built()
-	if ed != nil {
-		rep.Changes = ed.changes(in, d)
-	}
-	if solve && p.cfg.Only == "" {
-		// Expected theorems are checked only when everything was: under
-		// --only the unselected obligations count as not checked.
-		for _, err := range theorems.CheckClaims(simulation.Claims(in.Proofs), d) {
-			rep.Errors = append(rep.Errors, err.Error())
-		}
-	}
-	rep.Solver = report.Solver{Name: p.solver.Name, Version: p.solver.Version, Params: p.solver.Params, Workers: p.cfg.Jobs}
-	if p.cache != nil {
-		rep.Solver.Cache = p.cfg.CacheDir
-	}
-	return rep
 }
 
 // decideAll prints, looks up and (when solving) checks the jobs todo of

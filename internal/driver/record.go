@@ -336,3 +336,45 @@ func (p *Prover) recordResults(in *Input, done []*job, d *theorems.Derivation, t
 	p.recordGroups(in, d, cov)
 	return p.trace("forget", t)
 }
+
+// storeDecided records the results of the jobs decided in a run that
+// stops on a generation error, and saves the cache.
+func (p *Prover) storeDecided(in *Input, jobs []*job) {
+	var done []*job
+	for _, j := range jobs {
+		if j.done {
+			done = append(done, j)
+		}
+	}
+	cov := coverageOf(in, done, nil)
+	p.record(done, cov)
+	p.recordGroups(in, derive(in, done), cov)
+	if err := p.cache.Save(); err != nil {
+		p.warn(err.Error())
+	}
+}
+
+// store records the results of a run over in whose decided jobs are done
+// (all of them when complete) with the derivation d, keeps the queries
+// whose cores are looked for later, records the items of a complete run,
+// and saves the cache; t is the start of its first traced phase.
+func (p *Prover) store(in *Input, done []*job, d *theorems.Derivation, complete bool, t time.Time) time.Time {
+	t = p.recordResults(in, done, d, t)
+	p.deferCores(in, done, d)
+	if p.cfg.Only == "" && complete && in.Items != nil {
+		// The items are those of the last complete run only: after an
+		// --only run the changes are still reported.
+		if err := p.recordItemsOf(in.Items, owners(in)); err != nil {
+			p.warn("cache: item fingerprints not stored: " + err.Error())
+		}
+	}
+	t = p.trace("items", t)
+	if p.cache != nil {
+		if p.cfg.SaveOnClose {
+			p.proved.Store(true)
+		} else if err := p.cache.Save(); err != nil {
+			p.warn(err.Error())
+		}
+	}
+	return t
+}

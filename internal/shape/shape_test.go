@@ -62,7 +62,6 @@ var exemptions = []exemption{
 	{"cmd/ladder/crosscheck.go:crosscheckFlags.run", 133, 0, "checks crosscheck's flags and dispatches its modes, in the order of the usage"},
 	{"cmd/ladder/explore.go:init", 154, 0, "the command's registration, mostly its long usage text"},
 	{"internal/crosscheck/search.go:search.expandNode", 0, 51, "one node's transitions, with symmetry, dead registers and the Flat fast path"},
-	{"internal/driver/prover.go:Prover.run", 150, 46, "the prover pipeline's stages in order: records, workers, assembly"},
 	{"internal/encode/decode.go:Encoder.literal", 126, 0, "one case per kind of evaluator value"},
 	{"internal/encode/expr_calls.go:Encoder.builtin", 138, 43, "one case per built-in function"},
 	{"internal/explore/parallel_flat.go:explorer.expandFlat", 140, 0, "the inner loop of the parallel search, kept whole for speed"},
