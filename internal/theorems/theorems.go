@@ -304,30 +304,114 @@ func InvariantStatus(obls []Obligation, vs Verdicts) map[string]Status {
 		}
 	}
 	store()
-	out := map[string]Status{}
+	// An invariant's status is the worst of its own obligations' and of
+	// what every invariant it reaches through assumptions lends it
+	// (viaAssumption). viaAssumption never makes a status worse and keeps
+	// the order of statuses, so that is the worst of its own status and
+	// of viaAssumption of the worst status among the invariants it
+	// reaches, itself included; which is one value per strongly connected
+	// component of the assumption graph (reachWorst).
+	reach := reachWorst(local, assumes)
+	out := make(map[string]Status, len(local))
+	for k, s := range local {
+		out[k] = worse(s, viaAssumption(reach[k]))
+	}
+	return out
+}
+
+// reachWorst returns, for every invariant key of local or assumes, the
+// worst status of the invariants reachable from it through assumes, itself
+// included: local's, or Unchecked for one assumed but never generated. The
+// reachable invariants of a key are those of its strongly connected
+// component and those reachable from the components it assumes from;
+// Tarjan's algorithm completes each component after every component it
+// reaches, so each component's value is computed once from theirs.
+func reachWorst(local map[string]Status, assumes map[string][]string) map[string]Status {
+	ids := map[string]int{}
+	var names []string
+	node := func(k string) int {
+		i, ok := ids[k]
+		if !ok {
+			i = len(names)
+			ids[k] = i
+			names = append(names, k)
+		}
+		return i
+	}
 	for k := range local {
-		seen := map[string]bool{k: true}
-		stack := []string{k}
-		st := Proved
-		for len(stack) > 0 {
+		node(k)
+	}
+	succ := map[int][]int{}
+	for k, as := range assumes {
+		v := node(k)
+		for _, a := range as {
+			succ[v] = append(succ[v], node(a))
+		}
+	}
+	n := len(names)
+	own := make([]Status, n)
+	for i, k := range names {
+		s, ok := local[k]
+		if !ok {
+			s = Unchecked // assumed but never generated
+		}
+		own[i] = s
+	}
+	index, low, comp := make([]int, n), make([]int, n), make([]int, n)
+	for i := range n {
+		index[i], comp[i] = -1, -1
+	}
+	onStack := make([]bool, n)
+	var stack []int
+	var compWorst []Status
+	counter := 0
+	var strong func(v int)
+	strong = func(v int) {
+		index[v], low[v] = counter, counter
+		counter++
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, w := range succ[v] {
+			if index[w] < 0 {
+				strong(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] != index[v] {
+			return
+		}
+		c := len(compWorst)
+		worst := Proved
+		var members []int
+		for {
 			x := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			s, ok := local[x]
-			if !ok {
-				s = Unchecked // assumed but never generated
+			onStack[x], comp[x] = false, c
+			worst = worse(worst, own[x])
+			members = append(members, x)
+			if x == v {
+				break
 			}
-			if x != k {
-				s = viaAssumption(s)
-			}
-			st = worse(st, s)
-			for _, y := range assumes[x] {
-				if !seen[y] {
-					seen[y] = true
-					stack = append(stack, y)
+		}
+		for _, x := range members {
+			for _, w := range succ[x] {
+				if comp[w] != c {
+					worst = worse(worst, compWorst[comp[w]]) // complete: reached from c
 				}
 			}
 		}
-		out[k] = st
+		compWorst = append(compWorst, worst)
+	}
+	for v := range n {
+		if index[v] < 0 {
+			strong(v)
+		}
+	}
+	out := make(map[string]Status, n)
+	for i, k := range names {
+		out[k] = compWorst[comp[i]]
 	}
 	return out
 }

@@ -2,6 +2,8 @@ package theorems
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -330,6 +332,84 @@ func TestInvariantStatusInterleaved(t *testing.T) {
 			if _, ok := st[""]; ok {
 				t.Errorf("an edge obligation gave a status to the empty key")
 			}
+		}
+	}
+}
+
+// naiveInvariantStatus is InvariantStatus's closure step done the plain
+// way: for each invariant, a walk over every invariant it reaches through
+// assumptions, its own status as it is and the others' through
+// viaAssumption. TestInvariantStatusClosure checks InvariantStatus against
+// it.
+func naiveInvariantStatus(local map[string]Status, assumes map[string][]string) map[string]Status {
+	out := map[string]Status{}
+	for k := range local {
+		seen := map[string]bool{k: true}
+		stack := []string{k}
+		st := Proved
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			s, ok := local[x]
+			if !ok {
+				s = Unchecked
+			}
+			if x != k {
+				s = viaAssumption(s)
+			}
+			st = worse(st, s)
+			for _, y := range assumes[x] {
+				if !seen[y] {
+					seen[y] = true
+					stack = append(stack, y)
+				}
+			}
+		}
+		out[k] = st
+	}
+	return out
+}
+
+// TestInvariantStatusClosure compares InvariantStatus with the plain walk
+// on random assumption graphs (cycles, self-assumptions, invariants
+// assumed but never generated) with random verdicts.
+func TestInvariantStatusClosure(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	verdicts := []kernel.Verdict{kernel.Proved, kernel.Proved, kernel.Proved, kernel.Refuted, kernel.Unknown}
+	for round := range 2000 {
+		n := 1 + rng.IntN(9)
+		key := func(i int) string { return fmt.Sprintf("automaton:A/invariant:p%d", i) }
+		var obls []Obligation
+		vs := Verdicts{}
+		local := map[string]Status{}
+		assumes := map[string][]string{}
+		for i := range n {
+			if rng.IntN(8) == 0 {
+				continue // p_i is assumed, never generated
+			}
+			var as []string
+			for j := range n + 1 { // p_n is never generated
+				if rng.IntN(4) == 0 {
+					as = append(as, key(j))
+				}
+			}
+			for o := range 1 + rng.IntN(3) {
+				id := fmt.Sprintf("%s › %d", key(i), o)
+				obls = append(obls, Obligation{ID: id, Invariant: key(i), Automaton: "A", Assumes: as})
+				if rng.IntN(10) > 0 {
+					vs[id] = verdicts[rng.IntN(len(verdicts))]
+				}
+				if acc, ok := local[key(i)]; ok {
+					local[key(i)] = worse(acc, vs.Status(id))
+				} else {
+					local[key(i)] = vs.Status(id)
+				}
+			}
+			assumes[key(i)] = as
+		}
+		got, want := InvariantStatus(obls, vs), naiveInvariantStatus(local, assumes)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: InvariantStatus %v; the plain walk %v\nassumes %v", round, got, want, assumes)
 		}
 	}
 }
