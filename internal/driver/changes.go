@@ -31,16 +31,17 @@ func ItemFingerprints(h *ioa.Hierarchy) map[string]map[string]string {
 }
 
 // itemMemo keeps between the runs of a Prover the item fingerprints of
-// each automaton, and the items the cache was last brought up to date
-// with, by owner. An automaton is not changed once loaded, and the loader
-// reuses an unchanged file's automaton (load.Config.Parsed): a run over
-// the same automaton object has the same fingerprints. An owner whose
+// each automaton and proof, and the items the cache was last brought up
+// to date with, by owner. An automaton or proof is not changed once
+// loaded, and the loader reuses an unchanged file's (load.Config.Parsed):
+// a run over the same object has the same fingerprints. An owner whose
 // items are those the cache was brought up to date with needs neither
 // comparing nor recording again (compareItemsOf, recordItemsOf). The zero
 // value is ready to use; a nil memo keeps nothing.
 type itemMemo struct {
 	mu       sync.Mutex
 	autos    map[*ioa.Automaton]map[string]string
+	proofs   map[*ioa.Proof]map[string]string
 	recorded map[string]map[string]string // by owner: the items the cache was given or found to hold
 	merges   uint64                       // the cache's Merges when recorded was filled
 }
@@ -64,11 +65,23 @@ func (m *itemMemo) fingerprints(h *ioa.Hierarchy) map[string]map[string]string {
 		}
 		out[simulation.AutomatonOwner(a)] = fps
 	}
+	var keptProofs, keepProofs map[*ioa.Proof]map[string]string
 	if m != nil {
 		m.autos = keep // only this hierarchy's automata are kept
+		keptProofs, keepProofs = m.proofs, make(map[*ioa.Proof]map[string]string, len(h.Proofs))
 	}
 	for _, p := range h.Proofs {
-		out[simulation.ProofOwner(p)] = proofItems(p)
+		fps := keptProofs[p]
+		if fps == nil {
+			fps = proofItems(p)
+		}
+		if keepProofs != nil {
+			keepProofs[p] = fps
+		}
+		out[simulation.ProofOwner(p)] = fps
+	}
+	if m != nil {
+		m.proofs = keepProofs
 	}
 	return out
 }

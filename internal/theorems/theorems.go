@@ -634,9 +634,35 @@ func Transfer(f, p *Theorem) (*Theorem, error) {
 }
 
 func union(a, b []string) []string {
+	if len(a)+len(b) > 0 && increasing(a) && increasing(b) {
+		// the lists of rule applications are sorted already: merged,
+		// with the result sorting gives
+		out := make([]string, 0, len(a)+len(b))
+		for len(a) > 0 && len(b) > 0 {
+			switch {
+			case a[0] < b[0]:
+				out, a = append(out, a[0]), a[1:]
+			case b[0] < a[0]:
+				out, b = append(out, b[0]), b[1:]
+			default:
+				out, a, b = append(out, a[0]), a[1:], b[1:]
+			}
+		}
+		return append(append(out, a...), b...)
+	}
 	out := slices.Concat(a, b)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// increasing reports whether xs is sorted without repetitions.
+func increasing(xs []string) bool {
+	for i := 1; i < len(xs); i++ {
+		if xs[i-1] >= xs[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // ---- derivation ----

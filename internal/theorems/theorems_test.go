@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -410,6 +411,32 @@ func TestInvariantStatusClosure(t *testing.T) {
 		got, want := InvariantStatus(obls, vs), naiveInvariantStatus(local, assumes)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d: InvariantStatus %v; the plain walk %v\nassumes %v", round, got, want, assumes)
+		}
+	}
+}
+
+// TestUnion compares union with sorting the concatenation and removing
+// repetitions, on random lists, sorted or not.
+func TestUnion(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	list := func() []string {
+		var xs []string
+		for range rng.IntN(6) {
+			xs = append(xs, string(rune('a'+rng.IntN(8))))
+		}
+		if rng.IntN(2) == 0 {
+			slices.Sort(xs)
+			xs = slices.Compact(xs)
+		}
+		return xs
+	}
+	for range 5000 {
+		a, b := list(), list()
+		want := slices.Concat(a, b)
+		slices.Sort(want)
+		want = slices.Compact(want)
+		if got := union(a, b); !slices.Equal(got, want) || (got == nil) != (want == nil) {
+			t.Fatalf("union(%q, %q) = %q; want %q", a, b, got, want)
 		}
 	}
 }
