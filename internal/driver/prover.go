@@ -401,16 +401,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 		j.key, j.qfp, j.res, j.cached, j.done, j.restored = a.key, a.qfp, a.res, true, true, true
 		prog.end()
 	}
-	if units := p.unitFingerprints(in, jobs); units != nil {
-		err = runPool(ctx, p.cfg.Jobs, len(jobs),
-			func() (struct{}, error) { return struct{}{}, nil },
-			func(struct{}) {},
-			func(_ struct{}, i int) {
-				if p.admitRecorded(jobs[i], units) {
-					prog.end()
-				}
-			})
-	}
+	err = p.admitAll(ctx, in, jobs, prog)
 	var todo []*job
 	for _, j := range jobs {
 		if !j.done {
@@ -472,6 +463,29 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 	p.mu.Unlock()
 	rep.Summary.Seconds = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// admitAll decides on the worker pool the jobs whose generation record
+// vouches for their text (record.go), from the verdict the cache holds.
+func (p *Prover) admitAll(ctx context.Context, in *Input, jobs []*job, prog *progress) error {
+	units := p.unitFingerprints(in, jobs)
+	if units == nil {
+		return nil
+	}
+	var open []*job // not restored
+	for _, j := range jobs {
+		if !j.done {
+			open = append(open, j)
+		}
+	}
+	return runPool(ctx, p.cfg.Jobs, len(open),
+		func() (struct{}, error) { return struct{}{}, nil },
+		func(struct{}) {},
+		func(_ struct{}, i int) {
+			if p.admitRecorded(open[i], units) {
+				prog.end()
+			}
+		})
 }
 
 // decideAll prints, looks up and (when solving) checks the jobs todo of

@@ -104,8 +104,11 @@ func unitFingerprint(exe, solver, group string, files []string, sums map[string]
 // generation record has j's unit fingerprint and the kernel admits the
 // cached verdict as discharging the recorded query.
 func (p *Prover) admitRecorded(j *job, units map[string]string) bool {
+	if j.done {
+		return false
+	}
 	unit := units[j.ob.Group]
-	if unit == "" || j.done {
+	if unit == "" {
 		return false
 	}
 	g, rec, ok := p.generatedRecord(j.ob.ID)

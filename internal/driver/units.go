@@ -625,22 +625,30 @@ func (p *Prover) forgetCovered(jobs []*job, cov coverage, written map[string]boo
 		return
 	}
 	byUnit := map[string][]*job{}
+	// A unit whose record was restored, not written, and whose first
+	// result the cache no longer holds was forgotten by an earlier run:
+	// its jobs are passed over.
+	wanted := map[string]bool{}
 	for i := 0; i < len(jobs); {
 		// a run of jobs of one unit at a time
 		k := i + 1
 		for k < len(jobs) && cov.unit[k] == cov.unit[i] {
 			k++
 		}
-		if cov.at[i] {
-			byUnit[cov.unit[i]] = append(byUnit[cov.unit[i]], jobs[i:k]...)
+		if u := cov.unit[i]; cov.at[i] {
+			want, seen := wanted[u]
+			if !seen {
+				want = written[u] || p.cache.Has(jobs[i].key)
+				wanted[u] = want
+			}
+			if want {
+				byUnit[u] = append(byUnit[u], jobs[i:k]...)
+			}
 		}
 		i = k
 	}
 	var keys, names []string
 	for u, js := range byUnit {
-		if !written[u] && !p.cache.Has(js[0].key) {
-			continue // restored, and forgotten by an earlier run
-		}
 		now := map[string]bool{}
 		for _, j := range js {
 			keys, names = append(keys, j.key), append(names, j.ob.ID)
