@@ -165,19 +165,10 @@ func encodeFrame(p pending, base, solver string) ([]byte, error) {
 		}
 		slices.Sort(ids)
 		for _, id := range ids {
-			switch r := p[t][id].(type) {
-			case nil:
+			if row := p[t][id]; row != nil {
+				rows.add(row)
+			} else {
 				deleted[t] = append(deleted[t], id)
-			case *resultRow:
-				rows.Results = append(rows.Results, r)
-			case *depRow:
-				rows.Deps = append(rows.Deps, r)
-			case *edgeRow:
-				rows.Edges = append(rows.Edges, r)
-			case *theoremRow:
-				rows.Theorems = append(rows.Theorems, r)
-			case *itemRow:
-				rows.Items = append(rows.Items, r)
 			}
 		}
 	}

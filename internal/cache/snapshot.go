@@ -177,29 +177,34 @@ func corrupt(format string, args ...any) *problem {
 	return &problem{kind: Corrupt, reason: fmt.Sprintf(format, args...)}
 }
 
+// add appends row to the rows of its table.
+func (p *payload) add(row any) {
+	switch r := row.(type) {
+	case *resultRow:
+		p.Results = append(p.Results, r)
+	case *depRow:
+		p.Deps = append(p.Deps, r)
+	case *edgeRow:
+		p.Edges = append(p.Edges, r)
+	case *theoremRow:
+		p.Theorems = append(p.Theorems, r)
+	case *itemRow:
+		p.Items = append(p.Items, r)
+	}
+}
+
 // collect copies every row of one consistent go-memdb read transaction into
 // a payload, each table in id order, so equal contents encode identically.
 func collect(txn *memdb.Txn, solver string) (*payload, error) {
 	p := &payload{Format: FormatVersion, Solver: solver,
 		Results: []*resultRow{}, Deps: []*depRow{}, Edges: []*edgeRow{}, Theorems: []*theoremRow{}, Items: []*itemRow{}}
-	for _, table := range []string{tableResults, tableDeps, tableEdges, tableTheorems, tableItems} {
+	for _, table := range tables {
 		it, err := txn.Get(table, indexID)
 		if err != nil {
 			return nil, err
 		}
 		for o := it.Next(); o != nil; o = it.Next() {
-			switch r := o.(type) {
-			case *resultRow:
-				p.Results = append(p.Results, r)
-			case *depRow:
-				p.Deps = append(p.Deps, r)
-			case *edgeRow:
-				p.Edges = append(p.Edges, r)
-			case *theoremRow:
-				p.Theorems = append(p.Theorems, r)
-			case *itemRow:
-				p.Items = append(p.Items, r)
-			}
+			p.add(o)
 		}
 	}
 	return p, nil

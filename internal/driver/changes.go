@@ -49,41 +49,33 @@ type itemMemo struct {
 // fingerprints is ItemFingerprints, with the automata's from the memo.
 func (m *itemMemo) fingerprints(h *ioa.Hierarchy) map[string]map[string]string {
 	out := make(map[string]map[string]string, len(h.Automata)+len(h.Proofs))
-	var kept, keep map[*ioa.Automaton]map[string]string
-	if m != nil {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		kept, keep = m.autos, make(map[*ioa.Automaton]map[string]string, len(h.Automata))
+	if m == nil {
+		fill(h.Automata, nil, out, simulation.AutomatonOwner, automatonItems)
+		fill(h.Proofs, nil, out, simulation.ProofOwner, proofItems)
+		return out
 	}
-	for _, a := range h.Automata {
-		fps := kept[a]
-		if fps == nil {
-			fps = automatonItems(a)
-		}
-		if keep != nil {
-			keep[a] = fps
-		}
-		out[simulation.AutomatonOwner(a)] = fps
-	}
-	var keptProofs, keepProofs map[*ioa.Proof]map[string]string
-	if m != nil {
-		m.autos = keep // only this hierarchy's automata are kept
-		keptProofs, keepProofs = m.proofs, make(map[*ioa.Proof]map[string]string, len(h.Proofs))
-	}
-	for _, p := range h.Proofs {
-		fps := keptProofs[p]
-		if fps == nil {
-			fps = proofItems(p)
-		}
-		if keepProofs != nil {
-			keepProofs[p] = fps
-		}
-		out[simulation.ProofOwner(p)] = fps
-	}
-	if m != nil {
-		m.proofs = keepProofs
-	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	// only this hierarchy's automata and proofs are kept
+	m.autos = fill(h.Automata, m.autos, out, simulation.AutomatonOwner, automatonItems)
+	m.proofs = fill(h.Proofs, m.proofs, out, simulation.ProofOwner, proofItems)
 	return out
+}
+
+// fill sets in out the item fingerprints of each of xs, by owner: those
+// kept for it, else items(x). It returns them by x, to be kept.
+func fill[X comparable](xs []X, kept map[X]map[string]string, out map[string]map[string]string,
+	owner func(X) string, items func(X) map[string]string) map[X]map[string]string {
+	keep := make(map[X]map[string]string, len(xs))
+	for _, x := range xs {
+		fps := kept[x]
+		if fps == nil {
+			fps = items(x)
+		}
+		keep[x] = fps
+		out[owner(x)] = fps
+	}
+	return keep
 }
 
 // automatonItems returns the fingerprints of a's items.
