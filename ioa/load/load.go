@@ -60,9 +60,9 @@ type Config struct {
 	// Parsed, when set, keeps the YAML of every file read, so that a later
 	// load with the same Parsed that reads a file with the same bytes
 	// does not parse it again (a watcher's next run, after an edit of
-	// one file), and the interfaces and automata that loaded without an
-	// error, which such a load reuses instead of building them again
-	// (reuse.go).
+	// one file), and the interfaces, automata and proofs that loaded
+	// without an error, which such a load reuses instead of building them
+	// again while what they refer to is unchanged (reuse.go).
 	Parsed *Parsed
 }
 

@@ -123,7 +123,7 @@ func (l *loader) keepProof(pf *ProofFile, uses []autoUse) {
 	d := &loadedDecl{kind: "proof", proof: pf.Proof, uses: uses}
 	memo.mu.Lock()
 	defer memo.mu.Unlock()
-	if e, ok := memo.by[pf.File]; ok && bytes.Equal(e.data, pf.fl.f.data) {
+	if e, ok := memo.by[pf.File]; ok && len(e.errs) == 0 && bytes.Equal(e.data, pf.fl.f.data) {
 		e.decl = d
 		memo.by[pf.File] = e
 	}
