@@ -270,7 +270,7 @@ func (c *Cache) readLog(base string) (frames []*frame, appendable bool, w *Warni
 	for len(data) > 0 {
 		f, n, other, prob := decodeFrame(data, base, c.solverStr)
 		if prob != nil {
-			return frames, false, &Warning{Path: c.logPath(), Kind: prob.kind, Reason: prob.reason + "; the frames before it are kept"}
+			return frames, false, &Warning{Path: c.logPath(), Kind: prob.kind, Reason: prob.reason}
 		}
 		if other {
 			appendable = false

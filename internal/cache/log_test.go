@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -120,6 +121,9 @@ func TestLogTornFrame(t *testing.T) {
 			d, warns, err := Open(dir, testSolver)
 			if err != nil || len(warns) != 1 {
 				t.Fatalf("Open: %v, warnings %v; want one", err, warns)
+			}
+			if w := warns[0].String(); !strings.Contains(w, "cache: log ") || !strings.Contains(w, "the next save writes the snapshot whole") {
+				t.Errorf("warning %q", w)
 			}
 			if !d.Has(key(0)) || !d.Has(key(1)) || d.Has(key(2)) {
 				t.Fatalf("rows after a damaged last frame: %v %v %v; want the first two", d.Has(key(0)), d.Has(key(1)), d.Has(key(2)))

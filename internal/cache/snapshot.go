@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -63,6 +64,10 @@ type Warning struct {
 // String renders the warning as one line, e.g.
 // "cache: snapshot .ladder/cache.db is corrupt (checksum mismatch); rebuilding".
 func (w Warning) String() string {
+	if filepath.Base(w.Path) == LogFile {
+		// the log's frames before the first bad one were kept
+		return fmt.Sprintf("cache: log %s stops at a damaged frame (%s); the next save writes the snapshot whole", w.Path, w.Reason)
+	}
 	switch w.Kind {
 	case Mismatch:
 		return fmt.Sprintf("cache: snapshot %s was written under another configuration (%s); rebuilding", w.Path, w.Reason)
