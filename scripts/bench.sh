@@ -14,7 +14,8 @@
 # time over the 1x one's, and ladder watch there after the same edits. It
 # prints one JSON line with the wall-clock times, the re-checked and reused
 # counts and the ratios cold/warm and cold/edit, one for the synthetic
-# hierarchy and one for ladder watch on it. Then, when SPIN is installed, scripts/bench-spin.sh compares the
+# hierarchy and one for ladder watch on it (with watch_over_1x, each
+# edit's time over the same edit's at 1x). Then, when SPIN is installed, scripts/bench-spin.sh compares the
 # explorer with SPIN on TMS2 and prints one JSON line per instance. Then
 # scripts/bench-infer.sh measures `ladder infer` (one JSON line per automaton),
 # scripts/bench-repair.sh its relation repair (one JSON line per clause removed).
@@ -147,8 +148,9 @@ printf '"edit":"%s","cold_over_warm":%s,"cold_over_edit":%s}\n' \
 
 # ladder watch, from a save to the verdicts on screen, for a new text of
 # each scripted edit: one JSON line (scripts/bench-watch.sh)
-"$root/scripts/bench-watch.sh" "$bin" "$tmp/cache" "$jobs" $paths -- \
-  "$edit_file" "$edit_to" "$edit_to + 0" "$edit2_file" "$edit2_to" "$edit2_to + 0"
+watched1=$("$root/scripts/bench-watch.sh" "$bin" "$tmp/cache" "$jobs" $paths -- \
+  "$edit_file" "$edit_to" "$edit_to + 0" "$edit2_file" "$edit2_to" "$edit2_to + 0")
+echo "$watched1"
 
 # the same edits on a synthetic hierarchy SCALE times the repository
 # (scripts/scale-repo.sh; SCALE=0 skips it): cold, warm and the two edits,
@@ -180,7 +182,18 @@ if [ "$scale" -gt 0 ]; then
   # the line of scripts/bench-watch.sh with the scale first
   watched=$("$root/scripts/bench-watch.sh" "$bin" "$cache_dir" "$jobs" $paths -- \
     "$sfile" "$edit_to" "$edit_to + 0" "copy1/$edit2_file" "$edit2_to" "$edit2_to + 0")
-  printf '{"scale":%s,%s\n' "$scale" "${watched#\{}"
+  # each watched edit's time over the same edit's at 1x
+  # shellcheck disable=SC2046 # the seconds of each edit, in order, as arguments
+  set -- $(printf '%s\n' "$watched1" | grep -o '"seconds":[0-9.]*' | cut -d: -f2)
+  over=$(printf '%s\n' "$watched" | grep -o '"seconds":[0-9.]*' | cut -d: -f2 | {
+    sep=""
+    for a in "$@"; do
+      read -r b || break
+      printf '%s%s' "$sep" "$(ratio "$b" "$a")"
+      sep=","
+    done
+  })
+  printf '{"scale":%s,"watch_over_1x":[%s],%s\n' "$scale" "$over" "${watched#\{}"
   cd "$tmp/repo"
 fi
 
