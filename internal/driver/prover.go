@@ -612,8 +612,17 @@ func coverageOf(in *Input, jobs []*job, written map[string]bool) coverage {
 // derive is the theorems phase over in, with the kernel's verdicts of the
 // decided jobs, which it keeps as in's verdicts (Input.Verdicts).
 func derive(in *Input, done []*job) *theorems.Derivation {
+	// The kernel's input and the verdicts are built side by side: each
+	// reads only what the run decided.
+	var ti *theorems.Input
+	built := make(chan struct{})
+	go func() {
+		defer close(built)
+		ti = simulation.TheoremInput(in.Obligations, in.Edges)
+	}()
 	in.verdicts = verdicts(done)
-	return theorems.Derive(simulation.TheoremInput(in.Obligations, in.Edges), in.verdicts)
+	<-built
+	return theorems.Derive(ti, in.verdicts)
 }
 
 // verdicts returns the kernel's verdict of each decided job; the others
