@@ -32,6 +32,19 @@ type UnitPlan struct {
 	decoded []Obligation
 	invs    int // how many of decoded are invariant obligations
 	err     error
+	// last is what Restore returned last, and for what: a watcher's
+	// loader reuses an unchanged automaton or proof, which a plan kept in
+	// memory is then restored for at every run, to the same result.
+	last restored
+}
+
+// restored is a result of Restore and its arguments.
+type restored struct {
+	a    *ioa.Automaton
+	p    *ioa.Proof
+	name string // the edge's name, for a proof
+	obs  []*Obligation
+	edge *Edge
 }
 
 // PlannedObl is an obligation of a UnitPlan. Strings are indices into
@@ -128,6 +141,25 @@ func (u *UnitPlan) intern(x string) int {
 // return (Obligation.Sources). names are the loaded hierarchy's
 // EdgeNames, computed once for all the units a run restores.
 func (u *UnitPlan) Restore(names map[*ioa.Proof]string, a *ioa.Automaton, p *ioa.Proof) ([]*Obligation, *Edge, error) {
+	u.mu.Lock()
+	last := u.last
+	u.mu.Unlock()
+	if last.obs != nil && last.a == a && last.p == p && (p == nil || last.name == names[p]) {
+		// An automaton or proof is not changed once loaded, and neither
+		// are the obligations and edge restored for it.
+		return last.obs, last.edge, nil
+	}
+	obs, e, err := u.restore(names, a, p)
+	if err == nil {
+		u.mu.Lock()
+		u.last = restored{a: a, p: p, name: names[p], obs: obs, edge: e}
+		u.mu.Unlock()
+	}
+	return obs, e, err
+}
+
+// restore is Restore without the memory of the last result.
+func (u *UnitPlan) restore(names map[*ioa.Proof]string, a *ioa.Automaton, p *ioa.Proof) ([]*Obligation, *Edge, error) {
 	decoded, invs, err := u.decode()
 	if err != nil {
 		return nil, nil, err

@@ -153,6 +153,18 @@ func TestUnitPlansRoundTrip(t *testing.T) {
 				t.Errorf("%s: a restored obligation can be built", o.ID)
 			}
 		}
+		// Restored again for the same automaton or proof, the plan gives
+		// the same obligations; for another automaton object, new ones.
+		again, ge2, err := plan.Restore(simulation.EdgeNames(h.Proofs), a, p)
+		if err != nil || len(got) == 0 || &again[0] != &got[0] || ge2 != ge {
+			t.Errorf("%s: restored again, not the same obligations (%v)", unit, err)
+		}
+		if a != nil {
+			other := *a
+			if o, _, err := plan.Restore(simulation.EdgeNames(h.Proofs), &other, nil); err != nil || &o[0] == &got[0] {
+				t.Errorf("%s: restored for another automaton, the first one's obligations (%v)", unit, err)
+			}
+		}
 		if e == nil {
 			return
 		}
