@@ -5,6 +5,7 @@ package cache
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -44,6 +45,9 @@ func TestLogNotAFile(t *testing.T) {
 				var err error
 				if c, warns, err = Open(dir, testSolver); err != nil || len(warns) != 1 {
 					t.Fatalf("Open: %v, warnings %v; want one", err, warns)
+				}
+				if w := warns[0].String(); !strings.Contains(w, "cache: log ") || !strings.Contains(w, "unreadable") {
+					t.Errorf("warning %q", w)
 				}
 			}
 			mustPut(t, c, key(1), Result{Verdict: Proved})

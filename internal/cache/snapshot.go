@@ -65,6 +65,9 @@ type Warning struct {
 // "cache: snapshot .ladder/cache.db is corrupt (checksum mismatch); rebuilding".
 func (w Warning) String() string {
 	if filepath.Base(w.Path) == LogFile {
+		if w.Kind == Unreadable {
+			return fmt.Sprintf("cache: log %s is unreadable (%s); the next save writes the snapshot whole", w.Path, w.Reason)
+		}
 		// the log's frames before the first bad one were kept
 		return fmt.Sprintf("cache: log %s stops at a damaged frame (%s); the next save writes the snapshot whole", w.Path, w.Reason)
 	}
