@@ -46,7 +46,7 @@ type itemMemo struct {
 	merges   uint64                       // the cache's Merges when recorded was filled
 }
 
-// fingerprints is ItemFingerprints, with the automata's from the memo.
+// fingerprints is ItemFingerprints, with the automata's and proofs' from the memo.
 func (m *itemMemo) fingerprints(h *ioa.Hierarchy) map[string]map[string]string {
 	out := make(map[string]map[string]string, len(h.Automata)+len(h.Proofs))
 	if m == nil {
