@@ -29,7 +29,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -176,12 +175,7 @@ func encodeFrame(p pending, base, solver string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache: encode log frame: %w", err)
 	}
-	sum := sha256.Sum256(body)
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s %d %d %s %s\n", LogMagic, FormatVersion, len(body), base, solver)
-	b.Write(body)
-	b.WriteString("\n" + checksumPrefix + hex.EncodeToString(sum[:]) + "\n")
-	return b.Bytes(), nil
+	return seal(fmt.Sprintf("%s %d %d %s %s", LogMagic, FormatVersion, len(body), base, solver), body), nil
 }
 
 // frame is a decoded frame: the rows it inserts or replaces and the ids it
@@ -223,13 +217,8 @@ func decodeFrame(data []byte, base, solver string) (f *frame, n int, other bool,
 		return nil, n, true, nil
 	}
 	var w wireDelta
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil {
+	if err := decodeStrict(body, &w); err != nil {
 		return nil, 0, false, corrupt("undecodable log frame: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, 0, false, corrupt("undecodable log frame: data after JSON value")
 	}
 	if w.Format != FormatVersion || w.Solver != solver || w.Base != base {
 		return nil, 0, false, corrupt("log frame payload disagrees with its header")

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -228,15 +229,31 @@ func encodeSnapshot(p *payload) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache: encode snapshot: %w", err)
 	}
+	return seal(fmt.Sprintf("%s %d %d %s", Magic, FormatVersion, len(body), p.Solver), body), nil
+}
+
+// seal returns the header line, the body and the body's checksum line:
+// a snapshot, or a frame of the log.
+func seal(header string, body []byte) []byte {
 	sum := sha256.Sum256(body)
-	var b bytes.Buffer
-	b.Grow(len(body) + 256 + len(p.Solver))
-	fmt.Fprintf(&b, "%s %d %d %s\n", Magic, FormatVersion, len(body), p.Solver)
-	b.Write(body)
-	b.WriteString("\n" + checksumPrefix)
-	b.WriteString(hex.EncodeToString(sum[:]))
-	b.WriteString("\n")
-	return b.Bytes(), nil
+	b := make([]byte, 0, len(header)+1+len(body)+trailerLen)
+	b = append(append(append(b, header...), '\n'), body...)
+	b = append(b, "\n"+checksumPrefix...)
+	return append(hex.AppendEncode(b, sum[:]), '\n')
+}
+
+// decodeStrict decodes the one JSON value of body into v, refusing
+// unknown fields and anything after the value.
+func decodeStrict(body []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("data after JSON value")
+	}
+	return nil
 }
 
 // decodeSnapshot parses and fully validates a snapshot file. Nothing in data
@@ -296,13 +313,8 @@ func decodeSnapshot(data []byte, solver string) (*payload, *problem) {
 	}
 
 	var w wirePayload
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil {
+	if err := decodeStrict(body, &w); err != nil {
 		return nil, corrupt("undecodable payload: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, corrupt("undecodable payload: data after JSON value")
 	}
 	if w.Format != version || w.Solver != fields[3] {
 		return nil, corrupt("payload disagrees with header")
