@@ -71,12 +71,17 @@ func (l *loader) keep(fl *fileLoader, lf *loadedFile) {
 			return
 		}
 	}
-	d := &loadedDecl{kind: lf.kind, iface: lf.iface, auto: lf.auto, refs: fl.refs}
-	memo.mu.Lock()
-	defer memo.mu.Unlock()
-	if e, ok := memo.by[fl.f.path]; ok && bytes.Equal(e.data, fl.f.data) {
+	memo.remember(fl.f.path, fl.f.data, &loadedDecl{kind: lf.kind, iface: lf.iface, auto: lf.auto, refs: fl.refs})
+}
+
+// remember records d as what the bytes data of the file at path loaded
+// into, when they are the bytes p parsed for it, without error.
+func (p *Parsed) remember(path string, data []byte, d *loadedDecl) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e, ok := p.by[path]; ok && len(e.errs) == 0 && bytes.Equal(e.data, data) {
 		e.decl = d
-		memo.by[fl.f.path] = e
+		p.by[path] = e
 	}
 }
 
@@ -120,13 +125,7 @@ func (l *loader) keepProof(pf *ProofFile, uses []autoUse) {
 			}
 		}
 	}
-	d := &loadedDecl{kind: "proof", proof: pf.Proof, uses: uses}
-	memo.mu.Lock()
-	defer memo.mu.Unlock()
-	if e, ok := memo.by[pf.File]; ok && len(e.errs) == 0 && bytes.Equal(e.data, pf.fl.f.data) {
-		e.decl = d
-		memo.by[pf.File] = e
-	}
+	memo.remember(pf.File, pf.fl.f.data, &loadedDecl{kind: "proof", proof: pf.Proof, uses: uses})
 }
 
 // reuseProof sets pf's proof to the one its bytes loaded into before, when
