@@ -4,6 +4,7 @@
 package load
 
 import (
+	"os"
 	"regexp"
 
 	"ladder/internal/source"
@@ -17,6 +18,7 @@ var automatonLine = regexp.MustCompile(`(?m)^automaton:[ \t]*"?([A-Za-z_][A-Za-z
 // (by its `automaton:` line), or "" when there is none.
 func (c Config) Find(name string) string {
 	l := &loader{cfg: c, files: map[string]*loadedFile{}, set: &Set{}}
+	l.wd, _ = os.Getwd()
 	return l.library()[name]
 }
 
@@ -53,7 +55,7 @@ func (l *loader) fromLibrary(name string, ref source.Pos) *ioa.Automaton {
 	if !ok {
 		return nil
 	}
-	if _, loaded := l.files[fileKey(path)]; loaded {
+	if _, loaded := l.files[l.fileKey(path)]; loaded {
 		return nil // loaded already, and it does not declare name after all
 	}
 	l.load(path, ref)

@@ -136,6 +136,7 @@ func (c Config) Files(paths ...string) (*Set, source.ErrorList) {
 		autoName: make(map[string]*ioa.Automaton),
 		ifName:   make(map[string]*ioa.Interface),
 	}
+	l.wd, _ = os.Getwd()
 	var files []string
 	for _, p := range paths {
 		files = append(files, l.expand(p)...)
@@ -174,6 +175,9 @@ type loader struct {
 	// parsed holds the files prefetch read and parsed, by fileKey; load
 	// takes each from here once.
 	parsed map[string]*parsedFile
+	// wd is the working directory relative paths are resolved against
+	// (fileKey), read once per load; "" when it could not be read.
+	wd string
 }
 
 // parsedFile is a file read and parsed ahead of loading: its YAML (nil
@@ -197,7 +201,7 @@ func (l *loader) prefetch(files []string) {
 	l.parsed = make(map[string]*parsedFile, len(files))
 	todo := make([]*parsedFile, len(files)) // nil for a file named twice
 	for i, f := range files {
-		if key := fileKey(f); l.parsed[key] == nil {
+		if key := l.fileKey(f); l.parsed[key] == nil {
 			todo[i] = &parsedFile{}
 			l.parsed[key] = todo[i]
 		}
@@ -325,12 +329,14 @@ func (l *loader) expand(path string) []string {
 }
 
 // fileKey identifies a file by its absolute path, so that a file named
-// by two different relative or absolute paths is loaded once.
-func fileKey(path string) string {
-	if abs, err := filepath.Abs(path); err == nil {
-		return abs
+// by two different relative or absolute paths is loaded once. It is
+// filepath.Abs with the working directory read once per load: Abs reads
+// it again for every path.
+func (l *loader) fileKey(path string) string {
+	if filepath.IsAbs(path) || l.wd == "" {
+		return filepath.Clean(path)
 	}
-	return filepath.Clean(path)
+	return filepath.Join(l.wd, path)
 }
 
 // ioMessage returns the reason of a file error without the file name.
@@ -346,7 +352,7 @@ func ioMessage(err error) string {
 // reference that asked for it (NoPos for files named by the caller): errors
 // reading the file are reported there.
 func (l *loader) load(path string, ref source.Pos) *loadedFile {
-	key := fileKey(path)
+	key := l.fileKey(path)
 	if lf, ok := l.files[key]; ok {
 		if lf.busy {
 			l.errs.Add(ref, source.ErrModel, "%s refers back to itself", path)
