@@ -14,10 +14,33 @@ import (
 
 // TheoremInput returns what theorems.Derive reads of obls and edges: the
 // automata they are about (with their interfaces and invariants), each
-// obligation's invariant and assumptions, and each edge's kind, automata,
-// obligations, assumptions and transfer chains.
+// obligation's invariant or edge and assumptions, and each edge's kind,
+// automata, obligations, assumptions and transfer chains. Its obligations
+// are obls' in their order (theorems.Statuses are by that position).
 func TheoremInput(obls []*Obligation, edges []*Edge) *theorems.Input {
-	in := &theorems.Input{Obligations: make([]theorems.Obligation, 0, len(obls))}
+	in := TheoremHierarchy(obls, edges)
+	in.Obligations = TheoremObligations(obls)
+	return in
+}
+
+// TheoremObligations returns obls as the theorems see them, in order.
+func TheoremObligations(obls []*Obligation) []theorems.Obligation {
+	out := make([]theorems.Obligation, len(obls))
+	for i, o := range obls {
+		out[i] = theorems.Obligation{ID: o.ID, Invariant: o.Invariant, Assumes: o.Assumes}
+		if o.Invariant == "" {
+			out[i].Edge = o.Edge
+		} else if o.automaton != nil {
+			out[i].Automaton = o.automaton.Name
+		}
+	}
+	return out
+}
+
+// TheoremHierarchy is TheoremInput without the obligations, for
+// theorems.DeriveTallies: the automata of obls and edges, and the edges.
+func TheoremHierarchy(obls []*Obligation, edges []*Edge) *theorems.Input {
+	in := &theorems.Input{}
 	autos := map[string]*ioa.Automaton{}
 	for _, e := range edges {
 		autos[e.Proof.Concrete.Name] = e.Proof.Concrete
@@ -25,16 +48,10 @@ func TheoremInput(obls []*Obligation, edges []*Edge) *theorems.Input {
 	}
 	var last *ioa.Automaton
 	for _, o := range obls {
-		a := o.automaton
-		if a != nil && a != last {
+		if a := o.automaton; a != nil && a != last {
 			autos[a.Name] = a
 			last = a
 		}
-		to := theorems.Obligation{ID: o.ID, Invariant: o.Invariant, Assumes: o.Assumes}
-		if a != nil && o.Invariant != "" {
-			to.Automaton = a.Name
-		}
-		in.Obligations = append(in.Obligations, to)
 	}
 	for _, n := range slices.Sorted(maps.Keys(autos)) {
 		a := autos[n]

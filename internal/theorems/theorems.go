@@ -3,8 +3,8 @@
 // derived from them by the metatheorems (LV95 §3 and §5, LLM12 §5.3;
 // docs/proofs.md "Metatheorems"). It is the phase after the kernel, and
 // trusted like it: an edge or a theorem is reported proved only when
-// Derive says so, and Derive reads the kernel's verdicts
-// (kernel.Verdict) directly, through FromVerdict, the one mapping from a
+// Derive (or DeriveTallies) says so, from the kernel's verdicts
+// (kernel.Verdict) mapped through FromVerdict, the one mapping from a
 // verdict to a status.
 //
 // Its input is names and keys only (Input): which obligations belong to
@@ -78,6 +78,10 @@ func (vs Verdicts) Status(id string) Status {
 	return FromVerdict(v, ok)
 }
 
+// Statuses are the statuses of obligations by position (FromVerdict of
+// their verdicts): a run that knows them so tallies them (TallyOf).
+type Statuses []Status
+
 // EdgeKind is the kind of a proof edge, as far as the rules care.
 type EdgeKind int
 
@@ -99,6 +103,10 @@ type Obligation struct {
 	// edge's), Assumes the keys of the invariants it assumes.
 	Invariant string
 	Assumes   []string
+	// Edge is the name of the edge of an edge obligation ("" for an
+	// invariant's). DeriveTallies finds an edge's obligations by it, and
+	// checks that their IDs are the edge's (Edge.Obligations).
+	Edge string
 }
 
 // Transferred is an invariant X.P an edge assumes by transfer along a
@@ -266,44 +274,17 @@ func CheckClaims(claims []Claim, d *Derivation) source.ErrorList {
 // LV95 §2). Refuted or unknown obligations make every invariant that
 // (transitively) relies on them refuted or unknown; refuted wins.
 func InvariantStatus(obls []Obligation, vs Verdicts) map[string]Status {
-	local := map[string]Status{}
-	assumes := map[string][]string{}
-	seenAssume := map[[2]string]bool{} // each assumption once: obligations repeat them
-	// The worst status of each invariant's obligations: an unchecked
-	// obligation stays unchecked whatever follows it. The obligations of
-	// one invariant mostly follow each other: acc is the worst of the run
-	// of run's obligations just seen, stored in local when the run ends
-	// (worse is a maximum, so the order of the runs does not matter).
-	run, acc := "", Proved
-	store := func() {
-		if run == "" {
-			return
-		}
-		if old, ok := local[run]; ok {
-			acc = worse(old, acc)
-		}
-		local[run] = acc
-	}
+	st := make(Statuses, len(obls))
 	for i, o := range obls {
-		if o.Invariant != run {
-			store()
-			run, acc = o.Invariant, Proved
-		}
-		if o.Invariant == "" {
-			continue
-		}
-		acc = worse(acc, vs.Status(o.ID))
-		if i > 0 && o.Invariant == obls[i-1].Invariant && sameList(o.Assumes, obls[i-1].Assumes) {
-			continue // the previous obligation's assumptions, seen
-		}
-		for _, a := range o.Assumes {
-			if k := [2]string{o.Invariant, a}; !seenAssume[k] {
-				seenAssume[k] = true
-				assumes[o.Invariant] = append(assumes[o.Invariant], a)
-			}
-		}
+		st[i] = vs.Status(o.ID)
 	}
-	store()
+	local, assumes := merge([]*Tally{TallyOf(obls, st)})
+	return closure(local, assumes)
+}
+
+// closure returns the status of every invariant of local, the worst status
+// of its own obligations, given what they assume.
+func closure(local map[string]Status, assumes map[string][]string) map[string]Status {
 	// An invariant's status is the worst of its own obligations' and of
 	// what every invariant it reaches through assumptions lends it
 	// (viaAssumption). viaAssumption never makes a status worse and keeps
@@ -445,16 +426,26 @@ func worse(acc, s Status) Status {
 	return acc
 }
 
-// EdgeStatus is the status of an edge: proved when it has obligations,
-// all are proved and every invariant it assumes is proved (invs).
-func EdgeStatus(e *Edge, vs Verdicts, invs map[string]Status) Status {
-	if len(e.Obligations) == 0 {
-		return Unchecked
+// ownByID returns the worst status of an edge's obligations under status,
+// by ID; Unchecked for an edge without obligations.
+func ownByID(status func(id string) Status) func(e *Edge) Status {
+	return func(e *Edge) Status {
+		if len(e.Obligations) == 0 {
+			return Unchecked
+		}
+		st := Proved
+		for _, id := range e.Obligations {
+			st = worse(st, status(id))
+		}
+		return st
 	}
-	st := Proved
-	for _, id := range e.Obligations {
-		st = worse(st, vs.Status(id))
-	}
+}
+
+// edgeStatus is the status of edge e whose obligations' worst status is
+// own: own, made worse by every invariant it assumes (invs) that is not
+// proved.
+func edgeStatus(e *Edge, own Status, invs map[string]Status) Status {
+	st := own
 	for _, k := range e.Assumes {
 		s, ok := invs[k]
 		if !ok {
@@ -466,12 +457,12 @@ func EdgeStatus(e *Edge, vs Verdicts, invs map[string]Status) Status {
 }
 
 // edgeStatuses returns a function computing the status of each edge
-// (EdgeStatus) into d.Edges, where an invariant the edge assumes by
+// (edgeStatus) into d.Edges, where an invariant the edge assumes by
 // transfer has the status of its source invariant combined with that of
 // every edge of its chain: P∘g is an invariant once P is and g is a
 // refinement (LLM12 §5.3). An edge whose chains lead back to itself is
 // not proved through them: the statuses are the least fixpoint.
-func edgeStatuses(edges []Edge, vs Verdicts, d *Derivation) func(*Edge) Status {
+func edgeStatuses(edges []Edge, own func(*Edge) Status, d *Derivation) func(*Edge) Status {
 	byName := map[string]*Edge{}
 	for i := range edges {
 		byName[edges[i].Name] = &edges[i]
@@ -505,7 +496,7 @@ func edgeStatuses(edges []Edge, vs Verdicts, d *Derivation) func(*Edge) Status {
 				invs[t.Key] = st
 			}
 		}
-		st := EdgeStatus(e, vs, invs)
+		st := edgeStatus(e, own(e), invs)
 		d.Edges[e.Name] = st
 		return st
 	}
@@ -674,20 +665,18 @@ func increasing(xs []string) bool {
 // nothing new follows. One theorem is kept per name (the first found, with
 // the fewest rule applications).
 func Derive(in *Input, vs Verdicts) *Derivation {
-	d := &Derivation{Edges: map[string]Status{}, byName: map[string]*Theorem{}}
-	d.Invariants = InvariantStatus(in.Obligations, vs)
+	return derive(in, InvariantStatus(in.Obligations, vs), ownByID(vs.Status))
+}
+
+// derive is Derive with the statuses of the invariants (invs) and of each
+// edge's own obligations (own).
+func derive(in *Input, invs map[string]Status, own func(*Edge) Status) *Derivation {
+	d := &Derivation{Edges: map[string]Status{}, byName: map[string]*Theorem{}, Invariants: invs}
 	iface := map[string]string{}
 	for _, a := range in.Automata {
 		iface[a.Name] = a.Interface
 	}
-	add := func(t *Theorem) bool {
-		if t == nil || d.byName[t.Name] != nil {
-			return false
-		}
-		d.byName[t.Name] = t
-		d.Theorems = append(d.Theorems, t)
-		return true
-	}
+	add := d.add
 
 	// Base facts, in a deterministic order.
 	autos := append([]Automaton(nil), in.Automata...)
@@ -701,7 +690,7 @@ func Derive(in *Input, vs Verdicts) *Derivation {
 	}
 	edges := append([]Edge(nil), in.Edges...)
 	sort.SliceStable(edges, func(i, j int) bool { return edges[i].Name < edges[j].Name })
-	status := edgeStatuses(edges, vs, d)
+	status := edgeStatuses(edges, own, d)
 	for i := range edges {
 		e := &edges[i]
 		st := status(e)
@@ -714,19 +703,53 @@ func Derive(in *Input, vs Verdicts) *Derivation {
 			}
 		}
 	}
+	d.saturate()
+	return d
+}
 
+// add adds theorem t unless one of its name is known; it reports whether
+// it did.
+func (d *Derivation) add(t *Theorem) bool {
+	if t == nil || d.byName[t.Name] != nil {
+		return false
+	}
+	d.byName[t.Name] = t
+	d.Theorems = append(d.Theorems, t)
+	return true
+}
+
+// saturate adds to d every theorem the rules transitivity, composition
+// and transfer derive from d's, until nothing new follows.
+func (d *Derivation) saturate() {
+	add := d.add
 	// Saturate. Each round combines the theorems known at its start.
+	// A pair of theorems both known at the start of the round before
+	// was combined then, and gives the same theorem, whose name is
+	// known since: each round tries only the pairs with a theorem new
+	// in the round before (fresh), in the order a round of every pair
+	// tries them, so that the same theorem wins each name.
+	fresh := map[*Theorem]bool{}
+	for _, t := range d.Theorems {
+		fresh[t] = true
+	}
 	for {
 		known := append([]*Theorem(nil), d.Theorems...)
 		// Every rule combines x with a y whose concrete automaton is x's
 		// abstract one: only those pairs are tried, in the order of known.
-		byConcrete := map[string][]*Theorem{}
+		byConcrete, freshByConcrete := map[string][]*Theorem{}, map[string][]*Theorem{}
 		for _, y := range known {
 			byConcrete[y.Concrete] = append(byConcrete[y.Concrete], y)
+			if fresh[y] {
+				freshByConcrete[y.Concrete] = append(freshByConcrete[y.Concrete], y)
+			}
 		}
 		changed := false
 		for _, x := range known {
-			for _, y := range byConcrete[x.Abstract] {
+			ys := freshByConcrete[x.Abstract]
+			if fresh[x] {
+				ys = byConcrete[x.Abstract]
+			}
+			for _, y := range ys {
 				if x == y {
 					continue
 				}
@@ -747,9 +770,12 @@ func Derive(in *Input, vs Verdicts) *Derivation {
 				}
 			}
 		}
+		fresh = map[*Theorem]bool{}
+		for _, t := range d.Theorems[len(known):] {
+			fresh[t] = true
+		}
 		if !changed {
 			break
 		}
 	}
-	return d
 }
