@@ -1,5 +1,5 @@
-// This file implements the assembly of the report from the checked jobs
-// and the derivation.
+// This file implements the derivation of the theorems from the checked
+// jobs, and the assembly of the report from both.
 
 package driver
 
@@ -14,6 +14,56 @@ import (
 	"ladder/internal/theorems"
 	"ladder/simulation"
 )
+
+// derive is the theorems phase over in, with the kernel's verdicts of the
+// decided jobs, which in keeps (Input.Verdicts). It tallies the verdicts
+// (theorems.TallyOf) span by span: a unit restored whole, every one of
+// its obligations decided with its restored verdict, has the tally it had
+// the last time it was restored (restoredUnit.tally); the others are
+// tallied from the jobs. all says whether every obligation of in is a
+// job (no --only).
+func derive(in *Input, done []*job, all bool) *theorems.Derivation {
+	in.decided = done
+	st := make(theorems.Statuses, len(in.Obligations)) // zero: unchecked
+	for _, j := range done {
+		st[j.idx] = theorems.FromVerdict(j.res.Verdict(), true)
+	}
+	spans := in.spans
+	if spans == nil || !all {
+		spans = []span{{lo: 0, hi: len(in.Obligations)}}
+	}
+	ts := make([]*theorems.Tally, len(spans))
+	for i, s := range spans {
+		if s.unit != nil {
+			ts[i] = s.unit.tally()
+			continue
+		}
+		ts[i] = theorems.TallyOf(simulation.TheoremObligations(in.Obligations[s.lo:s.hi]), st[s.lo:s.hi])
+	}
+	return theorems.DeriveTallies(simulation.TheoremHierarchy(in.Obligations, in.Edges), ts)
+}
+
+// verdicts returns the kernel's verdict of each decided job; the others
+// are not checked.
+func verdicts(jobs []*job) theorems.Verdicts {
+	m := make(theorems.Verdicts, len(jobs))
+	for _, j := range jobs {
+		m[j.ob.ID] = j.res.Verdict()
+	}
+	return m
+}
+
+// usedOf returns the names of the assertions the proofs of jobs used, for
+// those that know them (Input.Used).
+func usedOf(jobs []*job) map[string][]string {
+	m := map[string][]string{}
+	for _, j := range jobs {
+		if j.used != nil {
+			m[j.ob.ID] = j.used
+		}
+	}
+	return m
+}
 
 // assembleReport assembles the report of a run over in whose decided jobs are
 // done, with the derivation d and what an edit changed (ed, or nil).
@@ -39,58 +89,29 @@ func (p *Prover) assembleReport(in *Input, done []*job, d *theorems.Derivation, 
 
 // assemble builds the report: the selected obligations in job order (group,
 // then ID), the statuses of every invariant and edge, and the theorems.
+// The part of a unit restored whole, all its obligations done with their
+// restored verdicts, is the one it had the last time it was restored
+// (restoredUnit.report).
 func assemble(in *Input, jobs []*job, d *theorems.Derivation) *report.Prove {
 	rep := &report.Prove{Obligations: make([]report.Obligation, 0, len(jobs))}
-	pos := map[source.Pos]string{} // the obligations of a group share a position
-	for _, j := range jobs {
-		o := report.Obligation{
-			ID: j.ob.ID, Group: j.ob.Group, Verdict: j.res.Verdict().String(),
-			Seconds: j.secs, SolverSeconds: j.res.SolverSeconds, Z3Seconds: j.res.Z3Seconds + j.coreZ3, RLimitUsed: j.res.RLimitUsed, Cached: j.cached, Slice: j.res.Slice,
-			Reason: j.res.Reason, Dump: j.res.Dump,
-		}
-		if j.ob.Pos.IsValid() {
-			p, ok := pos[j.ob.Pos]
-			if !ok {
-				p = j.ob.Pos.String()
-				pos[j.ob.Pos] = p
-			}
-			o.Pos = p
-		}
-		if c := j.res.Counterexample; c != nil && j.res.Verdict() == kernel.Refuted {
-			o.Counterexample = &report.Counterexample{Text: c.Text, Data: c.Data}
-		}
-		rep.Obligations = append(rep.Obligations, o)
-	}
-
+	pos := map[source.Pos]string{}          // the obligations of a group share a position
 	groups := map[string]string{}           // invariant key or edge name → group
 	assumes := map[string]map[string]bool{} // invariant key → the keys its obligations assume
-	var prev *simulation.Obligation
-	for _, o := range in.Obligations {
-		// The obligations of one invariant follow each other, most with
-		// the same assumptions: those repeat nothing.
-		same := prev != nil && o.Invariant == prev.Invariant && o.Edge == prev.Edge
-		repeat := same && sameList(o.Assumes, prev.Assumes)
-		prev = o
-		if repeat {
+	spans, of := in.spans, func(s span) []*job { return jobs[s.lo:s.hi] }
+	if !covers(spans, in.Obligations) || !jobsAre(jobs, in.Obligations) {
+		spans, of = []span{{lo: 0, hi: len(in.Obligations)}}, func(span) []*job { return jobs }
+	}
+	for _, s := range spans {
+		if s.unit != nil {
+			part := s.unit.report()
+			rep.Obligations = append(rep.Obligations, part.obs...)
+			part.merge(groups, assumes)
 			continue
 		}
-		k := o.Invariant
-		if k == "" {
-			k = o.Edge
+		for _, j := range of(s) {
+			rep.Obligations = append(rep.Obligations, reportObligation(j.ob, j.res, j.secs, j.coreZ3, j.cached, pos))
 		}
-		if _, ok := groups[k]; !ok && k != "" && !same {
-			groups[k] = o.Group
-		}
-		if o.Invariant != "" {
-			if assumes[k] == nil {
-				assumes[k] = map[string]bool{}
-			}
-			for _, a := range o.Assumes {
-				if a != k {
-					assumes[k][a] = true
-				}
-			}
-		}
+		reportGroups(in.Obligations[s.lo:s.hi]).merge(groups, assumes)
 	}
 	for key, st := range d.Invariants {
 		auto, name := splitInvariantKey(key)
@@ -115,6 +136,105 @@ func assemble(in *Input, jobs []*job, d *theorems.Derivation) *report.Prove {
 	rep.Sort()
 	rep.Summarize()
 	return rep
+}
+
+// jobsAre reports whether jobs are the jobs of obs, in their order.
+func jobsAre(jobs []*job, obs []*simulation.Obligation) bool {
+	if len(jobs) != len(obs) {
+		return false
+	}
+	for i, j := range jobs {
+		if j.idx != i {
+			return false
+		}
+	}
+	return true
+}
+
+// reportObligation is the report of obligation ob decided with res, in
+// secs and coreZ3 seconds, taken from the cache or not (cached); pos
+// holds the positions spelled so far.
+func reportObligation(ob *simulation.Obligation, res kernel.Result, secs, coreZ3 float64, cached bool, pos map[source.Pos]string) report.Obligation {
+	o := report.Obligation{
+		ID: ob.ID, Group: ob.Group, Verdict: res.Verdict().String(),
+		Seconds: secs, SolverSeconds: res.SolverSeconds, Z3Seconds: res.Z3Seconds + coreZ3, RLimitUsed: res.RLimitUsed, Cached: cached, Slice: res.Slice,
+		Reason: res.Reason, Dump: res.Dump,
+	}
+	if ob.Pos.IsValid() {
+		p, ok := pos[ob.Pos]
+		if !ok {
+			p = ob.Pos.String()
+			pos[ob.Pos] = p
+		}
+		o.Pos = p
+	}
+	if c := res.Counterexample; c != nil && res.Verdict() == kernel.Refuted {
+		o.Counterexample = &report.Counterexample{Text: c.Text, Data: c.Data}
+	}
+	return o
+}
+
+// reportPart is what a run of obligations gives the report: their
+// reports, and for the groups of the report's invariants and edges, the
+// group of each invariant and edge and the invariants each invariant
+// assumes.
+type reportPart struct {
+	obs     []report.Obligation
+	groups  map[string]string
+	assumes map[string]map[string]bool
+}
+
+// reportGroups returns the groups of the invariants and edges of obs, and the
+// invariants each invariant assumes (reportPart without obs).
+func reportGroups(obs []*simulation.Obligation) reportPart {
+	part := reportPart{groups: map[string]string{}, assumes: map[string]map[string]bool{}}
+	var prev *simulation.Obligation
+	for _, o := range obs {
+		// The obligations of one invariant follow each other, most with
+		// the same assumptions: those repeat nothing.
+		same := prev != nil && o.Invariant == prev.Invariant && o.Edge == prev.Edge
+		repeat := same && sameList(o.Assumes, prev.Assumes)
+		prev = o
+		if repeat {
+			continue
+		}
+		k := o.Invariant
+		if k == "" {
+			k = o.Edge
+		}
+		if _, ok := part.groups[k]; !ok && k != "" && !same {
+			part.groups[k] = o.Group
+		}
+		if o.Invariant != "" {
+			if part.assumes[k] == nil {
+				part.assumes[k] = map[string]bool{}
+			}
+			for _, a := range o.Assumes {
+				if a != k {
+					part.assumes[k][a] = true
+				}
+			}
+		}
+	}
+	return part
+}
+
+// merge adds the groups and assumptions of part to groups and assumes: a
+// key's first group is kept.
+func (part reportPart) merge(groups map[string]string, assumes map[string]map[string]bool) {
+	for k, g := range part.groups {
+		if _, ok := groups[k]; !ok {
+			groups[k] = g
+		}
+	}
+	for k, as := range part.assumes {
+		if assumes[k] == nil {
+			assumes[k] = map[string]bool{}
+		}
+		for a := range as {
+			assumes[k][a] = true
+		}
+	}
 }
 
 // provenance lists what a theorem was derived from: its premises, or for

@@ -25,10 +25,13 @@
 //     and (after a complete run) item fingerprints are recorded in the
 //     cache, which is saved after every run; the report's Changes say what
 //     the changed items affect.
-//   - theorems.Derive turns the kernel's verdicts into the statuses of invariants
-//     (jointly, under their assumptions) and edges and into theorems;
-//     assemble (assemble.go) builds the report.Prove in a deterministic
-//     order: obligations by group then ID, never by completion order.
+//   - theorems.DeriveTallies turns the kernel's verdicts, tallied unit by
+//     unit (theorems.TallyOf; a restored unit's tally is kept while it is
+//     restored again for the same obligations: restored.go), into the
+//     statuses of invariants (jointly, under their assumptions) and edges
+//     and into theorems; assemble (assemble.go) builds the report.Prove
+//     in a deterministic order: obligations by group then ID, never by
+//     completion order.
 //   - Prover.Status is the same without the solver, for `ladder graph`;
 //     Watcher (watch.go) re-runs the pipeline when files change (woken by
 //     the system's reports of changes where it has them: notify_linux.go),

@@ -144,8 +144,12 @@ type Input struct {
 	// runs that restore them, and never written.
 	restored []*admitted
 	planned  bool
-	// verdicts are the kernel's verdicts of the last Prove of this input.
-	verdicts theorems.Verdicts
+	// spans are where the obligations of each unit restored, and of the
+	// generated ones, are in Obligations (Prover.Plan; nil when not
+	// planned).
+	spans []span
+	// decided are the jobs the last Prove of this input decided (Verdicts).
+	decided []*job
 	// used are the names of the assertions of the unsat core of each
 	// obligation's proof in the last Prove, where one is known.
 	used map[string][]string
@@ -154,7 +158,7 @@ type Input struct {
 // Verdicts returns the kernel's verdict of each obligation the last Prove
 // of in decided (by ID), for callers that act on them (ladder infer): the
 // report spells them for people.
-func (in *Input) Verdicts() theorems.Verdicts { return in.verdicts }
+func (in *Input) Verdicts() theorems.Verdicts { return verdicts(in.decided) }
 
 // Used returns, by obligation ID, the names of the assertions (hypotheses,
 // the negated goal) that the proof of each obligation the last Prove of in
@@ -437,7 +441,7 @@ func (p *Prover) run(ctx context.Context, in *Input, solve bool, cached func(*re
 			done = append(done, j)
 		}
 	}
-	d := derive(in, done)
+	d := derive(in, done, len(jobs) == len(in.Obligations))
 	in.used = usedOf(done)
 	t = p.trace("derive", t)
 	// The report is assembled while the results are recorded and saved:
@@ -549,7 +553,7 @@ func (p *Prover) statusOf(in *Input, jobs []*job) *report.Prove {
 			done = append(done, j)
 		}
 	}
-	rep := assemble(in, done, derive(in, done))
+	rep := assemble(in, done, derive(in, done, len(jobs) == len(in.Obligations)))
 	rep.Summary.Built = p.Built()
 	rep.Solver = report.Solver{Name: p.solver.Name, Version: p.solver.Version, Params: p.solver.Params, Workers: p.cfg.Jobs}
 	return rep
@@ -568,7 +572,7 @@ func (p *Prover) interrupted(in *Input, jobs []*job, solve bool) error {
 	if solve && p.cache != nil {
 		cov := coverageOf(in, done, nil)
 		p.record(done, cov)
-		p.recordGroups(in, derive(in, done), cov)
+		p.recordGroups(in, derive(in, done, len(jobs) == len(in.Obligations)), cov)
 		if err := p.cache.Save(); err != nil {
 			p.warn(err.Error())
 		} else {
@@ -609,55 +613,16 @@ func coverageOf(in *Input, jobs []*job, written map[string]bool) coverage {
 	return c
 }
 
-// derive is the theorems phase over in, with the kernel's verdicts of the
-// decided jobs, which it keeps as in's verdicts (Input.Verdicts).
-func derive(in *Input, done []*job) *theorems.Derivation {
-	// The kernel's input and the verdicts are built side by side: each
-	// reads only what the run decided.
-	var ti *theorems.Input
-	built := make(chan struct{})
-	go func() {
-		defer close(built)
-		ti = simulation.TheoremInput(in.Obligations, in.Edges)
-	}()
-	in.verdicts = verdicts(done)
-	<-built
-	return theorems.Derive(ti, in.verdicts)
-}
-
-// verdicts returns the kernel's verdict of each decided job; the others
-// are not checked.
-func verdicts(jobs []*job) theorems.Verdicts {
-	m := make(theorems.Verdicts, len(jobs))
-	for _, j := range jobs {
-		m[j.ob.ID] = j.res.Verdict()
-	}
-	return m
-}
-
-// usedOf returns the names of the assertions the proofs of jobs used, for
-// those that know them (Input.Used).
-func usedOf(jobs []*job) map[string][]string {
-	m := map[string][]string{}
-	for _, j := range jobs {
-		if j.used != nil {
-			m[j.ob.ID] = j.used
-		}
-	}
-	return m
-}
-
 // selectJobs returns the obligations --only selects, sorted by group then
 // ID, and rejects duplicate IDs and empty selections.
 func (p *Prover) selectJobs(in *Input) ([]*job, error) {
-	seen := make(map[string]bool, len(in.Obligations))
+	d, sorted := duplicateID(in.Obligations, in.spans)
+	if d != "" {
+		return nil, fmt.Errorf("internal error: two obligations named %q", d)
+	}
 	all := make([]job, len(in.Obligations)) // one allocation for every job
 	jobs := make([]*job, 0, len(in.Obligations))
 	for i, ob := range in.Obligations {
-		if seen[ob.ID] {
-			return nil, fmt.Errorf("internal error: two obligations named %q", ob.ID)
-		}
-		seen[ob.ID] = true
 		if p.sel.match(ob.ID, ob.Group) {
 			all[i].ob, all[i].idx = ob, i
 			jobs = append(jobs, &all[i])
@@ -672,7 +637,7 @@ func (p *Prover) selectJobs(in *Input) ([]*job, error) {
 	// A planned input is in this order already (concat); the IDs are
 	// unique, so the order is total.
 	order := func(a, b *job) int { return byGroup(a.ob, b.ob) }
-	if !slices.IsSortedFunc(jobs, order) {
+	if !sorted && !slices.IsSortedFunc(jobs, order) {
 		slices.SortFunc(jobs, order)
 	}
 	return jobs, nil

@@ -351,7 +351,7 @@ func (p *Prover) storeDecided(in *Input, jobs []*job) {
 	}
 	cov := coverageOf(in, done, nil)
 	p.record(done, cov)
-	p.recordGroups(in, derive(in, done), cov)
+	p.recordGroups(in, derive(in, done, len(jobs) == len(in.Obligations)), cov)
 	if err := p.cache.Save(); err != nil {
 		p.warn(err.Error())
 	}

@@ -71,6 +71,12 @@ type unitRecord struct {
 	// record and query is the same.
 	admitted []admitted
 	order    []int
+	// last is the unit last restored from the record, for the restored
+	// obligations lastObs (simulation.UnitPlan.Restore returns the same
+	// ones for the same automaton or proof): restored again for them, it
+	// is returned again, with what was computed of it (its tally).
+	last    *restoredUnit
+	lastObs []*simulation.Obligation
 }
 
 // unitResult is the verdict of one obligation of a unit record: its cache
@@ -101,15 +107,6 @@ func (r *unitResult) record() []byte {
 		return nil
 	}
 	return r.Record
-}
-
-// restoredUnit is a unit taken from its record: its obligations in
-// byGroup order, its edge, and the verdicts the kernel admitted, in the
-// obligations' order.
-type restoredUnit struct {
-	obs     []*simulation.Obligation
-	edge    *simulation.Edge
-	results []admitted
 }
 
 // admitted is a verdict admitted from a unit record.
@@ -240,7 +237,7 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 	chunks := generatedChunks(obs)
 	for _, u := range units {
 		if u.r != nil {
-			chunks = append(chunks, chunk{obs: u.r.obs, restored: u.r.results})
+			chunks = append(chunks, chunk{obs: u.r.obs, restored: u.r.results, unit: u.r})
 			if u.r.edge != nil {
 				edges = append(edges, u.r.edge)
 			}
@@ -248,7 +245,7 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 	}
 	in := &Input{Automata: h.Automata, Proofs: h.Proofs, Edges: edges,
 		Files: set.Files, Items: p.items.fingerprints(h), Sums: sums, planned: true}
-	in.Obligations, in.restored = concat(chunks)
+	in.Obligations, in.restored, in.spans = concat(chunks)
 	// Generate's order: the edges in load order.
 	order := map[*ioa.Proof]int{}
 	for i, pr := range h.Proofs {
@@ -343,6 +340,10 @@ func (p *Prover) restoreFrom(rec *unitRecord, names map[*ioa.Proof]string, a *io
 	}
 	p.records.mu.Lock()
 	done, order := rec.admitted, rec.order
+	if last := rec.last; last != nil && len(obs) > 0 && len(rec.lastObs) == len(obs) && &rec.lastObs[0] == &obs[0] && last.edge == edge {
+		p.records.mu.Unlock()
+		return last
+	}
 	p.records.mu.Unlock()
 	if done == nil {
 		order = sortedOrder(obs)
@@ -363,7 +364,11 @@ func (p *Prover) restoreFrom(rec *unitRecord, names map[*ioa.Proof]string, a *io
 	for k, i := range order {
 		sorted[k] = obs[i]
 	}
-	return &restoredUnit{obs: sorted, edge: edge, results: done}
+	u := &restoredUnit{obs: sorted, edge: edge, results: done, planned: obs, order: order}
+	p.records.mu.Lock()
+	rec.last, rec.lastObs = u, obs
+	p.records.mu.Unlock()
+	return u
 }
 
 // readUnitRecord reads and checks the record of unit: a sealed line, then
