@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -287,15 +286,14 @@ func (p *Prove) Sort() {
 	if !slices.IsSortedFunc(p.Obligations, byGroup) {
 		slices.SortStableFunc(p.Obligations, byGroup)
 	}
-	sort.SliceStable(p.Invariants, func(i, j int) bool {
-		a, b := p.Invariants[i], p.Invariants[j]
-		if a.Automaton != b.Automaton {
-			return a.Automaton < b.Automaton
+	slices.SortStableFunc(p.Invariants, func(a, b Invariant) int {
+		if c := strings.Compare(a.Automaton, b.Automaton); c != 0 {
+			return c
 		}
-		return a.Name < b.Name
+		return strings.Compare(a.Name, b.Name)
 	})
-	sort.SliceStable(p.Edges, func(i, j int) bool { return p.Edges[i].Name < p.Edges[j].Name })
-	sort.SliceStable(p.Theorems, func(i, j int) bool { return p.Theorems[i].Statement < p.Theorems[j].Statement })
+	slices.SortStableFunc(p.Edges, func(a, b Edge) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(p.Theorems, func(a, b Theorem) int { return strings.Compare(a.Statement, b.Statement) })
 }
 
 // TextOptions controls WriteText.
