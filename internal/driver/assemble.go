@@ -4,8 +4,8 @@
 package driver
 
 import (
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"ladder/internal/kernel"
@@ -94,9 +94,8 @@ func (p *Prover) assembleReport(in *Input, done []*job, d *theorems.Derivation, 
 // (restoredUnit.report).
 func assemble(in *Input, jobs []*job, d *theorems.Derivation) *report.Prove {
 	rep := &report.Prove{Obligations: make([]report.Obligation, 0, len(jobs))}
-	pos := map[source.Pos]string{}          // the obligations of a group share a position
-	groups := map[string]string{}           // invariant key or edge name → group
-	assumes := map[string]map[string]bool{} // invariant key → the keys its obligations assume
+	pos := map[source.Pos]string{} // the obligations of a group share a position
+	acc := reportPart{groups: map[string]string{}, assumes: map[string][]string{}, names: map[string][]string{}}
 	spans, of := in.spans, func(s span) []*job { return jobs[s.lo:s.hi] }
 	if !covers(spans, in.Obligations) || !jobsAre(jobs, in.Obligations) {
 		spans, of = []span{{lo: 0, hi: len(in.Obligations)}}, func(span) []*job { return jobs }
@@ -105,28 +104,23 @@ func assemble(in *Input, jobs []*job, d *theorems.Derivation) *report.Prove {
 		if s.unit != nil {
 			part := s.unit.report()
 			rep.Obligations = append(rep.Obligations, part.obs...)
-			part.merge(groups, assumes)
+			acc.merge(part)
 			continue
 		}
 		for _, j := range of(s) {
 			rep.Obligations = append(rep.Obligations, reportObligation(j.ob, j.res, j.secs, j.coreZ3, j.cached, pos))
 		}
-		reportGroups(in.Obligations[s.lo:s.hi]).merge(groups, assumes)
+		acc.merge(reportGroups(in.Obligations[s.lo:s.hi]))
 	}
 	for key, st := range d.Invariants {
 		auto, name := splitInvariantKey(key)
-		var keys []string
-		for a := range assumes[key] {
-			keys = append(keys, a)
-		}
-		sort.Strings(keys)
 		rep.Invariants = append(rep.Invariants, report.Invariant{
-			Automaton: auto, Name: name, Group: groups[key], Status: st.String(), Assumes: invariantNames(keys)})
+			Automaton: auto, Name: name, Group: acc.groups[key], Status: st.String(), Assumes: acc.names[key]})
 	}
 	for _, e := range in.Edges {
 		rep.Edges = append(rep.Edges, report.Edge{
 			Name: e.Name, Concrete: e.Proof.Concrete.Name, Abstract: e.Proof.Abstract.Name,
-			Kind: e.Proof.Kind.String(), Group: groups[e.Name], Status: d.Edges[e.Name].String(),
+			Kind: e.Proof.Kind.String(), Group: acc.groups[e.Name], Status: d.Edges[e.Name].String(),
 			Assumes: invariantNames(e.Assumes),
 		})
 	}
@@ -175,19 +169,20 @@ func reportObligation(ob *simulation.Obligation, res kernel.Result, secs, coreZ3
 }
 
 // reportPart is what a run of obligations gives the report: their
-// reports, and for the groups of the report's invariants and edges, the
-// group of each invariant and edge and the invariants each invariant
-// assumes.
+// reports, and for the report's invariants and edges, the group of each
+// invariant and edge, and the invariants each invariant assumes: their
+// keys, sorted, and their names (invariantNames).
 type reportPart struct {
-	obs     []report.Obligation
-	groups  map[string]string
-	assumes map[string]map[string]bool
+	obs            []report.Obligation
+	groups         map[string]string
+	assumes, names map[string][]string
 }
 
-// reportGroups returns the groups of the invariants and edges of obs, and the
-// invariants each invariant assumes (reportPart without obs).
+// reportGroups returns the groups of the invariants and edges of obs, and
+// the invariants each invariant assumes (reportPart without obs).
 func reportGroups(obs []*simulation.Obligation) reportPart {
-	part := reportPart{groups: map[string]string{}, assumes: map[string]map[string]bool{}}
+	part := reportPart{groups: map[string]string{}, assumes: map[string][]string{}, names: map[string][]string{}}
+	sets := map[string]map[string]bool{}
 	var prev *simulation.Obligation
 	for _, o := range obs {
 		// The obligations of one invariant follow each other, most with
@@ -206,34 +201,42 @@ func reportGroups(obs []*simulation.Obligation) reportPart {
 			part.groups[k] = o.Group
 		}
 		if o.Invariant != "" {
-			if part.assumes[k] == nil {
-				part.assumes[k] = map[string]bool{}
+			if sets[k] == nil {
+				sets[k] = map[string]bool{}
 			}
 			for _, a := range o.Assumes {
 				if a != k {
-					part.assumes[k][a] = true
+					sets[k][a] = true
 				}
 			}
 		}
 	}
+	for k, set := range sets {
+		part.add(k, slices.Sorted(maps.Keys(set)))
+	}
 	return part
 }
 
-// merge adds the groups and assumptions of part to groups and assumes: a
-// key's first group is kept.
-func (part reportPart) merge(groups map[string]string, assumes map[string]map[string]bool) {
-	for k, g := range part.groups {
-		if _, ok := groups[k]; !ok {
-			groups[k] = g
+// add sets the sorted keys an invariant assumes, and their names.
+func (part reportPart) add(key string, keys []string) {
+	part.assumes[key], part.names[key] = keys, invariantNames(keys)
+}
+
+// merge adds the groups and assumptions of other to part: a key's first
+// group is kept, and the assumptions of an invariant in both are merged.
+func (part reportPart) merge(other reportPart) {
+	for k, g := range other.groups {
+		if _, ok := part.groups[k]; !ok {
+			part.groups[k] = g
 		}
 	}
-	for k, as := range part.assumes {
-		if assumes[k] == nil {
-			assumes[k] = map[string]bool{}
+	for k, keys := range other.assumes {
+		if old, ok := part.assumes[k]; ok {
+			keys = slices.Compact(slices.Sorted(slices.Values(append(slices.Clip(old), keys...))))
+			part.add(k, keys)
+			continue
 		}
-		for a := range as {
-			assumes[k][a] = true
-		}
+		part.assumes[k], part.names[k] = keys, other.names[k]
 	}
 }
 

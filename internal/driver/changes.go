@@ -332,25 +332,39 @@ func (e *itemEdit) changes(in *Input, d *theorems.Derivation) *report.Changes {
 	if in != nil {
 		obligations, edges = in.Obligations, in.Edges
 	}
-	for _, o := range obligations {
-		if e.dependsOnChange(o) {
-			obs[o.ID] = true
-		}
+	// A unit restored whole none of whose obligations depends on a
+	// changed item or is among e's is passed over (restoredUnit.touches).
+	spans := []span{{lo: 0, hi: len(obligations)}}
+	if in != nil && covers(in.spans, obligations) {
+		spans = in.spans
 	}
-	for _, o := range obligations {
-		if !obs[o.ID] {
+	untouched := map[*simulation.Edge]bool{}
+	for _, s := range spans {
+		if u := s.unit; u != nil && !u.touches(e.changed, e.obligations) {
+			if u.edge != nil {
+				untouched[u.edge] = true
+			}
 			continue
 		}
-		if o.Invariant != "" {
-			groups[o.Invariant] = true
-		}
-		if o.Edge != "" {
-			groups[o.Edge] = true
+		for _, o := range obligations[s.lo:s.hi] {
+			if !e.dependsOnChange(o) && !obs[o.ID] {
+				continue
+			}
+			obs[o.ID] = true
+			if o.Invariant != "" {
+				groups[o.Invariant] = true
+			}
+			if o.Edge != "" {
+				groups[o.Edge] = true
+			}
 		}
 	}
 	// An edge named after its proof when two proofs share a pair is
 	// still found: Edge.Obligations lists the IDs.
 	for _, ed := range edges {
+		if untouched[ed] {
+			continue
+		}
 		for _, id := range ed.Obligations {
 			if obs[id] {
 				groups[ed.Name] = true

@@ -187,6 +187,13 @@ type Prover struct {
 	sig   signing      // signed records (signing.go)
 	keys  unitKeys     // the verdicts of the unit records read (units.go)
 	items itemMemo     // item fingerprints kept between runs (changes.go)
+	// forgot are the edge, invariant group and theorem records this
+	// prover made the cache forget (recordGroups), and did not record
+	// again since, while the cache merged no other writer's (merges).
+	forgot struct {
+		names  map[string]bool
+		merges uint64
+	}
 	// remoteHits counts the unit records the last run took from the
 	// remote cache.
 	remoteHits atomic.Int64
@@ -583,32 +590,58 @@ func (p *Prover) interrupted(in *Input, jobs []*job, solve bool) error {
 }
 
 // coverage is the unit of each of a run's decided jobs (unitOf; "" for
-// none) and the units a unit record holds now: restored, or written by
-// the run (a unit is restored whole or not at all).
+// none), by runs of jobs of one unit, and the units a unit record holds
+// now: restored, or written by the run (a unit is restored whole or not
+// at all).
 type coverage struct {
-	unit    []string        // by job index
+	runs    []covered
 	covered map[string]bool // by unit
-	at      []bool          // by job index: whether its unit is covered
+}
+
+// covered is a run of jobs, jobs[lo:hi], of one unit, and whether a unit
+// record holds it.
+type covered struct {
+	lo, hi int
+	unit   string
+	held   bool
 }
 
 // coverageOf returns the coverage of jobs, written being the units whose
-// records the run wrote.
+// records the run wrote. When jobs are the jobs of every obligation of in
+// in order, a unit restored whole is one run, without looking at its jobs.
 func coverageOf(in *Input, jobs []*job, written map[string]bool) coverage {
 	edgeOf := edgesByName(in)
-	c := coverage{unit: make([]string, len(jobs)), covered: map[string]bool{}, at: make([]bool, len(jobs))}
-	for i, j := range jobs {
-		// A run of jobs of one invariant or edge is of one unit.
-		if i == 0 || j.ob.Invariant != jobs[i-1].ob.Invariant || j.ob.Edge != jobs[i-1].ob.Edge {
-			c.unit[i], _ = unitOf(j.ob, edgeOf)
-		} else {
-			c.unit[i] = c.unit[i-1]
+	c := coverage{covered: map[string]bool{}}
+	spans := []span{{lo: 0, hi: len(jobs)}}
+	if jobsAre(jobs, in.Obligations) && covers(in.spans, in.Obligations) {
+		spans = in.spans
+	}
+	for _, s := range spans {
+		if u := s.unit; u != nil {
+			c.runs = append(c.runs, covered{lo: s.lo, hi: s.hi, unit: u.name})
+			c.covered[u.name] = true
+			continue
 		}
-		if u := c.unit[i]; u != "" && (j.restored || written[u]) {
-			c.covered[u] = true
+		for i := s.lo; i < s.hi; i++ {
+			// A run of jobs of one invariant or edge is of one unit.
+			j := jobs[i]
+			if i == s.lo || j.ob.Invariant != jobs[i-1].ob.Invariant || j.ob.Edge != jobs[i-1].ob.Edge {
+				u, _ := unitOf(j.ob, edgeOf)
+				if n := len(c.runs); i > s.lo && c.runs[n-1].unit == u {
+					c.runs[n-1].hi = i + 1
+				} else {
+					c.runs = append(c.runs, covered{lo: i, hi: i + 1, unit: u})
+				}
+			} else {
+				c.runs[len(c.runs)-1].hi = i + 1
+			}
+			if u := c.runs[len(c.runs)-1].unit; u != "" && (j.restored || written[u]) {
+				c.covered[u] = true
+			}
 		}
 	}
-	for i, u := range c.unit {
-		c.at[i] = c.covered[u]
+	for k := range c.runs {
+		c.runs[k].held = c.covered[c.runs[k].unit]
 	}
 	return c
 }
@@ -699,8 +732,22 @@ func (p *Prover) record(jobs []*job, cov coverage) {
 		return
 	}
 	var errs []string
-	for i, j := range jobs {
-		if j.key == "" || j.restored || cov.at[i] {
+	for _, r := range cov.runs {
+		if !r.held {
+			errs = append(errs, p.recordRun(jobs[r.lo:r.hi])...)
+		}
+	}
+	if len(errs) > 0 {
+		p.warn(fmt.Sprintf("%d cache records not stored: %s", len(errs), strings.Join(errs, "; ")))
+	}
+}
+
+// recordRun stores the new results and dependency records of jobs, of a
+// unit no unit record holds (record), and returns the errors.
+func (p *Prover) recordRun(jobs []*job) []string {
+	var errs []string
+	for _, j := range jobs {
+		if j.key == "" || j.restored {
 			continue
 		}
 		if (!j.cached || j.bySlice) && j.res.Cacheable() {
@@ -733,9 +780,7 @@ func (p *Prover) record(jobs []*job, cov coverage) {
 			errs = append(errs, err.Error())
 		}
 	}
-	if len(errs) > 0 {
-		p.warn(fmt.Sprintf("%d cache records not stored: %s", len(errs), strings.Join(errs, "; ")))
-	}
+	return errs
 }
 
 // recordSlice stores the proof of the slice that proved j's query, if it

@@ -274,28 +274,58 @@ func (p *Prover) recordGroups(in *Input, d *theorems.Derivation, cov coverage) {
 	// a unit record covers, which are forgotten.
 	groups := map[string][]string{}
 	keep := false
-	for i, o := range in.Obligations {
-		key := o.Invariant
-		if key == "" {
+	spans := []span{{lo: 0, hi: len(in.Obligations)}}
+	if covers(in.spans, in.Obligations) {
+		spans = in.spans
+	}
+	for _, s := range spans {
+		if u := s.unit; u != nil && u.edge == nil && covered[u.name] {
+			// a unit record holds it: only its groups' names, to forget
+			for key := range u.report().groups {
+				if _, ok := unitOfGroup[key]; !ok {
+					unitOfGroup[key], groups[key] = u.name, nil
+				}
+			}
 			continue
 		}
-		if i == 0 || key != in.Obligations[i-1].Invariant {
-			if _, ok := unitOfGroup[key]; !ok {
-				auto, _ := splitInvariantKey(key)
-				unitOfGroup[key] = "automaton:" + auto
-				groups[key] = nil
+		for i := s.lo; i < s.hi; i++ {
+			o := in.Obligations[i]
+			key := o.Invariant
+			if key == "" {
+				continue
 			}
-			keep = !covered[unitOfGroup[key]]
-		}
-		if keep {
-			groups[key] = append(groups[key], o.ID)
+			if i == s.lo || key != in.Obligations[i-1].Invariant {
+				if _, ok := unitOfGroup[key]; !ok {
+					auto, _ := splitInvariantKey(key)
+					unitOfGroup[key] = "automaton:" + auto
+					groups[key] = nil
+				}
+				keep = !covered[unitOfGroup[key]]
+			}
+			if keep {
+				groups[key] = append(groups[key], o.ID)
+			}
 		}
 	}
 	var errs, forgetGroups, forgetTheorems []string
+	// What this prover made the cache forget and recorded nothing of
+	// since is not forgotten again: with a unit record, it stays so.
+	if m := p.cache.Merges(); p.forgot.names == nil || p.forgot.merges != m {
+		p.forgot.names, p.forgot.merges = map[string]bool{}, m
+	}
+	forgot := p.forgot.names
+	forget := func(list *[]string, name string) {
+		if !forgot[name] {
+			*list = append(*list, name)
+		}
+	}
 	record := func(name string, obs []string) {
 		if covered[unitOfGroup[name]] {
-			forgetGroups = append(forgetGroups, name)
-		} else if err := p.cache.RecordEdge(name, obs); err != nil {
+			forget(&forgetGroups, name)
+			return
+		}
+		delete(forgot, name)
+		if err := p.cache.RecordEdge(name, obs); err != nil {
 			errs = append(errs, err.Error())
 		}
 	}
@@ -312,13 +342,27 @@ func (p *Prover) recordGroups(in *Input, d *theorems.Derivation, cov coverage) {
 			all = all && covered[unitOfGroup[g]]
 		}
 		if all {
-			forgetTheorems = append(forgetTheorems, t.Name)
-		} else if err := p.cache.RecordTheorem(t.Name, from); err != nil {
+			forget(&forgetTheorems, "theorem "+t.Name)
+			continue
+		}
+		delete(forgot, "theorem "+t.Name)
+		if err := p.cache.RecordTheorem(t.Name, from); err != nil {
 			errs = append(errs, err.Error())
 		}
 	}
+	for i, name := range forgetTheorems {
+		forgetTheorems[i] = strings.TrimPrefix(name, "theorem ")
+	}
 	if _, err := p.cache.ForgetGroups(forgetGroups, forgetTheorems); err != nil {
 		errs = append(errs, err.Error())
+		p.forgot.names = nil
+	} else {
+		for _, name := range forgetGroups {
+			forgot[name] = true
+		}
+		for _, name := range forgetTheorems {
+			forgot["theorem "+name] = true
+		}
 	}
 	if len(errs) > 0 {
 		p.warn(fmt.Sprintf("%d cache records not stored: %s", len(errs), strings.Join(errs, "; ")))

@@ -20,6 +20,7 @@ import (
 // byGroup order, its edge, and the verdicts the kernel admitted, in the
 // obligations' order.
 type restoredUnit struct {
+	name    string // the unit's (unitName)
 	obs     []*simulation.Obligation
 	edge    *simulation.Edge
 	results []admitted
@@ -34,6 +35,34 @@ type restoredUnit struct {
 	shaped     shape
 	reportOnce sync.Once
 	reported   reportPart
+	depsOnce   sync.Once
+	deps, ids  map[string]bool // the items its obligations depend on, their IDs
+}
+
+// touches reports whether an obligation of the unit depends on an item of
+// changed or has an ID of obligations (itemEdit), from the unit's items and
+// IDs, gathered once.
+func (u *restoredUnit) touches(changed, obligations map[string]bool) bool {
+	u.depsOnce.Do(func() {
+		u.deps, u.ids = map[string]bool{}, make(map[string]bool, len(u.obs))
+		for _, o := range u.obs {
+			u.ids[o.ID] = true
+			for _, it := range o.Deps {
+				u.deps[it] = true
+			}
+		}
+	})
+	for it := range changed {
+		if u.deps[it] {
+			return true
+		}
+	}
+	for id := range obligations {
+		if u.ids[id] {
+			return true
+		}
+	}
+	return false
 }
 
 // report returns the unit's part of a report (assemble) when each of its

@@ -86,11 +86,20 @@ func TestUnitRecordsTallies(t *testing.T) {
 	if n := restoredCount(in); n == 0 || n == len(in.Obligations) {
 		t.Fatalf("after the edit %d of %d obligations restored", n, len(in.Obligations))
 	}
+	ed := p.compareItems(in) // what the edit changed, before the run records it
 	rep, err := p.Prove(ctx, in)
 	if err != nil || rep.OK() {
 		t.Fatalf("the failing invariant was not found: %v %+v", err, rep.Summary)
 	}
 	same("an invariant failing", in)
+	// What the edit affects, passing over the restored units it does not
+	// touch, and looking at every obligation.
+	whole := *in
+	whole.spans = nil
+	d := derive(in, in.decided, true)
+	if got, want := ed.changes(in, d), ed.changes(&whole, d); !reflect.DeepEqual(got, want) || len(want.Obligations) == 0 {
+		t.Errorf("changes with the restored units passed over %+v; looking at every obligation %+v", got, want)
+	}
 	ref, err := newProver(t, 2).Prove(ctx, loadRecorded(t, dir))
 	if err != nil {
 		t.Fatal(err)
@@ -98,4 +107,37 @@ func TestUnitRecordsTallies(t *testing.T) {
 	if summary(rep) != summary(ref) {
 		t.Errorf("with unit records the report is\n%s\nwithout\n%s", summary(rep), summary(ref))
 	}
+}
+
+// TestForgetGroupsAgain checks that the records of the groups of a unit
+// are forgotten whenever a unit record holds it, also after a run that
+// recorded them again: a unit that fails and is then fixed is forgotten
+// once more, though this prover forgot it before.
+func TestForgetGroupsAgain(t *testing.T) {
+	dir := copyTestdata(t, "kinds")
+	ctx := context.Background()
+	p := newProver(t, 2)
+	held := func(what string, want bool) {
+		t.Helper()
+		rep, err := p.Prove(ctx, planRecorded(t, p, dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, o := range rep.Obligations {
+			if strings.HasPrefix(o.ID, "TicketLock › invariant ") && len(p.cache.EdgesContaining(o.ID)) > 0 {
+				n++
+			}
+		}
+		if (n > 0) != want {
+			t.Errorf("%s: %d obligations of TicketLock's invariants in the snapshot's groups; want them there: %v", what, n, want)
+		}
+	}
+	held("cold", false)
+	file := filepath.Join(dir, "TicketLock.yaml")
+	edit(t, file, "pc[p] != Idle => ticket[p] < next", "pc[p] != Idle => ticket[p] > next")
+	held("an invariant failing", true)
+	edit(t, file, "pc[p] != Idle => ticket[p] > next", "pc[p] != Idle => ticket[p] < next")
+	held("fixed again", false)
+	held("nothing changed", false)
 }

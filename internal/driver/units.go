@@ -364,7 +364,7 @@ func (p *Prover) restoreFrom(rec *unitRecord, names map[*ioa.Proof]string, a *io
 	for k, i := range order {
 		sorted[k] = obs[i]
 	}
-	u := &restoredUnit{obs: sorted, edge: edge, results: done, planned: obs, order: order}
+	u := &restoredUnit{name: rec.Unit, obs: sorted, edge: edge, results: done, planned: obs, order: order}
 	p.records.mu.Lock()
 	rec.last, rec.lastObs = u, obs
 	p.records.mu.Unlock()
@@ -634,23 +634,17 @@ func (p *Prover) forgetCovered(jobs []*job, cov coverage, written map[string]boo
 	// result the cache no longer holds was forgotten by an earlier run:
 	// its jobs are passed over.
 	wanted := map[string]bool{}
-	for i := 0; i < len(jobs); {
-		// a run of jobs of one unit at a time
-		k := i + 1
-		for k < len(jobs) && cov.unit[k] == cov.unit[i] {
-			k++
-		}
-		if u := cov.unit[i]; cov.at[i] {
+	for _, r := range cov.runs {
+		if u := r.unit; r.held {
 			want, seen := wanted[u]
 			if !seen {
-				want = written[u] || p.cache.Has(jobs[i].key)
+				want = written[u] || p.cache.Has(jobs[r.lo].key)
 				wanted[u] = want
 			}
 			if want {
-				byUnit[u] = append(byUnit[u], jobs[i:k]...)
+				byUnit[u] = append(byUnit[u], jobs[r.lo:r.hi]...)
 			}
 		}
-		i = k
 	}
 	var keys, names []string
 	for u, js := range byUnit {

@@ -281,7 +281,9 @@ func (w *Watcher) scan(in *Input) (map[string]stamp, map[string]bool) {
 	}
 	if in != nil {
 		for _, f := range in.Files {
-			add(f)
+			if _, ok := out[filepath.Clean(f)]; !ok {
+				add(f)
+			}
 		}
 	} else {
 		// Keep watching the referenced files found by the last Step.
