@@ -145,8 +145,9 @@ func (c Config) Files(paths ...string) (*Set, source.ErrorList) {
 	for _, file := range files {
 		l.load(file, source.Pos{})
 	}
-	l.loadProofs()       // proof files, once every automaton is known (proof.go)
-	l.resolveTransfers() // chains of refinements for transferred invariants (proof.go)
+	reused, kept := l.loadProofs() // proof files, once every automaton is known (proof.go)
+	l.resolveTransfers(reused)     // chains of refinements for transferred invariants (proof.go)
+	l.keptTransfer(kept)
 	l.errs.Sort()
 	return l.set, dedup(l.errs)
 }

@@ -56,8 +56,9 @@ func (fl *fileLoader) loadProof(root *yaml.Node) *ProofFile {
 // loaded in Set.Proofs (ioa.Hierarchy.Proofs), in load order. Files runs
 // it after reading all files, so that proofs may name automata declared
 // anywhere in the set.
-func (l *loader) loadProofs() {
+func (l *loader) loadProofs() (reused map[*ioa.Proof]bool, kept []*keptProof) {
 	seen := map[string]*ProofFile{}
+	var todo, deferred []*ProofFile
 	for _, pf := range l.set.ProofFiles {
 		if pf.root == nil || pf.Proof != nil {
 			continue
@@ -66,21 +67,37 @@ func (l *loader) loadProofs() {
 			l.errs.Add(pf.Pos, source.ErrName, "proof %q is already declared at %s", pf.Name, old.Pos)
 		}
 		seen[pf.Name] = pf
-		if !l.reuseProof(pf) {
+		switch {
+		case !l.reuseProof(pf):
+			todo = append(todo, pf)
+		case transfers(pf.Proof):
+			deferred = append(deferred, pf) // decided with the others' (reuseTransfers)
+		default:
+			pf.root = nil
+		}
+	}
+	load := func(pfs []*ProofFile) {
+		for _, pf := range pfs {
 			before := len(l.errs)
 			var uses []autoUse
 			pf.Proof, uses = l.loadProof1(pf)
 			if len(l.errs) == before {
-				l.keepProof(pf, uses)
+				if k := l.keepProof(pf, uses); k != nil {
+					kept = append(kept, k)
+				}
 			}
 		}
-		pf.root = nil
 	}
+	load(todo)
+	reused, again := l.reuseTransfers(deferred)
+	load(again)
 	for _, pf := range l.set.ProofFiles {
+		pf.root = nil
 		if pf.Proof != nil {
 			l.set.Proofs = append(l.set.Proofs, pf.Proof)
 		}
 	}
+	return reused, kept
 }
 
 // loadProof1 loads one proof file; a bug in a later phase is reported as an

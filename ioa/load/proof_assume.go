@@ -119,9 +119,16 @@ func (pl *proofLoader) transferRef(item *yaml.Node, auto *ioa.Automaton, x, name
 // refinement edges map C to A, history edges A to C (LV95 §5). There must
 // be exactly one simple chain: with two, the transferred predicate P∘g
 // would depend on which mappings were composed.
-func (l *loader) resolveTransfers() {
+//
+// A proof reused with the chains it holds (reused: reuseTransfers) is
+// passed over: it is shared with the loads before, and its chains are
+// those it would be given.
+func (l *loader) resolveTransfers(reused map[*ioa.Proof]bool) {
 	proofs := l.set.Proofs
 	for _, p := range proofs {
+		if reused[p] {
+			continue
+		}
 		for _, side := range p.AssumeSides() {
 			for _, r := range side.Refs {
 				if !r.Transferred() {

@@ -13,10 +13,12 @@
 // reported no error are kept. A proof file is loaded once every other
 // file is read, and depends on the automata it names, by name or by path:
 // it is reused when each of those names resolves to the very automaton
-// it resolved to before. A proof that assumes an invariant by transfer is
-// always loaded again: the chain of refinements of such an assumption is
-// found among all the proofs of a load and written into the proof.
-// Nothing downstream of loading writes to an automaton, interface or
+// it resolved to before. A proof that assumes an invariant X.P by transfer
+// holds the chain of refinements found for it among all the proofs of its
+// load (resolveTransfers): it is reused when, besides, each X resolves to
+// the automaton it did, and the chains found among this load's proofs are
+// the very ones it holds; then resolveTransfers passes it over
+// (reuseTransfers). Nothing downstream of loading writes to an automaton, interface or
 // proof: the models are shared read-only between the loads that reuse
 // them.
 
@@ -24,6 +26,7 @@ package load
 
 import (
 	"bytes"
+	"slices"
 
 	"ladder/internal/source"
 	"ladder/ioa"
@@ -110,22 +113,103 @@ func (l *loader) reuse(lf *loadedFile, d *loadedDecl) bool {
 }
 
 // keepProof records in the Config's Parsed the proof pf loaded into, with
-// the automata it named (uses), unless it assumes an invariant by
-// transfer: the chain of refinements of such an assumption is found among
-// all the proofs of a load (resolveTransfers) and written into the proof.
-func (l *loader) keepProof(pf *ProofFile, uses []autoUse) {
+// the automata it named (uses). The record of a proof that assumes an
+// invariant by transfer is returned, to be completed once its chains are
+// found (keptTransfer).
+func (l *loader) keepProof(pf *ProofFile, uses []autoUse) *keptProof {
 	memo := l.cfg.Parsed
 	if memo == nil || pf.Proof == nil {
-		return
+		return nil
 	}
-	for _, side := range pf.Proof.AssumeSides() {
+	d := &loadedDecl{kind: "proof", proof: pf.Proof, uses: uses}
+	if transfers(pf.Proof) {
+		return &keptProof{pf: pf, decl: d}
+	}
+	memo.remember(pf.File, pf.fl.f.data, d)
+	return nil
+}
+
+// keptProof is the record of a proof assuming by transfer, kept once its
+// chains are found (keptTransfer).
+type keptProof struct {
+	pf   *ProofFile
+	decl *loadedDecl
+}
+
+// transfers reports whether p assumes an invariant by transfer.
+func transfers(p *ioa.Proof) bool {
+	for _, side := range p.AssumeSides() {
 		for _, r := range side.Refs {
 			if r.Transferred() {
-				return
+				return true
 			}
 		}
 	}
-	memo.remember(pf.File, pf.fl.f.data, &loadedDecl{kind: "proof", proof: pf.Proof, uses: uses})
+	return false
+}
+
+// keptTransfer keeps the records of the proofs assuming by transfer that
+// this load loaded without error (keepProof), once resolveTransfers found
+// each of their transferred invariants its one chain.
+func (l *loader) keptTransfer(kept []*keptProof) {
+	for _, k := range kept {
+		if chained(k.decl.proof, l.set.Proofs) {
+			l.cfg.Parsed.remember(k.pf.File, k.pf.fl.f.data, k.decl)
+		}
+	}
+}
+
+// chained reports whether every invariant p assumes by transfer has the
+// one chain of refinements among proofs that it holds (refinementChains).
+func chained(p *ioa.Proof, proofs []*ioa.Proof) bool {
+	for _, side := range p.AssumeSides() {
+		for _, r := range side.Refs {
+			if !r.Transferred() {
+				continue
+			}
+			chains := refinementChains(proofs, p, side.Owner, r.Source)
+			if r.Chain == nil || len(chains) != 1 || !slices.Equal(chains[0], r.Chain) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// reuseTransfers decides the proofs assuming by transfer that loadProofs
+// took from their records (deferred), once every other proof is loaded:
+// one is kept when the chains found among the load's proofs are those it
+// holds (chained). When one is not, and one of them is itself a
+// refinement or history proof, through which chains go, none is kept, so
+// that the proofs the decision rests on are not changed by it. It returns
+// the proofs kept, which resolveTransfers passes over, and those to load
+// again from their YAML.
+func (l *loader) reuseTransfers(deferred []*ProofFile) (kept map[*ioa.Proof]bool, again []*ProofFile) {
+	var all []*ioa.Proof
+	for _, pf := range l.set.ProofFiles {
+		if pf.Proof != nil {
+			all = append(all, pf.Proof)
+		}
+	}
+	kept = map[*ioa.Proof]bool{}
+	mapping := false
+	for _, pf := range deferred {
+		if _, _, ok := pf.Proof.MapsTo(); ok {
+			mapping = true
+		}
+		if chained(pf.Proof, all) {
+			kept[pf.Proof] = true
+		} else {
+			again = append(again, pf)
+		}
+	}
+	if len(again) > 0 && mapping {
+		kept, again = nil, deferred
+	}
+	for _, pf := range again {
+		pf.Proof = nil
+	}
+	return kept, again
 }
 
 // reuseProof sets pf's proof to the one its bytes loaded into before, when
@@ -139,6 +223,15 @@ func (l *loader) reuseProof(pf *ProofFile) bool {
 	for _, u := range d.uses {
 		if l.resolve(pf.fl, u.name, u.pos) != u.auto {
 			return false
+		}
+	}
+	// the automata X of the invariants X.P it assumes by transfer, found
+	// by name (transferRef)
+	for _, side := range d.proof.AssumeSides() {
+		for _, r := range side.Refs {
+			if r.Transferred() && l.autoName[r.Source.Name] != r.Source {
+				return false
+			}
 		}
 	}
 	pf.Proof = d.proof

@@ -152,10 +152,11 @@ func describeProofs(s *Set) string {
 // TestReuseRepository loads the repository's specifications, algorithms
 // and proofs through one Parsed, again with nothing changed, and again
 // after an edit of one specification: each load gives what a load without
-// the memo gives; with nothing changed every interface and automaton is
-// reused, and every proof but those assuming an invariant by transfer;
-// after the edit the edited automaton and every proof naming it are built
-// again, and nothing else.
+// the memo gives; with nothing changed every interface, automaton and
+// proof is reused; after the edit the edited automaton and every proof
+// naming it are built again, and nothing else; after an edit of a proof
+// on the chain of a transferred invariant, that proof and those assuming
+// the invariant are built again.
 func TestReuseRepository(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the repository four times")
@@ -208,8 +209,8 @@ func TestReuseRepository(t *testing.T) {
 		if hasTransfer(p) {
 			transfers++
 		}
-		if proofs[p.Name] == hasTransfer(p) {
-			t.Errorf("nothing changed: proof %s reused %v, assumes by transfer %v", p.Name, proofs[p.Name], hasTransfer(p))
+		if !proofs[p.Name] {
+			t.Errorf("nothing changed: proof %s built again (assumes by transfer: %v)", p.Name, hasTransfer(p))
 		}
 	}
 	if transfers == 0 || transfers == len(again.Proofs) {
@@ -235,11 +236,44 @@ func TestReuseRepository(t *testing.T) {
 		if names {
 			named++
 		}
-		if proofs[p.Name] == (names || hasTransfer(p)) {
+		// the chains of the proofs assuming by transfer do not go
+		// through TMS2's proofs
+		if proofs[p.Name] == names {
 			t.Errorf("TMS2 edited: proof %s reused %v", p.Name, proofs[p.Name])
 		}
 	}
 	if named == 0 {
 		t.Fatal("no proof names TMS2")
+	}
+
+	// A proof on the chain of the transferred invariants edited: it, and
+	// every proof assuming by transfer through it, is built again.
+	link := filepath.Join(root, "proofs", "NOrec-NOrecDerived.yaml")
+	b, err = os.ReadFile(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, link, string(b)+"# edited\n")
+	relinked := load("a link of a chain edited")
+	_, proofs = same(edited, relinked)
+	through := 0
+	for _, p := range relinked.Proofs {
+		via := p.Name == "NOrec-NOrecDerived"
+		for _, side := range p.AssumeSides() {
+			for _, r := range side.Refs {
+				for _, q := range r.Chain {
+					via = via || q.Name == "NOrec-NOrecDerived"
+				}
+			}
+		}
+		if via && p.Name != "NOrec-NOrecDerived" {
+			through++
+		}
+		if proofs[p.Name] == via {
+			t.Errorf("a link of a chain edited: proof %s reused %v", p.Name, proofs[p.Name])
+		}
+	}
+	if through == 0 {
+		t.Fatal("no proof assumes by transfer through NOrec-NOrecDerived")
 	}
 }
