@@ -24,13 +24,25 @@ import (
 // job (no --only).
 func derive(in *Input, done []*job, all bool) *theorems.Derivation {
 	in.decided = done
-	st := make(theorems.Statuses, len(in.Obligations)) // zero: unchecked
-	for _, j := range done {
-		st[j.idx] = theorems.FromVerdict(j.res.Verdict(), true)
-	}
 	spans := in.spans
-	if spans == nil || !all {
+	if !all || !covers(spans, in.Obligations) {
 		spans = []span{{lo: 0, hi: len(in.Obligations)}}
+	}
+	st := make(theorems.Statuses, len(in.Obligations)) // zero: unchecked
+	if jobsAre(done, in.Obligations) {
+		// the statuses of the spans tallied from their jobs
+		for _, s := range spans {
+			if s.unit != nil {
+				continue
+			}
+			for _, j := range done[s.lo:s.hi] {
+				st[j.idx] = theorems.FromVerdict(j.res.Verdict(), true)
+			}
+		}
+	} else {
+		for _, j := range done {
+			st[j.idx] = theorems.FromVerdict(j.res.Verdict(), true)
+		}
 	}
 	ts := make([]*theorems.Tally, len(spans))
 	for i, s := range spans {

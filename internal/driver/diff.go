@@ -6,6 +6,7 @@ package driver
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -76,24 +77,7 @@ func Compare(old, new *report.Prove) *Diff {
 			d.Removed = append(d.Removed, o.ID)
 		}
 	}
-	thm := func(ts []report.Theorem) map[string]report.Theorem {
-		m := map[string]report.Theorem{}
-		for _, t := range ts {
-			m[t.Statement] = t
-		}
-		return m
-	}
-	tOld, tNew := thm(old.Theorems), thm(new.Theorems)
-	for s, t := range tOld {
-		if _, ok := tNew[s]; !ok {
-			d.Stale = append(d.Stale, t)
-		}
-	}
-	for s, t := range tNew {
-		if _, ok := tOld[s]; !ok {
-			d.Derived = append(d.Derived, t)
-		}
-	}
+	d.Stale, d.Derived = onlyIn(old.Theorems, new.Theorems), onlyIn(new.Theorems, old.Theorems)
 	edges := map[string]string{}
 	for _, e := range old.Edges {
 		edges[e.Name] = e.Status
@@ -155,4 +139,35 @@ func (d *Diff) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// onlyIn returns the theorems of a whose statement none of b has. Two
+// reports' theorems are sorted by statement (report.Prove.Sort), and are
+// then compared side by side; otherwise through a set.
+func onlyIn(a, b []report.Theorem) []report.Theorem {
+	var out []report.Theorem
+	byStatement := func(x, y report.Theorem) int { return strings.Compare(x.Statement, y.Statement) }
+	if slices.IsSortedFunc(a, byStatement) && slices.IsSortedFunc(b, byStatement) {
+		for len(a) > 0 {
+			switch {
+			case len(b) == 0 || a[0].Statement < b[0].Statement:
+				out, a = append(out, a[0]), a[1:]
+			case a[0].Statement == b[0].Statement:
+				a = a[1:]
+			default:
+				b = b[1:]
+			}
+		}
+		return out
+	}
+	in := map[string]bool{}
+	for _, t := range b {
+		in[t.Statement] = true
+	}
+	for _, t := range a {
+		if !in[t.Statement] {
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -84,5 +85,44 @@ func TestCompare(t *testing.T) {
 	}
 	if Compare(new, new).Empty() != true {
 		t.Errorf("Compare(r, r) is not empty: %+v", Compare(new, new))
+	}
+}
+
+// TestOnlyIn compares the side-by-side walk over sorted theorems with the
+// set it stands for, on random lists sorted and not, with repeats.
+func TestOnlyIn(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	statements := []string{"A implements B", "A refines B", "B implements C", "C satisfies C.p", "D implements A"}
+	list := func() []report.Theorem {
+		var ts []report.Theorem
+		for range r.IntN(6) {
+			ts = append(ts, report.Theorem{Statement: statements[r.IntN(len(statements))]})
+		}
+		if r.IntN(3) > 0 {
+			slices.SortFunc(ts, func(x, y report.Theorem) int { return strings.Compare(x.Statement, y.Statement) })
+		}
+		return ts
+	}
+	for range 2000 {
+		a, b := list(), list()
+		in := map[string]bool{}
+		for _, t := range b {
+			in[t.Statement] = true
+		}
+		var want []string
+		for _, t := range a {
+			if !in[t.Statement] {
+				want = append(want, t.Statement)
+			}
+		}
+		var got []string
+		for _, t := range onlyIn(a, b) {
+			got = append(got, t.Statement)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("onlyIn(%v, %v) = %v, want %v", a, b, got, want)
+		}
 	}
 }

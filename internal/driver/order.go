@@ -74,8 +74,7 @@ func generatedChunks(obs []*simulation.Obligation) []chunk {
 
 // concat returns the obligations of chunks, the verdicts restored for
 // them (nil for a generated one) and where each chunk's are, with the
-// chunks ordered by their first
-// obligations. Each unit's groups share a prefix of their own (the
+// chunks ordered by their first obligations. Each unit's groups share a prefix of their own (the
 // automaton's or the edge's name), so the chunks of different units do
 // not interleave and the result is in byGroup order; should they
 // interleave, a run sorts its jobs (selectJobs).
@@ -101,15 +100,14 @@ func concat(chunks []chunk) ([]*simulation.Obligation, []*admitted, []span) {
 
 // duplicateID returns an ID that two of obs share, or "" when their IDs
 // are distinct, and, when they are, whether obs are in byGroup order
-// (false: not known). obs in byGroup
-// order, every ID of the form group + Sep + rest, and no group's prefix
-// group + Sep a prefix of another's (which generation gives) are checked
-// without a set of IDs: two equal IDs of one group are then neighbours,
-// and two of different groups would make one group + Sep a prefix of the
-// other, since both are prefixes of the same ID. Otherwise the IDs are
-// compared through a set. spans, when not nil, are where obs's units are
-// (Input.spans): a restored unit's own shape is checked once
-// (restoredUnit.shape).
+// (false: not known). obs in byGroup order, every ID of the form group +
+// Sep + rest, and no group's prefix group + Sep a prefix of another's
+// (which generation gives) are checked without a set of IDs: two equal
+// IDs of one group are then neighbours, and two of different groups would
+// make one group + Sep a prefix of the other, since both are prefixes of
+// the same ID. Otherwise the IDs are compared through a set. spans, when
+// not nil, are where obs's units are (Input.spans): a restored unit's own
+// shape is checked once (restoredUnit.shape).
 func duplicateID(obs []*simulation.Obligation, spans []span) (dup string, sorted bool) {
 	if d, ok := duplicateSorted(obs, spans); ok {
 		return d, d == ""
@@ -169,7 +167,7 @@ func duplicateSorted(obs []*simulation.Obligation, spans []span) (dup string, ok
 		spans = []span{{lo: 0, hi: len(obs)}}
 	}
 	var groups []string
-	for k, s := range spans {
+	for _, s := range spans {
 		var sh shape
 		if s.unit != nil {
 			sh = s.unit.shape()
@@ -182,7 +180,7 @@ func duplicateSorted(obs []*simulation.Obligation, spans []span) (dup string, ok
 		if sh.dup != "" {
 			return sh.dup, true
 		}
-		if k > 0 && s.lo < s.hi {
+		if s.lo > 0 && s.lo < s.hi {
 			// where two spans meet: in order, and a group both have
 			// counted once
 			a, b := obs[s.lo-1], obs[s.lo]

@@ -79,6 +79,9 @@ func TestDuplicateIDRandom(t *testing.T) {
 		// as one run, and split into spans some of which are units
 		// restored (whose shape is kept)
 		var spans []span
+		if r.IntN(4) == 0 {
+			spans = append(spans, span{}) // an empty one first
+		}
 		for lo := 0; lo < len(obs); {
 			hi := min(len(obs), lo+1+r.IntN(3))
 			s := span{lo: lo, hi: hi}

@@ -191,8 +191,8 @@ type Prover struct {
 	// prover made the cache forget (recordGroups), and did not record
 	// again since, while the cache merged no other writer's (merges).
 	forgot struct {
-		names  map[string]bool
-		merges uint64
+		names, theorems map[string]bool
+		merges          uint64
 	}
 	// remoteHits counts the unit records the last run took from the
 	// remote cache.

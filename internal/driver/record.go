@@ -311,17 +311,14 @@ func (p *Prover) recordGroups(in *Input, d *theorems.Derivation, cov coverage) {
 	// What this prover made the cache forget and recorded nothing of
 	// since is not forgotten again: with a unit record, it stays so.
 	if m := p.cache.Merges(); p.forgot.names == nil || p.forgot.merges != m {
-		p.forgot.names, p.forgot.merges = map[string]bool{}, m
+		p.forgot.names, p.forgot.theorems, p.forgot.merges = map[string]bool{}, map[string]bool{}, m
 	}
-	forgot := p.forgot.names
-	forget := func(list *[]string, name string) {
-		if !forgot[name] {
-			*list = append(*list, name)
-		}
-	}
+	forgot, forgotThm := p.forgot.names, p.forgot.theorems
 	record := func(name string, obs []string) {
 		if covered[unitOfGroup[name]] {
-			forget(&forgetGroups, name)
+			if !forgot[name] {
+				forgetGroups = append(forgetGroups, name)
+			}
 			return
 		}
 		delete(forgot, name)
@@ -336,22 +333,23 @@ func (p *Prover) recordGroups(in *Input, d *theorems.Derivation, cov coverage) {
 		record(key, obs)
 	}
 	for _, t := range d.Theorems {
-		from := append(append([]string(nil), t.Edges...), t.Invariants...)
 		all := true
-		for _, g := range from {
-			all = all && covered[unitOfGroup[g]]
+		for _, gs := range [][]string{t.Edges, t.Invariants} {
+			for _, g := range gs {
+				all = all && covered[unitOfGroup[g]]
+			}
 		}
 		if all {
-			forget(&forgetTheorems, "theorem "+t.Name)
+			if !forgotThm[t.Name] {
+				forgetTheorems = append(forgetTheorems, t.Name)
+			}
 			continue
 		}
-		delete(forgot, "theorem "+t.Name)
+		delete(forgotThm, t.Name)
+		from := append(append([]string(nil), t.Edges...), t.Invariants...)
 		if err := p.cache.RecordTheorem(t.Name, from); err != nil {
 			errs = append(errs, err.Error())
 		}
-	}
-	for i, name := range forgetTheorems {
-		forgetTheorems[i] = strings.TrimPrefix(name, "theorem ")
 	}
 	if _, err := p.cache.ForgetGroups(forgetGroups, forgetTheorems); err != nil {
 		errs = append(errs, err.Error())
@@ -361,7 +359,7 @@ func (p *Prover) recordGroups(in *Input, d *theorems.Derivation, cov coverage) {
 			forgot[name] = true
 		}
 		for _, name := range forgetTheorems {
-			forgot["theorem "+name] = true
+			forgotThm[name] = true
 		}
 	}
 	if len(errs) > 0 {
