@@ -56,7 +56,7 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 	if err := regular(name, fi); err != nil {
 		return nil, err
 	}
-	data, err := readAll(io.LimitReader(f, limit+1), fi.Size())
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
@@ -64,26 +64,6 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 		return nil, tooLarge(name, -1, limit)
 	}
 	return data, nil
-}
-
-// readAll is io.ReadAll into a buffer of the size the file had when it
-// was opened, and one byte more to see its end (or that it grew): a large
-// file is read without growing the buffer again and again.
-func readAll(r io.Reader, size int64) ([]byte, error) {
-	buf := make([]byte, 0, max(size, 0)+1)
-	for {
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)] // grown since it was opened
-		}
-	}
 }
 
 // regular returns an error unless fi describes a regular file.

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"testing/iotest"
 	"time"
 )
 
@@ -78,22 +77,5 @@ func TestBytes(t *testing.T) {
 	}
 	if s := FormatBytes(64 << 20); s != "64 MiB" {
 		t.Errorf("FormatBytes(64 MiB) = %q", s)
-	}
-}
-
-// TestReadAll reads contents shorter than, as long as and longer than the
-// size the file had when it was opened (a file that shrank or grew, or
-// whose size is not known, such as 0), through a reader that returns a few
-// bytes at a time.
-func TestReadAll(t *testing.T) {
-	content := strings.Repeat("ladder ", 1000)
-	for _, size := range []int64{0, 1, 100, int64(len(content)) - 1, int64(len(content)), int64(len(content)) + 1, 1 << 20} {
-		got, err := readAll(iotest.HalfReader(strings.NewReader(content)), size)
-		if err != nil || string(got) != content {
-			t.Errorf("size %d: read %d bytes, error %v; want %d bytes", size, len(got), err, len(content))
-		}
-	}
-	if _, err := readAll(iotest.TimeoutReader(strings.NewReader(content)), 10); err == nil {
-		t.Errorf("a failing read was not reported")
 	}
 }
