@@ -80,7 +80,7 @@ func TestRepositoryProofs(t *testing.T) {
 			t.Logf("theorem %s: %s", th.Name, th.Provenance())
 		}
 	}
-	if errs := theorems.CheckClaims(Claims(set.Proofs), d); len(errs) > 0 {
+	if errs := CheckClaims(set.Proofs, d); len(errs) > 0 {
 		t.Errorf("expected theorems not derived:\n%v", errs)
 	}
 	for _, want := range provedTheorems {

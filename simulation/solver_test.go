@@ -122,7 +122,7 @@ func TestCorrectProofsAreUnsat(t *testing.T) {
 			t.Errorf("theorem %q not derived", want)
 		}
 	}
-	if errs := theorems.CheckClaims(Claims(set.Proofs), d); len(errs) > 0 {
+	if errs := CheckClaims(set.Proofs, d); len(errs) > 0 {
 		t.Errorf("claims: %v", errs)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"ladder/internal/source"
 	"ladder/internal/theorems"
 	"ladder/ioa"
 )
@@ -116,14 +117,18 @@ func InterfaceSpelling(i *ioa.Interface) string {
 	return b.String()
 }
 
-// Claims returns the theorems the proof files expect (`theorems:`), for
-// theorems.CheckClaims.
-func Claims(proofs []*ioa.Proof) []theorems.Claim {
-	var out []theorems.Claim
+// CheckClaims reports, at its position, every theorem a proof of proofs
+// expects (`theorems:`) that the derivation d does not contain. It only
+// compares names, and makes nothing proved: it is not part of the trusted
+// theorems phase.
+func CheckClaims(proofs []*ioa.Proof, d *theorems.Derivation) source.ErrorList {
+	var errs source.ErrorList
 	for _, p := range proofs {
 		for _, c := range p.Theorems {
-			out = append(out, theorems.Claim{Name: c.Name(), Pos: c.Pos})
+			if d.Theorem(c.Name()) == nil {
+				errs.Add(c.Pos, source.ErrModel, "expected theorem %q is not derived from the proved edges", c.Name())
+			}
 		}
 	}
-	return out
+	return errs
 }

@@ -71,7 +71,7 @@ func TestTransferredInvariantProves(t *testing.T) {
 	if d.Theorem("Top implements Mono") == nil {
 		t.Error("Top implements Mono not derived")
 	}
-	if errs := theorems.CheckClaims(Claims(set.Proofs), d); len(errs) > 0 {
+	if errs := CheckClaims(set.Proofs, d); len(errs) > 0 {
 		t.Errorf("claims: %v", errs)
 	}
 

@@ -88,7 +88,7 @@ func (p *Prover) assembleReport(in *Input, done []*job, d *theorems.Derivation, 
 	if solve && p.cfg.Only == "" {
 		// Expected theorems are checked only when everything was: under
 		// --only the unselected obligations count as not checked.
-		for _, err := range theorems.CheckClaims(simulation.Claims(in.Proofs), d) {
+		for _, err := range simulation.CheckClaims(in.Proofs, d) {
 			rep.Errors = append(rep.Errors, err.Error())
 		}
 	}

@@ -24,7 +24,6 @@ import (
 	"strings"
 
 	"ladder/internal/kernel"
-	"ladder/internal/source"
 )
 
 // Status is what is known of an invariant or an edge (and of an
@@ -245,24 +244,6 @@ type Derivation struct {
 
 // Theorem returns the derived theorem of that name, or nil.
 func (d *Derivation) Theorem(name string) *Theorem { return d.byName[name] }
-
-// Claim is a theorem a proof file expects (`theorems:`), at its position.
-type Claim struct {
-	Name string
-	Pos  source.Pos
-}
-
-// CheckClaims reports, at its position, every claimed theorem the
-// derivation does not contain.
-func CheckClaims(claims []Claim, d *Derivation) source.ErrorList {
-	var errs source.ErrorList
-	for _, c := range claims {
-		if d.Theorem(c.Name) == nil {
-			errs.Add(c.Pos, source.ErrModel, "expected theorem %q is not derived from the proved edges", c.Name)
-		}
-	}
-	return errs
-}
 
 // ---- statuses ----
 

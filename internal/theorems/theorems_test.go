@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"ladder/internal/kernel"
-	"ladder/internal/source"
 )
 
 // ---- hand-built inputs ----
@@ -286,16 +285,6 @@ func TestHistoryBothWays(t *testing.T) {
 	th := d.Theorem("Res implements TMS2")
 	if th != nil && !strings.Contains(th.Provenance(), "transitivity") {
 		t.Errorf("provenance = %q", th.Provenance())
-	}
-}
-
-func TestCheckClaims(t *testing.T) {
-	in := &Input{Automata: autos("TM", "A", "C"), Edges: []Edge{edge(Refinement, "C", "A")}}
-	d := Derive(in, verdicts(in, nil))
-	pos := source.Pos{File: "p.yaml", Line: 3, Col: 5}
-	errs := CheckClaims([]Claim{{Name: "C implements A", Pos: pos}, {Name: "A implements C", Pos: pos}}, d)
-	if len(errs) != 1 || !strings.Contains(errs[0].Msg, "A implements C") || errs[0].Pos != pos {
-		t.Errorf("CheckClaims = %v; want one error about A implements C at p.yaml:3:5", errs)
 	}
 }
 
