@@ -279,7 +279,10 @@ func (p *Prover) recordGroups(in *Input, d *theorems.Derivation, cov coverage) {
 		spans = in.spans
 	}
 	for _, s := range spans {
-		if u := s.unit; u != nil && u.edge == nil && covered[u.name] {
+		if u := s.unit; u != nil && u.edge != nil {
+			continue // a proof's unit holds no invariant obligation
+		}
+		if u := s.unit; u != nil && covered[u.name] {
 			// a unit record holds it: only its groups' names, to forget
 			for key := range u.report().groups {
 				if _, ok := unitOfGroup[key]; !ok {
