@@ -24,10 +24,11 @@ import (
 // job (no --only).
 func derive(in *Input, done []*job, all bool) *theorems.Derivation {
 	in.decided = done
-	spans := in.spans
-	if !all || !covers(spans, in.Obligations) {
-		spans = []span{{lo: 0, hi: len(in.Obligations)}}
+	var spans []span
+	if all {
+		spans = in.spans
 	}
+	spans = unitSpans(spans, in.Obligations)
 	st := make(theorems.Statuses, len(in.Obligations)) // zero: unchecked
 	if jobsAre(done, in.Obligations) {
 		// the statuses of the spans tallied from their jobs
@@ -108,9 +109,9 @@ func assemble(in *Input, jobs []*job, d *theorems.Derivation) *report.Prove {
 	rep := &report.Prove{Obligations: make([]report.Obligation, 0, len(jobs))}
 	pos := map[source.Pos]string{} // the obligations of a group share a position
 	acc := reportPart{groups: map[string]string{}, assumes: map[string][]string{}, names: map[string][]string{}}
-	spans, of := in.spans, func(s span) []*job { return jobs[s.lo:s.hi] }
-	if !covers(spans, in.Obligations) || !jobsAre(jobs, in.Obligations) {
-		spans, of = []span{{lo: 0, hi: len(in.Obligations)}}, func(span) []*job { return jobs }
+	spans, of := unitSpans(in.spans, in.Obligations), func(s span) []*job { return jobs[s.lo:s.hi] }
+	if !jobsAre(jobs, in.Obligations) {
+		spans, of = unitSpans(nil, in.Obligations), func(span) []*job { return jobs }
 	}
 	for _, s := range spans {
 		if s.unit != nil {

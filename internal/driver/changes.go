@@ -334,10 +334,11 @@ func (e *itemEdit) changes(in *Input, d *theorems.Derivation) *report.Changes {
 	}
 	// A unit restored whole none of whose obligations depends on a
 	// changed item or is among e's is passed over (restoredUnit.touches).
-	spans := []span{{lo: 0, hi: len(obligations)}}
-	if in != nil && covers(in.spans, obligations) {
+	var spans []span
+	if in != nil {
 		spans = in.spans
 	}
+	spans = unitSpans(spans, obligations)
 	untouched := map[*simulation.Edge]bool{}
 	for _, s := range spans {
 		if u := s.unit; u != nil && !u.touches(e.changed, e.obligations) {

@@ -163,9 +163,7 @@ func shapeOf(obs []*simulation.Obligation) shape {
 // duplicateSorted is duplicateID for obs of that shape; ok is false when
 // obs are not of it.
 func duplicateSorted(obs []*simulation.Obligation, spans []span) (dup string, ok bool) {
-	if !covers(spans, obs) {
-		spans = []span{{lo: 0, hi: len(obs)}}
-	}
+	spans = unitSpans(spans, obs)
 	var groups []string
 	for _, s := range spans {
 		var sh shape
@@ -205,6 +203,15 @@ func duplicateSorted(obs []*simulation.Obligation, spans []span) (dup string, ok
 		}
 	}
 	return "", true
+}
+
+// unitSpans returns spans when they are where the units of obs are
+// (covers), else one span of all of obs, as if generated.
+func unitSpans(spans []span, obs []*simulation.Obligation) []span {
+	if covers(spans, obs) {
+		return spans
+	}
+	return []span{{lo: 0, hi: len(obs)}}
 }
 
 // covers reports whether spans are, one after the other, the whole of obs,

@@ -613,8 +613,8 @@ func coverageOf(in *Input, jobs []*job, written map[string]bool) coverage {
 	edgeOf := edgesByName(in)
 	c := coverage{covered: map[string]bool{}}
 	spans := []span{{lo: 0, hi: len(jobs)}}
-	if jobsAre(jobs, in.Obligations) && covers(in.spans, in.Obligations) {
-		spans = in.spans
+	if jobsAre(jobs, in.Obligations) {
+		spans = unitSpans(in.spans, in.Obligations)
 	}
 	for _, s := range spans {
 		if u := s.unit; u != nil {

@@ -274,11 +274,7 @@ func (p *Prover) recordGroups(in *Input, d *theorems.Derivation, cov coverage) {
 	// a unit record covers, which are forgotten.
 	groups := map[string][]string{}
 	keep := false
-	spans := []span{{lo: 0, hi: len(in.Obligations)}}
-	if covers(in.spans, in.Obligations) {
-		spans = in.spans
-	}
-	for _, s := range spans {
+	for _, s := range unitSpans(in.spans, in.Obligations) {
 		if u := s.unit; u != nil && u.edge != nil {
 			continue // a proof's unit holds no invariant obligation
 		}

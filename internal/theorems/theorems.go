@@ -657,7 +657,6 @@ func derive(in *Input, invs map[string]Status, own func(*Edge) Status) *Derivati
 	for _, a := range in.Automata {
 		iface[a.Name] = a.Interface
 	}
-	add := d.add
 
 	// Base facts, in a deterministic order.
 	autos := append([]Automaton(nil), in.Automata...)
@@ -665,7 +664,7 @@ func derive(in *Input, invs map[string]Status, own func(*Edge) Status) *Derivati
 	for i := range autos {
 		for _, inv := range autos[i].Invariants {
 			if t, err := Induction(&autos[i], inv, d.Invariants[inv.Key]); err == nil {
-				add(t)
+				d.add(t)
 			}
 		}
 	}
@@ -676,11 +675,11 @@ func derive(in *Input, invs map[string]Status, own func(*Edge) Status) *Derivati
 		e := &edges[i]
 		st := status(e)
 		if t, err := EdgeRefinement(e, st, iface); err == nil {
-			add(t)
+			d.add(t)
 		}
 		if ts, err := TraceInclusion(e, st, iface); err == nil {
 			for _, t := range ts {
-				add(t)
+				d.add(t)
 			}
 		}
 	}
@@ -702,7 +701,6 @@ func (d *Derivation) add(t *Theorem) bool {
 // saturate adds to d every theorem the rules transitivity, composition
 // and transfer derive from d's, until nothing new follows.
 func (d *Derivation) saturate() {
-	add := d.add
 	// Saturate. Each round combines the theorems known at its start.
 	// A pair of theorems both known at the start of the round before
 	// was combined then, and gives the same theorem, whose name is
@@ -736,17 +734,17 @@ func (d *Derivation) saturate() {
 				}
 				if x.Kind == Implements && y.Kind == Implements && x.Concrete != y.Abstract {
 					if t, err := Transitivity(x, y); err == nil {
-						changed = add(t) || changed
+						changed = d.add(t) || changed
 					}
 				}
 				if x.Kind == Refines && y.Kind == Refines && x.Concrete != y.Abstract {
 					if t, err := Composition(x, y); err == nil {
-						changed = add(t) || changed
+						changed = d.add(t) || changed
 					}
 				}
 				if x.Kind == Refines && y.Kind == InvariantOf && y.Rule == RuleInduction && x.Concrete != y.Concrete {
 					if t, err := Transfer(x, y); err == nil {
-						changed = add(t) || changed
+						changed = d.add(t) || changed
 					}
 				}
 			}
