@@ -6,6 +6,7 @@ package infer
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -19,6 +20,7 @@ const (
 	shapeImpl          // forall x. G(x) => A(x)
 	shapeImpl2         // forall x. G1(x) and G2(x) => A(x)
 	shapePair          // forall x, y. x != y and G1(x) and G2(y) => P(x, y)
+	shapeEquiv         // forall x. G(x) <=> A(x), A an atom the filter found equivalent to G
 )
 
 // cand is a candidate invariant.
@@ -52,7 +54,11 @@ const (
 	stDropped        // refuted, unknown, or not encodable
 )
 
-func (c *cand) quantified() bool { return c.shape != shapeScalar }
+// quantified reports whether c has a quantifier: every shape but a
+// scalar atom, except in the scalar context.
+func (c *cand) quantified() bool {
+	return c.shape != shapeScalar && (c.ctx == nil || c.ctx.sort != nil)
+}
 
 // buildText sets c.text from its shape, context and atoms.
 func (c *cand) buildText() {
@@ -65,10 +71,20 @@ func (c *cand) buildText() {
 	case shapeUnary:
 		c.text = fmt.Sprintf("forall %s. %s", c.ctx.binders(), fill2(c.a.tmpl, x, y))
 		return
+	case shapeEquiv:
+		c.text = fill2(c.g1.tmpl, x, y) + " <=> " + fill2(c.a.tmpl, x, y)
+		if c.ctx.sort != nil {
+			c.text = fmt.Sprintf("forall %s. %s", c.ctx.binders(), c.text)
+		}
+		return
 	case shapeImpl, shapeImpl2:
 		guards = append(guards, fill2(c.g1.tmpl, x, y))
 		if c.g2 != nil {
 			guards = append(guards, fill2(c.g2.tmpl, x, y))
+		}
+		if c.ctx.sort == nil {
+			c.text = fmt.Sprintf("%s => %s", strings.Join(guards, " and "), c.a.tmpl)
+			return
 		}
 		c.text = fmt.Sprintf("forall %s. %s => %s", c.ctx.binders(), strings.Join(guards, " and "), fill2(c.a.tmpl, x, y))
 		return
@@ -103,6 +119,20 @@ func subsetTerms(a, g *atom) bool {
 		}
 	}
 	return true
+}
+
+// sameTerms reports whether atoms a and b mention the same terms besides
+// constants.
+func sameTerms(a, b *atom) bool {
+	in := func(x, y []string) bool {
+		for _, t := range x {
+			if !slices.Contains(y, t) {
+				return false
+			}
+		}
+		return true
+	}
+	return in(a.vterms, b.vterms) && in(b.vterms, a.vterms)
 }
 
 // candidates builds the candidates of one context from the filter's
@@ -149,6 +179,17 @@ func candidates(c *qctx, st *stats) []*cand {
 	}
 	canon := func(i int) bool { return c.atoms[i].eq == i }
 	var out []*cand
+	// G <=> A for an atom A that holds at exactly the points where the
+	// atom G representing its class does: the candidates below use G
+	// alone, so this is the only one that says what A is
+	// (odd(glb) <=> pc[writer] = C4). Two atoms over the same terms
+	// (loc[t] != 0 and loc[t] >= 1 of a Nat) are equivalent by their
+	// sorts, not by the automaton.
+	for i, at := range c.atoms {
+		if j := at.eq; j != i && !sameTerms(at, c.atoms[j]) && c.spans(c.atoms[j], at) {
+			out = append(out, &cand{ctx: c, shape: shapeEquiv, g1: c.atoms[j], a: at})
+		}
+	}
 	unary := make([]*cand, n)
 	for i, at := range c.atoms {
 		if !always(i) || !canon(i) || !c.spans(at) {
@@ -171,9 +212,6 @@ func candidates(c *qctx, st *stats) []*cand {
 				unary[j].impliedBy = append(unary[j].impliedBy, unary[i])
 			}
 		}
-	}
-	if c.sort == nil {
-		return out
 	}
 	// included reports whether atom i holds at every point where atom j
 	// holds (j ⊆ i), for distinct canonical atoms: a strict inclusion.
@@ -386,7 +424,7 @@ func sortCands(cs []*cand, ctxIndex map[*qctx]int) {
 }
 
 // pairCandidates returns the pair candidates of context c: G1(x) and
-// G2(y) => P(x, y), G1 and G2 enum guards or true (P is symmetric, so
+// G2(y) => P(x, y), G1 and G2 enum guards, Bool definitions or true (P is symmetric, so
 // g1 <= g2), with their redundancy links. canon tells the atoms that
 // represent their class on the points.
 func pairCandidates(c *qctx, st *stats, canon func(int) bool) []*cand {
@@ -394,7 +432,7 @@ func pairCandidates(c *qctx, st *stats, canon func(int) bool) []*cand {
 	if st.pn == 0 {
 		return nil
 	}
-	k := len(st.enums) + 1
+	k := len(st.pguards) + 1
 	pairs := make([][][]*cand, k)
 	for i := range pairs {
 		pairs[i] = make([][]*cand, k)
@@ -406,14 +444,14 @@ func pairCandidates(c *qctx, st *stats, canon func(int) bool) []*cand {
 		if i == 0 {
 			return nil
 		}
-		return c.atoms[st.enums[i-1]]
+		return c.atoms[st.pguards[i-1]]
 	}
 	for i := 0; i < k; i++ {
 		for j := i; j < k; j++ {
 			// Both guards hold somewhere (a falsum candidate says
 			// they never hold together at distinct elements).
-			if i > 0 && (!canon(st.enums[i-1]) || !st.seen[st.gpos[st.enums[i-1]]]) ||
-				j > 0 && (!canon(st.enums[j-1]) || !st.seen[st.gpos[st.enums[j-1]]]) {
+			if i > 0 && (!canon(st.pguards[i-1]) || !st.seen[st.gpos[st.pguards[i-1]]]) ||
+				j > 0 && (!canon(st.pguards[j-1]) || !st.seen[st.gpos[st.pguards[j-1]]]) {
 				continue
 			}
 			for p, pa := range c.pairs {

@@ -102,9 +102,11 @@ type stats struct {
 	seen []bool
 	// enum guards × other guards: the conjunction G1 and G2.
 	enums, others []int
+	pguards       []int
 	viol2         [][]bitset
 	seen2         [][]bool
-	// pairs: guards are the enum guards and "true" (index -1 ↦ 0):
+	// pairs: guards are pguards (the enum guards and the Bool
+	// definitions, atom.pairGuard) and "true" (index -1 ↦ 0):
 	// pviol[g1+1][g2+1] the pair atoms false at some pair of distinct
 	// elements (x, y) where g1(x) and g2(y) hold.
 	pn     int
@@ -124,16 +126,19 @@ func newStats(c *qctx) *stats {
 		st.excl[i] = newBitset(n)
 	}
 	for _, at := range c.atoms {
-		if !at.guard || c.sort == nil {
+		if !at.guard {
 			continue
 		}
 		st.gpos[at.id] = len(st.guards)
 		st.guards = append(st.guards, at.id)
 		st.viol = append(st.viol, newBitset(n))
 		st.seen = append(st.seen, false)
+		if at.enumTerm != "" || at.pairGuard {
+			st.pguards = append(st.pguards, at.id)
+		}
 		if at.enumTerm != "" {
 			st.enums = append(st.enums, at.id)
-		} else {
+		} else if !at.def {
 			st.others = append(st.others, at.id)
 		}
 	}
@@ -148,7 +153,7 @@ func newStats(c *qctx) *stats {
 	}
 	st.pn = len(c.pairs)
 	if st.pn > 0 {
-		k := len(st.enums) + 1
+		k := len(st.pguards) + 1
 		st.pviol = make([][]bitset, k)
 		st.pseen = make([][]bool, k)
 		for i := range st.pviol {
@@ -380,12 +385,12 @@ func (st *stats) record(b bitset, point uint64) {
 // recordPair adds one pair of distinct elements whose atoms are bx and by
 // and whose pair atoms are p.
 func (st *stats) recordPair(bx, by, p bitset) {
-	for i := -1; i < len(st.enums); i++ {
-		if i >= 0 && !bx.has(st.enums[i]) {
+	for i := -1; i < len(st.pguards); i++ {
+		if i >= 0 && !bx.has(st.pguards[i]) {
 			continue
 		}
-		for j := -1; j < len(st.enums); j++ {
-			if j >= 0 && !by.has(st.enums[j]) {
+		for j := -1; j < len(st.pguards); j++ {
+			if j >= 0 && !by.has(st.pguards[j]) {
 				continue
 			}
 			st.pseen[i+1][j+1] = true

@@ -507,27 +507,27 @@ func atomCount(ctxs []*qctx) int {
 
 // generatedCount is the number of candidates the templates give in
 // context c: every atom, every guard with every atom, every enum guard
-// and other guard with every atom, and every pair of enum guards (or
-// true) with every pair atom.
+// and other guard with every atom, and every pair of pair guards (enum
+// guards and Bool definitions, or true) with every pair atom.
 func generatedCount(c *qctx) int {
 	n := len(c.atoms)
-	if c.sort == nil {
-		return n
-	}
-	var guards, enums, others int
+	var guards, enums, others, pguards int
 	for _, at := range c.atoms {
 		if at.guard {
 			guards++
 			if at.enumTerm != "" {
 				enums++
-			} else {
+			} else if !at.def {
 				others++
+			}
+			if at.enumTerm != "" || at.pairGuard {
+				pguards++
 			}
 		}
 	}
 	n += guards * len(c.atoms)
 	n += enums * others * len(c.atoms)
-	k := enums + 1
+	k := pguards + 1
 	n += k * (k + 1) / 2 * len(c.pairs)
 	return n
 }
@@ -536,9 +536,6 @@ func generatedCount(c *qctx) int {
 // point (an implication whose guard never held is not counted).
 func survivedCount(c *qctx, st *stats) int {
 	n := st.always.countIn(st.n)
-	if c.sort == nil {
-		return n
-	}
 	for gi := range st.guards {
 		if st.seen[gi] {
 			n += st.n - st.viol[gi].countIn(st.n)

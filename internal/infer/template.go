@@ -66,6 +66,12 @@ type term struct {
 	// a superset of what it is compared with (X subset {x}), since
 	// x in {y} is x = y and {x} subset X is x in X.
 	single bool
+	// succ is set for x + 1: compared by equality alone (y = x + 1), with
+	// a term that is not a constant.
+	succ bool
+	// def is set for a definition applied to the bound variable
+	// (writer(t)): a Bool one guards pair candidates too.
+	def bool
 }
 
 // atom is a Bool formula over the terms of a context.
@@ -73,13 +79,17 @@ type atom struct {
 	id    int
 	tmpl  string // the text with hole (and hole2 for pair atoms)
 	terms []string
-	vars  []string
+	// vterms are the terms that are not constants, in terms' order.
+	vterms []string
+	vars   []string
 	// enumTerm and enumConst are set for an enum guard `e = C` with e a
 	// term over the bound variable (the `pc[t] = X` guards).
 	enumTerm, enumConst string
 	enumSort            *expr.Sort
 	guard               bool  // may be the guard of an implication
 	falsum              bool  // the pair atom `false` (mutual exclusion)
+	pairGuard           bool  // a guard of pair candidates besides the enum guards (writer(t))
+	def                 bool  // over a definition's term: not the second guard of E and G => A
 	mask                uint8 // the bound variables of a product context it mentions (term.mask)
 	single              bool  // over a singleton {x} (term.single)
 	// checked is the sort-checked body (of `forall x: K. atom` for a
@@ -215,6 +225,18 @@ func productTerms(a *ioa.Automaton, c *qctx) []*term {
 			}
 		}
 	}
+	// definitions over both: holds(t, l), conflict(t, l)
+	for _, d := range a.Defs {
+		if len(d.Params) != 2 || !defTerm(a, d) {
+			continue
+		}
+		for _, sd := range sides {
+			if expr.Identical(d.Params[0].Sort, sd.key) && expr.Identical(d.Params[1].Sort, sd.other) {
+				out = append(out, &term{tmpl: d.Name + "(" + sd.h + ", " + sd.oh + ")", sort: d.Sort, bound: true, vars: defVars(d), mask: 3})
+				break
+			}
+		}
+	}
 	out = append(out, &term{tmpl: hole, sort: c.sort, bound: true, mask: 1}, &term{tmpl: hole2, sort: c.sort2, bound: true, mask: 2})
 	// {x} and {y}, where a set of their sort is looked up: rlock[l]
 	// subset {t} (no other holds the lock)
@@ -271,7 +293,34 @@ func buildTerms(a *ioa.Automaton, c *qctx) []*term {
 			add(&scalar, &term{tmpl: "last(" + v.Name + ")", sort: s.Elem, vars: []string{v.Name}})
 		}
 	}
+	if c.sort == nil {
+		// Lookups at a scalar key: pc[writer], loc[writer].
+		var lookups []*term
+		for _, m := range scalar {
+			if m.sort.Kind != expr.KMap || m.sort.Key.Kind != expr.KParam {
+				continue
+			}
+			for _, k := range scalar {
+				if k != m && expr.Identical(k.sort, m.sort.Key) {
+					lookups = append(lookups, &term{tmpl: m.tmpl + "[" + k.tmpl + "]", sort: m.sort.Elem, vars: union(m.vars, k.vars)})
+				}
+			}
+		}
+		// x + 1 of a numeric lookup at a scalar key (glb = loc[writer] + 1,
+		// the lock word one past its holder's snapshot)
+		for _, l := range lookups {
+			if l.sort.IsNumeric() {
+				scalar = append(scalar, &term{tmpl: l.tmpl + " + 1", sort: expr.IntSort, vars: l.vars, succ: true})
+			}
+		}
+		scalar = append(lookups, scalar...)
+	}
 	if c.sort != nil {
+		for _, d := range a.Defs {
+			if len(d.Params) == 1 && expr.Identical(d.Params[0].Sort, c.sort) && defTerm(a, d) {
+				add(&bound, &term{tmpl: d.Name + "(" + hole + ")", sort: d.Sort, bound: true, direct: true, vars: defVars(d), def: true})
+			}
+		}
 		add(&bound, &term{tmpl: hole, sort: c.sort, bound: true})
 		// Nested lookups m[k] with k a direct lookup (or the bound
 		// variable) of a parameter sort: wrSet[t][argL[t]], mem[addr[t]].
@@ -378,6 +427,9 @@ func buildAtoms(c *qctx, terms []*term) []*atom {
 		at := &atom{id: len(out), tmpl: tmpl, guard: guard}
 		for _, t := range ts {
 			at.terms = append(at.terms, t.tmpl)
+			if !t.konst {
+				at.vterms = append(at.vterms, t.tmpl)
+			}
 			at.vars = union(at.vars, t.vars)
 			at.mask |= t.mask
 			at.single = at.single || t.single
@@ -406,26 +458,8 @@ func buildAtoms(c *qctx, terms []*term) []*atom {
 	for _, k := range classes {
 		ts := byClass[k]
 		for i, x := range ts {
-			// Unary atoms.
 			if !x.konst && relevant(c, x) {
-				switch {
-				case x.sort.Kind == expr.KBool:
-					add(x.tmpl, true, x)
-					add("not "+x.tmpl, true, x)
-				case x.sort.Kind == expr.KEnum:
-					for _, e := range x.sort.Elems {
-						at := add(x.tmpl+" = "+e, true, x)
-						if x.bound {
-							at.enumTerm, at.enumConst, at.enumSort = x.tmpl, e, x.sort
-						}
-					}
-				case x.sort.IsNumeric():
-					add("even("+x.tmpl+")", false, x)
-					add("odd("+x.tmpl+")", false, x)
-				case x.sort.Kind == expr.KOption:
-					add("isSome("+x.tmpl+")", true, x)
-					add("isNone("+x.tmpl+")", true, x)
-				}
+				unaryAtoms(c, x, add)
 			}
 			if x.sort.Kind == expr.KEnum || x.sort.Kind == expr.KBool {
 				continue
@@ -442,21 +476,11 @@ func buildAtoms(c *qctx, terms []*term) []*atom {
 				if !relevant(c, l, r) || l.tmpl == r.tmpl || l.single || r.single {
 					continue
 				}
+				if (l.succ || r.succ) && (r.konst || l.succ && r.succ) {
+					continue
+				}
 				if k == numericClass {
-					eq := add(l.tmpl+" = "+r.tmpl, !r.konst, l, r)
-					ne := add(l.tmpl+" != "+r.tmpl, false, l, r)
-					lt := add(l.tmpl+" < "+r.tmpl, false, l, r)
-					le := add(l.tmpl+" <= "+r.tmpl, false, l, r)
-					gt := add(l.tmpl+" > "+r.tmpl, false, l, r)
-					lt.implies = []int{le.id, ne.id}
-					eq.implies = []int{le.id}
-					gt.implies = []int{ne.id}
-					// x >= 0 holds of every Nat and every length: no candidate.
-					if !(r.tmpl == "0" && (l.sort.Kind == expr.KNat || strings.HasPrefix(l.tmpl, "len("))) {
-						ge := add(l.tmpl+" >= "+r.tmpl, false, l, r)
-						gt.implies = append(gt.implies, ge.id)
-						eq.implies = append(eq.implies, ge.id)
-					}
+					numericAtoms(l, r, add)
 					continue
 				}
 				add(l.tmpl+" = "+r.tmpl, false, l, r)
@@ -472,6 +496,62 @@ func buildAtoms(c *qctx, terms []*term) []*atom {
 		out = keepAtoms(out, func(at *atom) bool { return at.mask == 3 || at.enumTerm != "" })
 	}
 	return out
+}
+
+// addFunc adds an atom with its text, whether it may guard, and its terms
+// (buildAtoms).
+type addFunc func(tmpl string, guard bool, ts ...*term) *atom
+
+// unaryAtoms adds, through add, the atoms of context c over the term x
+// alone: x and not x of a Bool, x = C for each constant of an enum,
+// even(x) and odd(x) of a number, isSome(x) and isNone(x) of an option.
+func unaryAtoms(c *qctx, x *term, add addFunc) {
+	switch {
+	case x.sort.Kind == expr.KBool:
+		pos, neg := add(x.tmpl, true, x), add("not "+x.tmpl, true, x)
+		pos.pairGuard = x.def && c.sort2 == nil
+		pos.def, neg.def = x.def, x.def
+	case x.sort.Kind == expr.KEnum:
+		for _, e := range x.sort.Elems {
+			at := add(x.tmpl+" = "+e, true, x)
+			if x.bound || c.sort == nil {
+				at.enumTerm, at.enumConst, at.enumSort = x.tmpl, e, x.sort
+			}
+		}
+	case x.sort.IsNumeric() && !x.succ:
+		add("even("+x.tmpl+")", false, x)
+		add("odd("+x.tmpl+")", false, x)
+	case x.sort.Kind == expr.KOption:
+		add("isSome("+x.tmpl+")", true, x)
+		add("isNone("+x.tmpl+")", true, x)
+	}
+}
+
+// numericAtoms adds, through add, the comparisons of the numeric terms l
+// and r (r a constant when either is), with the implications among them;
+// only l = r when one of them is a successor x + 1.
+func numericAtoms(l, r *term, add addFunc) {
+	if l.succ || r.succ {
+		if l.succ {
+			l, r = r, l
+		}
+		add(l.tmpl+" = "+r.tmpl, false, l, r)
+		return
+	}
+	eq := add(l.tmpl+" = "+r.tmpl, !r.konst, l, r)
+	ne := add(l.tmpl+" != "+r.tmpl, false, l, r)
+	lt := add(l.tmpl+" < "+r.tmpl, false, l, r)
+	le := add(l.tmpl+" <= "+r.tmpl, false, l, r)
+	gt := add(l.tmpl+" > "+r.tmpl, false, l, r)
+	lt.implies = []int{le.id, ne.id}
+	eq.implies = []int{le.id}
+	gt.implies = []int{ne.id}
+	// x >= 0 holds of every Nat and every length: no candidate.
+	if !(r.tmpl == "0" && (l.sort.Kind == expr.KNat || strings.HasPrefix(l.tmpl, "len("))) {
+		ge := add(l.tmpl+" >= "+r.tmpl, false, l, r)
+		gt.implies = append(gt.implies, ge.id)
+		eq.implies = append(eq.implies, ge.id)
+	}
 }
 
 // buildPairs returns the pair atoms of context c: `false` (two distinct
@@ -520,7 +600,7 @@ func keepAtoms(list []*atom, keep func(*atom) bool) []*atom {
 
 // crossAtoms adds, through add, the atoms of context c between terms of
 // different classes: o = Some(y), p subset m, x in s.
-func crossAtoms(c *qctx, usable []*term, add func(tmpl string, guard bool, ts ...*term) *atom) {
+func crossAtoms(c *qctx, usable []*term, add addFunc) {
 	for _, o := range usable {
 		for _, y := range usable {
 			if o == y || !relevant(c, o, y) || o.konst || o.single {
@@ -541,4 +621,80 @@ func crossAtoms(c *qctx, usable []*term, add func(tmpl string, guard bool, ts ..
 			}
 		}
 	}
+}
+
+// defTerm reports whether definition d of a, applied to bound variables,
+// makes a term of the templates: its result is of a sort that atoms
+// compare or guard with (Bool, numbers, enums, parameter sorts, options,
+// sets), its body has no quantifier (which would make every check of a
+// candidate over it one with quantifiers), and it reads a state variable
+// that is not of an enum sort: one that reads only program counters
+// (holdsLock(t) = pc[t] in {…}) says what the enum guards and their
+// merges say.
+func defTerm(a *ioa.Automaton, d *expr.Object) bool {
+	s := d.Sort
+	if s == nil {
+		return false
+	}
+	switch s.Kind {
+	case expr.KBool, expr.KEnum, expr.KParam, expr.KOption, expr.KSet:
+	default:
+		if !s.IsNumeric() {
+			return false
+		}
+	}
+	quant := false
+	forBody(d, func(e expr.Expr) {
+		if _, ok := e.(*expr.Quant); ok {
+			quant = true
+		}
+	})
+	if quant {
+		return false
+	}
+	for _, name := range defVars(d) {
+		for _, v := range a.Vars {
+			if v.Name != name {
+				continue
+			}
+			el := v.Sort
+			if el.Kind == expr.KMap {
+				el = el.Elem
+			}
+			if el.Kind != expr.KEnum {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// forBody calls f on every node of d's body and of the bodies of the
+// definitions it calls, each definition once.
+func forBody(d *expr.Object, f func(expr.Expr)) {
+	seen := map[*expr.Object]bool{d: true}
+	var walk func(e expr.Expr)
+	walk = func(e expr.Expr) {
+		expr.Inspect(e, func(e expr.Expr) bool {
+			f(e)
+			if id, ok := e.(*expr.Ident); ok && id.Obj != nil && id.Obj.Kind == expr.ObjDef && !seen[id.Obj] {
+				seen[id.Obj] = true
+				walk(id.Obj.Body)
+			}
+			return true
+		})
+	}
+	walk(d.Body)
+}
+
+// defVars returns the state variables definition d reads, through the
+// definitions it calls too.
+func defVars(d *expr.Object) []string {
+	var out []string
+	forBody(d, func(e expr.Expr) {
+		if id, ok := e.(*expr.Ident); ok && id.Obj != nil && id.Obj.Kind == expr.ObjVar {
+			out = union(out, []string{id.Obj.Name})
+		}
+	})
+	return out
 }
