@@ -296,6 +296,35 @@ func TestInferTMLDefinitions(t *testing.T) {
 	provesFromInferred(t, res, hw, lib, cache)
 }
 
+// TestInferScalarFacts infers the invariants of a lock whose facts are
+// over its scalar state (testdata/HolderLock.yaml): an equivalence of the
+// lock bit with the parity of a counter, and the program counter of the
+// history variable holder, a lookup at a scalar key. Only the scalar
+// implications and equivalences say them; with them every hand-written
+// invariant is proved from the inferred set.
+func TestInferScalarFacts(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, dir, "docs/examples/mutex/lock.yaml", "docs/examples/mutex/lock.yaml")
+	const rel = "internal/infer/testdata/HolderLock.yaml"
+	hw := stripCopy(t, dir, rel, rel)
+	if len(hw) != 3 {
+		t.Fatalf("expected the 3 invariants of HolderLock, got %d", len(hw))
+	}
+	cache := filepath.Join(dir, "cache")
+	o := options(t, filepath.Join(dir, rel), cache, nil)
+	o.Bounds = []string{"P=2", "P=3"}
+	res := runInfer(t, o)
+	equiv, lookup := false, false
+	for _, inv := range res.Invariants {
+		equiv = equiv || strings.Contains(inv.Body, "<=>")
+		lookup = lookup || strings.Contains(inv.Body, "pc[holder]")
+	}
+	if !equiv || !lookup {
+		t.Errorf("inferred an equivalence: %t, a fact over pc[holder]: %t; want both", equiv, lookup)
+	}
+	provesFromInferred(t, res, hw, nil, cache)
+}
+
 // TestCheapPasses infers the ticket lock's invariants with the search's
 // passes of cheap checks and without them: the same invariants either way
 // (the cheap passes drop nothing without a model), and the rounds say
