@@ -301,7 +301,8 @@ func buildTerms(a *ioa.Automaton, c *qctx) []*term {
 				continue
 			}
 			for _, k := range scalar {
-				if k != m && expr.Identical(k.sort, m.sort.Key) {
+				// the key a state variable (writer), not last(order)
+				if k != m && expr.Identical(k.sort, m.sort.Key) && len(k.vars) == 1 && k.tmpl == k.vars[0] {
 					lookups = append(lookups, &term{tmpl: m.tmpl + "[" + k.tmpl + "]", sort: m.sort.Elem, vars: union(m.vars, k.vars)})
 				}
 			}
@@ -489,6 +490,15 @@ func buildAtoms(c *qctx, terms []*term) []*atom {
 		}
 	}
 	crossAtoms(c, usable, add)
+	if c.sort == nil {
+		// A scalar guard is over one term (pc[writer] = C4, locked,
+		// isSome(owner)): the guards relating two of them (len(order) =
+		// nSucc) multiply the scalar implications, and recovered no
+		// written invariant that these do not.
+		for _, at := range out {
+			at.guard = at.guard && len(at.vterms) == 1
+		}
+	}
 	if c.sort2 != nil {
 		// A product context relates its two variables: atoms over both,
 		// and the enum guards of either (pc[t] = C and wlock[l] = Some(t)
@@ -626,8 +636,9 @@ func crossAtoms(c *qctx, usable []*term, add addFunc) {
 // defTerm reports whether definition d of a, applied to bound variables,
 // makes a term of the templates: its result is of a sort that atoms
 // compare or guard with (Bool, numbers, enums, parameter sorts, options,
-// sets), its body has no quantifier (which would make every check of a
-// candidate over it one with quantifiers), and it reads a state variable
+// sets), its body has no quantifier, lambda or set comprehension (which
+// would make every check of a candidate over it one with quantifiers),
+// and it reads a state variable
 // that is not of an enum sort: one that reads only program counters
 // (holdsLock(t) = pc[t] in {…}) says what the enum guards and their
 // merges say.
@@ -645,7 +656,8 @@ func defTerm(a *ioa.Automaton, d *expr.Object) bool {
 	}
 	quant := false
 	forBody(d, func(e expr.Expr) {
-		if _, ok := e.(*expr.Quant); ok {
+		switch e.(type) {
+		case *expr.Quant, *expr.Lambda:
 			quant = true
 		}
 	})
