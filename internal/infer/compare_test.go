@@ -19,15 +19,7 @@ import (
 // of them is among the inferred invariants or their assumptions.
 func TestInferCompare(t *testing.T) {
 	dir := t.TempDir()
-	b, err := os.ReadFile(filepath.Join(root, "docs/examples/mutex/TicketLock.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Replace(string(b), "\ninvariants:\n", "\ninvariants:\n  servedNext: serving = next\n", 1)
-	if text == string(b) {
-		t.Fatal("the ticket lock has no invariants: section")
-	}
-	write(t, filepath.Join(dir, "mutex/TicketLock.yaml"), []byte(text))
+	withInvariant(t, dir, "docs/examples/mutex/TicketLock.yaml", "mutex/TicketLock.yaml", "servedNext: serving = next")
 	copyFile(t, dir, "docs/examples/mutex/lock.yaml", "mutex/lock.yaml")
 	o := options(t, filepath.Join(dir, "mutex/TicketLock.yaml"), filepath.Join(dir, "cache"), nil)
 	o.Compare = true
@@ -90,15 +82,7 @@ func TestInferTimeLimit(t *testing.T) {
 func TestInferCompareRefutedOthers(t *testing.T) {
 	dir := t.TempDir()
 	copyFile(t, dir, "specs/tm.yaml", "specs/tm.yaml")
-	b, err := os.ReadFile(filepath.Join(root, "algorithms/TML.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Replace(string(b), "\ninvariants:\n", "\ninvariants:\n  locZero: 'forall t: T. loc[t] = 0'\n", 1)
-	if text == string(b) {
-		t.Fatal("TML has no invariants: section")
-	}
-	write(t, filepath.Join(dir, "algorithms/TML.yaml"), []byte(text))
+	withInvariant(t, dir, "algorithms/TML.yaml", "algorithms/TML.yaml", "locZero: 'forall t: T. loc[t] = 0'")
 	lib := []string{filepath.Join(dir, "specs"), filepath.Join(dir, "algorithms")}
 	o := options(t, filepath.Join(dir, "algorithms/TML.yaml"), filepath.Join(dir, "cache"), lib)
 	o.Compare = true
@@ -115,4 +99,20 @@ func TestInferCompareRefutedOthers(t *testing.T) {
 			t.Errorf("%s is %s from the inferred set, want %s", c.Name, c.Status, want)
 		}
 	}
+}
+
+// withInvariant copies the file rel of the repository to dst under dir
+// with one more invariant, line (`name: body`), first in its invariants:
+// section.
+func withInvariant(t *testing.T, dir, rel, dst, line string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), "\ninvariants:\n", "\ninvariants:\n  "+line+"\n", 1)
+	if text == string(b) {
+		t.Fatalf("%s has no invariants: section", rel)
+	}
+	write(t, filepath.Join(dir, dst), []byte(text))
 }

@@ -54,6 +54,19 @@ func stripCopy(t *testing.T, dir, rel, dst string) []handWritten {
 	return out
 }
 
+// stripAlgorithm copies algorithms/NAME.yaml, without its invariants,
+// and the TM interface into a temporary directory: the hand-written
+// invariants, the copy's path, a cache directory and the library.
+func stripAlgorithm(t *testing.T, name string) (hw []handWritten, file, cache string, lib []string) {
+	t.Helper()
+	dir := t.TempDir()
+	copyFile(t, dir, "specs/tm.yaml", "specs/tm.yaml")
+	rel := "algorithms/" + name + ".yaml"
+	hw = stripCopy(t, dir, rel, rel)
+	lib = []string{filepath.Join(dir, "specs"), filepath.Join(dir, "algorithms")}
+	return hw, filepath.Join(dir, rel), filepath.Join(dir, "cache"), lib
+}
+
 func copyFile(t *testing.T, dir, rel, dst string) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(root, rel))
@@ -224,12 +237,7 @@ func TestInferTicketLock(t *testing.T) {
 // the inferred set; with --products off, the inferred set has no
 // invariant over both sorts and the lock invariants are not proved.
 func TestInferTPLProducts(t *testing.T) {
-	dir := t.TempDir()
-	copyFile(t, dir, "specs/tm.yaml", "specs/tm.yaml")
-	hw := stripCopy(t, dir, "algorithms/TPL.yaml", "algorithms/TPL.yaml")
-	lib := []string{filepath.Join(dir, "specs"), filepath.Join(dir, "algorithms")}
-	cache := filepath.Join(dir, "cache")
-	file := filepath.Join(dir, "algorithms/TPL.yaml")
+	hw, file, cache, lib := stripAlgorithm(t, "TPL")
 	if len(hw) != 5 {
 		t.Fatalf("expected the 5 invariants of TPL, got %d", len(hw))
 	}
@@ -277,15 +285,11 @@ func TestInferTPLProducts(t *testing.T) {
 // guards of a pair candidate); with them every hand-written invariant is
 // proved from the inferred set.
 func TestInferTMLDefinitions(t *testing.T) {
-	dir := t.TempDir()
-	copyFile(t, dir, "specs/tm.yaml", "specs/tm.yaml")
-	hw := stripCopy(t, dir, "algorithms/TML.yaml", "algorithms/TML.yaml")
-	lib := []string{filepath.Join(dir, "specs"), filepath.Join(dir, "algorithms")}
-	cache := filepath.Join(dir, "cache")
+	hw, file, cache, lib := stripAlgorithm(t, "TML")
 	if len(hw) != 6 {
 		t.Fatalf("expected the 6 invariants of TML, got %d", len(hw))
 	}
-	res := runInfer(t, options(t, filepath.Join(dir, "algorithms/TML.yaml"), cache, lib))
+	res := runInfer(t, options(t, file, cache, lib))
 	pair := false
 	for _, inv := range res.Invariants {
 		pair = pair || strings.Contains(inv.Body, "writer(t) and writer(u) => t = u")
