@@ -213,9 +213,6 @@ func candidates(c *qctx, st *stats) []*cand {
 			}
 		}
 	}
-	// included reports whether atom i holds at every point where atom j
-	// holds (j ⊆ i), for distinct canonical atoms: a strict inclusion.
-	included := func(j, i int) bool { return i != j && !st.excl[j].has(i) }
 	// G => A.
 	impl := make([][]*cand, len(st.guards))
 	for gi, g := range st.guards {
@@ -235,26 +232,11 @@ func candidates(c *qctx, st *stats) []*cand {
 			out = append(out, cd)
 		}
 	}
-	// Redundancy among implications, on the points: G => A1 implies
-	// G => A2 when A1 ⊆ A2, and G2 => A implies G1 => A when G1 ⊆ G2.
-	for gi, g := range st.guards {
-		for i := range c.atoms {
-			x := impl[gi][i]
-			if x == nil {
-				continue
-			}
-			for j := range c.atoms {
-				if y := impl[gi][j]; y != nil && included(j, i) {
-					x.impliedBy = append(x.impliedBy, y)
-				}
-			}
-			for gj, g2 := range st.guards {
-				if y := impl[gj][i]; y != nil && included(g, g2) {
-					x.impliedBy = append(x.impliedBy, y)
-				}
-			}
-		}
-	}
+	// No implication holds another in reserve for what the points say
+	// (A1 true wherever A2 is): a candidate in reserve is no hypothesis
+	// of the search, and one that is only true on the points may be
+	// dropped while it holds back a weaker one that others need; a
+	// candidate dropped then never comes back.
 	// G1 and G2 => A, G1 an enum guard and G2 another guard.
 	for e, g1 := range st.enums {
 		if !canon(g1) || always(g1) {
