@@ -31,7 +31,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -132,9 +131,6 @@ func (st *searchState) drop(idx []int, why int) int {
 			continue
 		}
 		c.state = stDropped
-		if os.Getenv("ZZDROP") != "" {
-			fmt.Fprintf(os.Stderr, "DROP %d %s\n", why, c.text)
-		}
 		n++
 		switch why {
 		case dropRefuted:
