@@ -108,31 +108,20 @@ func (c *cand) buildText() {
 // subsetTerms reports whether every term of a is a term of g: an atom over
 // the guard's own terms is implied or refuted by the guard alone, so the
 // implication says nothing (pc[t] = X => pc[t] != Y).
-func subsetTerms(a, g *atom) bool {
-	for _, t := range a.terms {
-		found := false
-		for _, u := range g.terms {
-			found = found || t == u
-		}
-		if !found {
+func subsetTerms(a, g *atom) bool { return within(a.terms, g.terms) }
+
+// sameTerms reports whether atoms a and b mention the same terms besides
+// constants.
+func sameTerms(a, b *atom) bool { return within(a.vterms, b.vterms) && within(b.vterms, a.vterms) }
+
+// within reports whether every string of x is in y.
+func within(x, y []string) bool {
+	for _, t := range x {
+		if !slices.Contains(y, t) {
 			return false
 		}
 	}
 	return true
-}
-
-// sameTerms reports whether atoms a and b mention the same terms besides
-// constants.
-func sameTerms(a, b *atom) bool {
-	in := func(x, y []string) bool {
-		for _, t := range x {
-			if !slices.Contains(y, t) {
-				return false
-			}
-		}
-		return true
-	}
-	return in(a.vterms, b.vterms) && in(b.vterms, a.vterms)
 }
 
 // candidates builds the candidates of one context from the filter's
@@ -406,8 +395,8 @@ func sortCands(cs []*cand, ctxIndex map[*qctx]int) {
 }
 
 // pairCandidates returns the pair candidates of context c: G1(x) and
-// G2(y) => P(x, y), G1 and G2 enum guards, Bool definitions or true (P is symmetric, so
-// g1 <= g2), with their redundancy links. canon tells the atoms that
+// G2(y) => P(x, y), G1 and G2 enum guards, Bool definitions or true (P
+// is symmetric, so g1 <= g2), with their redundancy links. canon tells the atoms that
 // represent their class on the points.
 func pairCandidates(c *qctx, st *stats, canon func(int) bool) []*cand {
 	var out []*cand

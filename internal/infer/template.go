@@ -638,10 +638,9 @@ func crossAtoms(c *qctx, usable []*term, add addFunc) {
 // compare or guard with (Bool, numbers, enums, parameter sorts, options,
 // sets), its body has no quantifier, lambda or set comprehension (which
 // would make every check of a candidate over it one with quantifiers),
-// and it reads a state variable
-// that is not of an enum sort: one that reads only program counters
-// (holdsLock(t) = pc[t] in {…}) says what the enum guards and their
-// merges say.
+// and it reads a state variable that is not of an enum sort: one that
+// reads only program counters (holdsLock(t) = pc[t] in {…}) says what the
+// enum guards and their merges say.
 func defTerm(a *ioa.Automaton, d *expr.Object) bool {
 	s := d.Sort
 	if s == nil {
