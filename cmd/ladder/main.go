@@ -24,6 +24,11 @@ import (
 // version is ladder's version, printed by `ladder version`.
 const version = "0.1.0-dev"
 
+// softMemoryLimit is the heap size past which the collector runs as often
+// as it must to stay under it (runtime/debug.SetMemoryLimit): a soft limit,
+// which a run whose live heap is larger exceeds, collecting more often.
+const softMemoryLimit = 2 << 30
+
 // Exit codes.
 const (
 	exitOK       = 0 // success
@@ -104,6 +109,15 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		// ladder is a batch tool whose heap is mostly short-lived terms and
 		// texts: collect less often than Go's default (GOGC overrides).
 		debug.SetGCPercent(400)
+	}
+	if e.getenv("GOMEMLIMIT") == "" {
+		// ... but not past a soft limit: at GOGC 400 the heap grows to
+		// five times what is live, 6.5 GB for a run that holds about
+		// 1.2 GB (a new ladder replanning ten times this repository).
+		// Under the limit the collector runs as often as it must to stay
+		// there; a lower limit would slow the runs that hold about as much
+		// (GOMEMLIMIT overrides; a search's --max-memory sets its own).
+		debug.SetMemoryLimit(softMemoryLimit)
 	}
 	if path := e.getenv("LADDER_CPUPROFILE"); path != "" {
 		// A debug hook: profile the whole command.
