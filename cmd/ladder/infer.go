@@ -90,6 +90,7 @@ func init() {
 			maxMemory := fs.String("max-memory", "", "stop (exit 1) when the process, the solver included, uses this much memory, e.g. 4GiB (default: half of the physical memory, less when little is available)")
 			maxCands := fs.Int("max-candidates", infer.DefaultMaxCandidates, "stop when more non-redundant candidates than this survive the instances")
 			partSize := fs.Int("part", infer.DefaultPartSize, "search at most this many non-redundant candidates at once; more are searched in parts")
+			onPoints := fs.Int("on-points", infer.DefaultOnPoints, "past this many non-redundant candidates, hold in reserve the implications others imply on the explored states")
 			noParam := fs.Bool("no-parametrized", false, "prove quantified candidates without the parametrized strategy")
 			noCheap := fs.Bool("no-cheap-passes", false, "start the Houdini search with its full checks, without the passes of cheap checks")
 			prefix := fs.String("prefix", "inv", "the prefix of the invariants' names (inv1, inv2, ...)")
@@ -106,8 +107,8 @@ func init() {
 				if !validName(*prefix) {
 					return e.usageError("infer", "--prefix %q is not a name", *prefix)
 				}
-				if *maxStates <= 0 || *exploreTimeout <= 0 || *maxCands <= 0 || *partSize <= 0 {
-					return e.usageError("infer", "--max-states, --explore-timeout, --max-candidates and --part must be positive")
+				if *maxStates <= 0 || *exploreTimeout <= 0 || *maxCands <= 0 || *partSize <= 0 || *onPoints <= 0 {
+					return e.usageError("infer", "--max-states, --explore-timeout, --max-candidates, --part and --on-points must be positive")
 				}
 				if *maxTime < 0 {
 					return e.usageError("infer", "--max-time must not be negative")
@@ -140,7 +141,7 @@ func init() {
 				progress := inferProgress(e, terminal)
 				opts := infer.Options{
 					File: args[0], Automaton: *automaton, Bounds: bounds, MaxStates: *maxStates,
-					Timeout: *exploreTimeout, MaxMemory: memLimit, NoPairs: *noPairs, Products: products, MaxCandidates: *maxCands, PartSize: *partSize, NoParametrized: *noParam, NoCheapPasses: *noCheap, Prefix: *prefix,
+					Timeout: *exploreTimeout, MaxMemory: memLimit, NoPairs: *noPairs, Products: products, MaxCandidates: *maxCands, PartSize: *partSize, OnPoints: *onPoints, NoParametrized: *noParam, NoCheapPasses: *noCheap, Prefix: *prefix,
 					Compare: *compare, MaxTime: *maxTime,
 					Library: libraryDirs(), Prover: cfg, Proof: *proof, Progress: progress,
 				}

@@ -222,10 +222,7 @@ func candidates(c *qctx, st *stats) []*cand {
 		}
 	}
 	// No implication holds another in reserve for what the points say
-	// (A1 true wherever A2 is): a candidate in reserve is no hypothesis
-	// of the search, and one that is only true on the points may be
-	// dropped while it holds back a weaker one that others need; a
-	// candidate dropped then never comes back.
+	// here (reserveOnPoints, past a budget).
 	// G1 and G2 => A, G1 an enum guard and G2 another guard.
 	for e, g1 := range st.enums {
 		if !canon(g1) || always(g1) {
@@ -251,6 +248,50 @@ func candidates(c *qctx, st *stats) []*cand {
 		}
 	}
 	return append(out, pairCandidates(c, st, canon)...)
+}
+
+// reserveOnPoints holds in reserve the implications that another implies
+// on the points of the instances: G => A1 implies G => A2 when A2 holds
+// wherever A1 does, and G2 => A implies G1 => A when G2 holds wherever G1
+// does. It is applied only to a pool past a budget (searchPool): a
+// candidate in reserve is no hypothesis of the search, so one held back
+// behind a candidate that is only true on the points is missing when the
+// search drops the candidates that need it, and a dropped candidate never
+// comes back; without it, a large pool is more than the search can hold.
+func reserveOnPoints(pool []*cand, statsOf func(*qctx) *stats) {
+	type key struct {
+		c    *qctx
+		g, a int
+	}
+	impl := map[key]*cand{}
+	guards := map[*qctx][]int{}
+	for _, cd := range pool {
+		if cd.shape != shapeImpl {
+			continue
+		}
+		k := key{cd.ctx, cd.g1.id, cd.a.id}
+		if _, ok := impl[k]; !ok && !slices.Contains(guards[cd.ctx], k.g) {
+			guards[cd.ctx] = append(guards[cd.ctx], k.g)
+		}
+		impl[k] = cd
+	}
+	for k, x := range impl {
+		st := statsOf(k.c)
+		// included(j, i): atom i holds at every point where atom j
+		// holds, for distinct atoms (a strict inclusion: the atoms are
+		// the canonical ones of their classes).
+		included := func(j, i int) bool { return i != j && !st.excl[j].has(i) }
+		for j := range k.c.atoms {
+			if y := impl[key{k.c, k.g, j}]; y != nil && included(j, k.a) {
+				x.impliedBy = append(x.impliedBy, y)
+			}
+		}
+		for _, g2 := range guards[k.c] {
+			if y := impl[key{k.c, g2, k.a}]; y != nil && included(k.g, g2) {
+				x.impliedBy = append(x.impliedBy, y)
+			}
+		}
+	}
 }
 
 // mergeKey groups candidates that differ only in the constant of an enum

@@ -97,6 +97,10 @@ type stats struct {
 	gpos   map[int]int
 	viol   []bitset
 	seen   []bool
+	// excl[i] holds the atoms false at some point where atom i holds:
+	// atom i is included in atom j on the points when excl[i] lacks j
+	// (reserveOnPoints).
+	excl []bitset
 	// enum guards × other guards: the conjunction G1 and G2.
 	enums, others []int
 	pguards       []int
@@ -117,6 +121,10 @@ func newStats(c *qctx) *stats {
 	st := &stats{n: n, always: newBitset(n), support: make([]int, n), hash: make([]uint64, n), gpos: map[int]int{}}
 	for i := range st.always {
 		st.always[i] = ^uint64(0)
+	}
+	st.excl = make([]bitset, n)
+	for i := range st.excl {
+		st.excl[i] = newBitset(n)
 	}
 	for _, at := range c.atoms {
 		if !at.guard {
@@ -353,6 +361,7 @@ func (st *stats) record(b bitset, point uint64) {
 		if b.has(j) {
 			st.support[j]++
 			st.hash[j] += h
+			st.excl[j].orNot(b)
 		}
 	}
 	for gi, g := range st.guards {

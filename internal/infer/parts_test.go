@@ -1,6 +1,8 @@
 package infer
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -88,4 +90,36 @@ func TestInferInParts(t *testing.T) {
 		t.Errorf("invariants in parts:\n%s\nat once:\n%s", strings.Join(inParts, "\n"), strings.Join(atOnce, "\n"))
 	}
 	provesFromInferred(t, parts, hw, nil, cache)
+}
+
+// TestInferOnPoints checks that the implications others imply on the
+// points are held in reserve only past Options.OnPoints: with a budget of
+// ten, the ticket lock has fewer non-redundant candidates than without,
+// and the phase says why; below the budget, none is held back so.
+func TestInferOnPoints(t *testing.T) {
+	dir := t.TempDir()
+	stripCopy(t, dir, "docs/examples/mutex/TicketLock.yaml", "mutex/TicketLock.yaml")
+	copyFile(t, dir, "docs/examples/mutex/lock.yaml", "mutex/lock.yaml")
+	nonRedundantPhase := func(budget int) Phase {
+		o := options(t, filepath.Join(dir, "mutex/TicketLock.yaml"), filepath.Join(t.TempDir(), "cache"), nil)
+		o.MaxCandidates = 1 // stop before the search
+		o.OnPoints = budget
+		res, err := Run(context.Background(), o)
+		if !errors.Is(err, ErrTooMany) {
+			t.Fatalf("err = %v, want ErrTooMany", err)
+		}
+		p := res.Phases[len(res.Phases)-1]
+		if p.Name != "non-redundant" {
+			t.Fatalf("last phase %+v", p)
+		}
+		return p
+	}
+	all, held := nonRedundantPhase(0), nonRedundantPhase(10)
+	if all.Candidates <= 10 || strings.Contains(all.Note, "on the points") {
+		t.Fatalf("default budget: %+v", all)
+	}
+	if held.Candidates >= all.Candidates || !strings.Contains(held.Note, "implied by others on the points") {
+		t.Fatalf("budget 10: %+v, against %+v", held, all)
+	}
+	t.Logf("%d non-redundant, %d past a budget of 10 (%s)", all.Candidates, held.Candidates, held.Note)
 }
