@@ -81,7 +81,6 @@ type atom struct {
 	terms []string
 	// vterms are the terms that are not constants, in terms' order.
 	vterms []string
-	vars   []string
 	// enumTerm and enumConst are set for an enum guard `e = C` with e a
 	// term over the bound variable (the `pc[t] = X` guards).
 	enumTerm, enumConst string
@@ -431,7 +430,6 @@ func buildAtoms(c *qctx, terms []*term) []*atom {
 			if !t.konst {
 				at.vterms = append(at.vterms, t.tmpl)
 			}
-			at.vars = union(at.vars, t.vars)
 			at.mask |= t.mask
 			at.single = at.single || t.single
 		}
@@ -578,7 +576,7 @@ func buildPairs(c *qctx, terms []*term) []*atom {
 			continue
 		}
 		tmpl := t.tmpl + " != " + strings.ReplaceAll(t.tmpl, hole, hole2)
-		out = append(out, &atom{id: len(out), tmpl: tmpl, terms: []string{t.tmpl}, vars: t.vars})
+		out = append(out, &atom{id: len(out), tmpl: tmpl, terms: []string{t.tmpl}})
 	}
 	return out
 }

@@ -18,9 +18,9 @@
 // load (resolveTransfers): it is reused when, besides, each X resolves to
 // the automaton it did, and the chains found among this load's proofs are
 // the very ones it holds; then resolveTransfers passes it over
-// (reuseTransfers). Nothing downstream of loading writes to an automaton, interface or
-// proof: the models are shared read-only between the loads that reuse
-// them.
+// (reuseTransfers). Nothing downstream of loading writes to an automaton,
+// interface or proof: the models are shared read-only between the loads
+// that reuse them.
 
 package load
 
