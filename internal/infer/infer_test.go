@@ -467,3 +467,39 @@ func TestMemoryWatch(t *testing.T) {
 		t.Fatalf("no sample taken")
 	}
 }
+
+// TestDefTerm checks which definitions make terms of the templates: TML's
+// writer(t) (a lookup of a state variable) does; Opacity's ws(t) =
+// dom(wrSet[t]), a set comprehension, and its startStatus(t), over an
+// enum-valued map alone, do not.
+func TestDefTerm(t *testing.T) {
+	set, errs := load.Config{}.Files(filepath.Join(root, "specs/tm.yaml"), filepath.Join(root, "algorithms/TML.yaml"), filepath.Join(root, "specs/Opacity.yaml"))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, tc := range []struct {
+		auto, def string
+		want      bool
+	}{
+		{"TML", "writer", true},
+		{"Opacity", "ws", false},
+		{"Opacity", "startStatus", false},
+	} {
+		a := set.Hierarchy.Automaton(tc.auto)
+		if a == nil {
+			t.Fatalf("no automaton %s", tc.auto)
+		}
+		var d *expr.Object
+		for _, x := range a.Defs {
+			if x.Name == tc.def {
+				d = x
+			}
+		}
+		if d == nil {
+			t.Fatalf("%s has no definition %s", tc.auto, tc.def)
+		}
+		if got := defTerm(a, d); got != tc.want {
+			t.Errorf("defTerm(%s.%s) = %t, want %t", tc.auto, tc.def, got, tc.want)
+		}
+	}
+}
