@@ -253,7 +253,7 @@ func candidates(c *qctx, st *stats) []*cand {
 // reserveOnPoints holds in reserve the implications that another implies
 // on the points of the instances: G => A1 implies G => A2 when A2 holds
 // wherever A1 does, and G2 => A implies G1 => A when G2 holds wherever G1
-// does. It is applied only to a pool past a budget (searchPool): a
+// does. It is applied only to a pool past a budget (reserveLarge): a
 // candidate in reserve is no hypothesis of the search, so one held back
 // behind a candidate that is only true on the points is missing when the
 // search drops the candidates that need it, and a dropped candidate never

@@ -364,11 +364,11 @@ func TestCheapPasses(t *testing.T) {
 // NOrecAtomicCommitValidate with their hand-written invariants removed,
 // proves every hand-written invariant from the inferred sets, and proves
 // the edge NOrecAtomicCommitValidate-TMS2 with both of its assume: lists
-// replaced by the inferred invariants. It takes minutes.
+// replaced by the inferred invariants. make test-long and make bench run
+// it.
 func TestInferNOrecTMS2(t *testing.T) {
 	if os.Getenv("LADDER_LONG_TESTS") == "" {
-		// Minutes of Z3, beyond make test's budget: `make prove` runs it.
-		t.Skip("set LADDER_LONG_TESTS=1 (make prove does): minutes of Z3")
+		t.Skip("set LADDER_LONG_TESTS=1 (make test-long does)")
 	}
 	dir := t.TempDir()
 	cache := filepath.Join(dir, "cache")

@@ -635,12 +635,12 @@ func crossAtoms(c *qctx, usable []*term, add addFunc) {
 // makes a term of the templates: its result is of a sort that atoms
 // compare or guard with (Bool, numbers, enums, parameter sorts, options,
 // sets), its body has no quantifier, lambda or set comprehension, dom(m)
-// included (which would make every check of a candidate over it one with
-// quantifiers: with ws(t) = dom(wrSet[t]), Opacity's search did not end in
-// two minutes; without, in 72.9 s),
-// and it reads a state variable that is not of an enum sort: one that
-// reads only program counters (holdsLock(t) = pc[t] in {…}) says what the
-// enum guards and their merges say.
+// included (each would make every check of a candidate over it one with
+// quantifiers: with ws(t) = dom(wrSet[t]) a term, Opacity's search did not
+// end in two minutes; without, in 72.9 s), and it reads a state variable
+// that is not of an enum sort: one that reads only program counters
+// (holdsLock(t) = pc[t] in {…}) says what the enum guards and their merges
+// say.
 func defTerm(a *ioa.Automaton, d *expr.Object) bool {
 	s := d.Sort
 	if s == nil {
