@@ -135,6 +135,10 @@ func init() {
 				if e.getenv("GOGC") == "" {
 					debug.SetGCPercent(100)
 				}
+				// The collector keeps the heap under the budget while it
+				// can, as a search's does (budget.go), rather than under
+				// main's soft limit, which a large filter may pass.
+				defer debug.SetMemoryLimit(debug.SetMemoryLimit(memLimit / 10 * 8))
 				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 				defer stop()
 				terminal := isTerminal(e.stderr)
