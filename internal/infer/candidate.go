@@ -264,16 +264,10 @@ func reserveOnPoints(pool []*cand, statsOf func(*qctx) *stats) {
 		g, a int
 	}
 	impl := map[key]*cand{}
-	guards := map[*qctx][]int{}
 	for _, cd := range pool {
-		if cd.shape != shapeImpl {
-			continue
+		if cd.shape == shapeImpl {
+			impl[key{cd.ctx, cd.g1.id, cd.a.id}] = cd
 		}
-		k := key{cd.ctx, cd.g1.id, cd.a.id}
-		if _, ok := impl[k]; !ok && !slices.Contains(guards[cd.ctx], k.g) {
-			guards[cd.ctx] = append(guards[cd.ctx], k.g)
-		}
-		impl[k] = cd
 	}
 	for k, x := range impl {
 		st := statsOf(k.c)
@@ -286,7 +280,7 @@ func reserveOnPoints(pool []*cand, statsOf func(*qctx) *stats) {
 				x.impliedBy = append(x.impliedBy, y)
 			}
 		}
-		for _, g2 := range guards[k.c] {
+		for _, g2 := range st.guards {
 			if y := impl[key{k.c, g2, k.a}]; y != nil && included(k.g, g2) {
 				x.impliedBy = append(x.impliedBy, y)
 			}
