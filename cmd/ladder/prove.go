@@ -24,6 +24,7 @@ import (
 	"ladder/internal/report"
 	"ladder/internal/safeio"
 	"ladder/internal/sign"
+	"ladder/internal/source"
 )
 
 func init() {
@@ -221,14 +222,23 @@ func (e *env) stdoutIsTerminal() bool {
 type runRecording struct {
 	key      driver.RunKey
 	inputs   *driver.Inputs
-	replayed *report.Prove // the recorded report, when it was replayed
+	replayed *report.Prove // the recorded report, when it was replayed whole
+	// partial is the record's replay when the run loaded only the files of
+	// its stale parts (driver.Replay.Stale); full makes the run load every
+	// file, after a partial run that could not be completed.
+	partial *driver.Replay
+	full    bool
+	start   time.Time // of the command, when a full run follows a partial one
 }
 
 // openAndPlan loads the files of paths, opens the prover and plans the
 // obligations (restoring unchanged units from their records): the prover
 // and its input, or nil and the exit code after printing what went wrong.
 // With rr, a run whose run record holds is replayed instead: rr.replayed
-// is set, and the prover and input are nil with exitOK.
+// is set, and the prover and input are nil with exitOK; and a run whose
+// record holds but for some parts loads and plans only their files when
+// that load fits beside the others (driver.Replay.Fits), and sets
+// rr.partial.
 func openAndPlan(e *env, name string, paths []string, o *proveFlags, progress bool, rr *runRecording) (*driver.Prover, *driver.Input, int) {
 	cfg, err := o.config(e)
 	if err != nil {
@@ -240,31 +250,79 @@ func openAndPlan(e *env, name string, paths []string, o *proveFlags, progress bo
 	if progress && e.stdoutIsTerminal() {
 		cfg.Progress = e.stdout
 	}
-	var inputs driver.Inputs
-	lc := inputs.LoadConfig()
-	lc.Library = libraryDirs()
+	library := libraryDirs()
 	// A proof file of proofs/ given alone is proved with the proofs above
 	// it, for the end-to-end theorems (above.go).
 	if above := proofsAbove(paths); len(above) > 0 {
 		// first, so that their automata are loaded when the given
 		// proof names their invariants (X.P)
 		paths = append(above, paths...)
-		fmt.Fprintf(e.stderr, "ladder %s: with the %d proof %s above it in proofs/, for the theorems of the chain\n", name, len(above), plural(len(above), "file", "files"))
+		if rr == nil || !rr.full {
+			fmt.Fprintf(e.stderr, "ladder %s: with the %d proof %s above it in proofs/, for the theorems of the chain\n", name, len(above), plural(len(above), "file", "files"))
+		}
 	}
-	if rr != nil {
+	if rr != nil && !rr.full {
 		wd, err := os.Getwd()
 		if err != nil {
 			return nil, nil, e.usageError(name, "%v", err)
 		}
-		rr.key, rr.inputs = driver.RunKey{Dir: wd, Paths: paths, Library: lc.Library}, &inputs
+		rr.key = driver.RunKey{Dir: wd, Paths: paths, Library: library}
 		t := time.Now()
-		rep, ok := driver.ReplayRun(cfg, rr.key)
+		r := driver.ReplayRun(cfg, rr.key)
 		driver.TracePhase(e.trace(), "replay", t)
-		if ok {
+		if r == nil {
+			// no record, or one that does not hold: in full
+		} else if rep, ok := r.Report(); ok {
 			rr.replayed = rep
 			return nil, nil, exitOK
+		} else {
+			// Only the parts whose files changed: when their load is
+			// clean and fits beside the others, nothing else is loaded.
+			inputs := &driver.Inputs{}
+			p, in, errs, err := loadAndPlan(e, cfg, inputs, library, r.Stale(), "load parts")
+			if err == nil && len(errs) == 0 && r.Fits(in, inputs.Reads()) {
+				rr.inputs, rr.partial = inputs, r
+				return p, in, exitOK
+			}
+			if p != nil {
+				p.Close()
+			}
 		}
 	}
+	inputs := &driver.Inputs{}
+	if rr != nil {
+		if rr.key.Paths == nil {
+			wd, err := os.Getwd()
+			if err != nil {
+				return nil, nil, e.usageError(name, "%v", err)
+			}
+			rr.key = driver.RunKey{Dir: wd, Paths: paths, Library: library}
+		}
+		rr.inputs = inputs
+	}
+	p, in, errs, err := loadAndPlan(e, cfg, inputs, library, paths, "load")
+	if len(errs) > 0 {
+		if p != nil {
+			p.Close()
+		}
+		printErrors(e.stderr, errs, false)
+		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
+		return nil, nil, exitUsage
+	}
+	if err != nil {
+		return nil, nil, e.usageError(name, "%v", err)
+	}
+	return p, in, exitOK
+}
+
+// loadAndPlan loads the files of paths, recording its reads in inputs,
+// while it opens the prover, then plans the obligations: the prover and
+// its input, or the errors of the load or the plan (with the prover, to
+// close), or the error opening the prover. phase names the load in
+// LADDER_TRACE's timings.
+func loadAndPlan(e *env, cfg driver.Config, inputs *driver.Inputs, library, paths []string, phase string) (*driver.Prover, *driver.Input, source.ErrorList, error) {
+	lc := inputs.LoadConfig()
+	lc.Library = library
 	// The cache is opened while the files load: both take a while, and
 	// neither needs the other.
 	type opened struct {
@@ -278,40 +336,32 @@ func openAndPlan(e *env, name string, paths []string, o *proveFlags, progress bo
 	}()
 	t := time.Now()
 	set, errs := lc.Files(paths...)
-	t = driver.TracePhase(e.trace(), "load", t)
+	t = driver.TracePhase(e.trace(), phase, t)
 	op := <-proverc
 	driver.TracePhase(e.trace(), "open", t)
 	if len(errs) > 0 {
-		if op.p != nil {
-			op.p.Close()
-		}
-		printErrors(e.stderr, errs, false)
-		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
-		return nil, nil, exitUsage
+		return op.p, nil, errs, nil
 	}
-	p, err := op.p, op.err
-	if err != nil {
-		return nil, nil, e.usageError(name, "%v", err)
+	if op.err != nil {
+		return nil, nil, nil, op.err
 	}
 	// Units unchanged since their records were written are restored from
 	// them; the others are planned (driver/units.go).
-	in, errs := p.Plan(set, inputs.Sums())
-	if len(errs) > 0 {
-		p.Close()
-		printErrors(e.stderr, errs, false)
-		fmt.Fprintf(e.stderr, "%d %s\n", len(errs), plural(len(errs), "error", "errors"))
-		return nil, nil, exitUsage
-	}
-	return p, in, exitOK
+	in, errs := op.p.Plan(set, inputs.Sums())
+	return op.p, in, errs, nil
 }
 
 // runProve is prove without the printing of the report, for prove and
 // audit (named name in messages): it returns the report, or nil and the
 // exit code after printing what went wrong. With rr, the run is replayed
-// from its run record when that holds, and its report recorded otherwise
-// (docs/prove.md, "Run records").
+// from its run record when that holds, loads only the parts of it that
+// changed when that is enough, and its report is recorded (docs/prove.md,
+// "Run records").
 func runProve(e *env, name string, paths []string, o *proveFlags, progress bool, rr *runRecording) (*report.Prove, int) {
 	start := time.Now()
+	if rr != nil && !rr.start.IsZero() {
+		start = rr.start
+	}
 	p, in, code := openAndPlan(e, name, paths, o, progress, rr)
 	if rr != nil && rr.replayed != nil {
 		rr.replayed.Summary.Seconds = time.Since(start).Seconds()
@@ -325,6 +375,12 @@ func runProve(e *env, name string, paths []string, o *proveFlags, progress bool,
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	rep, err := p.Prove(ctx, in)
 	stop()
+	if rr != nil && rr.partial != nil && err != nil && ctx.Err() == nil {
+		// What went wrong is reported by the run over every file, as a
+		// run without a record would report it.
+		p.Close()
+		return runProve(e, name, paths, o, progress, &runRecording{full: true, start: start})
+	}
 	if n := p.RemoteHits(); n > 0 {
 		fmt.Fprintf(e.stderr, "ladder %s: %d unit %s taken from the remote cache, %s checked\n", name, n, plural(n, "record", "records"), plural(n, "its signature", "their signatures"))
 	}
@@ -347,7 +403,14 @@ func runProve(e *env, name string, paths []string, o *proveFlags, progress bool,
 	}
 	if rr != nil {
 		t := time.Now()
-		p.RecordRun(rr.key, rr.inputs.Reads(), rep)
+		part := rep
+		if rr.partial != nil {
+			var ok bool
+			if rep, ok = rr.partial.Merge(part); !ok {
+				return runProve(e, name, paths, o, progress, &runRecording{full: true, start: start})
+			}
+		}
+		p.RecordRun(rr.key, rr.inputs.Reads(), in, part, rr.partial)
 		driver.TracePhase(e.trace(), "run record", t)
 	}
 	// The summary's time is the whole command's: loading, generating,

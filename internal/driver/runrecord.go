@@ -26,6 +26,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"sort"
 	"strconv"
 
 	"ladder/internal/cache"
@@ -38,7 +40,7 @@ import (
 
 // runRecordFormat is the version of run records; bump it when their
 // meaning or encoding changes.
-const runRecordFormat = 1
+const runRecordFormat = 2
 
 // maxRunRecordSize is the largest run record read; a larger one is
 // ignored like a corrupt one.
@@ -67,21 +69,18 @@ type RunRead struct {
 }
 
 // runRecord is the content of a run record file. The report it vouches
-// for is stored beside it, in a file of its own (runReportExt) named by
-// the record's Report SHA-256, so that a run whose reads differ stops
-// before reading or decoding the report, which grows with the
-// repository.
+// for is stored in one file per part (runReportExt), named by the part's
+// Report SHA-256, so that a run whose reads differ stops before reading
+// or decoding the reports, which grow with the repository.
 type runRecord struct {
 	Format   int
-	Identity string // runIdentity of the run
-	Reads    []RunRead
+	Identity string    // runIdentity of the run
+	Reads    []RunRead // the reads in no part: directory listings, failed reads
+	Parts    []runPart // runparts.go
 	// Snapshot is the cache snapshot's size and modification time when
 	// the record was written (snapshotStamp): a cache saved, cleared or
 	// damaged since then is opened and reported by a full run.
 	Snapshot string
-	// Report is the hex SHA-256 of the report file's content: the report
-	// as a run that reuses every verdict prints it (encodeRunReport).
-	Report string
 }
 
 // runRecordsOn reports whether runs under cfg read and write run records:
@@ -143,16 +142,38 @@ func snapshotStamp(cacheDir string) string {
 	return s
 }
 
-// ReplayRun returns the report of the last run recorded for key under cfg
-// (RecordRun), with the configuration's workers and cache directory, when
-// there is one: intact (its seal or signature checks, as a unit record's),
-// of this executable, solver, parameters and flags, recorded with the
-// cache snapshot as it is now, and for which every read of its load gives
-// the same result now. Its Seconds are left for the caller to set. Any
-// other case gives false, and the caller runs in full.
-func ReplayRun(cfg Config, key RunKey) (*report.Prove, bool) {
+// Replay is what the run record of a key gives a run (ReplayRun): the
+// recorded report when every read of every part gives the same result, or
+// else the files of the parts to load again (Stale) and the recorded
+// shares of the others, which Merge adds to the report of a run over the
+// stale files whose load Fits beside them.
+type Replay struct {
+	cacheDir string
+	key      RunKey
+	global   []RunRead
+	kept     []runPart
+	stale    []string
+	files    map[string]bool // the files of the kept parts
+	names    map[string]bool // the names the kept parts declare
+
+	whole  *report.Prove   // every part replayed
+	shares []*report.Prove // of kept, once decoded (done closed)
+	failed bool            // a kept part's report could not be read
+	done   chan struct{}
+}
+
+// ReplayRun returns what the last run recorded for key under cfg
+// (RecordRun) gives this run, or nil: a record intact (its seal or
+// signature checks, as a unit record's), of this executable, solver,
+// parameters and flags, recorded with the cache snapshot as it is now,
+// whose reads in no part (directory listings, failed reads) give the same
+// result now. When every part's reads do too and each part has a report,
+// the Replay is whole (Report), with the configuration's workers and cache
+// directory; otherwise it names the files of the other parts (Stale) and
+// reads the kept parts' reports in the background.
+func ReplayRun(cfg Config, key RunKey) *Replay {
 	if !runRecordsOn(cfg) {
-		return nil, false
+		return nil
 	}
 	if cfg.CacheDir == "" {
 		cfg.CacheDir = DefaultCacheDir
@@ -162,43 +183,154 @@ func ReplayRun(cfg Config, key RunKey) (*report.Prove, bool) {
 	}
 	k, err := kernel.New(cfg.Kernel, "", refute.New())
 	if err != nil {
-		return nil, false
+		return nil
 	}
 	exe := executableHash()
 	if exe == "" {
-		return nil, false
+		return nil
 	}
 	identity := runIdentity(exe, k.Identity(), cfg, key)
 	data, err := safeio.ReadFile(runPath(cfg.CacheDir, key, runRecordExt), maxRunRecordSize)
 	if err != nil {
-		return nil, false
+		return nil
 	}
 	sig := signing{signer: cfg.Signer, verifier: cfg.Verifier}
 	payload, ok := unseal(&sig, "run "+identity, data)
 	if !ok {
-		return nil, false
+		return nil
 	}
 	var rec runRecord
 	if gob.NewDecoder(bytes.NewReader(payload)).Decode(&rec) != nil ||
 		rec.Format != runRecordFormat || rec.Identity != identity ||
 		rec.Snapshot != snapshotStamp(cfg.CacheDir) || !sameReads(rec.Reads) {
+		return nil
+	}
+	r := &Replay{cacheDir: cfg.CacheDir, key: key, global: rec.Reads, files: map[string]bool{}, names: map[string]bool{}}
+	for _, part := range rec.Parts {
+		if part.Report == "" || !sameReads(part.Reads) {
+			for _, rd := range part.Reads {
+				r.stale = append(r.stale, rd.Name)
+			}
+			continue
+		}
+		r.kept = append(r.kept, part)
+		for _, rd := range part.Reads {
+			r.files[rd.Name] = true
+		}
+		for _, n := range part.Names {
+			r.names[n] = true
+		}
+	}
+	if len(r.kept) == 0 {
+		return nil
+	}
+	if len(r.stale) == 0 {
+		shares, ok := r.read()
+		if !ok {
+			return nil
+		}
+		r.whole = mergeReports(nil, shares)
+		r.whole.Solver.Workers = cfg.Jobs
+		r.whole.Solver.Cache = cfg.CacheDir
+		return r
+	}
+	sort.Strings(r.stale)
+	r.done = make(chan struct{})
+	go func() {
+		defer close(r.done)
+		r.shares, ok = r.read()
+		r.failed = !ok
+	}()
+	return r
+}
+
+// read reads and decodes the report of every kept part; false when one is
+// missing, is not the one recorded (its SHA-256), or does not decode.
+func (r *Replay) read() ([]*report.Prove, bool) {
+	shares := make([]*report.Prove, len(r.kept))
+	for i, part := range r.kept {
+		data, err := safeio.ReadFile(partReportPath(r.cacheDir, r.key, part.Report), maxRunRecordSize)
+		if err != nil {
+			return nil, false
+		}
+		sum := sha256.Sum256(data)
+		if hex.EncodeToString(sum[:]) != part.Report {
+			return nil, false
+		}
+		var ok bool
+		if shares[i], ok = decodeRunReport(data); !ok {
+			return nil, false
+		}
+	}
+	return shares, true
+}
+
+// Report returns the recorded report when every part was replayed; its
+// Seconds are left for the caller to set.
+func (r *Replay) Report() (*report.Prove, bool) { return r.whole, r.whole != nil }
+
+// Stale returns the files of the parts whose reads changed or that have
+// no report, sorted: the paths a run loads instead of the whole key's.
+func (r *Replay) Stale() []string { return r.stale }
+
+// Fits reports whether in, loaded from the stale files with reads, is
+// closed beside the kept parts, so that the run over them all would load
+// the kept parts as they were and in as it is: the load read no file of a
+// kept part, and no directory listing or failed read of it disagrees with
+// the record's; no automaton, interface, edge or proof of in has a name a
+// kept part declares or resolves from the library; and every theorem a
+// proof of in expects is about automata of in.
+func (r *Replay) Fits(in *Input, reads []RunRead) bool {
+	type read struct {
+		name string
+		dir  bool
+	}
+	global := map[read]string{}
+	for _, rd := range r.global {
+		global[read{rd.Name, rd.Dir}] = rd.Sum
+	}
+	for _, rd := range reads {
+		if r.files[rd.Name] {
+			return false
+		}
+		if sum, ok := global[read{rd.Name, rd.Dir}]; ok && sum != rd.Sum {
+			return false
+		}
+	}
+	autos := map[string]bool{}
+	for _, a := range in.Automata {
+		autos[a.Name] = true
+		if r.names[a.Name] || a.Interface != nil && r.names[a.Interface.Name] {
+			return false
+		}
+	}
+	for _, e := range in.Edges {
+		if r.names[e.Name] {
+			return false
+		}
+	}
+	for _, p := range in.Proofs {
+		if r.names[p.Name] {
+			return false
+		}
+		for _, c := range p.Theorems {
+			if !autos[c.Subject] || !autos[c.Object] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Merge returns the report of the whole run: rep, the report of the run
+// over the stale files, with the kept parts' shares; false when a kept
+// part's report could not be read, and the caller must run in full.
+func (r *Replay) Merge(rep *report.Prove) (*report.Prove, bool) {
+	<-r.done
+	if r.failed {
 		return nil, false
 	}
-	data, err = safeio.ReadFile(runPath(cfg.CacheDir, key, runReportExt), maxRunRecordSize)
-	if err != nil {
-		return nil, false
-	}
-	sum := sha256.Sum256(data)
-	if hex.EncodeToString(sum[:]) != rec.Report {
-		return nil, false
-	}
-	rep, ok := decodeRunReport(data)
-	if !ok {
-		return nil, false
-	}
-	rep.Solver.Workers = cfg.Jobs
-	rep.Solver.Cache = cfg.CacheDir
-	return rep, true
+	return mergeReports(rep, append([]*report.Prove{rep}, r.shares...)), true
 }
 
 // sameReads reports whether every read gives the same result now: a file
@@ -222,14 +354,23 @@ func sameReads(reads []RunRead) bool {
 	return true
 }
 
+// partReportPath returns the report file of a part of key's run record
+// whose report has the hex SHA-256 sum.
+func partReportPath(cacheDir string, key RunKey, sum string) string {
+	return runPath(cacheDir, key, "."+sum[:32]+runReportExt)
+}
+
 // RecordRun writes the run record of a run for key whose load made reads
-// and whose report is rep, when rep is one a record may hold: every
-// obligation discharged and no error, under a configuration with run
-// records (runRecordsOn). Call it after Close, so that the record names
-// the cache snapshot as the run left it. A record that cannot be written
-// costs only the replay: it is a warning.
-func (p *Prover) RecordRun(key RunKey, reads []RunRead, rep *report.Prove) {
-	if !runRecordsOn(p.cfg) || !rep.OK() || len(reads) == 0 {
+// into in and whose report is rep, under a configuration with run records
+// (runRecordsOn). The reads are split into parts (partitionOf); each part
+// whose share of rep is discharged, in a report without errors, gets its
+// share written as its report. With r, the run loaded r's stale files
+// beside its kept parts (Replay.Fits), which the record keeps as they
+// were. Call it after Close, so that the record names the cache snapshot
+// as the run left it. A record that cannot be written costs only the
+// replay: it is a warning.
+func (p *Prover) RecordRun(key RunKey, reads []RunRead, in *Input, rep *report.Prove, r *Replay) {
+	if !runRecordsOn(p.cfg) || len(reads) == 0 {
 		return
 	}
 	exe := p.executableHash()
@@ -237,16 +378,51 @@ func (p *Prover) RecordRun(key RunKey, reads []RunRead, rep *report.Prove) {
 		return
 	}
 	identity := runIdentity(exe, p.kernel.Identity(), p.cfg, key)
-	removeStaleTemps(filepath.Join(p.cfg.CacheDir, "runs"))
-	data, ok := encodeRunReport(rep)
-	if !ok {
-		return // an obligation with what a replay must not show
+	dir := filepath.Join(p.cfg.CacheDir, "runs")
+	removeStaleTemps(dir)
+	rec := runRecord{Format: runRecordFormat, Identity: identity}
+	var shares []*report.Prove
+	pt, ok := partitionOf(in, reads)
+	if ok {
+		shares, ok = pt.split(rep)
 	}
-	sum := sha256.Sum256(data)
-	rec := runRecord{Format: runRecordFormat, Identity: identity, Reads: reads,
-		Snapshot: snapshotStamp(p.cfg.CacheDir), Report: hex.EncodeToString(sum[:])}
-	// The report first: a record names only a report written before it.
-	err := writeAtomic(runPath(p.cfg.CacheDir, key, runReportExt), data)
+	if !ok {
+		// one part: the whole report, when it may be recorded at all
+		pt = &partition{parts: [][]RunRead{nil}, names: [][]string{nil}}
+		for _, rd := range reads {
+			if rd.Dir || rd.Sum == "" {
+				pt.global = append(pt.global, rd)
+			} else {
+				pt.parts[0] = append(pt.parts[0], rd)
+			}
+		}
+		shares = []*report.Prove{rep}
+		if len(rep.Errors) > 0 {
+			shares[0] = nil
+		}
+	}
+	rec.Reads = pt.global
+	var err error
+	for k, files := range pt.parts {
+		part := runPart{Reads: files, Names: pt.names[k]}
+		if s := shares[k]; s != nil && discharged(s) {
+			data, encoded := encodeRunReport(s)
+			if encoded {
+				sum := sha256.Sum256(data)
+				part.Report = hex.EncodeToString(sum[:])
+				if err == nil {
+					err = writeAtomic(partReportPath(p.cfg.CacheDir, key, part.Report), data)
+				}
+			}
+		}
+		rec.Parts = append(rec.Parts, part)
+	}
+	if r != nil {
+		rec.Reads = mergeReads(r.global, rec.Reads)
+		rec.Parts = append(rec.Parts, r.kept...)
+	}
+	rec.Snapshot = snapshotStamp(p.cfg.CacheDir)
+	// The reports first: a record names only reports written before it.
 	var b bytes.Buffer
 	if err == nil {
 		err = gob.NewEncoder(&b).Encode(&rec)
@@ -256,6 +432,43 @@ func (p *Prover) RecordRun(key RunKey, reads []RunRead, rep *report.Prove) {
 	}
 	if err != nil {
 		p.warn("cache: run record not written: " + err.Error())
+		return
+	}
+	removeUnnamedReports(p.cfg.CacheDir, key, rec.Parts)
+}
+
+// mergeReads returns the reads of a and b, sorted by name, each once.
+func mergeReads(a, b []RunRead) []RunRead {
+	seen := map[RunRead]bool{}
+	var out []RunRead
+	for _, rd := range append(slices.Clone(a), b...) {
+		if !seen[rd] {
+			seen[rd] = true
+			out = append(out, rd)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// removeUnnamedReports deletes the part reports of key's run record that
+// none of parts names: those of parts since changed.
+func removeUnnamedReports(cacheDir string, key RunKey, parts []runPart) {
+	named := map[string]bool{}
+	for _, part := range parts {
+		if part.Report != "" {
+			named[filepath.Base(partReportPath(cacheDir, key, part.Report))] = true
+		}
+	}
+	prefix := filepath.Base(runPath(cacheDir, key, ""))
+	files, err := filepath.Glob(filepath.Join(cacheDir, "runs", prefix+"*"+runReportExt))
+	if err != nil {
+		return
+	}
+	for _, f := range files { // the whole report of a format 1 record too
+		if !named[filepath.Base(f)] {
+			os.Remove(f)
+		}
 	}
 }
 
