@@ -38,7 +38,6 @@ const (
 	indexID          = "id"
 	indexObligations = "obligations"
 	indexEdges       = "edges"
-	indexOwner       = "owner"
 )
 
 // ErrClosed is returned by operations on a Cache after Close.
@@ -96,8 +95,8 @@ type Stats struct {
 	// Results is the number of stored results, and Proved, Refuted,
 	// Unknown and Trivial break it down by verdict.
 	Results, Proved, Refuted, Unknown, Trivial int
-	// Deps, Edges, Theorems and Items count the rows of those tables
-	// (Items: the recorded item fingerprints, removals included).
+	// Deps, Edges and Theorems count the rows of those tables; Items
+	// counts the recorded item fingerprints.
 	Deps, Edges, Theorems, Items int
 	// Hits and Misses count Lookup outcomes; Puts counts successful Puts.
 	Hits, Misses, Puts uint64
@@ -141,16 +140,19 @@ type theoremRow struct {
 	Date  time.Time `json:"date"`
 }
 
-// itemRow is the fingerprint of one source item (a dependency item such as
-// "automaton:A/action:X") as the last complete run saw it. Owner is the
-// automaton or proof the item belongs to ("automaton:A"). An empty
-// Fingerprint records that the item was removed: Save's merge keeps the
-// newer row, so a removal must be a row of its own to survive it.
-type itemRow struct {
-	Item        string    `json:"item"`
-	Owner       string    `json:"owner"`
-	Fingerprint string    `json:"fingerprint,omitempty"`
-	Date        time.Time `json:"date"`
+// itemsRow is the fingerprints of the source items (dependency items such
+// as "automaton:A/action:X") of one owner, the automaton or proof they
+// belong to ("automaton:A"), as the last complete run saw them: Items
+// sorted, Fingerprints[i] that of Items[i]. One row per owner keeps the
+// table as small as the number of automata and proofs (a snapshot is
+// read whole by every run that opens the cache), and Save's merge keeps
+// the newer of two records of an owner whole, so an item a run no longer
+// has is simply absent.
+type itemsRow struct {
+	Owner        string    `json:"owner"`
+	Items        []string  `json:"items"`
+	Fingerprints []string  `json:"fingerprints"`
+	Date         time.Time `json:"date"`
 }
 
 // schema returns the go-memdb schema. It is built afresh on each call so no
@@ -182,8 +184,7 @@ func schema() *memdb.DBSchema {
 			indexEdges: multi(indexEdges, "Edges"),
 		}},
 		tableItems: {Name: tableItems, Indexes: map[string]*memdb.IndexSchema{
-			indexID:    id("Item"),
-			indexOwner: {Name: indexOwner, Indexer: &memdb.StringFieldIndex{Field: "Owner"}},
+			indexID: id("Owner"),
 		}},
 	}}
 }
@@ -641,7 +642,11 @@ func (c *Cache) Stats() Stats {
 	s.Deps = count(txn, tableDeps)
 	s.Edges = count(txn, tableEdges)
 	s.Theorems = count(txn, tableTheorems)
-	s.Items = count(txn, tableItems)
+	if it, err := txn.Get(tableItems, indexID); err == nil {
+		for o := it.Next(); o != nil; o = it.Next() {
+			s.Items += len(o.(*itemsRow).Items)
+		}
+	}
 	return s
 }
 

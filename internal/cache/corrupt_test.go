@@ -60,7 +60,7 @@ func validPayload() *payload {
 		Deps:     []*depRow{{Name: "ob", Key: key(1), Items: []string{"i"}, Date: now}},
 		Edges:    []*edgeRow{{Name: "e", Obligations: []string{"ob"}, Date: now}},
 		Theorems: []*theoremRow{{Name: "t", Edges: []string{"e"}, Date: now}},
-		Items:    []*itemRow{{Item: "automaton:A/action:X", Owner: "automaton:A", Fingerprint: key(2), Date: now}},
+		Items:    []*itemsRow{{Owner: "automaton:A", Items: []string{"automaton:A/action:X"}, Fingerprints: []string{key(2)}, Date: now}},
 	}
 }
 
@@ -149,10 +149,12 @@ func TestCorruptSnapshots(t *testing.T) {
 		{"empty file", nil, Corrupt, "empty file"},
 		{"magic only", []byte("ladder-cache \n"), Corrupt, "malformed header"},
 		{"bad version field", []byte("ladder-cache x 1 s\n"), Corrupt, "malformed format version"},
-		{"bad length field", []byte("ladder-cache 3 -1 s\n"), Corrupt, "malformed payload length"},
-		{"future format version", bytes.Replace(good, []byte("ladder-cache 3 "), []byte("ladder-cache 4 "), 1), Mismatch, "format version 4"},
-		// Version 1 had no item fingerprints: its snapshot is rebuilt.
-		{"old format version", bytes.Replace(good, []byte("ladder-cache 3 "), []byte("ladder-cache 1 "), 1), Mismatch, "format version 1, expected 3"},
+		{"bad length field", []byte("ladder-cache 4 -1 s\n"), Corrupt, "malformed payload length"},
+		{"future format version", bytes.Replace(good, []byte("ladder-cache 4 "), []byte("ladder-cache 5 "), 1), Mismatch, "format version 5"},
+		// Version 1 had no item fingerprints, version 3 one row per
+		// item: their snapshots are rebuilt.
+		{"old format version", bytes.Replace(good, []byte("ladder-cache 4 "), []byte("ladder-cache 1 "), 1), Mismatch, "format version 1, expected 4"},
+		{"format version 3", bytes.Replace(good, []byte("ladder-cache 4 "), []byte("ladder-cache 3 "), 1), Mismatch, "format version 3, expected 4"},
 		{"unit without query", craft(t, withDep(func(d *depRow) { d.Unit = strings.Repeat("a", 64) })), Corrupt, "dependency record"},
 		{"malformed unit", craft(t, withDep(func(d *depRow) { d.Unit, d.Query = "abc", strings.Repeat("a", 64) })), Corrupt, "dependency record"},
 		{"other solver version", other(SolverID{testSolver.Name, "4.12.6", testSolver.Params}), Mismatch, "version 4.12.6, this run 4.13.0"},
@@ -165,7 +167,7 @@ func TestCorruptSnapshots(t *testing.T) {
 		{"bad verdict", craft(t, withResult(func(r *resultRow) { r.Verdict = "sat" })), Corrupt, "invalid verdict"},
 		{"bad key", craft(t, withResult(func(r *resultRow) { r.Key = "abc" })), Corrupt, "malformed key"},
 		{"negative seconds", craft(t, withResult(func(r *resultRow) { r.Seconds = -2 })), Corrupt, "invalid seconds"},
-		{"item index out of range", craftRaw([]byte(`{"format":3,"solver":` + quote(testSolver.String()) + `,"results":[],"item_names":["a"],"deps":[{"name":"ob","key":"` + key(1) + `","items":[1],"date":"2026-01-01T00:00:00Z"}],"edges":[],"theorems":[],"items":[]}`)), Corrupt, "dependency record 0"},
+		{"item index out of range", craftRaw([]byte(`{"format":4,"solver":` + quote(testSolver.String()) + `,"results":[],"item_names":["a"],"deps":[{"name":"ob","key":"` + key(1) + `","items":[1],"date":"2026-01-01T00:00:00Z"}],"edges":[],"theorems":[],"items":[]}`)), Corrupt, "dependency record 0"},
 		{"duplicate key", craft(t, func() *payload {
 			p := validPayload()
 			r := *p.Results[0]
@@ -178,8 +180,15 @@ func TestCorruptSnapshots(t *testing.T) {
 		{"duplicate edge", craft(t, func() *payload { p := validPayload(); p.Edges = append(p.Edges, p.Edges[0]); return p }()), Corrupt, "edge"},
 		{"nameless theorem", craft(t, func() *payload { p := validPayload(); p.Theorems[0].Name = ""; return p }()), Corrupt, "theorem"},
 		{"item of another owner", craft(t, func() *payload { p := validPayload(); p.Items[0].Owner = "automaton:B"; return p }()), Corrupt, "item record"},
-		{"item with bad fingerprint", craft(t, func() *payload { p := validPayload(); p.Items[0].Fingerprint = "xyz"; return p }()), Corrupt, "item record"},
-		{"duplicate item", craft(t, func() *payload { p := validPayload(); p.Items = append(p.Items, p.Items[0]); return p }()), Corrupt, "item record"},
+		{"item with bad fingerprint", craft(t, func() *payload { p := validPayload(); p.Items[0].Fingerprints[0] = "xyz"; return p }()), Corrupt, "item record"},
+		{"item without fingerprint", craft(t, func() *payload { p := validPayload(); p.Items[0].Fingerprints = nil; return p }()), Corrupt, "item record"},
+		{"repeated item", craft(t, func() *payload {
+			p := validPayload()
+			r := p.Items[0]
+			r.Items, r.Fingerprints = append(r.Items, r.Items[0]), append(r.Fingerprints, key(3))
+			return p
+		}()), Corrupt, "item record"},
+		{"duplicate owner", craft(t, func() *payload { p := validPayload(); p.Items = append(p.Items, p.Items[0]); return p }()), Corrupt, "item record"},
 		{"null item", craft(t, func() *payload { p := validPayload(); p.Items = append(p.Items, nil); return p }()), Corrupt, "item record"},
 	}
 	for _, tc := range cases {

@@ -36,11 +36,13 @@
 //   - theorems: id = theorem name; the edges it is derived from, indexed
 //     (TheoremsUsing). Affected(item) walks item → obligations → edges →
 //     theorems to list everything an edit invalidates.
-//   - items: id = source item ("automaton:TMS2/action:DoRead"); its owner
-//     ("automaton:TMS2", indexed) and the fingerprint of its content as the
-//     last complete run saw it (RecordItems, ItemFingerprints), or no
-//     fingerprint for an item that run found removed. The driver compares
-//     them with the current fingerprints to say which items an edit changed.
+//   - items: id = owner ("automaton:TMS2"); its source items
+//     ("automaton:TMS2/action:DoRead") and the fingerprint of each one's
+//     content as the last complete run saw them (RecordItems,
+//     ItemFingerprints), one row per owner, so that the table, which every
+//     run that opens the cache reads, grows with the automata and proofs
+//     and not with their items. The driver compares them with the current
+//     fingerprints to say which items an edit changed.
 //
 // go-memdb gives lock-free consistent reads and serialised writes, so a
 // Cache may be shared by any number of worker goroutines. Rows are never
@@ -58,7 +60,7 @@
 //
 // The payload is a single compact JSON object
 //
-//	{"format":2,"solver":"...","results":[...],"deps":[...],"edges":[...],"theorems":[...],"items":[...]}
+//	{"format":4,"solver":"...","results":[...],"item_names":[...],"deps":[...],"edges":[...],"theorems":[...],"items":[...]}
 //
 // with each table in key order, so equal contents give identical files.
 // JSON rather than gob because the file is untrusted input: encoding/json

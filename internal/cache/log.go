@@ -61,8 +61,8 @@ func rowID(row any) string {
 		return r.Name
 	case *theoremRow:
 		return r.Name
-	case *itemRow:
-		return r.Item
+	case *itemsRow:
+		return r.Owner
 	}
 	return ""
 }
@@ -155,7 +155,7 @@ type wireDelta struct {
 // whose payload checksum is base.
 func encodeFrame(p pending, base, solver string) ([]byte, error) {
 	rows := &payload{Format: FormatVersion, Solver: solver,
-		Results: []*resultRow{}, Deps: []*depRow{}, Edges: []*edgeRow{}, Theorems: []*theoremRow{}, Items: []*itemRow{}}
+		Results: []*resultRow{}, Deps: []*depRow{}, Edges: []*edgeRow{}, Theorems: []*theoremRow{}, Items: []*itemsRow{}}
 	deleted := map[string][]string{}
 	for _, t := range tables {
 		ids := make([]string, 0, len(p[t]))

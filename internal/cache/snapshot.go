@@ -24,9 +24,10 @@ const (
 	// Version 2 added the items table. Version 3 added the generation
 	// records of the deps table (unit and query), names the deps' items
 	// by their index in one list of item names, and leaves out a result's
-	// solver when it is the snapshot's. A snapshot of another version is
-	// discarded like one of another solver configuration.
-	FormatVersion = 3
+	// solver when it is the snapshot's. Version 4 holds the items of an
+	// owner in one row. A snapshot of another version is discarded like
+	// one of another solver configuration.
+	FormatVersion = 4
 
 	checksumPrefix = "sha256:"
 	// trailerLen is len("\n" + "sha256:" + 64 hex digits + "\n").
@@ -92,7 +93,7 @@ type payload struct {
 	Deps     []*depRow     `json:"deps"`
 	Edges    []*edgeRow    `json:"edges"`
 	Theorems []*theoremRow `json:"theorems"`
-	Items    []*itemRow    `json:"items"`
+	Items    []*itemsRow   `json:"items"`
 }
 
 // wirePayload is payload as a snapshot spells it: the items of the deps
@@ -107,7 +108,7 @@ type wirePayload struct {
 	Deps      []*wireDep    `json:"deps"`
 	Edges     []*edgeRow    `json:"edges"`
 	Theorems  []*theoremRow `json:"theorems"`
-	Items     []*itemRow    `json:"items"`
+	Items     []*itemsRow   `json:"items"`
 }
 
 type wireDep struct {
@@ -197,7 +198,7 @@ func (p *payload) add(row any) {
 		p.Edges = append(p.Edges, r)
 	case *theoremRow:
 		p.Theorems = append(p.Theorems, r)
-	case *itemRow:
+	case *itemsRow:
 		p.Items = append(p.Items, r)
 	}
 }
@@ -206,7 +207,7 @@ func (p *payload) add(row any) {
 // a payload, each table in id order, so equal contents encode identically.
 func collect(txn *memdb.Txn, solver string) (*payload, error) {
 	p := &payload{Format: FormatVersion, Solver: solver,
-		Results: []*resultRow{}, Deps: []*depRow{}, Edges: []*edgeRow{}, Theorems: []*theoremRow{}, Items: []*itemRow{}}
+		Results: []*resultRow{}, Deps: []*depRow{}, Edges: []*edgeRow{}, Theorems: []*theoremRow{}, Items: []*itemsRow{}}
 	for _, table := range tables {
 		it, err := txn.Get(table, indexID)
 		if err != nil {
@@ -402,11 +403,10 @@ func validatePayload(p *payload) *problem {
 	}
 	clear(seen)
 	for i, it := range p.Items {
-		if it == nil || validName("owner", it.Owner) != nil || validItem(it.Owner, it.Item) != nil || seen[it.Item] ||
-			(it.Fingerprint != "" && !validKey(it.Fingerprint)) {
+		if it == nil || validItems(it) != nil || seen[it.Owner] {
 			return corrupt("item record %d invalid", i)
 		}
-		seen[it.Item] = true
+		seen[it.Owner] = true
 	}
 	return nil
 }
@@ -448,7 +448,7 @@ func insertPayload(txn *memdb.Txn, p *payload, merge bool) error {
 		}
 	}
 	for _, it := range p.Items {
-		if err := put(tableItems, it.Item, func(o any) time.Time { return o.(*itemRow).Date }, it, it.Date); err != nil {
+		if err := put(tableItems, it.Owner, func(o any) time.Time { return o.(*itemsRow).Date }, it, it.Date); err != nil {
 			return err
 		}
 	}
