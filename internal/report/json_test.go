@@ -13,7 +13,8 @@ import (
 // reports with every optional field, strings that need escaping (quotes,
 // control characters, U+2028, invalid UTF-8, HTML characters, the
 // separators of IDs), floats of every magnitude, counterexamples with
-// structured data, and empty and nil lists.
+// structured data, empty and nil lists, and a list long enough to be
+// written in chunks.
 func TestWriteJSONSameBytes(t *testing.T) {
 	odd := []string{"", "plain", "A › invariant p › Step", "q\"uote\\back", "tab\tnew\nline\x01",
 		"sep\u2028\u2029", "bad\xffutf8", "<html>&amp;", "DSTM→ReservationTMS2 › forward › W1 › case 2 › relation(pc)"}
@@ -32,6 +33,10 @@ func TestWriteJSONSameBytes(t *testing.T) {
 		Text: "pre: x = 1\n<goal>", Data: json.RawMessage(`{"pre":{"x":"1"},"list":[1,2,{"a":"<b>"}]}`)}})
 	obs = append(obs, Obligation{ID: "r2", Group: "g", Verdict: "refuted", Counterexample: &Counterexample{Text: "t"}})
 
+	var long []Obligation
+	for len(long) < 5*obligationChunk+7 {
+		long = append(long, obs...)
+	}
 	reports := []*Prove{
 		{},
 		{Obligations: []Obligation{}, Invariants: []Invariant{}, Edges: []Edge{}, Theorems: []Theorem{}},
@@ -39,6 +44,8 @@ func TestWriteJSONSameBytes(t *testing.T) {
 		{Obligations: obs, Errors: []string{"f.yaml:1:2: <bad>"}, Warnings: []string{"w\u2028"},
 			Changes: &Changes{Items: []ItemChange{{Item: "automaton:A/action:X", Change: ItemEdited}}}},
 		{Obligations: obs[:1], Changes: &Changes{}},
+		// long enough to be rendered in chunks, over several rounds
+		{Obligations: long},
 	}
 	for i, p := range reports {
 		var got, want bytes.Buffer
