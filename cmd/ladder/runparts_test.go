@@ -9,11 +9,13 @@ import (
 	"testing"
 )
 
-// TestProveRunRecordParts: the run record of a repository of two
-// independent hierarchies (the counter and the ticket lock fixtures) has a
-// part for each. After an edit of one, a run loads only that one's files
-// (the "load parts" phase, no "load"), replays the other's share, and
-// prints what a full run over the same cache prints. When the changed
+// TestProveRunRecordParts: the run record of a repository of three
+// independent hierarchies (the counter and the ticket lock fixtures, and a
+// proof whose automata are found in the library, specs/) has a part for
+// each. After an edit of one, a run loads only that one's given files (the
+// "load parts" phase, no "load"), replays the others' shares, and prints
+// what a full run over the same cache prints; the library's automata are
+// found in the library again, not given. When the changed
 // part's new load does not fit beside the other — it names an automaton
 // of the other, or declares a name the other declares — the run loads
 // every file and reports what a run without a record reports. A part
@@ -22,12 +24,21 @@ import (
 func TestProveRunRecordParts(t *testing.T) {
 	t.Setenv("LADDER_TRACE", "1")
 	root := t.TempDir()
-	dir := filepath.Join(root, "repo")
-	for _, name := range []string{"counter", "kinds"} {
-		if err := os.CopyFS(filepath.Join(dir, name), os.DirFS(filepath.Join("..", "..", "internal", "driver", "testdata", name))); err != nil {
+	testdata, err := filepath.Abs(filepath.Join("..", "..", "internal", "driver", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the repository's root (.git), whose specs/ is the library
+	for from, to := range map[string]string{"counter": "repo/counter", "kinds": "repo/kinds", "library": "specs", "library-proof": "repo/proofs"} {
+		if err := os.CopyFS(filepath.Join(root, to), os.DirFS(filepath.Join(testdata, from))); err != nil {
 			t.Fatal(err)
 		}
 	}
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	dir := "repo"
 	cache := filepath.Join(root, "cache")
 	type result struct {
 		code       int
@@ -108,7 +119,7 @@ func TestProveRunRecordParts(t *testing.T) {
 	want(t, prove(t, cache), exitOK, "full") // cold
 	want(t, prove(t, cache), exitOK, "replay")
 	parts, err := filepath.Glob(filepath.Join(cache, "runs", "*.report"))
-	if err != nil || len(parts) != 2 {
+	if err != nil || len(parts) != 3 {
 		t.Fatalf("part reports %v, %v; want one for each hierarchy", parts, err)
 	}
 
@@ -122,6 +133,11 @@ func TestProveRunRecordParts(t *testing.T) {
 		sameAsFull(t, exitOK, "parts")
 		want(t, prove(t, cache), exitOK, "replay")
 	})
+	t.Run("edit of the library", func(t *testing.T) {
+		replaceIn(t, filepath.Join(root, "specs", "impl.yaml"), "doc: Stage a value", "doc: Stage  a value")
+		sameAsFull(t, exitOK, "parts")
+		want(t, prove(t, cache), exitOK, "replay")
+	})
 	t.Run("a theorem about the other part", func(t *testing.T) {
 		proof := filepath.Join(dir, "counter", "proof.yaml")
 		replaceIn(t, proof, "  - Buffered implements Total\n", "  - Buffered implements Total\n  - TicketLock implements Mutex\n")
@@ -131,8 +147,8 @@ func TestProveRunRecordParts(t *testing.T) {
 		want(t, prove(t, cache), exitOK, "replay")
 	})
 	t.Run("a name of the other part", func(t *testing.T) {
-		// back to two parts
-		want(t, prove(t, cache), exitOK, "full")
+		// the joined part is split again
+		want(t, prove(t, cache), exitOK, "parts")
 		spec := filepath.Join(dir, "counter", "spec.yaml")
 		replaceIn(t, spec, "automaton: Total", "automaton: Mutex")
 		defer replaceIn(t, spec, "automaton: Mutex", "automaton: Total")

@@ -51,6 +51,7 @@ func Generate(set *load.Set) (*Input, source.ErrorList) {
 		Obligations: obs,
 		Edges:       edges,
 		Files:       set.Files,
+		Given:       set.Given,
 		Items:       ItemFingerprints(h),
 	}, nil
 }

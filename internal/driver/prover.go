@@ -126,6 +126,7 @@ type Input struct {
 	Obligations []*simulation.Obligation
 	Edges       []*simulation.Edge
 	Files       []string // every file read, for `ladder watch`
+	Given       []string // the files the load was given (load.Set.Given), for run records
 	// Items are the fingerprints of the dependency items, by owner, then
 	// by item (ItemFingerprints). With nil Items (an input that is not a
 	// set of files as loaded, such as a part of the obligations) the run

@@ -40,7 +40,10 @@ type runPart struct {
 // partition is the split of a run's reads into parts, with what maps the
 // report's entries to them.
 type partition struct {
-	global []RunRead   // the reads in no part: directory listings, failed reads
+	// global are the reads in no part: directory listings, failed reads,
+	// and the files read for no given file's model (the library's, read
+	// to find the one that declares a name).
+	global []RunRead
 	parts  [][]RunRead // each part's file reads
 	names  [][]string  // each part's declared names (runPart.Names)
 	auto   map[string]int
@@ -65,8 +68,11 @@ func (u unionFind) union(i, j int) {
 }
 
 // partitionOf splits reads, the reads of the load that gave in, into the
-// parts of in. false when a file in's model names is not among the reads
-// (the split would be unfounded); the caller then records one part.
+// parts of in: a part holds at least one of the files the load was given
+// (Input.Given), and the files joined to them; the files joined to no
+// given file are read by every run (global). false when a file in's model
+// names is not among the reads (the split would be unfounded); the caller
+// then records one part.
 func partitionOf(in *Input, reads []RunRead) (*partition, bool) {
 	pt := &partition{auto: map[string]int{}, edge: map[string]int{}}
 	index := map[string]int{}
@@ -83,6 +89,74 @@ func partitionOf(in *Input, reads []RunRead) (*partition, bool) {
 	for i := range u {
 		u[i] = i
 	}
+	ok := joinModel(in, index, u)
+	if !ok || len(in.Given) == 0 {
+		return nil, false
+	}
+	given := map[int]bool{} // roots of a given file
+	for _, g := range in.Given {
+		i, found := index[g]
+		if !found {
+			return nil, false
+		}
+		given[u.find(i)] = true
+	}
+	of := map[int]int{} // root → part
+	partOf := func(file string) int {
+		root := u.find(index[file])
+		k, found := of[root]
+		if !found {
+			k = len(pt.parts)
+			of[root] = k
+			pt.parts = append(pt.parts, nil)
+			pt.names = append(pt.names, nil)
+		}
+		return k
+	}
+	for _, f := range files {
+		if !given[u.find(index[f.Name])] {
+			pt.global = append(pt.global, f)
+			continue
+		}
+		k := partOf(f.Name)
+		pt.parts[k] = append(pt.parts[k], f)
+	}
+	declare := func(file, name string) int {
+		if !given[u.find(index[file])] {
+			ok = false // a model of no given file's: unfounded
+			return 0
+		}
+		k := partOf(file)
+		pt.names[k] = append(pt.names[k], name)
+		return k
+	}
+	ifaces := map[*ioa.Interface]bool{}
+	for _, a := range in.Automata {
+		pt.auto[a.Name] = declare(a.File, a.Name)
+		if i := a.Interface; i != nil && !ifaces[i] {
+			ifaces[i] = true
+			declare(i.File, i.Name)
+		}
+	}
+	for _, e := range in.Edges {
+		pt.edge[e.Name] = declare(e.Proof.File, e.Name)
+	}
+	for _, p := range in.Proofs {
+		if p.Name != "" {
+			declare(p.File, p.Name)
+		}
+	}
+	for k := range pt.names {
+		slices.Sort(pt.names[k])
+		pt.names[k] = slices.Compact(pt.names[k])
+	}
+	return pt, ok
+}
+
+// joinModel joins in u the files (by their index) that in's model and
+// obligations make depend on each other; false when one of them is not
+// in index.
+func joinModel(in *Input, index map[string]int, u unionFind) bool {
 	ok := true
 	join := func(names ...string) {
 		first := -1
@@ -133,51 +207,7 @@ func partitionOf(in *Input, reads []RunRead) (*partition, bool) {
 	for _, o := range in.Obligations {
 		join(o.Sources...)
 	}
-	if !ok {
-		return nil, false
-	}
-	of := map[int]int{} // root → part
-	partOf := func(file string) int {
-		root := u.find(index[file])
-		k, found := of[root]
-		if !found {
-			k = len(pt.parts)
-			of[root] = k
-			pt.parts = append(pt.parts, nil)
-			pt.names = append(pt.names, nil)
-		}
-		return k
-	}
-	for _, f := range files {
-		k := partOf(f.Name)
-		pt.parts[k] = append(pt.parts[k], f)
-	}
-	declare := func(file, name string) int {
-		k := partOf(file)
-		pt.names[k] = append(pt.names[k], name)
-		return k
-	}
-	ifaces := map[*ioa.Interface]bool{}
-	for _, a := range in.Automata {
-		pt.auto[a.Name] = declare(a.File, a.Name)
-		if i := a.Interface; i != nil && !ifaces[i] {
-			ifaces[i] = true
-			declare(i.File, i.Name)
-		}
-	}
-	for _, e := range in.Edges {
-		pt.edge[e.Name] = declare(e.Proof.File, e.Name)
-	}
-	for _, p := range in.Proofs {
-		if p.Name != "" {
-			declare(p.File, p.Name)
-		}
-	}
-	for k := range pt.names {
-		slices.Sort(pt.names[k])
-		pt.names[k] = slices.Compact(pt.names[k])
-	}
-	return pt, true
+	return ok
 }
 
 // split returns each part's share of rep, the report of the run over the

@@ -75,8 +75,9 @@ type RunRead struct {
 type runRecord struct {
 	Format   int
 	Identity string    // runIdentity of the run
-	Reads    []RunRead // the reads in no part: directory listings, failed reads
+	Reads    []RunRead // the reads in no part (partition.global)
 	Parts    []runPart // runparts.go
+	Given    []string  // the files the load was given, in order (load.Set.Given)
 	// Snapshot is the cache snapshot's size and modification time when
 	// the record was written (snapshotStamp): a cache saved, cleared or
 	// damaged since then is opened and reported by a full run.
@@ -151,6 +152,7 @@ type Replay struct {
 	cacheDir string
 	key      RunKey
 	global   []RunRead
+	given    []string
 	kept     []runPart
 	stale    []string
 	files    map[string]bool // the files of the kept parts
@@ -205,11 +207,24 @@ func ReplayRun(cfg Config, key RunKey) *Replay {
 		rec.Snapshot != snapshotStamp(cfg.CacheDir) || !sameReads(rec.Reads) {
 		return nil
 	}
-	r := &Replay{cacheDir: cfg.CacheDir, key: key, global: rec.Reads, files: map[string]bool{}, names: map[string]bool{}}
+	r := &Replay{cacheDir: cfg.CacheDir, key: key, global: rec.Reads, given: rec.Given, files: map[string]bool{}, names: map[string]bool{}}
+	given := map[string]bool{}
+	for _, g := range rec.Given {
+		given[g] = true
+	}
+	stale := map[string]bool{}
 	for _, part := range rec.Parts {
 		if part.Report == "" || !sameReads(part.Reads) {
+			// The part's given files are loaded again; they load the
+			// others as they refer to them.
+			n := len(stale)
 			for _, rd := range part.Reads {
-				r.stale = append(r.stale, rd.Name)
+				if given[rd.Name] {
+					stale[rd.Name] = true
+				}
+			}
+			if len(stale) == n {
+				return nil
 			}
 			continue
 		}
@@ -224,6 +239,11 @@ func ReplayRun(cfg Config, key RunKey) *Replay {
 	if len(r.kept) == 0 {
 		return nil
 	}
+	for _, g := range rec.Given {
+		if stale[g] {
+			r.stale = append(r.stale, g)
+		}
+	}
 	if len(r.stale) == 0 {
 		shares, ok := r.read()
 		if !ok {
@@ -234,7 +254,6 @@ func ReplayRun(cfg Config, key RunKey) *Replay {
 		r.whole.Solver.Cache = cfg.CacheDir
 		return r
 	}
-	sort.Strings(r.stale)
 	r.done = make(chan struct{})
 	go func() {
 		defer close(r.done)
@@ -269,8 +288,9 @@ func (r *Replay) read() ([]*report.Prove, bool) {
 // Seconds are left for the caller to set.
 func (r *Replay) Report() (*report.Prove, bool) { return r.whole, r.whole != nil }
 
-// Stale returns the files of the parts whose reads changed or that have
-// no report, sorted: the paths a run loads instead of the whole key's.
+// Stale returns the given files of the parts whose reads changed or that
+// have no report, in the order the run that recorded them was given them:
+// the paths a run loads instead of the whole key's.
 func (r *Replay) Stale() []string { return r.stale }
 
 // Fits reports whether in, loaded from the stale files with reads, is
@@ -389,6 +409,8 @@ func (p *Prover) RecordRun(key RunKey, reads []RunRead, in *Input, rep *report.P
 	if !ok {
 		// one part: the whole report, when it may be recorded at all
 		pt = &partition{parts: [][]RunRead{nil}, names: [][]string{nil}}
+		// (no names: a later run over part of it cannot fit beside it,
+		// since the one part holds every given file)
 		for _, rd := range reads {
 			if rd.Dir || rd.Sum == "" {
 				pt.global = append(pt.global, rd)
@@ -401,7 +423,7 @@ func (p *Prover) RecordRun(key RunKey, reads []RunRead, in *Input, rep *report.P
 			shares[0] = nil
 		}
 	}
-	rec.Reads = pt.global
+	rec.Reads, rec.Given = pt.global, in.Given
 	var err error
 	for k, files := range pt.parts {
 		part := runPart{Reads: files, Names: pt.names[k]}
@@ -420,6 +442,7 @@ func (p *Prover) RecordRun(key RunKey, reads []RunRead, in *Input, rep *report.P
 	if r != nil {
 		rec.Reads = mergeReads(r.global, rec.Reads)
 		rec.Parts = append(rec.Parts, r.kept...)
+		rec.Given = r.given
 	}
 	rec.Snapshot = snapshotStamp(p.cfg.CacheDir)
 	// The reports first: a record names only reports written before it.

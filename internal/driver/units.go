@@ -244,7 +244,7 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 		}
 	}
 	in := &Input{Automata: h.Automata, Proofs: h.Proofs, Edges: edges,
-		Files: set.Files, Items: p.items.fingerprints(h), Sums: sums, planned: true}
+		Files: set.Files, Given: set.Given, Items: p.items.fingerprints(h), Sums: sums, planned: true}
 	in.Obligations, in.restored, in.spans = concat(chunks)
 	// Generate's order: the edges in load order.
 	order := map[*ioa.Proof]int{}

@@ -37,6 +37,11 @@ type Set struct {
 	ioa.Hierarchy
 	ProofFiles []*ProofFile // proof files recognised, in reading order
 	Files      []string     // every file read, in reading order
+	// Given are the files the paths given to Files stand for (a directory
+	// for its YAML files), in order, whether or not they could be read:
+	// the others of Files were read because a given one refers to them
+	// (an interface, an automaton by path, the library).
+	Given []string
 
 	universe *expr.Scope
 }
@@ -141,6 +146,7 @@ func (c Config) Files(paths ...string) (*Set, source.ErrorList) {
 	for _, p := range paths {
 		files = append(files, l.expand(p)...)
 	}
+	l.set.Given = files
 	l.prefetch(files)
 	for _, file := range files {
 		l.load(file, source.Pos{})
