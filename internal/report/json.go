@@ -1,7 +1,7 @@
 // This file implements the JSON form of a prove report. Its bytes are
 // those of encoding/json with two-space indentation and no HTML escaping;
 // the list of obligations, which is most of a report, is written by hand
-// (one obligation at a time, in chunks on every CPU), because encoding it
+// (appended to one buffer, an obligation at a time), because encoding it
 // with reflection and indenting the result took longer than everything
 // else a run with nothing to re-check does (TestWriteJSONSameBytes
 // compares the two).
@@ -14,9 +14,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
-	"runtime"
 	"strconv"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -109,120 +107,88 @@ func writeEncoded(w *bufio.Writer, v any, prefix string) error {
 	return err
 }
 
-// obligationChunk is how many obligations one goroutine of
-// writeObligations renders at a time.
-const obligationChunk = 2048
-
 // writeObligations writes the list of obligations at the second level of
 // the report. An obligation with a counterexample (whose structured data
 // encoding/json re-indents) goes through encoding/json; the others are
-// written field by field. A long list is rendered in chunks on every CPU,
-// a few chunks at a time, and written in order: the bytes are those of
-// one pass, and memory holds only the chunks being rendered.
+// written field by field.
 func writeObligations(w *bufio.Writer, obs []Obligation) error {
 	if len(obs) == 0 {
 		w.WriteString("[]")
 		return nil
 	}
 	w.WriteString("[\n")
-	workers := runtime.GOMAXPROCS(0)
-	if len(obs) <= obligationChunk || workers < 2 {
-		if err := writeObligationList(w, obs, true); err != nil {
-			return err
-		}
-		w.WriteString("\n  ]")
-		return nil
-	}
-	bufs := make([]bytes.Buffer, workers)
-	errs := make([]error, workers)
-	for lo := 0; lo < len(obs); lo += workers * obligationChunk {
-		var wg sync.WaitGroup
-		n := 0
-		for k := 0; k < workers; k++ {
-			from := lo + k*obligationChunk
-			if from >= len(obs) {
-				break
-			}
-			to := min(from+obligationChunk, len(obs))
-			n++
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				bufs[k].Reset()
-				bw := bufio.NewWriter(&bufs[k])
-				errs[k] = writeObligationList(bw, obs[from:to], from == 0)
-				if errs[k] == nil {
-					errs[k] = bw.Flush()
-				}
-			}()
-		}
-		wg.Wait()
-		for k := 0; k < n; k++ {
-			if errs[k] != nil {
-				return errs[k]
-			}
-			w.Write(bufs[k].Bytes())
-		}
+	if err := writeObligationList(w, obs, true); err != nil {
+		return err
 	}
 	w.WriteString("\n  ]")
 	return nil
 }
 
 // writeObligationList writes obs, each after ",\n" but the first of the
-// list (first).
+// list (first). Each obligation is appended to one buffer, which is
+// written when it is full: a write per field cost more than the fields.
 func writeObligationList(w *bufio.Writer, obs []Obligation, first bool) error {
-	num := make([]byte, 0, 32)
-	str := func(name, v string, first bool) {
-		if !first {
-			w.WriteString(",\n")
-		}
-		w.WriteString("      \"")
-		w.WriteString(name)
-		w.WriteString("\": ")
-		writeJSONString(w, v)
+	b := make([]byte, 0, 64<<10)
+	str := func(name, v string) {
+		b = append(b, ",\n      \""...)
+		b = append(b, name...)
+		b = append(b, "\": "...)
+		b = appendJSONString(b, v)
 	}
-	raw := func(name string, v []byte) {
-		w.WriteString(",\n      \"")
-		w.WriteString(name)
-		w.WriteString("\": ")
-		w.Write(v)
+	raw := func(name string) {
+		b = append(b, ",\n      \""...)
+		b = append(b, name...)
+		b = append(b, "\": "...)
 	}
 	for i := range obs {
 		o := &obs[i]
 		if i > 0 || !first {
-			w.WriteString(",\n")
+			b = append(b, ",\n"...)
 		}
-		w.WriteString("    ")
+		b = append(b, "    "...)
 		if o.Counterexample != nil {
+			w.Write(b)
+			b = b[:0]
 			if err := writeEncoded(w, o, "    "); err != nil {
 				return err
 			}
 			continue
 		}
-		w.WriteString("{\n")
-		str("id", o.ID, true)
-		str("group", o.Group, false)
+		b = append(b, "{\n      \"id\": "...)
+		b = appendJSONString(b, o.ID)
+		str("group", o.Group)
 		if o.Pos != "" {
-			str("pos", o.Pos, false)
+			str("pos", o.Pos)
 		}
-		str("verdict", o.Verdict, false)
-		raw("seconds", appendJSONFloat(num[:0], o.Seconds))
-		raw("solver_seconds", appendJSONFloat(num[:0], o.SolverSeconds))
-		raw("z3_seconds", appendJSONFloat(num[:0], o.Z3Seconds))
-		raw("rlimit_used", strconv.AppendUint(num[:0], o.RLimitUsed, 10))
-		raw("cached", strconv.AppendBool(num[:0], o.Cached))
+		str("verdict", o.Verdict)
+		raw("seconds")
+		b = appendJSONFloat(b, o.Seconds)
+		raw("solver_seconds")
+		b = appendJSONFloat(b, o.SolverSeconds)
+		raw("z3_seconds")
+		b = appendJSONFloat(b, o.Z3Seconds)
+		raw("rlimit_used")
+		b = strconv.AppendUint(b, o.RLimitUsed, 10)
+		raw("cached")
+		b = strconv.AppendBool(b, o.Cached)
 		if o.Slice != 0 {
-			raw("slice", strconv.AppendInt(num[:0], int64(o.Slice), 10))
+			raw("slice")
+			b = strconv.AppendInt(b, int64(o.Slice), 10)
 		}
 		if o.Reason != "" {
-			str("reason", o.Reason, false)
+			str("reason", o.Reason)
 		}
 		if o.Dump != "" {
-			str("dump", o.Dump, false)
+			str("dump", o.Dump)
 		}
-		w.WriteString("\n    }")
+		b = append(b, "\n    }"...)
+		if len(b) >= 60<<10 {
+			w.Write(b)
+			b = b[:0]
+		}
 	}
-	return nil
+	_, err := w.Write(b)
+	return err
 }
 
 // appendJSONFloat appends f as encoding/json spells a float64.
@@ -247,27 +213,34 @@ func appendJSONFloat(b []byte, f float64) []byte {
 	return b
 }
 
-// writeJSONString writes s as a JSON string as encoding/json does without
-// HTML escaping: quoted, with quotes, backslashes and control characters
-// escaped, invalid UTF-8 replaced and U+2028, U+2029 escaped.
-func writeJSONString(w *bufio.Writer, s string) {
-	plain := true
-	for i := 0; i < len(s) && plain; {
+// appendJSONString appends s as a JSON string as encoding/json spells it
+// without HTML escaping: as it is, in quotes, when no byte of it needs an
+// escape (a control character, a quote, a backslash, invalid UTF-8, U+2028
+// or U+2029), else through encoding/json.
+func appendJSONString(b []byte, s string) []byte {
+	if plainJSON(s) {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
+	var e bytes.Buffer
+	enc := json.NewEncoder(&e)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) // a string always encodes
+	return append(b, bytes.TrimSuffix(e.Bytes(), []byte("\n"))...)
+}
+
+// plainJSON reports whether s is a JSON string's content as it is.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c < utf8.RuneSelf {
-			plain = c >= 0x20 && c != '"' && c != '\\'
-			i++
-			continue
+		if c < 0x20 || c == '"' || c == '\\' {
+			return false
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		plain = !(r == utf8.RuneError && size == 1) && r != '\u2028' && r != '\u2029'
-		i += size
+		// U+2028 and U+2029 are E2 80 A8 and E2 80 A9
+		if c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+			return false
+		}
 	}
-	if plain {
-		w.WriteByte('"')
-		w.WriteString(s)
-		w.WriteByte('"')
-		return
-	}
-	writeEncoded(w, s, "") // a string always encodes
+	return utf8.ValidString(s)
 }

@@ -14,7 +14,7 @@ import (
 // control characters, U+2028, invalid UTF-8, HTML characters, the
 // separators of IDs), floats of every magnitude, counterexamples with
 // structured data, empty and nil lists, and a list long enough to be
-// written in chunks.
+// written in many pieces.
 func TestWriteJSONSameBytes(t *testing.T) {
 	odd := []string{"", "plain", "A › invariant p › Step", "q\"uote\\back", "tab\tnew\nline\x01",
 		"sep\u2028\u2029", "bad\xffutf8", "<html>&amp;", "DSTM→ReservationTMS2 › forward › W1 › case 2 › relation(pc)"}
@@ -34,7 +34,7 @@ func TestWriteJSONSameBytes(t *testing.T) {
 	obs = append(obs, Obligation{ID: "r2", Group: "g", Verdict: "refuted", Counterexample: &Counterexample{Text: "t"}})
 
 	var long []Obligation
-	for len(long) < 5*obligationChunk+7 {
+	for len(long) < 5000 {
 		long = append(long, obs...)
 	}
 	reports := []*Prove{
@@ -44,7 +44,7 @@ func TestWriteJSONSameBytes(t *testing.T) {
 		{Obligations: obs, Errors: []string{"f.yaml:1:2: <bad>"}, Warnings: []string{"w\u2028"},
 			Changes: &Changes{Items: []ItemChange{{Item: "automaton:A/action:X", Change: ItemEdited}}}},
 		{Obligations: obs[:1], Changes: &Changes{}},
-		// long enough to be rendered in chunks, over several rounds
+		// long enough to fill the buffer of writeObligationList many times
 		{Obligations: long},
 	}
 	for i, p := range reports {
