@@ -29,6 +29,8 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
+	"sync"
 
 	"ladder/internal/cache"
 	"ladder/internal/kernel"
@@ -40,7 +42,7 @@ import (
 
 // runRecordFormat is the version of run records; bump it when their
 // meaning or encoding changes.
-const runRecordFormat = 2
+const runRecordFormat = 3
 
 // maxRunRecordSize is the largest run record read; a larger one is
 // ignored like a corrupt one.
@@ -213,8 +215,9 @@ func ReplayRun(cfg Config, key RunKey) *Replay {
 		given[g] = true
 	}
 	stale := map[string]bool{}
-	for _, part := range rec.Parts {
-		if part.Report == "" || !sameReads(part.Reads) {
+	same := partsHold(rec.Parts)
+	for k, part := range rec.Parts {
+		if part.Report == "" || !same[k] {
 			// The part's given files are loaded again; they load the
 			// others as they refer to them.
 			n := len(stale)
@@ -261,6 +264,30 @@ func ReplayRun(cfg Config, key RunKey) *Replay {
 		r.failed = !ok
 	}()
 	return r
+}
+
+// partsHold reports for each part whether its reads give the same result
+// now (sameReads), the parts shared out among as many goroutines as there
+// are CPUs: most of a record's reads are its parts' files.
+func partsHold(parts []runPart) []bool {
+	same := make([]bool, len(parts))
+	next := make(chan int, len(parts))
+	for k := range parts {
+		next <- k
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(parts)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				same[k] = sameReads(parts[k].Reads)
+			}
+		}()
+	}
+	wg.Wait()
+	return same
 }
 
 // read reads and decodes the report of every kept part; false when one is
@@ -524,10 +551,12 @@ func writeAtomic(path string, data []byte) error {
 // without its obligations, and the obligations by column, each string
 // once (an edge's obligations share their group, file and verdict), which
 // encoding/gob writes and reads several times faster than a slice of
-// structures.
+// structures. The distinct strings are one string, cut at Ends, so that
+// decoding them allocates once, not once per obligation.
 type runReport struct {
 	Report  *report.Prove // without Obligations
-	Strings []string      // the distinct strings of the columns
+	Strings string        // the distinct strings of the columns, one after the other
+	Ends    []int32       // where each distinct string ends in Strings
 	// Columns of string fields, as indices into Strings: ID, Group, Pos,
 	// Verdict and Reason of each obligation in turn.
 	Text   []int32
@@ -560,11 +589,13 @@ func encodeRunReport(rep *report.Prove) ([]byte, bool) {
 		RLimit: make([]uint64, len(rep.Obligations)),
 		Slice:  make([]int32, len(rep.Obligations))}
 	index := map[string]int32{}
+	var all strings.Builder
 	str := func(s string) int32 {
 		i, ok := index[s]
 		if !ok {
-			i = int32(len(rr.Strings))
-			rr.Strings = append(rr.Strings, s)
+			i = int32(len(rr.Ends))
+			all.WriteString(s)
+			rr.Ends = append(rr.Ends, int32(all.Len()))
 			index[s] = i
 		}
 		return i
@@ -576,6 +607,10 @@ func encodeRunReport(rep *report.Prove) ([]byte, bool) {
 		rr.Text = append(rr.Text, str(o.ID), str(o.Group), str(o.Pos), str(o.Verdict), str(o.Reason))
 		rr.RLimit[i], rr.Slice[i] = o.RLimitUsed, int32(o.Slice)
 	}
+	if all.Len() > maxRunRecordSize {
+		return nil, false
+	}
+	rr.Strings = all.String()
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(&rr); err != nil {
 		return nil, false
@@ -594,8 +629,16 @@ func decodeRunReport(data []byte) (*report.Prove, bool) {
 	if len(rr.Slice) != n || len(rr.Text) != obligationText*n {
 		return nil, false
 	}
+	strs := make([]string, len(rr.Ends))
+	start := int32(0)
+	for k, end := range rr.Ends {
+		if end < start || int(end) > len(rr.Strings) {
+			return nil, false
+		}
+		strs[k], start = rr.Strings[start:end], end
+	}
 	for _, i := range rr.Text {
-		if i < 0 || int(i) >= len(rr.Strings) {
+		if i < 0 || int(i) >= len(strs) {
 			return nil, false
 		}
 	}
@@ -603,8 +646,8 @@ func decodeRunReport(data []byte) (*report.Prove, bool) {
 	rep.Obligations = make([]report.Obligation, n)
 	for i := range rep.Obligations {
 		t := rr.Text[obligationText*i:]
-		rep.Obligations[i] = report.Obligation{ID: rr.Strings[t[0]], Group: rr.Strings[t[1]],
-			Pos: rr.Strings[t[2]], Verdict: rr.Strings[t[3]], Reason: rr.Strings[t[4]],
+		rep.Obligations[i] = report.Obligation{ID: strs[t[0]], Group: strs[t[1]],
+			Pos: strs[t[2]], Verdict: strs[t[3]], Reason: strs[t[4]],
 			RLimitUsed: rr.RLimit[i], Cached: true, Slice: int(rr.Slice[i])}
 	}
 	return rep, true
