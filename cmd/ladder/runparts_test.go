@@ -37,6 +37,11 @@ func TestProveRunRecordParts(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// an interface no automaton uses: a part of its own, without obligations
+	spare := filepath.Join(root, "repo", "counter", "spare.yaml")
+	if err := os.WriteFile(spare, []byte("interface: Spare\ndoc: Used by no automaton.\nevents:\n  Ping: {k: Int}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(root)
 	dir := "repo"
 	cache := filepath.Join(root, "cache")
@@ -117,7 +122,7 @@ func TestProveRunRecordParts(t *testing.T) {
 	want(t, prove(t, cache), exitOK, "full") // cold
 	want(t, prove(t, cache), exitOK, "replay")
 	parts, err := filepath.Glob(filepath.Join(cache, "runs", "*.report"))
-	if err != nil || len(parts) != 3 {
+	if err != nil || len(parts) != 4 {
 		t.Fatalf("part reports %v, %v; want one for each hierarchy", parts, err)
 	}
 
@@ -154,6 +159,21 @@ func TestProveRunRecordParts(t *testing.T) {
 		r := prove(t, cache)
 		want(t, r, exitUsage, "parts, then full")
 		if got, wantErr := errorLines(r.trace), errorLines(wantErr); !reflect.DeepEqual(got, wantErr) || len(got) == 0 {
+			t.Fatalf("errors %q; a run without a record reports %q", got, wantErr)
+		}
+	})
+	t.Run("an interface name of the other part", func(t *testing.T) {
+		// with an edit of the counter, so that the parts loaded again have
+		// obligations: the unused interface's name is the other's too
+		replaceIn(t, spare, "interface: Spare", "interface: Lock")
+		defer replaceIn(t, spare, "interface: Lock", "interface: Spare")
+		impl := filepath.Join(dir, "counter", "impl.yaml")
+		replaceIn(t, impl, "      buf := k + 0\n", "      buf := k + 0 + 0\n")
+		defer replaceIn(t, impl, "      buf := k + 0 + 0\n", "      buf := k + 0\n")
+		_, _, wantErr := runLadder("prove", dir, "--cache-dir", copyCache(t), "--json", "-j", "2")
+		r := prove(t, cache)
+		want(t, r, exitUsage, "parts, then full")
+		if got, wantErr := errorLines(r.trace), errorLines(wantErr); !reflect.DeepEqual(got, wantErr) || !strings.Contains(strings.Join(got, "\n"), `interface "Lock" is already declared`) {
 			t.Fatalf("errors %q; a run without a record reports %q", got, wantErr)
 		}
 	})

@@ -46,6 +46,7 @@ func Generate(set *load.Set) (*Input, source.ErrorList) {
 		return nil, errs
 	}
 	return &Input{
+		Interfaces:  h.Interfaces,
 		Automata:    h.Automata,
 		Proofs:      h.Proofs,
 		Obligations: obs,

@@ -121,6 +121,7 @@ func (p *Prover) trace(phase string, start time.Time) time.Time {
 // Input is what the prover proves: the obligations and edges generated
 // from the loaded files (see Load).
 type Input struct {
+	Interfaces  []*ioa.Interface // every interface loaded, for run records
 	Automata    []*ioa.Automaton
 	Proofs      []*ioa.Proof
 	Obligations []*simulation.Obligation

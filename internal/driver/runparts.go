@@ -21,7 +21,6 @@ import (
 	"strings"
 
 	"ladder/internal/report"
-	"ladder/ioa"
 )
 
 // runPart is one part of a run record.
@@ -130,13 +129,11 @@ func partitionOf(in *Input, reads []RunRead) (*partition, bool) {
 		pt.names[k] = append(pt.names[k], name)
 		return k
 	}
-	ifaces := map[*ioa.Interface]bool{}
+	for _, i := range in.Interfaces {
+		declare(i.File, i.Name)
+	}
 	for _, a := range in.Automata {
 		pt.auto[a.Name] = declare(a.File, a.Name)
-		if i := a.Interface; i != nil && !ifaces[i] {
-			ifaces[i] = true
-			declare(i.File, i.Name)
-		}
 	}
 	for _, e := range in.Edges {
 		pt.edge[e.Name] = declare(e.Proof.File, e.Name)

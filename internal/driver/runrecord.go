@@ -344,10 +344,15 @@ func (r *Replay) Fits(in *Input, reads []RunRead) bool {
 			return false
 		}
 	}
+	for _, i := range in.Interfaces {
+		if r.names[i.Name] {
+			return false
+		}
+	}
 	autos := map[string]bool{}
 	for _, a := range in.Automata {
 		autos[a.Name] = true
-		if r.names[a.Name] || a.Interface != nil && r.names[a.Interface.Name] {
+		if r.names[a.Name] {
 			return false
 		}
 	}

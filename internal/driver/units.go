@@ -243,7 +243,7 @@ func (p *Prover) Plan(set *load.Set, sums map[string]string) (*Input, source.Err
 			}
 		}
 	}
-	in := &Input{Automata: h.Automata, Proofs: h.Proofs, Edges: edges,
+	in := &Input{Interfaces: h.Interfaces, Automata: h.Automata, Proofs: h.Proofs, Edges: edges,
 		Files: set.Files, Given: set.Given, Items: p.items.fingerprints(h), Sums: sums, planned: true}
 	in.Obligations, in.restored, in.spans = concat(chunks)
 	// Generate's order: the edges in load order.
