@@ -260,8 +260,8 @@ func ReplayRun(cfg Config, key RunKey) *Replay {
 	r.done = make(chan struct{})
 	go func() {
 		defer close(r.done)
-		r.shares, ok = r.read()
-		r.failed = !ok
+		shares, ok := r.read()
+		r.shares, r.failed = shares, !ok
 	}()
 	return r
 }
