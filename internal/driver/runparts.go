@@ -121,8 +121,8 @@ func partitionOf(in *Input, reads []RunRead) (*partition, bool) {
 		pt.parts[k] = append(pt.parts[k], f)
 	}
 	declare := func(file, name string) int {
-		if !given[u.find(index[file])] {
-			ok = false // a model of no given file's: unfounded
+		if i, found := index[file]; !found || !given[u.find(i)] {
+			ok = false // a model of no file read, or of no given file's: unfounded
 			return 0
 		}
 		k := partOf(file)
