@@ -261,12 +261,14 @@ func openAndPlan(e *env, name string, paths []string, o *proveFlags, progress bo
 			fmt.Fprintf(e.stderr, "ladder %s: with the %d proof %s above it in proofs/, for the theorems of the chain\n", name, len(above), plural(len(above), "file", "files"))
 		}
 	}
-	if rr != nil && !rr.full {
+	if rr != nil {
 		wd, err := os.Getwd()
 		if err != nil {
 			return nil, nil, e.usageError(name, "%v", err)
 		}
 		rr.key = driver.RunKey{Dir: wd, Paths: paths, Library: library}
+	}
+	if rr != nil && !rr.full {
 		t := time.Now()
 		r := driver.ReplayRun(cfg, rr.key)
 		driver.TracePhase(e.trace(), "replay", t)
@@ -291,13 +293,6 @@ func openAndPlan(e *env, name string, paths []string, o *proveFlags, progress bo
 	}
 	inputs := &driver.Inputs{}
 	if rr != nil {
-		if rr.key.Paths == nil {
-			wd, err := os.Getwd()
-			if err != nil {
-				return nil, nil, e.usageError(name, "%v", err)
-			}
-			rr.key = driver.RunKey{Dir: wd, Paths: paths, Library: library}
-		}
 		rr.inputs = inputs
 	}
 	p, in, errs, err := loadAndPlan(e, cfg, inputs, library, paths, "load")

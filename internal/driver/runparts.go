@@ -71,7 +71,7 @@ func (u unionFind) union(i, j int) {
 // (Input.Given), and the files joined to them; the files joined to no
 // given file are read by every run (global). false when a file in's model
 // names is not among the reads (the split would be unfounded); the caller
-// then records one part.
+// then records one part (onePart).
 func partitionOf(in *Input, reads []RunRead) (*partition, bool) {
 	pt := &partition{auto: map[string]int{}, edge: map[string]int{}}
 	index := map[string]int{}
@@ -120,34 +120,89 @@ func partitionOf(in *Input, reads []RunRead) (*partition, bool) {
 		k := partOf(f.Name)
 		pt.parts[k] = append(pt.parts[k], f)
 	}
-	declare := func(file, name string) int {
-		if i, found := index[file]; !found || !given[u.find(i)] {
-			ok = false // a model of no file read, or of no given file's: unfounded
-			return 0
+	for _, d := range decls(in) {
+		i, found := index[d.file]
+		if !found || !given[u.find(i)] {
+			return nil, false // a model of no file read, or of no given file's: unfounded
 		}
-		k := partOf(file)
-		pt.names[k] = append(pt.names[k], name)
-		return k
-	}
-	for _, i := range in.Interfaces {
-		declare(i.File, i.Name)
-	}
-	for _, a := range in.Automata {
-		pt.auto[a.Name] = declare(a.File, a.Name)
-	}
-	for _, e := range in.Edges {
-		pt.edge[e.Name] = declare(e.Proof.File, e.Name)
-	}
-	for _, p := range in.Proofs {
-		if p.Name != "" {
-			declare(p.File, p.Name)
+		k := partOf(d.file)
+		pt.names[k] = append(pt.names[k], d.name)
+		switch d.kind {
+		case declAutomaton:
+			pt.auto[d.name] = k
+		case declEdge:
+			pt.edge[d.name] = k
 		}
 	}
 	for k := range pt.names {
-		slices.Sort(pt.names[k])
-		pt.names[k] = slices.Compact(pt.names[k])
+		pt.names[k] = sortedNames(pt.names[k])
 	}
-	return pt, ok
+	return pt, true
+}
+
+// onePart returns the partition of reads, the reads of the load that gave
+// in, into one part holding every file read and every name in declares,
+// for a load whose split is unfounded or whose report no part can own.
+func onePart(in *Input, reads []RunRead) *partition {
+	pt := &partition{parts: [][]RunRead{nil}, names: [][]string{nil}}
+	for _, rd := range reads {
+		if rd.Dir || rd.Sum == "" {
+			pt.global = append(pt.global, rd)
+		} else {
+			pt.parts[0] = append(pt.parts[0], rd)
+		}
+	}
+	for _, d := range decls(in) {
+		pt.names[0] = append(pt.names[0], d.name)
+	}
+	pt.names[0] = sortedNames(pt.names[0])
+	return pt
+}
+
+// sortedNames returns names sorted, each once.
+func sortedNames(names []string) []string {
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// A declKind says what a decl declares.
+type declKind int
+
+const (
+	declInterface declKind = iota
+	declAutomaton
+	declEdge
+	declProof
+)
+
+// decl is a name a load declares (or resolves from the library) and the
+// file that declares it.
+type decl struct {
+	kind       declKind
+	file, name string
+}
+
+// decls returns the names in declares: its interfaces, automata (those
+// found in the library included), edges and proofs. Two files of one load
+// declaring a name is an error of the load, so a part's names are those no
+// other part may declare (Replay.Fits).
+func decls(in *Input) []decl {
+	var out []decl
+	for _, i := range in.Interfaces {
+		out = append(out, decl{declInterface, i.File, i.Name})
+	}
+	for _, a := range in.Automata {
+		out = append(out, decl{declAutomaton, a.File, a.Name})
+	}
+	for _, e := range in.Edges {
+		out = append(out, decl{declEdge, e.Proof.File, e.Name})
+	}
+	for _, p := range in.Proofs {
+		if p.Name != "" {
+			out = append(out, decl{declProof, p.File, p.Name})
+		}
+	}
+	return out
 }
 
 // joinModel joins in u the files (by their index) that in's model and
@@ -258,31 +313,22 @@ func (pt *partition) split(rep *report.Prove) ([]*report.Prove, bool) {
 	return out, true
 }
 
-// discharged reports whether every obligation of rep is proved or
-// trivial: only such a share is recorded (a refuted or unknown verdict is
-// never replayed).
-func discharged(rep *report.Prove) bool {
-	for _, o := range rep.Obligations {
-		if o.Verdict != report.Proved && o.Verdict != report.Trivial {
-			return false
-		}
-	}
-	return true
-}
-
-// mergeReports returns the report of a run whose parts' shares are
-// shares, with head's solver, errors, warnings, changes and built count
-// (the report of the run over the parts it loaded, itself one of shares,
-// or nil for a replay): the entries of all shares, sorted as a report is.
-// A share's obligations are sorted by group and ID and no two shares have
-// a group in common, so the obligations are merged group by group.
+// mergeReports returns the report of a run whose parts' shares are head,
+// the report of the run over the parts it loaded (nil for a whole
+// replay), and shares, the recorded ones: the entries of all, sorted as a
+// report is, with the solver, errors, warnings, changes and built count
+// of head, or of the first share. A share's obligations are sorted by
+// group and ID and no two shares have a group in common, so the
+// obligations are merged group by group.
 func mergeReports(head *report.Prove, shares []*report.Prove) *report.Prove {
 	out := &report.Prove{}
 	if head != nil {
-		out.Solver, out.Errors, out.Warnings, out.Changes = head.Solver, head.Errors, head.Warnings, head.Changes
-		out.Summary.Built = head.Summary.Built
-	} else if len(shares) > 0 {
-		out.Solver, out.Changes = shares[0].Solver, shares[0].Changes
+		shares = append([]*report.Prove{head}, shares...)
+	}
+	if len(shares) > 0 {
+		h := shares[0]
+		out.Solver, out.Errors, out.Warnings, out.Changes = h.Solver, h.Errors, h.Warnings, h.Changes
+		out.Summary.Built = h.Summary.Built
 	}
 	type run struct {
 		group string
@@ -311,9 +357,6 @@ func mergeReports(head *report.Prove, shares []*report.Prove) *report.Prove {
 		out.Obligations = append(out.Obligations, r.obs...)
 	}
 	out.Sort()
-	out.Summarize()
-	if head != nil {
-		out.Summary.Built = head.Summary.Built
-	}
+	out.Summarize() // keeps Built
 	return out
 }

@@ -216,8 +216,8 @@ func ReplayRun(cfg Config, key RunKey) *Replay {
 	}
 	stale := map[string]bool{}
 	same := partsHold(rec.Parts)
-	for k, part := range rec.Parts {
-		if part.Report == "" || !same[k] {
+	for i, part := range rec.Parts {
+		if part.Report == "" || !same[i] {
 			// The part's given files are loaded again; they load the
 			// others as they refer to them.
 			n := len(stale)
@@ -344,27 +344,16 @@ func (r *Replay) Fits(in *Input, reads []RunRead) bool {
 			return false
 		}
 	}
-	for _, i := range in.Interfaces {
-		if r.names[i.Name] {
-			return false
-		}
-	}
 	autos := map[string]bool{}
-	for _, a := range in.Automata {
-		autos[a.Name] = true
-		if r.names[a.Name] {
+	for _, d := range decls(in) {
+		if r.names[d.name] {
 			return false
 		}
-	}
-	for _, e := range in.Edges {
-		if r.names[e.Name] {
-			return false
+		if d.kind == declAutomaton {
+			autos[d.name] = true
 		}
 	}
 	for _, p := range in.Proofs {
-		if r.names[p.Name] {
-			return false
-		}
 		for _, c := range p.Theorems {
 			if !autos[c.Subject] || !autos[c.Object] {
 				return false
@@ -382,7 +371,7 @@ func (r *Replay) Merge(rep *report.Prove) (*report.Prove, bool) {
 	if r.failed {
 		return nil, false
 	}
-	return mergeReports(rep, append([]*report.Prove{rep}, r.shares...)), true
+	return mergeReports(rep, r.shares), true
 }
 
 // sameReads reports whether every read gives the same result now: a file
@@ -439,17 +428,9 @@ func (p *Prover) RecordRun(key RunKey, reads []RunRead, in *Input, rep *report.P
 		shares, ok = pt.split(rep)
 	}
 	if !ok {
-		// one part: the whole report, when it may be recorded at all
-		pt = &partition{parts: [][]RunRead{nil}, names: [][]string{nil}}
-		// (no names: a later run over part of it cannot fit beside it,
-		// since the one part holds every given file)
-		for _, rd := range reads {
-			if rd.Dir || rd.Sum == "" {
-				pt.global = append(pt.global, rd)
-			} else {
-				pt.parts[0] = append(pt.parts[0], rd)
-			}
-		}
+		// one part: the whole report, when it may be recorded at all;
+		// with its names, since parts of r may be kept beside it
+		pt = onePart(in, reads)
 		shares = []*report.Prove{rep}
 		if len(rep.Errors) > 0 {
 			shares[0] = nil
@@ -459,7 +440,9 @@ func (p *Prover) RecordRun(key RunKey, reads []RunRead, in *Input, rep *report.P
 	var err error
 	for k, files := range pt.parts {
 		part := runPart{Reads: files, Names: pt.names[k]}
-		if s := shares[k]; s != nil && discharged(s) {
+		// only a share whose every obligation is discharged: a refuted or
+		// unknown verdict is never replayed
+		if s := shares[k]; s != nil && s.Summary.Proved+s.Summary.Trivial == s.Summary.Obligations {
 			data, encoded := encodeRunReport(s)
 			if encoded {
 				sum := sha256.Sum256(data)
