@@ -118,6 +118,18 @@ func TestProveRunRecordParts(t *testing.T) {
 			t.Fatalf("the %s run differs from the full run:\nfull %v\n%s  %v", way, f, way, p)
 		}
 	}
+	// errorsAsFull runs over the cache, which must load the changed
+	// parts, then every file, and report the errors a run without a
+	// record reports, among them one containing msg.
+	errorsAsFull := func(t *testing.T, msg string) {
+		t.Helper()
+		_, _, wantErr := runLadder("prove", dir, "--cache-dir", copyCache(t), "--json", "-j", "2")
+		r := prove(t, cache)
+		want(t, r, exitUsage, "parts, then full")
+		if got, wantErr := errorLines(r.trace), errorLines(wantErr); !reflect.DeepEqual(got, wantErr) || !strings.Contains(strings.Join(got, "\n"), msg) {
+			t.Fatalf("errors %q; a run without a record reports %q", got, wantErr)
+		}
+	}
 
 	want(t, prove(t, cache), exitOK, "full") // cold
 	want(t, prove(t, cache), exitOK, "replay")
@@ -155,12 +167,7 @@ func TestProveRunRecordParts(t *testing.T) {
 		spec := filepath.Join(dir, "counter", "spec.yaml")
 		replaceIn(t, spec, "automaton: Total", "automaton: Mutex")
 		defer replaceIn(t, spec, "automaton: Mutex", "automaton: Total")
-		_, _, wantErr := runLadder("prove", dir, "--cache-dir", copyCache(t), "--json", "-j", "2")
-		r := prove(t, cache)
-		want(t, r, exitUsage, "parts, then full")
-		if got, wantErr := errorLines(r.trace), errorLines(wantErr); !reflect.DeepEqual(got, wantErr) || len(got) == 0 {
-			t.Fatalf("errors %q; a run without a record reports %q", got, wantErr)
-		}
+		errorsAsFull(t, "is already declared")
 	})
 	t.Run("an interface name of the other part", func(t *testing.T) {
 		// with an edit of the counter, so that the parts loaded again have
@@ -170,12 +177,7 @@ func TestProveRunRecordParts(t *testing.T) {
 		impl := filepath.Join(dir, "counter", "impl.yaml")
 		replaceIn(t, impl, "      buf := k + 0\n", "      buf := k + 0 + 0\n")
 		defer replaceIn(t, impl, "      buf := k + 0 + 0\n", "      buf := k + 0\n")
-		_, _, wantErr := runLadder("prove", dir, "--cache-dir", copyCache(t), "--json", "-j", "2")
-		r := prove(t, cache)
-		want(t, r, exitUsage, "parts, then full")
-		if got, wantErr := errorLines(r.trace), errorLines(wantErr); !reflect.DeepEqual(got, wantErr) || !strings.Contains(strings.Join(got, "\n"), `interface "Lock" is already declared`) {
-			t.Fatalf("errors %q; a run without a record reports %q", got, wantErr)
-		}
+		errorsAsFull(t, `interface "Lock" is already declared`)
 	})
 	t.Run("refuted in one part", func(t *testing.T) {
 		// as recorded before the name was changed

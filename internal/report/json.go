@@ -117,17 +117,17 @@ func writeObligations(w *bufio.Writer, obs []Obligation) error {
 		return nil
 	}
 	w.WriteString("[\n")
-	if err := writeObligationList(w, obs, true); err != nil {
+	if err := writeObligationList(w, obs); err != nil {
 		return err
 	}
 	w.WriteString("\n  ]")
 	return nil
 }
 
-// writeObligationList writes obs, each after ",\n" but the first of the
-// list (first). Each obligation is appended to one buffer, which is
-// written when it is full: a write per field cost more than the fields.
-func writeObligationList(w *bufio.Writer, obs []Obligation, first bool) error {
+// writeObligationList writes obs, separated by ",\n". Each obligation is
+// appended to one buffer, which is written when it is full: a write per
+// field cost more than the fields.
+func writeObligationList(w *bufio.Writer, obs []Obligation) error {
 	b := make([]byte, 0, 64<<10)
 	str := func(name, v string) {
 		b = append(b, ",\n      \""...)
@@ -142,7 +142,7 @@ func writeObligationList(w *bufio.Writer, obs []Obligation, first bool) error {
 	}
 	for i := range obs {
 		o := &obs[i]
-		if i > 0 || !first {
+		if i > 0 {
 			b = append(b, ",\n"...)
 		}
 		b = append(b, "    "...)
