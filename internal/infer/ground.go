@@ -94,11 +94,6 @@ func positive(t *logic.Term, f func(q *logic.Term) *logic.Term) *logic.Term {
 	return positiveWhere(t, groundable, f)
 }
 
-// positiveAny is positive for every quantifier, groundable or not.
-func positiveAny(t *logic.Term, f func(q *logic.Term) *logic.Term) *logic.Term {
-	return positiveWhere(t, func(*logic.Term) bool { return true }, f)
-}
-
 // positiveWhere returns t with f applied to every quantifier q in a
 // positive position for which ok(q).
 func positiveWhere(t *logic.Term, ok func(q *logic.Term) bool, f func(q *logic.Term) *logic.Term) *logic.Term {
@@ -124,19 +119,19 @@ func positiveWhere(t *logic.Term, ok func(q *logic.Term) bool, f func(q *logic.T
 // at params and the skolem constants, its quantifiers in positive
 // positions made ground in turn.
 func instances(t *logic.Term, params map[string][]*logic.Term) *logic.Term {
-	return instancesAt(t, func(v *logic.Term) []*logic.Term {
+	return logic.And(instancesAt(t, func(v *logic.Term) []*logic.Term {
 		s := v.Sort()
 		opts := append([]*logic.Term(nil), params[s.Name()]...)
 		for k := 1; k <= skolems; k++ {
 			opts = append(opts, skolem(s, k))
 		}
 		return opts
-	}, func(b *logic.Term) *logic.Term { return ground(b, params) })
+	}, func(b *logic.Term) *logic.Term { return ground(b, params) })...)
 }
 
-// instancesAt returns the conjunction of f applied to the body of the
-// quantifier q at every choice of terms, opts(v) for each variable v.
-func instancesAt(q *logic.Term, opts func(v *logic.Term) []*logic.Term, f func(*logic.Term) *logic.Term) *logic.Term {
+// instancesAt returns f applied to the body of the quantifier q at every
+// choice of terms, opts(v) for each variable v.
+func instancesAt(q *logic.Term, opts func(v *logic.Term) []*logic.Term, f func(*logic.Term) *logic.Term) []*logic.Term {
 	var inst []*logic.Term
 	vars := q.Vars()
 	choice := make([]logic.Pair, len(vars))
@@ -152,7 +147,7 @@ func instancesAt(q *logic.Term, opts func(v *logic.Term) []*logic.Term, f func(*
 		}
 	}
 	each(0)
-	return logic.And(inst...)
+	return inst
 }
 
 // witness returns φ with every groundable quantifier ∀x̄. ψ(x̄) in a
@@ -253,8 +248,9 @@ func expandAxioms(p *logic.Problem, hyp string) *logic.Problem {
 	for _, a := range p.Assertions {
 		switch {
 		case strings.HasPrefix(a.Name, "definition of ") || strings.HasPrefix(a.Name, "wf(") ||
-			a.Name == hyp || strings.HasPrefix(a.Name, natPrefix) || strings.HasPrefix(a.Name, prePrefix):
-			a.Term = positiveAny(a.Term, ix.instances)
+			a.Name == hyp || strings.HasPrefix(a.Name, natPrefix) || strings.HasPrefix(a.Name, prePrefix) ||
+			a.Name == goalName:
+			a.Term = ix.polar(a.Term, true)
 		}
 		out.Assertions = append(out.Assertions, a)
 	}
@@ -272,10 +268,11 @@ type indexTerms struct {
 	terms map[string][]*logic.Term
 	seen  map[uint64][]*logic.Term
 	eqs   []*logic.Term // equalities of arrays over index sorts, each once
+	quant map[*logic.Term]bool
 }
 
 func newIndexTerms() *indexTerms {
-	return &indexTerms{terms: map[string][]*logic.Term{}, seen: map[uint64][]*logic.Term{}}
+	return &indexTerms{terms: map[string][]*logic.Term{}, seen: map[uint64][]*logic.Term{}, quant: map[*logic.Term]bool{}}
 }
 
 // once reports whether t is met for the first time.
@@ -397,8 +394,10 @@ func (ix *indexTerms) negative(t *logic.Term) {
 // at the index terms of its variables' sorts (true when a sort has none:
 // nothing in the problem reads q's arrays at a term of that sort), or q
 // when a variable is of another sort or there would be more than
-// maxInstances.
-func (ix *indexTerms) instances(q *logic.Term) *logic.Term {
+// maxInstances. With pos false, q is an ∃ in a negative position, and
+// the result the disjunction of its instances (false when a sort has
+// none).
+func (ix *indexTerms) instances(q *logic.Term, pos bool) *logic.Term {
 	vars := q.Vars()
 	n := 1
 	for _, v := range vars {
@@ -410,6 +409,86 @@ func (ix *indexTerms) instances(q *logic.Term) *logic.Term {
 			return q
 		}
 	}
-	return instancesAt(q, func(v *logic.Term) []*logic.Term { return ix.terms[v.Sort().String()] },
-		func(b *logic.Term) *logic.Term { return positiveAny(b, ix.instances) })
+	inst := instancesAt(q, func(v *logic.Term) []*logic.Term { return ix.terms[v.Sort().String()] },
+		func(b *logic.Term) *logic.Term { return ix.polar(b, pos) })
+	if pos {
+		return logic.And(inst...)
+	}
+	return logic.Or(inst...)
+}
+
+// polar returns t, in a positive position when pos (else a negative one),
+// with the quantifiers that their instances at the index terms can
+// replace so replaced: a ∀ in a positive position by the conjunction of
+// its instances, an ∃ in a negative position by their disjunction (an
+// ∃ in a positive position is left to Z3, which makes it a skolem
+// constant). Each replacement is implied by what it replaces, so the
+// result follows from t. A Boolean equality or if-then-else that holds a
+// quantifier, such as the definition of a lifted set comprehension whose
+// body has an ∃, is first written as the conjunction of two
+// implications, which gives the quantifier both polarities.
+func (ix *indexTerms) polar(t *logic.Term, pos bool) *logic.Term {
+	if !ix.hasQuantifier(t) {
+		return t
+	}
+	switch t.Kind() {
+	case logic.KindForall:
+		if pos {
+			return ix.instances(t, true)
+		}
+		return t
+	case logic.KindExists:
+		if !pos {
+			return ix.instances(t, false)
+		}
+		return t
+	case logic.KindApp:
+	default:
+		return t
+	}
+	switch t.Op() {
+	case logic.OpAnd, logic.OpOr:
+		args := t.Args()
+		for i, x := range args {
+			args[i] = ix.polar(x, pos)
+		}
+		if t.Op() == logic.OpAnd {
+			return logic.And(args...)
+		}
+		return logic.Or(args...)
+	case logic.OpNot:
+		return logic.Not(ix.polar(t.Arg(0), !pos))
+	case logic.OpImplies:
+		return logic.Implies(ix.polar(t.Arg(0), !pos), ix.polar(t.Arg(1), pos))
+	case logic.OpEq:
+		if t.Arg(0).Sort().Kind() == logic.SortBool {
+			a, b := t.Arg(0), t.Arg(1)
+			return ix.polar(logic.And(logic.Implies(a, b), logic.Implies(b, a)), pos)
+		}
+	case logic.OpIte:
+		if t.Sort().Kind() == logic.SortBool {
+			c, a, b := t.Arg(0), t.Arg(1), t.Arg(2)
+			return ix.polar(logic.And(logic.Implies(c, a), logic.Implies(logic.Not(c), b)), pos)
+		}
+	}
+	return t
+}
+
+// hasQuantifier reports whether t has a quantifier outside lambdas (the
+// encoder lifts those), remembering the answer for each term.
+func (ix *indexTerms) hasQuantifier(t *logic.Term) bool {
+	if q, ok := ix.quant[t]; ok {
+		return q
+	}
+	q := false
+	switch t.Kind() {
+	case logic.KindForall, logic.KindExists:
+		q = true
+	case logic.KindApp:
+		for i := 0; i < t.NumArgs() && !q; i++ {
+			q = ix.hasQuantifier(t.Arg(i))
+		}
+	}
+	ix.quant[t] = q
+	return q
 }

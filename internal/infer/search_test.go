@@ -197,6 +197,95 @@ func TestExpandAxioms(t *testing.T) {
 	}
 }
 
+// comprehensionProblem is the step obligation of a candidate about the
+// lifted set comprehension in = {x: T | ∃u: T. r[u][x]}, whose definition
+// holds an ∃ in both polarities (as Opacity's readU does): with the
+// hypothesis ∀t: T. r[t][t] (held), can p.t be outside in? It cannot; and
+// without the hypothesis it can. mid makes the body a Boolean
+// if-then-else of that ∃ and ∃u: T. r[x][u], which must be split as the
+// equality is.
+func comprehensionProblem(held, mid bool) *logic.Problem {
+	T := logic.UninterpretedSort("T")
+	r := logic.Const("s.r", logic.ArraySort(T, logic.ArraySort(T, logic.BoolSort())))
+	in := logic.Const("lambda!0", logic.ArraySort(T, logic.BoolSort()))
+	pt, flag := logic.Const("p.t", T), logic.Const("s.flag", logic.BoolSort())
+	x, u, t := logic.Var("x", T), logic.Var("u", T), logic.Var("t", T)
+	body := logic.Exists([]*logic.Term{u}, logic.Select(logic.Select(r, u), x))
+	if mid {
+		body = logic.Ite(flag, body, logic.Exists([]*logic.Term{u}, logic.Select(logic.Select(r, x), u)))
+	}
+	hyp := logic.True()
+	if held {
+		hyp = logic.Forall([]*logic.Term{t}, logic.Select(logic.Select(r, t), t))
+	}
+	return &logic.Problem{Assertions: []logic.Named{
+		{Name: "definition of lambda!0", Term: logic.Forall([]*logic.Term{x}, logic.Eq(logic.Select(in, x), body))},
+		{Name: "assume A.c(s)", Term: hyp},
+		{Name: goalName, Term: logic.Not(logic.Select(in, pt))},
+	}}
+}
+
+// TestGroundComprehension checks that a definition whose body has an ∃
+// (and a goal or hypothesis with a quantifier inside a Boolean equality)
+// is made ground in both polarities: no quantifier Z3 would have to
+// instantiate stays, and Z3 decides the problem as the quantified one is
+// decided.
+func TestGroundComprehension(t *testing.T) {
+	for _, c := range []struct {
+		held, mid bool
+		want      smt.Status
+	}{{true, false, smt.Unsat}, {false, false, smt.Sat}, {true, true, smt.Unsat}, {false, true, smt.Sat}} {
+		name := fmt.Sprintf("held=%v ite=%v", c.held, c.mid)
+		if r := check(t, comprehensionProblem(c.held, c.mid)); r.Status != c.want && r.Status != smt.Unknown {
+			t.Fatalf("%s: the quantified problem is %v, want %v", name, r.Status, c.want)
+		}
+		p := instantiate(comprehensionProblem(c.held, c.mid), "assume A.c(s)")
+		for _, a := range p.Assertions {
+			if universal(a.Term, true) {
+				t.Errorf("%s: %s keeps a universal quantifier: %s", name, a.Name, a.Term)
+			}
+		}
+		if r := check(t, p); r.Status != c.want {
+			t.Errorf("%s: %v (%s), want %v", name, r.Status, r.Reason, c.want)
+		}
+	}
+}
+
+// universal reports whether t, in a positive position when pos, has a
+// quantifier Z3 would have to instantiate: a ∀ in a positive position or
+// an ∃ in a negative one, anywhere a Boolean equality or if-then-else
+// gives both.
+func universal(t *logic.Term, pos bool) bool {
+	switch t.Kind() {
+	case logic.KindForall:
+		return pos || universal(t.Body(), pos)
+	case logic.KindExists:
+		return !pos || universal(t.Body(), pos)
+	case logic.KindApp:
+	default:
+		return false
+	}
+	switch t.Op() {
+	case logic.OpNot:
+		return universal(t.Arg(0), !pos)
+	case logic.OpImplies:
+		return universal(t.Arg(0), !pos) || universal(t.Arg(1), pos)
+	case logic.OpAnd, logic.OpOr:
+		for i := 0; i < t.NumArgs(); i++ {
+			if universal(t.Arg(i), pos) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < t.NumArgs(); i++ {
+		if universal(t.Arg(i), true) || universal(t.Arg(i), false) {
+			return true
+		}
+	}
+	return false
+}
+
 // TestExtensionalityPolarity checks that only an equality of arrays the
 // problem may make false gets a witness: the start states' equalities
 // hold outright.
