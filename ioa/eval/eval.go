@@ -97,7 +97,8 @@ func compileFunc(c *compiler, e expr.Expr, free []*expr.Object) (*Func, error) {
 		if obj == nil {
 			return nil, fmt.Errorf("nil free object")
 		}
-		s, _ := c.bind(obj)
+		s, undo := c.bind(obj)
+		defer undo()
 		f.free = append(f.free, s)
 	}
 	body, err := c.expr(e)

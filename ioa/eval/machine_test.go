@@ -303,6 +303,25 @@ func TestLvalues(t *testing.T) {
 			t.Errorf("%s = %s, want %s", d.Name, got, defs[d.Name])
 		}
 	}
+	// Compiling again on the same machine gives frames of the same size:
+	// a Func's slots are free again once it is compiled.
+	first := map[string]int{}
+	for round := 0; round < 50; round++ {
+		for _, d := range a.Defs {
+			f, err := m.Compile(d.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, ok := first[d.Name]; !ok {
+				first[d.Name] = f.nlocals
+			} else if f.nlocals != n {
+				t.Fatalf("round %d: %s compiled with %d locals, first with %d", round, d.Name, f.nlocals, n)
+			}
+			if v, err := f.Eval(post, nil); err != nil || Format(v, f.Sort()) != defs[d.Name] {
+				t.Fatalf("round %d: %s = %s (%v), want %s", round, d.Name, Format(v, f.Sort()), err, defs[d.Name])
+			}
+		}
+	}
 }
 
 func TestMachineErrors(t *testing.T) {

@@ -290,6 +290,14 @@ func (m *Machine) Compile(e expr.Expr, free ...*expr.Object) (f *Func, err error
 	defer RecoverInternal(&err)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	// A Func evaluates in frames of its own, and no compiled code is kept
+	// in the compiler: the slots this Func allocates are free again for
+	// the next. Otherwise each Func's frame would hold the slots of every
+	// Func compiled before it, and clearing it after each evaluation would
+	// cost time linear in their number (ladder infer compiles thousands
+	// of atoms on one machine).
+	n := m.c.nlocals
+	defer func() { m.c.nlocals = n }()
 	return compileFunc(m.c, e, free)
 }
 
