@@ -9,6 +9,7 @@
 package infer
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,7 +48,7 @@ func skolem(s *logic.Sort, k int) *logic.Term {
 // weaker hypotheses, as with the strategy, and drops a candidate the
 // search could have kept. Other quantifiers stay.
 func instantiate(p *logic.Problem, hyp string) *logic.Problem {
-	params := map[string][]*logic.Term{} // by sort name
+	params := map[string][]*logic.Term{} // by sort name; FreeConsts sorts by name
 	for _, c := range logic.FreeConsts(problemTerms(p)...) {
 		if strings.HasPrefix(c.Name(), "p.") && c.Sort().Kind() == logic.SortUninterpreted {
 			params[c.Sort().Name()] = append(params[c.Sort().Name()], c)
@@ -491,4 +492,54 @@ func (ix *indexTerms) hasQuantifier(t *logic.Term) bool {
 	}
 	ix.quant[t] = q
 	return q
+}
+
+// altPrefix begins the names of the assertions altGoals adds.
+const altPrefix = "goal at "
+
+// maxAlts bounds the witnesses altGoals tries for one goal.
+const maxAlts = 4
+
+// altGoals returns p with, for evaluation only, its negated goal at other
+// witnesses: each skolem constant the goal's witness uses (witness)
+// replaced by one of the action's parameters of its sort (at most maxAlts
+// of them). Those assertions are never asserted (addLive): a model of the
+// step and the hypotheses that makes one of them true breaks the
+// candidate at the parameter, as one making the goal true does at the
+// skolem constant. A step mostly changes what its parameter owns, so
+// that is where a candidate Z3 did not choose is most often broken.
+func altGoals(p *logic.Problem) *logic.Problem {
+	var goal *logic.Term
+	for _, a := range p.Assertions {
+		if a.Name == goalName {
+			goal = a.Term
+		}
+	}
+	if goal == nil {
+		return p
+	}
+	params := map[string][]*logic.Term{} // by sort name; FreeConsts sorts by name
+	for _, c := range logic.FreeConsts(problemTerms(p)...) {
+		if strings.HasPrefix(c.Name(), "p.") && c.Sort().Kind() == logic.SortUninterpreted {
+			params[c.Sort().Name()] = append(params[c.Sort().Name()], c)
+		}
+	}
+	var sks []*logic.Term
+	for _, c := range logic.FreeConsts(goal) {
+		if strings.HasPrefix(c.Name(), "sk!") {
+			sks = append(sks, c)
+		}
+	}
+	out := &logic.Problem{Decls: p.Decls, Assertions: slices.Clone(p.Assertions)}
+	n := 0
+	for _, sk := range sks {
+		for _, x := range params[sk.Sort().Name()] {
+			if n == maxAlts {
+				return out
+			}
+			n++
+			out.Assertions = append(out.Assertions, logic.Named{Name: altPrefix + strconv.Itoa(n), Term: logic.Subst(goal, logic.Pair{From: sk, To: x})})
+		}
+	}
+	return out
 }

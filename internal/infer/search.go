@@ -75,6 +75,11 @@ type group struct {
 	// their literal gᶜ implies: the step and the negated goal.
 	goal []bool
 	rest []smt.Conj
+	// alts holds, by candidate, the rest with its negated goal at other
+	// witnesses (altGoals): a model that breaks the candidate at the
+	// action's parameter, not at the skolem constant it chose, makes one
+	// of them true.
+	alts [][]smt.Conj
 	// core holds, by candidate (index into the pool), the candidates
 	// whose hypotheses the check of its goal alone under the final live
 	// set used (Z3's unsat core over the h literals; groupCores): the
@@ -202,6 +207,7 @@ func (s *session) search(ctx context.Context, pool []*cand, name func(int) strin
 		g.width, g.rlimit = len(g.cands), limits.RLimit
 		g.goal = make([]bool, len(g.cands))
 		g.rest = make([]smt.Conj, len(g.cands))
+		g.alts = make([][]smt.Conj, len(g.cands))
 		g.core = map[int][]int{}
 		g.cost = time.Duration(len(g.cands)) // until a pass has measured it
 	}
@@ -529,12 +535,16 @@ func (s *session) checkGoals(ctx context.Context, st *searchState, g *group, ass
 	// The goals whose literal the model chose, and every other live goal
 	// it breaks (as far as the evaluator can tell: a quantifier left in
 	// the step stays unevaluated).
-	var live []int
+	var owner []int // the candidate of each of fs
 	var fs []smt.Conj
 	for k, i := range g.cands {
 		if g.goal[k] && st.alive(i) {
-			live = append(live, i)
+			owner = append(owner, i)
 			fs = append(fs, g.rest[k])
+			for _, a := range g.alts[k] {
+				owner = append(owner, i)
+				fs = append(fs, a)
+			}
 		}
 	}
 	chosen, broken, err := g.sv.True(lits, fs)
@@ -548,7 +558,7 @@ func (s *session) checkGoals(ctx context.Context, st *searchState, g *group, ass
 	}
 	for k, b := range broken {
 		if b {
-			idx = append(idx, live[k])
+			idx = append(idx, owner[k])
 		}
 	}
 	if len(idx) == 0 {
@@ -586,18 +596,20 @@ func (g *group) addLive(st *searchState, auto string) error {
 			continue
 		}
 		hyp := "assume " + auto + "." + st.pool[i].name + "(s)"
-		prob := instantiate(o.Problem, hyp)
+		prob := altGoals(instantiate(o.Problem, hyp))
 		fs, err := g.wsp.Translate(prob)
 		if err != nil {
 			o.Release()
 			st.drop([]int{i}, dropInvalid)
 			continue
 		}
-		var rest []smt.Formula
+		var rest, alts []smt.Formula
 		var hypTerm, goalTerm *logic.Term
 		goalAt := -1
 		for j, a := range prob.Assertions {
 			switch {
+			case strings.HasPrefix(a.Name, altPrefix):
+				alts = append(alts, fs[j])
 			case a.Name == hyp:
 				hypTerm = o.Problem.Assertions[j].Term
 				err = g.sv.AssertUnder(hLit(i), fs[j])
@@ -633,6 +645,11 @@ func (g *group) addLive(st *searchState, auto string) error {
 			rest[0], rest[goalAt] = rest[goalAt], rest[0]
 		}
 		g.rest[k] = smt.NewConj(rest...)
+		if goalAt >= 0 {
+			for _, a := range alts {
+				g.alts[k] = append(g.alts[k], smt.NewConj(append([]smt.Formula{a}, rest[1:]...)...))
+			}
+		}
 	}
 	return nil
 }

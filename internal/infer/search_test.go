@@ -410,3 +410,35 @@ func TestFinalizeWidens(t *testing.T) {
 		}
 	}
 }
+
+// TestAltGoals checks the other witnesses of a negated goal: the
+// witness's skolem constant replaced by the action's parameter, kept for
+// evaluation beside the goal itself, and nothing added to a problem
+// without a goal.
+func TestAltGoals(t *testing.T) {
+	p := altGoals(instantiate(stepProblem(-1), "assume A.c(s)"))
+	var alts []*logic.Term
+	var goal *logic.Term
+	for _, a := range p.Assertions {
+		switch {
+		case strings.HasPrefix(a.Name, altPrefix):
+			alts = append(alts, a.Term)
+		case a.Name == goalName:
+			goal = a.Term
+		}
+	}
+	if goal == nil || !strings.Contains(goal.String(), "sk!T!1") {
+		t.Fatalf("negated goal %v, want one at sk!T!1", goal)
+	}
+	if len(alts) != 1 {
+		t.Fatalf("%d other witnesses, want 1 (p.t): %v", len(alts), alts)
+	}
+	want := logic.Subst(goal, logic.Pair{From: logic.Const("sk!T!1", logic.UninterpretedSort("T")), To: logic.Const("p.t", logic.UninterpretedSort("T"))})
+	if !logic.Equal(alts[0], want) {
+		t.Errorf("other witness %s, want %s", alts[0], want)
+	}
+	noGoal := &logic.Problem{Assertions: []logic.Named{{Name: "assume A.c(s)", Term: logic.True()}}}
+	if q := altGoals(noGoal); len(q.Assertions) != 1 {
+		t.Errorf("a problem without a goal got %d assertions", len(q.Assertions))
+	}
+}
