@@ -48,12 +48,23 @@ func skolem(s *logic.Sort, k int) *logic.Term {
 // weaker hypotheses, as with the strategy, and drops a candidate the
 // search could have kept. Other quantifiers stay.
 func instantiate(p *logic.Problem, hyp string) *logic.Problem {
-	params := map[string][]*logic.Term{} // by sort name; FreeConsts sorts by name
-	for _, c := range logic.FreeConsts(problemTerms(p)...) {
+	return instantiateAt(p, hyp, paramConsts(p))
+}
+
+// paramConsts returns the action's parameters of p (the constants p.* of
+// a parameter sort) by sort name, each sort's sorted by name.
+func paramConsts(p *logic.Problem) map[string][]*logic.Term {
+	params := map[string][]*logic.Term{}
+	for _, c := range logic.FreeConsts(problemTerms(p)...) { // sorted by name
 		if strings.HasPrefix(c.Name(), "p.") && c.Sort().Kind() == logic.SortUninterpreted {
 			params[c.Sort().Name()] = append(params[c.Sort().Name()], c)
 		}
 	}
+	return params
+}
+
+// instantiateAt is instantiate with p's parameters given (paramConsts).
+func instantiateAt(p *logic.Problem, hyp string, params map[string][]*logic.Term) *logic.Problem {
 	out := &logic.Problem{Decls: p.Decls, Assertions: make([]logic.Named, len(p.Assertions))}
 	for i, a := range p.Assertions {
 		out.Assertions[i] = a
@@ -212,10 +223,10 @@ const maxInstances = 512
 // expandAxioms returns p with the quantifiers left in its background
 // axioms made ground: the definitions of lifted lambdas (logic.LiftLambdas:
 // "definition of …") and the well-formedness of sequences (package
-// encode: "wf(…)", no element past the length), and any quantifier left
-// in a positive position of the hypotheses, the Nat conditions and the
-// precondition. Each is replaced by its instances at the problem's index
-// terms: its ground terms of each parameter sort, and the Int terms that
+// encode: "wf(…)", no element past the length), and those left in the
+// hypotheses, the Nat conditions, the precondition and the negated goal:
+// a ∀ in a positive position and an ∃ in a negative one (polar). Each is
+// replaced by its instances at the problem's index terms: its ground terms of each parameter sort, and the Int terms that
 // index an array (read or written). Each equality of two arrays indexed
 // by such a sort that the problem may make false gets a witness constant,
 // a fresh index at which they differ unless they are equal, and it joins
@@ -502,13 +513,14 @@ const maxAlts = 4
 
 // altGoals returns p with, for evaluation only, its negated goal at other
 // witnesses: each skolem constant the goal's witness uses (witness)
-// replaced by one of the action's parameters of its sort (at most maxAlts
+// replaced by one of params, the action's parameters (paramConsts), of its
+// sort (at most maxAlts
 // of them). Those assertions are never asserted (addLive): a model of the
 // step and the hypotheses that makes one of them true breaks the
 // candidate at the parameter, as one making the goal true does at the
 // skolem constant. A step mostly changes what its parameter owns, so
 // that is where a candidate Z3 did not choose is most often broken.
-func altGoals(p *logic.Problem) *logic.Problem {
+func altGoals(p *logic.Problem, params map[string][]*logic.Term) *logic.Problem {
 	var goal *logic.Term
 	for _, a := range p.Assertions {
 		if a.Name == goalName {
@@ -517,12 +529,6 @@ func altGoals(p *logic.Problem) *logic.Problem {
 	}
 	if goal == nil {
 		return p
-	}
-	params := map[string][]*logic.Term{} // by sort name; FreeConsts sorts by name
-	for _, c := range logic.FreeConsts(problemTerms(p)...) {
-		if strings.HasPrefix(c.Name(), "p.") && c.Sort().Kind() == logic.SortUninterpreted {
-			params[c.Sort().Name()] = append(params[c.Sort().Name()], c)
-		}
 	}
 	var sks []*logic.Term
 	for _, c := range logic.FreeConsts(goal) {

@@ -596,7 +596,8 @@ func (g *group) addLive(st *searchState, auto string) error {
 			continue
 		}
 		hyp := "assume " + auto + "." + st.pool[i].name + "(s)"
-		prob := altGoals(instantiate(o.Problem, hyp))
+		params := paramConsts(o.Problem)
+		prob := altGoals(instantiateAt(o.Problem, hyp, params), params)
 		fs, err := g.wsp.Translate(prob)
 		if err != nil {
 			o.Release()

@@ -416,7 +416,8 @@ func TestFinalizeWidens(t *testing.T) {
 // evaluation beside the goal itself, and nothing added to a problem
 // without a goal.
 func TestAltGoals(t *testing.T) {
-	p := altGoals(instantiate(stepProblem(-1), "assume A.c(s)"))
+	step := stepProblem(-1)
+	p := altGoals(instantiate(step, "assume A.c(s)"), paramConsts(step))
 	var alts []*logic.Term
 	var goal *logic.Term
 	for _, a := range p.Assertions {
@@ -438,7 +439,7 @@ func TestAltGoals(t *testing.T) {
 		t.Errorf("other witness %s, want %s", alts[0], want)
 	}
 	noGoal := &logic.Problem{Assertions: []logic.Named{{Name: "assume A.c(s)", Term: logic.True()}}}
-	if q := altGoals(noGoal); len(q.Assertions) != 1 {
+	if q := altGoals(noGoal, paramConsts(step)); len(q.Assertions) != 1 {
 		t.Errorf("a problem without a goal got %d assertions", len(q.Assertions))
 	}
 }

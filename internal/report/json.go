@@ -129,16 +129,14 @@ func writeObligations(w *bufio.Writer, obs []Obligation) error {
 // field cost more than the fields.
 func writeObligationList(w *bufio.Writer, obs []Obligation) error {
 	b := make([]byte, 0, 64<<10)
-	str := func(name, v string) {
+	key := func(name string) { // a field after the first
 		b = append(b, ",\n      \""...)
 		b = append(b, name...)
 		b = append(b, "\": "...)
-		b = appendJSONString(b, v)
 	}
-	raw := func(name string) {
-		b = append(b, ",\n      \""...)
-		b = append(b, name...)
-		b = append(b, "\": "...)
+	str := func(name, v string) {
+		key(name)
+		b = appendJSONString(b, v)
 	}
 	for i := range obs {
 		o := &obs[i]
@@ -161,18 +159,18 @@ func writeObligationList(w *bufio.Writer, obs []Obligation) error {
 			str("pos", o.Pos)
 		}
 		str("verdict", o.Verdict)
-		raw("seconds")
+		key("seconds")
 		b = appendJSONFloat(b, o.Seconds)
-		raw("solver_seconds")
+		key("solver_seconds")
 		b = appendJSONFloat(b, o.SolverSeconds)
-		raw("z3_seconds")
+		key("z3_seconds")
 		b = appendJSONFloat(b, o.Z3Seconds)
-		raw("rlimit_used")
+		key("rlimit_used")
 		b = strconv.AppendUint(b, o.RLimitUsed, 10)
-		raw("cached")
+		key("cached")
 		b = strconv.AppendBool(b, o.Cached)
 		if o.Slice != 0 {
-			raw("slice")
+			key("slice")
 			b = strconv.AppendInt(b, int64(o.Slice), 10)
 		}
 		if o.Reason != "" {
